@@ -1,0 +1,188 @@
+// Package cli holds gpuwiz's subcommands: flags in, steps run, human or JSON output out.
+// It never imports bubbletea; the wizard is handed in by main as Build.Wizard.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sort"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, documented in README.md.
+const (
+	ExitOK           = 0
+	ExitFailure      = 1
+	ExitUsage        = 2
+	ExitIncompatible = 3
+	ExitVerifyFailed = 4
+	ExitProblems     = 5
+	ExitInterrupted  = 130
+)
+
+// Globals are the persistent flags every command sees.
+type Globals struct {
+	MatrixFile   string // --matrix: replaces the embedded matrix
+	SimulateFile string // --simulate: a GPU report (gpuwiz gpu --json) used instead of probing
+	NoColor      bool
+	ASCII        bool
+}
+
+// WizardFunc starts the terminal UI and returns the process exit code.
+type WizardFunc func(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr io.Writer) int
+
+// Build carries what main hands to the CLI.
+type Build struct {
+	Version string
+	Wizard  WizardFunc
+}
+
+// ExitError makes a command end with a given exit code and message.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Usagef is a bad-input error: exit code 2 with a message that says what to do.
+func Usagef(format string, a ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, a...)}
+}
+
+// Exitf ends the command with code and message.
+func Exitf(code int, format string, a ...any) error {
+	return &ExitError{Code: code, Err: fmt.Errorf(format, a...)}
+}
+
+// Silent ends the command with code and no further message (the command already printed its output).
+func Silent(code int) error { return &ExitError{Code: code} }
+
+// Env is what every command's constructor receives.
+type Env struct {
+	G     *Globals
+	Build Build
+}
+
+type commandFactory struct {
+	order int
+	make  func(*Env) *cobra.Command
+}
+
+var factories []commandFactory
+
+// register adds a subcommand; each command file calls it from init, so files never edit one list.
+func register(order int, make func(*Env) *cobra.Command) {
+	factories = append(factories, commandFactory{order, make})
+}
+
+func versionString(v string) string {
+	if v != "dev" {
+		return v
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, dirty := "", ""
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "-dirty"
+				}
+			}
+		}
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if rev != "" {
+			return "dev-" + rev + dirty
+		}
+	}
+	return v
+}
+
+// NewRoot builds the cobra tree; exported for tests.
+func NewRoot(b Build) (*cobra.Command, *Env) {
+	env := &Env{G: &Globals{}, Build: b}
+	root := &cobra.Command{
+		Use:   "gpuwiz",
+		Short: "Set up, switch and repair GPU builds of PyTorch and PaddlePaddle",
+		Long: "gpuwiz takes a machine with an NVIDIA card from \"nothing works\" to a verified GPU build of\n" +
+			"PyTorch or PaddlePaddle in a virtual environment, proven by a live benchmark.\n" +
+			"Run it without arguments for the wizard; every step also has a headless command.",
+		Version:       versionString(b.Version),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if b.Wizard == nil {
+				return Exitf(ExitFailure, "this build has no wizard")
+			}
+			code := b.Wizard(cmd.Context(), *env.G, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			if code != 0 {
+				return Silent(code)
+			}
+			return nil
+		},
+	}
+	root.SetVersionTemplate("gpuwiz {{.Version}}\n")
+	pf := root.PersistentFlags()
+	pf.StringVar(&env.G.MatrixFile, "matrix", "", "use this version-matrix TOML file instead of the embedded one")
+	pf.StringVar(&env.G.SimulateFile, "simulate", "", "use this GPU report (from `gpuwiz gpu --json`) instead of probing the hardware")
+	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", "no colours (also set by NO_COLOR)")
+	pf.BoolVar(&env.G.ASCII, "ascii", false, "ASCII only: no box drawing, for old consoles")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w (see --help)", err)}
+	})
+	sort.SliceStable(factories, func(i, j int) bool { return factories[i].order < factories[j].order })
+	for _, f := range factories {
+		root.AddCommand(f.make(env))
+	}
+	return root, env
+}
+
+// Execute runs the CLI with args and returns the exit code.
+func Execute(b Build, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	root, _ := NewRoot(b)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	return reportError(err, os.Stderr, ctx)
+}
+
+func reportError(err error, stderr io.Writer, ctx context.Context) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			fmt.Fprintln(stderr, "gpuwiz:", ee.Err)
+		}
+		return ee.Code
+	}
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "gpuwiz: interrupted")
+		return ExitInterrupted
+	}
+	// cobra's own argument and unknown-command errors are usage errors.
+	fmt.Fprintln(stderr, "gpuwiz:", err)
+	if isUsageError(err) {
+		return ExitUsage
+	}
+	return ExitFailure
+}

@@ -1,0 +1,65 @@
+// Package gpu probes the NVIDIA driver and cards (NVML first, nvidia-smi as a fallback) and samples
+// their vital signs. The JSON form of Report is also the --simulate file format (docs/gpu-report.md).
+package gpu
+
+import (
+	"context"
+	"time"
+)
+
+// Report is everything the probe learned about the driver and the cards.
+type Report struct {
+	Available     bool     `json:"available"`      // an NVIDIA driver answered
+	Backend       string   `json:"backend"`        // "nvml", "nvml.dll", "nvidia-smi", "simulated", "none"
+	DriverVersion string   `json:"driver_version"` // "580.159.04"
+	CUDAMax       string   `json:"cuda_max"`       // highest CUDA the driver supports, "13.0"
+	NVMLVersion   string   `json:"nvml_version,omitempty"`
+	Message       string   `json:"message"` // plain words for the user: what was found, what to do
+	Simulated     bool     `json:"simulated,omitempty"`
+	GPUs          []GPU    `json:"gpus"`
+	Warnings      []string `json:"warnings,omitempty"`
+}
+
+// GPU is one card. Numeric fields that the driver does not report are nil.
+type GPU struct {
+	Index             int       `json:"index"`
+	Name              string    `json:"name"`
+	UUID              string    `json:"uuid"`
+	PCIBusID          string    `json:"pci_bus_id,omitempty"`
+	MemoryTotalMiB    uint64    `json:"memory_total_mib"`
+	MemoryUsedMiB     uint64    `json:"memory_used_mib"`
+	ComputeCapability string    `json:"compute_capability"` // "9.0"; "" when unknown
+	UtilizationPct    *float64  `json:"utilization_pct,omitempty"`
+	TemperatureC      *float64  `json:"temperature_c,omitempty"`
+	PowerW            *float64  `json:"power_w,omitempty"`
+	SMClockMHz        *float64  `json:"sm_clock_mhz,omitempty"`
+	Processes         []Process `json:"processes"`
+}
+
+// Process is one process using a GPU. UsedMemoryMiB is nil when the OS does not report it (WDDM).
+type Process struct {
+	PID           int     `json:"pid"`
+	Name          string  `json:"name"`
+	UsedMemoryMiB *uint64 `json:"used_memory_mib,omitempty"`
+}
+
+// Sample is one reading of one GPU's vital signs by the live sampler.
+type Sample struct {
+	Time           time.Time `json:"time"`
+	Index          int       `json:"index"`
+	UtilizationPct float64   `json:"utilization_pct"`
+	MemoryUsedMiB  uint64    `json:"memory_used_mib"`
+	MemoryTotalMiB uint64    `json:"memory_total_mib"`
+	TemperatureC   float64   `json:"temperature_c"`
+	PowerW         float64   `json:"power_w"`
+	SMClockMHz     float64   `json:"sm_clock_mhz"`
+	Processes      []Process `json:"processes,omitempty"`
+}
+
+// Prober is the small interface every consumer of GPU facts depends on.
+type Prober interface {
+	// Probe returns the full report. "No driver" is a normal report (Available false), not an error.
+	Probe(ctx context.Context) (Report, error)
+	// Sample reads the vital signs of every GPU once.
+	Sample(ctx context.Context) ([]Sample, error)
+}
