@@ -51,3 +51,6 @@ type Selection struct {
 	Candidates  []Candidate `json:"candidates"`
 	Notes       []string    `json:"notes"`
 }
+
+// Matrix is the loaded, validated version matrix. Scaffold: its fields belong to the matrix work.
+type Matrix struct{}
