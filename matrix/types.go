@@ -2,6 +2,8 @@
 // machine facts in, every candidate build with its compatibility and reasons out.
 package matrix
 
+import "github.com/hashicorp/go-version"
+
 // Facts describe the machine a build is chosen for. Empty fields are unknown.
 type Facts struct {
 	Framework        string   `json:"framework"`                   // "torch" or "paddle"
@@ -52,5 +54,68 @@ type Selection struct {
 	Notes       []string    `json:"notes"`
 }
 
-// Matrix is the loaded, validated version matrix. Scaffold: its fields belong to the matrix work.
-type Matrix struct{}
+// Matrix is the loaded, validated version matrix (matrix.toml or a --matrix file).
+type Matrix struct {
+	Name   string    `toml:"-" json:"-"` // file name, for messages
+	Schema int       `toml:"schema" json:"schema"`
+	CUDA   []CUDARow `toml:"cuda" json:"cuda"`
+	Torch  []Release `toml:"torch" json:"torch"`
+	Paddle []Release `toml:"paddle" json:"paddle"`
+
+	cudaRows map[string]*CUDARow // by version, set by prepare
+}
+
+// CUDARow is what NVIDIA's driver needs for one CUDA version, per OS.
+type CUDARow struct {
+	Version string `toml:"version" json:"version"` // "12.6"
+	// Minor-version compatibility: any driver at or above this runs every CUDA build of the same major.
+	MinorCompatLinux   string `toml:"minor_compat_linux" json:"minor_compat_linux"`
+	MinorCompatWindows string `toml:"minor_compat_windows" json:"minor_compat_windows"`
+	// The driver shipped with the full toolkit; "" when not recorded.
+	FullLinux   string `toml:"full_linux" json:"full_linux,omitempty"`
+	FullWindows string `toml:"full_windows" json:"full_windows,omitempty"`
+	// The newest compute capability this CUDA version can build kernels for; judges builds without an arch list.
+	MaxComputeCap string `toml:"max_compute_cap" json:"max_compute_cap"`
+	Source        string `toml:"source" json:"source,omitempty"`
+	Verified      bool   `toml:"verified" json:"verified"`
+	Note          string `toml:"note" json:"note,omitempty"`
+}
+
+// Release is one framework version with its builds (one per channel).
+type Release struct {
+	Version     string   `toml:"version" json:"version"` // exact: "2.6.0"
+	PythonMin   string   `toml:"python_min" json:"python_min"`
+	PythonMax   string   `toml:"python_max" json:"python_max"`
+	OS          []string `toml:"os" json:"os"`
+	Torchvision string   `toml:"torchvision" json:"torchvision,omitempty"`
+	Torchaudio  string   `toml:"torchaudio" json:"torchaudio,omitempty"`
+	// Channels whose index may lack this torchaudio: installed only when present.
+	TorchaudioOptional []string `toml:"torchaudio_optional" json:"torchaudio_optional,omitempty"`
+	Source             string   `toml:"source" json:"source,omitempty"`
+	Verified           bool     `toml:"verified" json:"verified"`
+	Note               string   `toml:"note" json:"note,omitempty"`
+	Builds             []Build  `toml:"build" json:"builds"`
+
+	parsed *version.Version // set by prepare
+}
+
+// Build is one channel of a release.
+type Build struct {
+	Channel  string   `toml:"channel" json:"channel"` // "cu126", "cpu"
+	CUDA     string   `toml:"cuda" json:"cuda,omitempty"`
+	CUDNN    string   `toml:"cudnn" json:"cudnn,omitempty"`
+	IndexURL string   `toml:"index_url" json:"index_url"`
+	OS       []string `toml:"os" json:"os,omitempty"` // overrides the release's list
+	// Compute capabilities with kernels in the wheel; "12.0+PTX" also carries PTX for newer GPUs. Empty: not recorded.
+	ArchLinux   []string `toml:"arch_linux" json:"arch_linux,omitempty"`
+	ArchWindows []string `toml:"arch_windows" json:"arch_windows,omitempty"`
+	// The lowest compute capability the framework supports on that OS ("" none).
+	MinComputeCapLinux   string `toml:"min_compute_cap_linux" json:"min_compute_cap_linux,omitempty"`
+	MinComputeCapWindows string `toml:"min_compute_cap_windows" json:"min_compute_cap_windows,omitempty"`
+	Source               string `toml:"source" json:"source,omitempty"`
+	Verified             bool   `toml:"verified" json:"verified"`
+	Note                 string `toml:"note" json:"note,omitempty"`
+
+	cuda  majorMinor // set by prepare
+	archs map[string][]arch
+}

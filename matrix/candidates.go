@@ -1,0 +1,103 @@
+package matrix
+
+import "slices"
+
+// releases returns the framework's releases, newest first.
+func (m *Matrix) releases(framework string) []Release {
+	switch framework {
+	case "torch":
+		return m.Torch
+	case "paddle":
+		return m.Paddle
+	}
+	return nil
+}
+
+// Frameworks lists the frameworks the matrix knows.
+func Frameworks() []string { return []string{"torch", "paddle"} }
+
+// CUDARow returns the driver table row for a CUDA version ("12.6").
+func (m *Matrix) CUDARow(v string) (CUDARow, bool) {
+	r, ok := m.cudaRows[v]
+	if !ok {
+		return CUDARow{}, false
+	}
+	return *r, true
+}
+
+// Candidates returns every build of framework, newest release first, unjudged (for printing).
+func (m *Matrix) Candidates(framework string) []Candidate {
+	var out []Candidate
+	for i := range m.releases(framework) {
+		r := &m.releases(framework)[i]
+		for j := range r.Builds {
+			out = append(out, candidateOf(framework, r, &r.Builds[j]))
+		}
+	}
+	return out
+}
+
+// Lookup finds one build: version "2.6" matches the newest 2.6.x, "2.6.0" only itself.
+func (m *Matrix) Lookup(framework, version, channel string) (Candidate, bool) {
+	for i := range m.releases(framework) {
+		r := &m.releases(framework)[i]
+		if !versionMatches(r.parsed, version) {
+			continue
+		}
+		for j := range r.Builds {
+			if r.Builds[j].Channel == channel {
+				return candidateOf(framework, r, &r.Builds[j]), true
+			}
+		}
+	}
+	return Candidate{}, false
+}
+
+func candidateOf(framework string, r *Release, b *Build) Candidate {
+	note := r.Note
+	if b.Note != "" {
+		if note != "" {
+			note += "; "
+		}
+		note += b.Note
+	}
+	src := b.Source
+	if src == "" {
+		src = r.Source
+	}
+	return Candidate{
+		Framework:        framework,
+		FrameworkVersion: r.Version,
+		Channel:          b.Channel,
+		CUDA:             b.CUDA,
+		CUDNN:            b.CUDNN,
+		IndexURL:         b.IndexURL,
+		Packages:         packagesOf(framework, r, b),
+		Verified:         r.Verified && b.Verified,
+		Note:             note,
+		Source:           src,
+		Reasons:          []string{},
+	}
+}
+
+// packagesOf lists the exact pip requirements of a build. Torch wheels from download.pytorch.org carry
+// the channel as a local label (2.6.0+cu126); Paddle's do not, and its GPU package has its own name.
+func packagesOf(framework string, r *Release, b *Build) []Package {
+	if framework == "paddle" {
+		name := "paddlepaddle-gpu"
+		if b.Channel == "cpu" {
+			name = "paddlepaddle"
+		}
+		return []Package{{Name: name, Version: r.Version}}
+	}
+	label := "+" + b.Channel
+	pkgs := []Package{
+		{Name: "torch", Version: r.Version, LocalLabel: label},
+		{Name: "torchvision", Version: r.Torchvision, LocalLabel: label},
+	}
+	if r.Torchaudio != "" {
+		pkgs = append(pkgs, Package{Name: "torchaudio", Version: r.Torchaudio, LocalLabel: label,
+			Optional: slices.Contains(r.TorchaudioOptional, b.Channel)})
+	}
+	return pkgs
+}

@@ -1,0 +1,179 @@
+package matrix
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// judged is a candidate with what ranking and driver notes need to know about it.
+type judged struct {
+	c          Candidate
+	release    *Release
+	build      *Build
+	gpu        bool
+	driverOnly bool   // incompatible only because the driver is too old
+	needDriver string // the driver that would make it compatible ("" when not a driver problem)
+}
+
+// Select judges every build of f.Framework against the machine facts and picks the recommendation:
+// the newest release with a compatible GPU build on its best channel, else the newest compatible CPU build.
+// It is pure: the same facts always give the same answer.
+func (m *Matrix) Select(f Facts) Selection {
+	if f.Framework == "" {
+		f.Framework = "torch"
+	}
+	sel := Selection{Framework: f.Framework, Facts: f, Candidates: []Candidate{}, Notes: []string{}}
+	env := newMachine(f)
+	sel.Notes = append(sel.Notes, env.notes...)
+
+	rs := m.releases(f.Framework)
+	if rs == nil {
+		sel.Notes = append(sel.Notes, fmt.Sprintf("unknown framework %q: use torch or paddle", f.Framework))
+		return sel
+	}
+	var all []judged
+	for i := range rs {
+		r := &rs[i]
+		if f.FrameworkVersion != "" && !versionMatches(r.parsed, f.FrameworkVersion) {
+			continue
+		}
+		for j := range r.Builds {
+			all = append(all, m.judge(env, f.Framework, r, &r.Builds[j]))
+		}
+	}
+	if len(all) == 0 {
+		sel.Notes = append(sel.Notes, fmt.Sprintf("the matrix has no %s release %s (it knows %s)", f.Framework, f.FrameworkVersion, knownVersions(rs)))
+		return sel
+	}
+
+	sort.SliceStable(all, func(i, j int) bool { return better(all[i], all[j]) })
+	rec := -1
+	for i, j := range all {
+		if j.c.Compatible && j.gpu {
+			rec = i
+			break
+		}
+	}
+	switch {
+	case rec >= 0:
+	case env.gpuUsable():
+		for i, j := range all {
+			if j.c.Compatible {
+				rec = i
+				sel.Notes = append(sel.Notes, fmt.Sprintf("no GPU build of %s fits this machine (reasons below): the CPU build is recommended", f.Framework))
+				break
+			}
+		}
+	default:
+		for i, j := range all {
+			if j.c.Compatible {
+				rec = i
+				sel.Notes = append(sel.Notes, fmt.Sprintf("%s: the CPU build of %s is recommended", env.noGPUReason(), f.Framework))
+				break
+			}
+		}
+	}
+	if rec >= 0 {
+		r := all[rec]
+		all = append(all[:rec:rec], all[rec+1:]...)
+		all = append([]judged{r}, all...)
+		c := r.c
+		sel.Recommended = &c
+		if c.MinorCompat {
+			row := m.cudaRows[c.CUDA]
+			if full := fullDriver(row, f.OS); full != "" {
+				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s on %s runs through CUDA minor-version compatibility; driver %s or newer on %s supports CUDA %s fully", f.Framework, c.FrameworkVersion, c.Channel, full, osName(f.OS), c.CUDA))
+			} else {
+				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s on %s runs through CUDA minor-version compatibility", f.Framework, c.FrameworkVersion, c.Channel))
+			}
+		}
+		if note := driverUpdateNote(all[1:], r, f); note != "" {
+			sel.Notes = append(sel.Notes, note)
+		}
+	} else {
+		sel.Notes = append(sel.Notes, nothingFitsNote(all, f))
+	}
+	for _, j := range all {
+		sel.Candidates = append(sel.Candidates, j.c)
+	}
+	return sel
+}
+
+// better orders candidates: compatible first; then newer release; GPU before CPU; fully supported
+// before minor-version compatibility; newer CUDA.
+func better(a, b judged) bool {
+	if a.c.Compatible != b.c.Compatible {
+		return a.c.Compatible
+	}
+	if c := a.release.parsed.Compare(b.release.parsed); c != 0 {
+		return c > 0
+	}
+	if a.gpu != b.gpu {
+		return a.gpu
+	}
+	if a.c.MinorCompat != b.c.MinorCompat {
+		return !a.c.MinorCompat
+	}
+	if a.build.cuda != b.build.cuda {
+		return b.build.cuda.less(a.build.cuda)
+	}
+	return a.c.Channel < b.c.Channel
+}
+
+// driverUpdateNote names the driver that unlocks a newer release (or a newer channel of the recommended one).
+func driverUpdateNote(rest []judged, rec judged, f Facts) string {
+	var best *judged
+	for i := range rest {
+		j := &rest[i]
+		if !j.driverOnly || !j.gpu {
+			continue
+		}
+		newer := j.release.parsed.GreaterThan(rec.release.parsed) ||
+			(j.release.parsed.Equal(rec.release.parsed) && (!rec.gpu || rec.build.cuda.less(j.build.cuda)))
+		if !newer {
+			continue
+		}
+		// Prefer the newest release; within it, the channel that needs the oldest driver.
+		if best == nil || j.release.parsed.GreaterThan(best.release.parsed) ||
+			(j.release.parsed.Equal(best.release.parsed) && driverLess(j.needDriver, best.needDriver)) {
+			best = j
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return fmt.Sprintf("updating the NVIDIA driver to %s or newer (%s) would unlock %s %s on %s",
+		best.needDriver, osName(f.OS), f.Framework, best.c.FrameworkVersion, best.c.Channel)
+}
+
+// nothingFitsNote says why not even a CPU build fits, naming the reasons every candidate shares.
+func nothingFitsNote(all []judged, f Facts) string {
+	common := map[string]int{}
+	for _, j := range all {
+		for _, r := range j.c.Reasons {
+			common[r]++
+		}
+	}
+	var shared []string
+	for r, n := range common {
+		if n == len(all) {
+			shared = append(shared, r)
+		}
+	}
+	sort.Strings(shared)
+	if len(shared) == 0 {
+		return fmt.Sprintf("no %s build fits this machine, not even the CPU build: see each candidate's reasons", f.Framework)
+	}
+	return fmt.Sprintf("no %s build fits this machine, not even the CPU build: %s", f.Framework, strings.Join(shared, "; "))
+}
+
+func knownVersions(rs []Release) string {
+	var vs []string
+	for _, r := range rs {
+		vs = append(vs, r.Version)
+	}
+	slices.Reverse(vs)
+	return strings.Join(vs, ", ")
+}
