@@ -89,9 +89,7 @@ func (m *Matrix) Select(f Facts) Selection {
 				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s on %s runs through CUDA minor-version compatibility", f.Framework, c.FrameworkVersion, c.Channel))
 			}
 		}
-		if note := driverUpdateNote(all[1:], r, f); note != "" {
-			sel.Notes = append(sel.Notes, note)
-		}
+		sel.Notes = append(sel.Notes, driverUpdateNotes(all[1:], r, f)...)
 	} else {
 		sel.Notes = append(sel.Notes, nothingFitsNote(all, f))
 	}
@@ -122,30 +120,43 @@ func better(a, b judged) bool {
 	return a.c.Channel < b.c.Channel
 }
 
-// driverUpdateNote names the driver that unlocks a newer release (or a newer channel of the recommended one).
-func driverUpdateNote(rest []judged, rec judged, f Facts) string {
-	var best *judged
+// driverUpdateNotes name the drivers that unlock something newer than the recommendation: the smallest
+// update that unlocks anything, and the update that unlocks the newest release.
+func driverUpdateNotes(rest []judged, rec judged, f Facts) []string {
+	var unlockable []*judged
 	for i := range rest {
 		j := &rest[i]
-		if !j.driverOnly || !j.gpu {
-			continue
-		}
 		newer := j.release.parsed.GreaterThan(rec.release.parsed) ||
 			(j.release.parsed.Equal(rec.release.parsed) && (!rec.gpu || rec.build.cuda.less(j.build.cuda)))
-		if !newer {
-			continue
-		}
-		// Prefer the newest release; within it, the channel that needs the oldest driver.
-		if best == nil || j.release.parsed.GreaterThan(best.release.parsed) ||
-			(j.release.parsed.Equal(best.release.parsed) && driverLess(j.needDriver, best.needDriver)) {
-			best = j
+		if j.driverOnly && j.gpu && newer {
+			unlockable = append(unlockable, j)
 		}
 	}
-	if best == nil {
-		return ""
+	if len(unlockable) == 0 {
+		return nil
 	}
-	return fmt.Sprintf("updating the NVIDIA driver to %s or newer (%s) would unlock %s %s on %s",
-		best.needDriver, osName(f.OS), f.Framework, best.c.FrameworkVersion, best.c.Channel)
+	// smallest: the oldest driver, then the newest release it unlocks.
+	// newest: the newest release, then the oldest driver (and oldest CUDA) that unlocks it.
+	smallest, newest := unlockable[0], unlockable[0]
+	for _, j := range unlockable[1:] {
+		if driverLess(j.needDriver, smallest.needDriver) ||
+			(j.needDriver == smallest.needDriver && j.release.parsed.GreaterThan(smallest.release.parsed)) {
+			smallest = j
+		}
+		if c := j.release.parsed.Compare(newest.release.parsed); c > 0 ||
+			(c == 0 && (driverLess(j.needDriver, newest.needDriver) || (j.needDriver == newest.needDriver && j.build.cuda.less(newest.build.cuda)))) {
+			newest = j
+		}
+	}
+	note := func(j *judged) string {
+		return fmt.Sprintf("updating the NVIDIA driver to %s or newer (%s) would unlock %s %s on %s",
+			j.needDriver, osName(f.OS), f.Framework, j.c.FrameworkVersion, j.c.Channel)
+	}
+	notes := []string{note(smallest)}
+	if newest.release != smallest.release {
+		notes = append(notes, note(newest))
+	}
+	return notes
 }
 
 // nothingFitsNote says why not even a CPU build fits, naming the reasons every candidate shares.
@@ -163,6 +174,15 @@ func nothingFitsNote(all []judged, f Facts) string {
 		}
 	}
 	sort.Strings(shared)
+	if len(shared) == 0 {
+		// all is sorted newest first: the newest CPU build's reasons are the ones that matter most.
+		for _, j := range all {
+			if !j.gpu {
+				shared = j.c.Reasons
+				break
+			}
+		}
+	}
 	if len(shared) == 0 {
 		return fmt.Sprintf("no %s build fits this machine, not even the CPU build: see each candidate's reasons", f.Framework)
 	}

@@ -38,7 +38,7 @@ func (m *Matrix) validate(lines lineIndex) error {
 		} else if prev, dup := cudaSeen[c.Version]; dup {
 			v.add(p+".version", "duplicate [[cuda]] row for CUDA %s (first at line %d): keep one", c.Version, lines.line(prev))
 		} else {
-			cudaSeen[c.Version] = p
+			cudaSeen[c.Version] = p + ".version"
 		}
 		v.driver(p+".minor_compat_linux", c.MinorCompatLinux, true)
 		v.driver(p+".minor_compat_windows", c.MinorCompatWindows, true)
@@ -84,7 +84,7 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 		} else if prev, dup := seen[r.Version]; dup {
 			v.add(p+".version", "duplicate [[%s]] row for %s %s (first at line %d): keep one", framework, framework, r.Version, v.lines.line(prev))
 		} else {
-			seen[r.Version] = p
+			seen[r.Version] = p + ".version"
 		}
 		lo, ok1 := pythonMajorMinor(r.PythonMin)
 		hi, ok2 := pythonMajorMinor(r.PythonMax)
@@ -117,7 +117,7 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 			if prev, dup := channels[b.Channel]; dup {
 				v.add(bp+".channel", "duplicate build: %s %s already has channel %s (line %d): keep one", framework, r.Version, b.Channel, v.lines.line(prev))
 			} else {
-				channels[b.Channel] = bp
+				channels[b.Channel] = bp + ".channel"
 			}
 			v.build(bp, b, cudaSeen)
 		}

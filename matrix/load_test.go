@@ -1,0 +1,100 @@
+package matrix
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestEmbeddedMatrixLoads(t *testing.T) {
+	m, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2.4.1", "2.6.0", "2.11.0", "2.13.0", "2.14.1", "2.15.0"} {
+		if _, ok := m.Lookup("torch", want, "cpu"); !ok {
+			t.Errorf("torch %s missing", want)
+		}
+	}
+	for _, want := range []struct{ v, ch string }{{"3.0", "cu123"}, {"3.1", "cu129"}, {"3.2.0", "cu126"}, {"3.3", "cu130"}} {
+		if _, ok := m.Lookup("paddle", want.v, want.ch); !ok {
+			t.Errorf("paddle %s %s missing", want.v, want.ch)
+		}
+	}
+}
+
+func TestMalformedMatrixFilesGiveOneErrorWithTheLine(t *testing.T) {
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"unknown-key.toml", "unknown-key.toml:15: unknown key 'pythn_min' in [torch]"},
+		{"duplicate-row.toml", "duplicate-row.toml:37: duplicate build: torch 2.6.0 already has channel cu126 (line 23)"},
+		{"http-public-host.toml", `http-public-host.toml:26: index_url "http://download.pytorch.org/whl/cu126" uses plain http to a public host`},
+		{"bad-version.toml", `bad-version.toml:14: bad torch version "2.6"`},
+		{"duplicate-key.toml", "duplicate-key.toml:19: "},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			_, err := LoadFile(filepath.Join("..", "testdata", "matrix", tc.file))
+			if err == nil {
+				t.Fatal("loaded without error")
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, tc.want) {
+				t.Errorf("error %q\nwant prefix %q", msg, tc.want)
+			}
+			if n := strings.Count(msg, "\n"); n != 0 {
+				t.Errorf("want one error, got %d lines:\n%s", n+1, msg)
+			}
+		})
+	}
+}
+
+func TestLoopbackHTTPIndexIsAllowed(t *testing.T) {
+	m, err := LoadFile(filepath.Join("..", "testdata", "matrix", "loopback-ok.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := m.Lookup("torch", "2.6", "cu126")
+	if !ok || c.IndexURL != "http://127.0.0.1:8765/simple" {
+		t.Fatalf("lookup: %v %+v", ok, c)
+	}
+}
+
+func TestLoopbackHosts(t *testing.T) {
+	for host, want := range map[string]bool{"localhost": true, "127.0.0.1": true, "127.4.5.6": true, "::1": true,
+		"128.0.0.1": false, "download.pytorch.org": false, "localhost.example.com": false, "0.0.0.0": false} {
+		if got := isLoopback(host); got != want {
+			t.Errorf("isLoopback(%q) = %v", host, got)
+		}
+	}
+}
+
+// Several problems in one file: one error each, each at its own line.
+func TestEveryProblemIsReported(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "matrix", "loopback-ok.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(data), `python_max = "3.13"`, `python_max = "three"`, 1)
+	s = strings.Replace(s, `http://127.0.0.1:8765/simple`, `ftp://example.com/x`, 1)
+	s = strings.Replace(s, `cuda = "12.6"`, `cuda = "12.4"`, 1)
+	_, err = Parse([]byte(s), "edited.toml")
+	var errs interface{ Unwrap() []error }
+	if !errors.As(err, &errs) || len(errs.Unwrap()) != 3 {
+		t.Fatalf("want 3 errors, got %v", err)
+	}
+	for _, want := range []string{`edited.toml:16: bad python_max "three"`, "edited.toml:24: channel cu126 needs cuda = \"12.6\"", `edited.toml:26: index_url "ftp://example.com/x": scheme must be https`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in\n%v", want, err)
+		}
+	}
+}
+
+func TestSyntaxErrorNamesTheLine(t *testing.T) {
+	_, err := Parse([]byte("schema = 1\n[[torch]\nversion = \"2.6.0\"\n"), "broken.toml")
+	if err == nil || !strings.HasPrefix(err.Error(), "broken.toml:2: ") {
+		t.Fatalf("got %v", err)
+	}
+}
