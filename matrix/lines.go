@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,16 @@ type lineIndex map[string]int
 func indexLines(data []byte) lineIndex {
 	idx := lineIndex{}
 	counts := map[string]int{}
+	// Offsets of line starts: a node's line is a binary search away (Parser.Shape rescans from the start).
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	lineAt := func(r unstable.Range) int {
+		return sort.Search(len(starts), func(i int) bool { return starts[i] > int(r.Offset) })
+	}
 	var p unstable.Parser
 	p.Reset(data)
 	current := ""
@@ -24,7 +35,9 @@ func indexLines(data []byte) lineIndex {
 		switch n.Kind {
 		case unstable.ArrayTable, unstable.Table:
 			current = tablePath(n.Key(), counts, n.Kind == unstable.ArrayTable)
-			idx[current] = lineOfKey(&p, n)
+			if it := n.Key(); it.Next() {
+				idx[current] = lineAt(it.Node().Raw)
+			}
 		case unstable.KeyValue:
 			var parts []string
 			it := n.Key()
@@ -33,7 +46,7 @@ func indexLines(data []byte) lineIndex {
 				k := it.Node()
 				parts = append(parts, string(k.Data))
 				if line == 0 {
-					line = p.Shape(k.Raw).Start.Line
+					line = lineAt(k.Raw)
 				}
 			}
 			path := strings.Join(parts, ".")
@@ -44,14 +57,6 @@ func indexLines(data []byte) lineIndex {
 		}
 	}
 	return idx
-}
-
-func lineOfKey(p *unstable.Parser, n *unstable.Node) int {
-	it := n.Key()
-	if it.Next() {
-		return p.Shape(it.Node().Raw).Start.Line
-	}
-	return 0
 }
 
 // tablePath names an [[a.b]] header by its occurrence: a[i].b[j], counting b within the latest a[i].
