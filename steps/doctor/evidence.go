@@ -1,0 +1,132 @@
+package doctor
+
+import (
+	"gpuwiz/matrix"
+	"gpuwiz/steps/gpu"
+)
+
+// Evidence is everything doctor collected about one environment; every check is a pure function of it.
+type Evidence struct {
+	GOOS   string
+	Venv   string // venv root; "" when only a Python was named
+	Python PythonFacts
+	// Installed distributions, read from the metadata without importing anything.
+	Dists           []Dist
+	Leftovers       []string // "~orch" style directories left by an interrupted pip uninstall
+	PaddleDirOrphan string   // a paddle/ directory with no distribution owning it
+	SitePackages    string
+	Framework       FrameworkCheck
+	GPU             gpu.Report
+	GPUError        string
+	Lock            *LockedBuild
+	PipIndexes      []IndexSetting
+	PipOnPath       *PipOnPath
+	DLLs            []DLLHit
+	// CUDAVisibleDevices is nil when the variable is unset; "" when it is set but empty.
+	CUDAVisibleDevices *string
+	Registry           RegistryFacts
+	Paths              []LabeledPath // paths whose characters matter (venv, Python, TEMP, pip cache)
+	Matrix             *matrix.Matrix
+	SelfPID            int
+}
+
+// PythonFacts describe the interpreter that runs the framework.
+type PythonFacts struct {
+	Path       string `json:"path"`
+	Executable string `json:"executable,omitempty"` // sys.executable as Python reports it
+	BasePrefix string `json:"base_prefix,omitempty"`
+	Version    string `json:"version"` // "3.11.7"
+	Bits       int    `json:"bits"`
+	Kind       string `json:"kind,omitempty"` // "store", "python.org", "venv", ...
+	Error      string `json:"error,omitempty"`
+}
+
+// Dist is one installed distribution as its metadata names it.
+type Dist struct {
+	Name       string `json:"name"`
+	Version    string `json:"version"`     // public version, "2.8.0"
+	LocalLabel string `json:"local_label"` // "+cu126", "+cpu", ""
+	Location   string `json:"location,omitempty"`
+}
+
+// FrameworkCheck is what the framework's own check said (import, CUDA build, arch list, one computation).
+type FrameworkCheck struct {
+	Ran              bool           `json:"ran"`
+	Framework        string         `json:"framework,omitempty"` // "torch", "paddle"
+	Version          string         `json:"version,omitempty"`   // __version__
+	Imported         bool           `json:"imported"`
+	ImportError      string         `json:"import_error,omitempty"`
+	CUDA             string         `json:"cuda,omitempty"` // torch.version.cuda / paddle.version.cuda(); "" for a CPU build
+	CompiledWithCUDA *bool          `json:"compiled_with_cuda,omitempty"`
+	ArchList         []string       `json:"arch_list,omitempty"` // "sm_90", "compute_90"
+	DeviceCount      *int           `json:"device_count,omitempty"`
+	Checks           []CheckOutcome `json:"checks,omitempty"`
+	Error            string         `json:"error,omitempty"` // the check could not run at all
+}
+
+// CheckOutcome is one step of the framework's own check.
+type CheckOutcome struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// LockedBuild is what gpuwiz's install engine wrote down next to the venv.
+type LockedBuild struct {
+	File      string `json:"file"`
+	Framework string `json:"framework"` // "torch", "paddle"
+	Package   string `json:"package"`   // "torch", "paddlepaddle-gpu"
+	Version   string `json:"version"`   // "2.8.0"
+	Label     string `json:"label"`     // "+cu126"; "" when the lock names none
+	Channel   string `json:"channel"`   // "cu126"
+}
+
+// IndexSetting is one place that adds or replaces pip's package index.
+type IndexSetting struct {
+	Where string `json:"where"` // "env PIP_EXTRA_INDEX_URL", a config file path, "pip config list"
+	Key   string `json:"key"`   // "extra-index-url", "index-url", "find-links"
+	Value string `json:"value"`
+}
+
+// PipOnPath is the `pip` a user gets by typing pip, and the Python it installs into.
+type PipOnPath struct {
+	Path      string `json:"path"`
+	Location  string `json:"location,omitempty"` // ".../site-packages/pip" from pip --version
+	PythonVer string `json:"python_version,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// DLLHit is one CUDA, cuDNN or OpenMP runtime found in a directory the loader searches.
+type DLLHit struct {
+	Dir  string `json:"dir"`
+	File string `json:"file"`
+	From string `json:"from"` // "PATH", "CUDA_PATH", "LD_LIBRARY_PATH"
+}
+
+// RegistryFacts are the Windows settings doctor reads; Read is false off Windows or without a registry.
+type RegistryFacts struct {
+	Read                bool
+	VCRuntimeFound      bool
+	VCRuntimeKey        string
+	VCRuntimeInstalled  uint32
+	VCRuntimeVersion    string
+	LongPathsFound      bool
+	LongPathsEnabled    uint32
+	RegistryErrors      []string
+}
+
+// LabeledPath is one path and what it is.
+type LabeledPath struct {
+	Label string `json:"label"`
+	Path  string `json:"path"`
+}
+
+// Dist returns the installed distribution with the given normalised name, or nil.
+func (e *Evidence) Dist(name string) *Dist {
+	for i := range e.Dists {
+		if normalizeName(e.Dists[i].Name) == normalizeName(name) {
+			return &e.Dists[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+// Package doctor finds what is wrong with a Python environment meant to run a GPU build of PyTorch
+// or PaddlePaddle, in the setup guides' troubleshooting order, and plans the repair.
+package doctor
+
+import "sort"
+
+// Severity says how much a finding matters: errors stop the GPU build from working.
+type Severity string
+
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+	SeverityInfo    Severity = "info"
+)
+
+func (s Severity) rank() int {
+	switch s {
+	case SeverityError:
+		return 0
+	case SeverityWarning:
+		return 1
+	}
+	return 2
+}
+
+// Finding codes are stable: scripts and the TUI match on them.
+const (
+	CodeNoDriver               = "no-driver"
+	CodeDriverTooOld           = "driver-too-old"
+	CodeCPUBuild               = "cpu-build"
+	CodePaddleMixed            = "paddle-mixed"
+	CodeArchMissing            = "arch-missing"
+	CodeChannelMismatch        = "channel-mismatch"
+	CodePipExtraIndex          = "pip-extra-index"
+	CodePipPythonMismatch      = "pip-python-mismatch"
+	CodeStorePython            = "store-python"
+	CodePythonUnsupported      = "python-unsupported"
+	CodePython32Bit            = "python-32bit"
+	CodeCUDADLLOnPath          = "cuda-dll-on-path"
+	CodeVCRuntimeMissing       = "vc-runtime-missing"
+	CodeLongPathsDisabled      = "long-paths-disabled"
+	CodeNonASCIIPath           = "non-ascii-path"
+	CodeLeftoverPartial        = "leftover-partial-uninstall"
+	CodeGPUMemoryHeld          = "gpu-memory-held"
+	CodeCUDAVisibleDevices     = "cuda-visible-devices"
+	CodeTorchAndPaddleTogether = "torch-and-paddle-together"
+	// Beyond the fixed list: the framework's own check failed for a reason no other code explains,
+	// no framework is installed at all, or the Python could not be inspected.
+	CodeFrameworkCheckFailed = "framework-check-failed"
+	CodeNoFramework          = "no-framework"
+	CodePythonBroken         = "python-broken"
+)
+
+// Finding is one thing doctor saw, with the evidence and the fix in words.
+type Finding struct {
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Title    string   `json:"title"`
+	Evidence []string `json:"evidence"`
+	Fix      string   `json:"fix"`
+}
+
+// IsProblem is true for errors and warnings; info findings do not change the exit code.
+func (f Finding) IsProblem() bool { return f.Severity == SeverityError || f.Severity == SeverityWarning }
+
+// sortFindings puts the most severe first and keeps the troubleshooting order within a severity.
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.rank() < fs[j].Severity.rank() })
+}
