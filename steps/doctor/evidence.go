@@ -105,14 +105,14 @@ type DLLHit struct {
 
 // RegistryFacts are the Windows settings doctor reads; Read is false off Windows or without a registry.
 type RegistryFacts struct {
-	Read                bool
-	VCRuntimeFound      bool
-	VCRuntimeKey        string
-	VCRuntimeInstalled  uint32
-	VCRuntimeVersion    string
-	LongPathsFound      bool
-	LongPathsEnabled    uint32
-	RegistryErrors      []string
+	Read               bool
+	VCRuntimeFound     bool
+	VCRuntimeKey       string
+	VCRuntimeInstalled uint32
+	VCRuntimeVersion   string
+	LongPathsFound     bool
+	LongPathsEnabled   uint32
+	RegistryErrors     []string
 }
 
 // LabeledPath is one path and what it is.

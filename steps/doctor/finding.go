@@ -61,7 +61,9 @@ type Finding struct {
 }
 
 // IsProblem is true for errors and warnings; info findings do not change the exit code.
-func (f Finding) IsProblem() bool { return f.Severity == SeverityError || f.Severity == SeverityWarning }
+func (f Finding) IsProblem() bool {
+	return f.Severity == SeverityError || f.Severity == SeverityWarning
+}
 
 // sortFindings puts the most severe first and keeps the troubleshooting order within a severity.
 func sortFindings(fs []Finding) {
