@@ -1,0 +1,185 @@
+// Package bench runs the embedded GPU benchmark script of a framework with a venv's Python and reads
+// its JSON-lines protocol into typed events and a summary with a verdict in words.
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Event is one line of the benchmark's output: one of the types below.
+type Event interface{ eventType() string }
+
+// Hello is the script's first line: the interpreter runs; the framework import comes next.
+type Hello struct {
+	PID       int    `json:"pid"`
+	Python    string `json:"python"`
+	Framework string `json:"framework"`
+}
+
+// Device describes the GPU and framework build the benchmark runs on.
+type Device struct {
+	Framework   string   `json:"framework"`
+	Version     string   `json:"version"`
+	CUDA        string   `json:"cuda"`
+	Index       int      `json:"index"`
+	Name        string   `json:"name"`
+	UUID        string   `json:"uuid,omitempty"`       // NVML form "GPU-…", so the sampler's card can be matched
+	PCIBusID    string   `json:"pci_bus_id,omitempty"` // "00000000:19:00.0"
+	Capability  string   `json:"capability"`
+	TotalMiB    uint64   `json:"total_mib"`
+	FreeMiB     uint64   `json:"free_mib"`
+	TF32        bool     `json:"tf32"`
+	ArchList    []string `json:"arch_list,omitempty"`
+	PID         int      `json:"pid"`
+	DeviceCount int      `json:"device_count"`
+}
+
+// Step announces the measurement that starts now ("matmul cuda bf16 8192").
+type Step struct {
+	Name string `json:"name"`
+}
+
+// Result is one measurement: a matmul (TFLOPS) or a device-to-device copy (GBps, read plus write).
+type Result struct {
+	Op     string  `json:"op"`     // "matmul", "copy"
+	Device string  `json:"device"` // "cpu", "cuda"
+	DType  string  `json:"dtype"`  // "fp32", "fp16", "bf16"
+	N      int     `json:"n,omitempty"`
+	Bytes  int64   `json:"bytes,omitempty"`
+	MS     float64 `json:"ms"`
+	TFLOPS float64 `json:"tflops,omitempty"`
+	GBps   float64 `json:"gbps,omitempty"`
+	TF32   bool    `json:"tf32"`
+}
+
+// Check compares a GPU matmul with a float64 CPU reference on fresh random inputs.
+type Check struct {
+	DType     string  `json:"dtype"`
+	N         int     `json:"n"`
+	RelErr    float64 `json:"rel_err"`
+	Threshold float64 `json:"threshold"`
+	OK        bool    `json:"ok"`
+}
+
+// OOM says a size did not fit and the script retries at RetryN (0: gave up).
+type OOM struct {
+	Op      string `json:"op"`
+	DType   string `json:"dtype"`
+	N       int    `json:"n"`
+	RetryN  int    `json:"retry_n"`
+	Message string `json:"message,omitempty"`
+}
+
+// Skip says a size was left out before trying, because free memory could not hold it.
+type Skip struct {
+	Op     string `json:"op"`
+	DType  string `json:"dtype"`
+	N      int    `json:"n"`
+	Reason string `json:"reason"`
+}
+
+// Failure is the script's "error" line; Kind is one of the Kind constants.
+type Failure struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Done is the script's last line.
+type Done struct {
+	OK bool `json:"ok"`
+}
+
+// Log is a line that is not part of the protocol (a framework's warning, a traceback).
+type Log struct {
+	Line string `json:"line"`
+}
+
+// Failure kinds: the script's, plus those gpuwiz itself detects around it.
+const (
+	KindNoCUDABuild = "no-cuda-build"
+	KindNoDevice    = "no-device"
+	KindArchMissing = "arch-missing"
+	KindOOM         = "oom"
+	KindImport      = "import"
+	KindRuntime     = "runtime"
+	KindCrash       = "crash"     // the process ended without "done"
+	KindTimeout     = "timeout"   // the script stopped answering
+	KindNoPython    = "no-python" // the interpreter did not start
+	KindWrongAnswer = "wrong-answer"
+)
+
+func (Hello) eventType() string   { return "hello" }
+func (Device) eventType() string  { return "device" }
+func (Step) eventType() string    { return "step" }
+func (Result) eventType() string  { return "result" }
+func (Check) eventType() string   { return "check" }
+func (OOM) eventType() string     { return "oom" }
+func (Skip) eventType() string    { return "skip" }
+func (Failure) eventType() string { return "error" }
+func (Done) eventType() string    { return "done" }
+func (Log) eventType() string     { return "log" }
+
+// TypeOf names an event as the protocol does ("result", "error", "log" for non-protocol lines).
+func TypeOf(e Event) string { return e.eventType() }
+
+// ParseLine turns one output line into an event; anything that is not a known protocol object is a Log.
+func ParseLine(line []byte) Event {
+	trimmed := bytes.TrimSpace(line)
+	logLine := Log{Line: string(bytes.TrimRight(line, "\r\n"))}
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return logLine
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(trimmed, &head) != nil {
+		return logLine
+	}
+	var e Event
+	var err error
+	switch head.Type {
+	case "hello":
+		var v Hello
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	case "device":
+		var v Device
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	case "step":
+		var v Step
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	case "result":
+		var v Result
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	case "check":
+		var v Check
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	case "oom":
+		var v OOM
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	case "skip":
+		var v Skip
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	case "error":
+		var v Failure
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	case "done":
+		var v Done
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	default:
+		return logLine
+	}
+	if err != nil {
+		return logLine
+	}
+	return e
+}

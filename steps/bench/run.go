@@ -1,0 +1,196 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpuwiz/steps/runner"
+)
+
+// Options tune one benchmark run; zero timeouts take the defaults below.
+type Options struct {
+	Quick bool
+	GPU   int
+	// StartTimeout bounds the wait for the script's first line (the interpreter starts).
+	StartTimeout time.Duration
+	// ImportTimeout bounds the framework import and device query (slow on a cold Windows disk).
+	ImportTimeout time.Duration
+	// StallTimeout bounds the silence between two events once the device answered.
+	StallTimeout time.Duration
+	// Timeout bounds the whole run.
+	Timeout time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.StartTimeout, 20*time.Second)
+	def(&o.ImportTimeout, 120*time.Second)
+	def(&o.StallTimeout, 120*time.Second)
+	if o.Quick {
+		def(&o.Timeout, 3*time.Minute)
+	} else {
+		def(&o.Timeout, 10*time.Minute)
+	}
+	return o
+}
+
+// Frameworks are the frameworks with a benchmark script.
+var Frameworks = []string{"torch", "paddle"}
+
+// Run runs framework's benchmark with python and returns what it proved. Each event is also sent
+// on events (when not nil; Run closes it on return, so the reader must keep draining it). The error
+// is only for a run that could not be attempted or was cancelled; a failed benchmark is a Summary
+// with OK false and the reason in Verdict.
+func Run(ctx context.Context, r runner.Runner, python, framework string, opts Options, events chan<- Event) (Summary, error) {
+	if events != nil {
+		defer close(events)
+	}
+	started := time.Now()
+	script, err := Script(framework)
+	if err != nil {
+		return Summary{}, err
+	}
+	opts = opts.withDefaults()
+	dir, err := os.MkdirTemp("", "gpuwiz-bench-")
+	if err != nil {
+		return Summary{}, fmt.Errorf("writing the benchmark script: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "bench_"+framework+".py")
+	if err := os.WriteFile(path, script, 0o644); err != nil {
+		return Summary{}, fmt.Errorf("writing the benchmark script: %w", err)
+	}
+	argv := []string{python, "-u", path, "--gpu", strconv.Itoa(opts.GPU)}
+	if opts.Quick {
+		argv = append(argv, "--quick")
+	}
+	// Unbuffered, ASCII-safe output whatever the console's code page; no user site-packages shadowing the venv.
+	env := append(os.Environ(), "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8", "PYTHONNOUSERSITE=1")
+
+	runCtx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	lines := make(chan runner.Line, 1024)
+	exited := make(chan runner.Result, 1)
+	go func() {
+		res := r.Run(runCtx, runner.Cmd{Argv: argv, Env: env, Name: "benchmark " + framework}, lines)
+		close(lines) // Run never closes lines; this goroutine owns the channel
+		exited <- res
+	}()
+
+	t := NewTally(framework)
+	phase, limit := "start", opts.StartTimeout
+	watchdog := time.NewTimer(limit)
+	defer watchdog.Stop()
+	var timedOut string
+	send := func(e Event) {
+		if events == nil {
+			return
+		}
+		select {
+		case events <- e:
+		case <-ctx.Done():
+		}
+	}
+read:
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				break read
+			}
+			var e Event = Log{Line: line.Text}
+			if line.Stream != "stderr" { // the protocol is on stdout; stderr carries warnings and tracebacks
+				e = ParseLine([]byte(line.Text))
+			}
+			t.Add(e)
+			send(e)
+			if _, isLog := e.(Log); isLog {
+				continue // framework chatter does not prove progress
+			}
+			switch e.(type) {
+			case Hello:
+				phase, limit = "import", opts.ImportTimeout
+			case Device, Step, Result, Check:
+				phase, limit = "run", opts.StallTimeout
+			}
+			if !watchdog.Stop() {
+				select {
+				case <-watchdog.C:
+				default:
+				}
+			}
+			watchdog.Reset(limit)
+		case <-watchdog.C:
+			timedOut = fmt.Sprintf("no output for %s while %s", limit.Round(time.Second), phaseWords(phase, t.s.LastStep))
+			cancel()
+			watchdog.Reset(time.Hour)
+		case <-runCtx.Done():
+			if timedOut == "" && ctx.Err() == nil {
+				timedOut = fmt.Sprintf("the whole run took over %s", opts.Timeout.Round(time.Second))
+			}
+			// keep reading: the runner closes lines once the process is gone
+		}
+	}
+	res := <-exited
+	s := finish(t, res, timedOut, python)
+	s.Elapsed = time.Since(started)
+	if ctx.Err() != nil {
+		return s, ctx.Err()
+	}
+	return s, nil
+}
+
+func phaseWords(phase, lastStep string) string {
+	switch phase {
+	case "start":
+		return "starting Python"
+	case "import":
+		return "importing the framework and opening the GPU"
+	}
+	if lastStep != "" {
+		return "running " + lastStep
+	}
+	return "running"
+}
+
+func finish(t *Tally, res runner.Result, timedOut, python string) Summary {
+	code := res.ExitCode
+	var exitErr *runner.ExitCodeError
+	switch {
+	case timedOut != "":
+		t.Fail(KindTimeout, timedOut)
+	case !t.Done() && t.s.PID == 0 && res.Err != nil && !errors.As(res.Err, &exitErr):
+		t.Fail(KindNoPython, fmt.Sprintf("%s: %v", python, res.Err))
+	case !t.Done() && t.s.PID == 0:
+		t.Fail(KindNoPython, fmt.Sprintf("%s exited with code %d before the script started%s", python, code, lastLog(t)))
+	case !t.Done():
+		where := ""
+		if t.s.LastStep != "" {
+			where = " during " + t.s.LastStep
+		}
+		t.Fail(KindCrash, fmt.Sprintf("Python exited with code %d%s%s", code, where, lastLog(t)))
+	}
+	s := t.Summary()
+	s.ExitCode = code
+	return s
+}
+
+func lastLog(t *Tally) string {
+	if len(t.s.Log) == 0 {
+		return ""
+	}
+	return "; last output: " + strings.TrimSpace(t.s.Log[len(t.s.Log)-1])
+}
+
+// ErrUnknownFramework is returned for a framework without a benchmark script.
+var ErrUnknownFramework = errors.New("unknown framework")
