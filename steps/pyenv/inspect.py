@@ -1,0 +1,82 @@
+# gpuwiz inspect: what a Python environment holds. Never imports torch or paddle, so it works
+# when they are broken. Prints one JSON document on stdout.
+import json, os, site, struct, sys, sysconfig
+
+try:
+    from importlib import metadata
+except ImportError:  # Python < 3.8
+    metadata = None
+
+
+def site_dirs():
+    dirs = []
+    for key in ("purelib", "platlib"):
+        p = sysconfig.get_paths().get(key)
+        if p and p not in dirs:
+            dirs.append(p)
+    try:
+        for p in site.getsitepackages():
+            if p not in dirs and os.path.isdir(p):
+                dirs.append(p)
+    except AttributeError:
+        pass
+    return [d for d in dirs if os.path.isdir(d)]
+
+
+def dist_files(dist):
+    try:
+        return [str(f).replace("\\", "/") for f in (dist.files or [])]
+    except Exception:
+        return []
+
+
+dirs = site_dirs()
+dists, owners = [], []
+seen = set()
+if metadata is not None:
+    for dist in metadata.distributions(path=dirs):
+        try:
+            name = dist.metadata["Name"]
+            version = dist.version
+        except Exception:
+            continue
+        if not name:
+            continue
+        location = str(dist.locate_file(""))
+        key = (name.lower(), location)
+        if key in seen:
+            continue
+        seen.add(key)
+        dists.append({"name": name, "version": version, "location": location})
+        if any(f.startswith("paddle/") for f in dist_files(dist)):
+            owners.append(name)
+
+leftovers, paddle_dir = [], False
+for d in dirs:
+    for entry in sorted(os.listdir(d)):
+        if entry.startswith("~"):
+            leftovers.append(os.path.join(d, entry))
+        if entry == "paddle" and os.path.isdir(os.path.join(d, entry)):
+            paddle_dir = True
+
+pip_version = ""
+if metadata is not None:
+    try:
+        pip_version = metadata.version("pip")
+    except Exception:
+        pass
+
+print(json.dumps({
+    "version": "%d.%d.%d" % sys.version_info[:3],
+    "bits": struct.calcsize("P") * 8,
+    "executable": sys.executable,
+    "prefix": sys.prefix,
+    "base_prefix": getattr(sys, "base_prefix", sys.prefix),
+    "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta")),
+    "site_packages": dirs,
+    "dists": dists,
+    "leftovers": leftovers,
+    "pip_version": pip_version,
+    "paddle_dir": paddle_dir,
+    "paddle_dir_owners": owners,
+}))

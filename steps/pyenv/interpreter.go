@@ -1,0 +1,108 @@
+// Package pyenv finds Python interpreters, creates and locks venvs, and inspects what a venv holds.
+package pyenv
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"gpuwiz/steps/runner"
+)
+
+// Interpreter is one Python found on the machine.
+type Interpreter struct {
+	Path     string   `json:"path"`
+	Version  string   `json:"version"` // "3.11.7"
+	Bits     int      `json:"bits"`
+	Kind     string   `json:"kind"`   // python.org, store, conda, pyenv, venv, system, unknown
+	Source   string   `json:"source"` // PATH, py launcher, registry, conda, flag
+	Prefix   string   `json:"prefix"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// MinorVersion returns "3.11" for "3.11.7".
+func (in Interpreter) MinorVersion() string {
+	p := strings.SplitN(in.Version, ".", 3)
+	if len(p) < 2 {
+		return in.Version
+	}
+	return p[0] + "." + p[1]
+}
+
+// describeScript prints facts about the running interpreter; it imports nothing heavy.
+const describeScript = `import json, os, struct, sys
+print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "bits": struct.calcsize("P") * 8,
+ "executable": sys.executable, "prefix": sys.prefix, "base_prefix": getattr(sys, "base_prefix", sys.prefix),
+ "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta"))}))`
+
+type description struct {
+	Version    string `json:"version"`
+	Bits       int    `json:"bits"`
+	Executable string `json:"executable"`
+	Prefix     string `json:"prefix"`
+	BasePrefix string `json:"base_prefix"`
+	Conda      bool   `json:"conda"`
+}
+
+// Describe runs python to learn its version, bitness, prefix and kind.
+func Describe(ctx context.Context, python string) (Interpreter, error) {
+	return DescribeWith(ctx, runner.New(io.Discard), python, goosRuntime)
+}
+
+// DescribeWith is Describe through r, classifying paths by goos.
+func DescribeWith(ctx context.Context, r runner.Runner, python, goos string) (Interpreter, error) {
+	in := Interpreter{Path: python, Kind: "unknown"}
+	out, res := capture(ctx, r, runner.Cmd{Name: "describe python", Argv: []string{python, "-I", "-c", describeScript}})
+	if res.Err != nil {
+		if isStoreAlias(python, goos) {
+			in.Kind = "store"
+			in.Warnings = append(in.Warnings, "this is the Microsoft Store alias, not an installed Python: install Python from python.org (64-bit) and pass it with --python")
+			return in, fmt.Errorf("%s does not run: it is the Microsoft Store alias", python)
+		}
+		return in, fmt.Errorf("%s does not run as Python: %v%s", python, res.Err, tailNote(res))
+	}
+	var d description
+	if err := json.Unmarshal([]byte(lastJSONLine(out)), &d); err != nil {
+		return in, fmt.Errorf("%s printed no description: %v", python, err)
+	}
+	in.Version, in.Bits, in.Prefix = d.Version, d.Bits, d.Prefix
+	if d.Executable != "" {
+		in.Path = d.Executable
+	}
+	in.Kind = classify(in.Path, d, goos)
+	return in, nil
+}
+
+// capture runs c and returns its stdout.
+func capture(ctx context.Context, r runner.Runner, c runner.Cmd) (string, runner.Result) {
+	lines := make(chan runner.Line, 4096)
+	res := r.Run(ctx, c, lines)
+	close(lines)
+	var b strings.Builder
+	for l := range lines {
+		if l.Stream == "stdout" {
+			b.WriteString(l.Text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String(), res
+}
+
+func lastJSONLine(out string) string {
+	ls := strings.Split(strings.TrimSpace(out), "\n")
+	for i := len(ls) - 1; i >= 0; i-- {
+		if strings.HasPrefix(strings.TrimSpace(ls[i]), "{") {
+			return ls[i]
+		}
+	}
+	return ""
+}
+
+func tailNote(res runner.Result) string {
+	if len(res.Tail) == 0 {
+		return ""
+	}
+	return ": " + res.Tail[len(res.Tail)-1]
+}

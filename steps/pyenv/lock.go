@@ -1,0 +1,70 @@
+package pyenv
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// LockFileName sits beside the venv root (root + ".gpuwiz.lock"), so a venv can be locked before it exists.
+const LockFileName = ".gpuwiz.lock"
+
+// ErrLocked is wrapped by Lock's error when another process holds the venv.
+var ErrLocked = errors.New("venv is locked")
+
+// LockPath is the lock file for the venv at root.
+func LockPath(root string) string {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		abs = root
+	}
+	return strings.TrimRight(abs, `\/`) + LockFileName
+}
+
+// Lock takes an OS file lock so two gpuwiz runs never work on one venv; the lock dies with the
+// process, so a crash leaves nothing stale. The held error names the holder's pid.
+func Lock(root string) (unlock func() error, err error) {
+	path := LockPath(root)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create the lock file's directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the lock file %s: %w", path, err)
+	}
+	if err := lockFile(f); err != nil {
+		holder := readHolder(path)
+		f.Close()
+		if errors.Is(err, errWouldBlock) {
+			return nil, fmt.Errorf("%w: another gpuwiz (pid %s) is working on %s; wait for it to finish or end that process", ErrLocked, holder, root)
+		}
+		return nil, fmt.Errorf("cannot lock %s: %w", path, err)
+	}
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	_ = f.Sync()
+	return func() error {
+		_ = f.Truncate(0)
+		err := unlockFile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}, nil
+}
+
+var errWouldBlock = errors.New("lock held")
+
+func readHolder(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "unknown"
+	}
+	if s := strings.TrimSpace(string(b)); s != "" {
+		return s
+	}
+	return "unknown"
+}

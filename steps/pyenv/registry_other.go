@@ -1,0 +1,5 @@
+//go:build !windows
+
+package pyenv
+
+func defaultRegistry() RegistryReader { return nil }

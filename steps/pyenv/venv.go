@@ -1,0 +1,102 @@
+package pyenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gpuwiz/steps/runner"
+)
+
+// Venv is a virtual environment's root, laid out for GOOS.
+type Venv struct {
+	Root string
+	GOOS string // "" means the running OS
+}
+
+func (v Venv) goos() string {
+	if v.GOOS == "" {
+		return goosRuntime
+	}
+	return v.GOOS
+}
+
+// join uses the target OS's separator, so a Windows layout is testable on Linux.
+func (v Venv) join(parts ...string) string {
+	if v.goos() == "windows" {
+		root := strings.TrimRight(v.Root, `\/`)
+		return root + `\` + strings.Join(parts, `\`)
+	}
+	return filepath.Join(append([]string{v.Root}, parts...)...)
+}
+
+// BinDir is Scripts on Windows, bin elsewhere.
+func (v Venv) BinDir() string {
+	if v.goos() == "windows" {
+		return v.join("Scripts")
+	}
+	return v.join("bin")
+}
+
+// Python is the venv's interpreter.
+func (v Venv) Python() string {
+	if v.goos() == "windows" {
+		return v.join("Scripts", "python.exe")
+	}
+	return v.join("bin", "python")
+}
+
+// Config is pyvenv.cfg, whose presence makes a directory a venv.
+func (v Venv) Config() string { return v.join("pyvenv.cfg") }
+
+// Exists reports whether Root holds a venv (pyvenv.cfg).
+func (v Venv) Exists() bool {
+	st, err := os.Stat(v.Config())
+	return err == nil && st.Mode().IsRegular()
+}
+
+// ActivateHints are the commands a user types to enter the venv, one per shell.
+func (v Venv) ActivateHints() []string {
+	if v.goos() == "windows" {
+		return []string{
+			fmt.Sprintf(`PowerShell: & "%s"`, v.join("Scripts", "Activate.ps1")),
+			`  (if PowerShell refuses to run scripts: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned)`,
+			fmt.Sprintf(`cmd: "%s"`, v.join("Scripts", "activate.bat")),
+		}
+	}
+	return []string{fmt.Sprintf("bash/zsh: source %s", shellQuote(v.join("bin", "activate")))}
+}
+
+func shellQuote(s string) string {
+	if !strings.ContainsAny(s, " \t'\"&;|<>()$`\\*?[]{}!#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Create makes a venv at root with python -m venv, or reuses one that already has pyvenv.cfg.
+// A failed creation removes what it made when root did not exist before.
+func Create(ctx context.Context, r runner.Runner, python, root string) error {
+	v := Venv{Root: root}
+	if v.Exists() {
+		return nil
+	}
+	if pc := CheckVenvPath(root, goosRuntime); len(pc.Errors) > 0 {
+		return fmt.Errorf("%s", strings.Join(pc.Errors, "; "))
+	}
+	_, statErr := os.Stat(root)
+	existed := statErr == nil
+	res := r.Run(ctx, runner.Cmd{Name: "create venv", Argv: []string{python, "-m", "venv", root}}, nil)
+	if res.Err == nil && !v.Exists() {
+		res.Err = fmt.Errorf("python -m venv made no pyvenv.cfg in %s", root)
+	}
+	if res.Err != nil {
+		if !existed {
+			_ = os.RemoveAll(root)
+		}
+		return fmt.Errorf("could not create the venv at %s: %v%s", root, res.Err, tailNote(res))
+	}
+	return nil
+}

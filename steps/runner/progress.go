@@ -1,0 +1,26 @@
+package runner
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Progress is one download progress report, in bytes.
+type Progress struct {
+	Done, Total int64
+}
+
+// ParseProgress reads one line of pip's `--progress-bar raw` output ("Progress 123 of 456");
+// pip has that mode from 24.1 on. Total is 0 when pip does not know the size.
+func ParseProgress(line string) (Progress, bool) {
+	f := strings.Fields(line)
+	if len(f) != 4 || f[0] != "Progress" || f[2] != "of" {
+		return Progress{}, false
+	}
+	done, err1 := strconv.ParseInt(f[1], 10, 64)
+	total, err2 := strconv.ParseInt(f[3], 10, 64)
+	if err1 != nil || err2 != nil || done < 0 || total < 0 {
+		return Progress{}, false
+	}
+	return Progress{Done: done, Total: total}, true
+}

@@ -1,0 +1,52 @@
+// Package runner runs child processes from argv (never a shell), streams their output as lines,
+// kills the whole process tree on cancel, and logs every command with credentials redacted.
+package runner
+
+import (
+	"context"
+	"strconv"
+	"time"
+)
+
+// Cmd is one child process to run.
+type Cmd struct {
+	Argv []string
+	Env  []string // full environment; nil means os.Environ()
+	Dir  string
+	Name string // step label for the log
+}
+
+// Line is one line of a child's output.
+type Line struct {
+	Stream string // "stdout" or "stderr"
+	Text   string
+	Time   time.Time
+}
+
+// Result is how a child ended. Err is nil exactly when the child ran and exited 0; it wraps
+// ctx.Err() when the run was cancelled, and is an *ExitCodeError for a non-zero exit.
+type Result struct {
+	ExitCode int // -1 when the child did not start or was killed
+	Duration time.Duration
+	Err      error
+	Tail     []string // the last TailLines lines of output (both streams), for error messages
+}
+
+// OK reports whether the child exited 0.
+func (r Result) OK() bool { return r.Err == nil }
+
+// Runner runs one child to completion. Lines go to lines when it is non-nil (see New for the
+// delivery policy); Run never closes lines, so one channel can serve a sequence of runs.
+type Runner interface {
+	Run(ctx context.Context, c Cmd, lines chan<- Line) Result
+}
+
+// ExitCodeError is Result.Err for a child that exited non-zero.
+type ExitCodeError struct {
+	Name string
+	Code int
+}
+
+func (e *ExitCodeError) Error() string {
+	return e.Name + " exited with code " + strconv.Itoa(e.Code)
+}
