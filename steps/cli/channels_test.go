@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the real cobra root with args and maps its error to an exit code as Execute does.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	root, _ := NewRoot(Build{Version: "test"})
+	var out, errb bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	code = reportError(err, &errb, context.Background())
+	return out.String(), errb.String(), code
+}
+
+func TestChannelsJSONShape(t *testing.T) {
+	out, stderr, code := runCLI(t, "channels", "--json", "--os", "windows", "--driver", "472.12", "--cuda-max", "11.4", "--compute-cap", "8.6", "--python", "3.10", "--python-bits", "64")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"framework", "facts", "recommended", "candidates", "notes"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("missing key %q", k)
+		}
+	}
+	var sel struct {
+		Framework   string
+		Facts       map[string]any
+		Recommended *struct {
+			FrameworkVersion string `json:"framework_version"`
+			Channel          string
+			CUDA             string
+			IndexURL         string `json:"index_url"`
+		}
+		Candidates []struct {
+			FrameworkVersion string `json:"framework_version"`
+			Channel          string
+			CUDA             *string
+			Compatible       *bool
+			MinorCompat      *bool `json:"minor_compat"`
+			Reasons          []string
+		}
+		Notes []string
+	}
+	if err := json.Unmarshal([]byte(out), &sel); err != nil {
+		t.Fatal(err)
+	}
+	r := sel.Recommended
+	if sel.Framework != "torch" || r == nil || r.FrameworkVersion != "2.7.1" || r.Channel != "cu118" || r.CUDA != "11.8" || r.IndexURL != "https://download.pytorch.org/whl/cu118" {
+		t.Errorf("recommended %+v", r)
+	}
+	if sel.Facts["driver_version"] != "472.12" || sel.Facts["os"] != "windows" {
+		t.Errorf("facts %v", sel.Facts)
+	}
+	for _, c := range sel.Candidates {
+		if c.CUDA == nil || c.Compatible == nil || c.MinorCompat == nil || c.Reasons == nil {
+			t.Fatalf("candidate %s %s lacks a field", c.FrameworkVersion, c.Channel)
+		}
+	}
+	if len(sel.Notes) == 0 {
+		t.Error("no notes: the driver update note is missing")
+	}
+}
+
+func TestChannelsHumanTable(t *testing.T) {
+	out, _, code := runCLI(t, "channels", "--framework", "paddle", "--os", "windows", "--driver", "566.36", "--cuda-max", "12.7", "--compute-cap", "6.0", "--python", "3.11")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(out, "\n")
+	if !strings.HasPrefix(lines[1], "recommended: paddle 3.3.1 (cpu)") {
+		t.Errorf("first lines:\n%s", strings.Join(lines[:3], "\n"))
+	}
+	if !strings.Contains(out, "pip install paddlepaddle==3.3.1 --index-url https://www.paddlepaddle.org.cn/packages/stable/cpu/") {
+		t.Error("no install line for the recommendation")
+	}
+	if !strings.Contains(out, "paddle on Windows needs compute capability 6.1 or newer; this GPU has 6.0") {
+		t.Errorf("rejected rows lack their reason:\n%s", out)
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("colour codes in non-terminal output")
+	}
+}
+
+func TestChannelsExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--driver", "abc"}, ExitUsage, "--driver"},
+		{[]string{"--compute-cap", "99"}, ExitUsage, "--compute-cap"},
+		{[]string{"--compute-cap", "9"}, ExitUsage, "--compute-cap"},
+		{[]string{"--python", "3"}, ExitUsage, "--python"},
+		{[]string{"--os", "mac"}, ExitUsage, "--os"},
+		{[]string{"--framework", "jax"}, ExitUsage, "--framework"},
+		{[]string{"--cuda-max", "twelve"}, ExitUsage, "--cuda-max"},
+		{[]string{"--bogus"}, ExitUsage, "unknown flag"},
+		{[]string{"--python", "3.14", "--framework", "paddle"}, ExitIncompatible, ""},
+		{[]string{"--python", "3.12", "--python-bits", "32"}, ExitIncompatible, ""},
+		{[]string{"--no-gpu", "--python", "3.12"}, ExitOK, ""},
+		{[]string{"--matrix", "../../testdata/matrix/unknown-key.toml", "--python", "3.12"}, ExitUsage, "unknown-key.toml:15: unknown key 'pythn_min'"},
+	} {
+		args := append([]string{"channels", "--os", "linux"}, tc.args...)
+		out, stderr, code := runCLI(t, args...)
+		if code != tc.code || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %d with %q", tc.args, code, stderr, tc.code, tc.msg)
+		}
+		if tc.code == ExitIncompatible && !strings.Contains(out, "recommended: none") {
+			t.Errorf("%v: output must say nothing fits:\n%s", tc.args, out)
+		}
+	}
+}
+
+func TestChannelsJSONNullWhenNothingFits(t *testing.T) {
+	out, _, code := runCLI(t, "channels", "--json", "--os", "linux", "--python", "3.12", "--python-bits", "32")
+	if code != ExitIncompatible {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, `"recommended": null`) || !strings.Contains(out, "32-bit Python") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestMatrixFlagReplacesEmbedded(t *testing.T) {
+	out, stderr, code := runCLI(t, "--matrix", "../../testdata/matrix/loopback-ok.toml", "channels", "--json", "--os", "linux", "--driver", "560.35.05", "--cuda-max", "12.6", "--compute-cap", "8.6", "--python", "3.12")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, `"index_url": "http://127.0.0.1:8765/simple"`) || strings.Contains(out, "2.11.0") {
+		t.Errorf("not the --matrix file's builds:\n%s", out)
+	}
+}
