@@ -1,0 +1,32 @@
+package doctor
+
+import (
+	"context"
+	"strings"
+
+	"gpuwiz/steps/runner"
+)
+
+// capture runs c and returns its stdout; lines are drained while the child runs so none are dropped.
+func capture(ctx context.Context, r runner.Runner, c runner.Cmd) (string, runner.Result) {
+	lines := make(chan runner.Line, 256)
+	done := make(chan string)
+	go func() {
+		var b strings.Builder
+		for l := range lines {
+			if l.Stream == "stdout" {
+				b.WriteString(l.Text)
+				b.WriteByte('\n')
+			}
+		}
+		done <- b.String()
+	}()
+	res := r.Run(ctx, c, lines)
+	close(lines)
+	return <-done, res
+}
+
+// pipArgv runs pip as a module of python, so it is that Python's pip whatever PATH says.
+func pipArgv(python string, args ...string) []string {
+	return append([]string{python, "-m", "pip", "--disable-pip-version-check", "--no-input"}, args...)
+}

@@ -1,0 +1,64 @@
+package doctor
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"gpuwiz/steps/runner"
+)
+
+// collectIndexSettings gathers every place that changes pip's index, in pip's own precedence order.
+func collectIndexSettings(ctx context.Context, d Deps, python, venv string) []IndexSetting {
+	files := pipConfigFiles(d.GOOS, d.Env, venv)
+	if f := getenv(d.Env, "PIP_CONFIG_FILE"); f != "" {
+		files = append(files, f)
+	}
+	var lists [][]IndexSetting
+	lists = append(lists, indexSettingsInEnv(d.Env))
+	for _, f := range files {
+		if data, err := d.FS.ReadFile(f); err == nil {
+			lists = append(lists, indexSettingsInConfig(f, data))
+		}
+	}
+	// pip's own view catches locations this list does not know (and honours PIP_CONFIG_FILE=os.devnull).
+	if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip config list", Argv: pipArgv(python, "config", "list")}); res.OK() {
+		lists = append(lists, indexSettingsInPipConfigList(out))
+	}
+	return mergeIndexSettings(lists...)
+}
+
+var pipVersionLine = regexp.MustCompile(`^pip (\S+) from (.+) \(python ([0-9.]+)\)\s*$`)
+
+// probePipOnPath finds the `pip` a user would type and asks it where it installs.
+func probePipOnPath(ctx context.Context, d Deps) *PipOnPath {
+	p := findOnPath(d.FS, d.GOOS, d.Env, "pip")
+	if p == "" {
+		return nil
+	}
+	out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip on PATH", Argv: []string{p, "--version"}})
+	pp := &PipOnPath{Path: p}
+	if !res.OK() {
+		pp.Error = res.Err.Error()
+		return pp
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if m := pipVersionLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			pp.Location, pp.PythonVer = m[2], m[3]
+			return pp
+		}
+	}
+	pp.Error = "unexpected pip --version output: " + strings.TrimSpace(out)
+	return pp
+}
+
+// collectPaths lists the paths whose characters matter on Windows.
+func collectPaths(ctx context.Context, d Deps, python, venv string) []LabeledPath {
+	ps := []LabeledPath{{"venv", venv}, {"python", python}, {"TEMP", getenv(d.Env, "TEMP")}, {"TMP", getenv(d.Env, "TMP")}}
+	if c := getenv(d.Env, "PIP_CACHE_DIR"); c != "" {
+		ps = append(ps, LabeledPath{"PIP_CACHE_DIR", c})
+	} else if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip cache dir", Argv: pipArgv(python, "cache", "dir")}); res.OK() {
+		ps = append(ps, LabeledPath{"pip cache", strings.TrimSpace(out)})
+	}
+	return ps
+}

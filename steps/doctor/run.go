@@ -1,0 +1,262 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
+)
+
+// Inspection is what reading a Python's site-packages gave, without importing any framework.
+type Inspection struct {
+	Python          PythonFacts
+	SitePackages    string
+	Dists           []Dist
+	Leftovers       []string // full paths
+	PaddleDirOrphan string
+	PipVersion      string
+}
+
+// Deps are doctor's windows onto the machine; nil fields fall back to the real machine where one exists.
+type Deps struct {
+	Runner   runner.Runner
+	GPU      func(context.Context) (gpu.Report, error)
+	Matrix   *matrix.Matrix
+	Registry Registry // nil off Windows: the registry checks are skipped
+	Env      Environ
+	FS       FS
+	GOOS     string
+	SelfPID  int
+	// Inspect reads the environment's installed distributions (default: pyenv.Inspect).
+	Inspect func(ctx context.Context, r runner.Runner, python string) (Inspection, error)
+	// Verify runs the framework's own check and one computation (default: verify.Run).
+	Verify func(ctx context.Context, r runner.Runner, python, framework, channel string) (FrameworkCheck, error)
+}
+
+// Options name the environment to check: a venv root or a Python; neither means the python on PATH.
+type Options struct {
+	Venv   string
+	Python string
+	// SkipFrameworkCheck leaves out importing the framework (fast, and safe when imports hang).
+	SkipFrameworkCheck bool
+}
+
+// InputError is bad input from the user: the CLI exits 2 with its message.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+func (d Deps) withDefaults() Deps {
+	if d.GOOS == "" {
+		d.GOOS = runtime.GOOS
+	}
+	if d.Env == nil {
+		d.Env = OSEnviron{}
+	}
+	if d.FS == nil {
+		d.FS = OSFS{}
+	}
+	if d.Runner == nil {
+		d.Runner = runner.New(nil)
+	}
+	if d.SelfPID == 0 {
+		d.SelfPID = os.Getpid()
+	}
+	if d.Inspect == nil {
+		d.Inspect = inspectWithPyenv
+	}
+	if d.Verify == nil {
+		d.Verify = verifyWithVerify
+	}
+	return d
+}
+
+// ResolvePython turns the options into the interpreter to check and the venv root ("" when none).
+func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv string, err error) {
+	switch {
+	case o.Venv != "" && o.Python != "":
+		return "", "", &InputError{"give either --venv or --python, not both: --venv PATH checks a venv, --python PATH checks that interpreter"}
+	case o.Venv != "":
+		v := pyenv.Venv{Root: o.Venv, GOOS: goos}
+		st, err := fsys.Stat(o.Venv)
+		if err != nil || !st.IsDir() {
+			return "", "", &InputError{fmt.Sprintf("--venv %s: no such directory; pass the folder that holds pyvenv.cfg (the one you created with python -m venv), or use --python PATH", o.Venv)}
+		}
+		if st, err := fsys.Stat(v.Config()); err != nil || st.IsDir() {
+			return "", "", &InputError{fmt.Sprintf("--venv %s is not a virtual environment (no pyvenv.cfg); pass the venv's root folder, or check a plain interpreter with --python PATH", o.Venv)}
+		}
+		if _, err := fsys.Stat(v.Python()); err != nil {
+			return "", "", &InputError{fmt.Sprintf("--venv %s has no %s; the venv is broken: delete it and let gpuwiz create it again", o.Venv, v.Python())}
+		}
+		return v.Python(), o.Venv, nil
+	case o.Python != "":
+		if st, err := fsys.Stat(o.Python); err != nil || st.IsDir() {
+			return "", "", &InputError{fmt.Sprintf("--python %s: no such file; pass the path of a python executable", o.Python)}
+		}
+		return o.Python, "", nil
+	}
+	if ve := getenv(env, "VIRTUAL_ENV"); ve != "" {
+		v := pyenv.Venv{Root: ve, GOOS: goos}
+		if _, err := fsys.Stat(v.Python()); err == nil {
+			return v.Python(), ve, nil
+		}
+	}
+	if p := findOnPath(fsys, goos, env, "python"); p != "" {
+		return p, "", nil
+	}
+	if p := findOnPath(fsys, goos, env, "python3"); p != "" {
+		return p, "", nil
+	}
+	return "", "", &InputError{"no python on PATH: pass --venv PATH or --python PATH"}
+}
+
+// Run collects the evidence in the guides' order and diagnoses it. Only bad input is an error:
+// everything the machine does wrong becomes a finding.
+func Run(ctx context.Context, deps Deps, opts Options) (Report, error) {
+	d := deps.withDefaults()
+	python, venv, err := ResolvePython(opts, d.FS, d.GOOS, d.Env)
+	if err != nil {
+		return Report{}, err
+	}
+	ev, checked := collect(ctx, d, opts, python, venv)
+	if err := ctx.Err(); err != nil {
+		return Report{}, err
+	}
+	return buildReport(ev, checked), nil
+}
+
+func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*Evidence, []string) {
+	ev := &Evidence{GOOS: d.GOOS, Venv: venv, Matrix: d.Matrix, SelfPID: d.SelfPID}
+	var checked []string
+	step := func(s string) { checked = append(checked, s) }
+
+	step("Python: " + python)
+	in, err := d.Inspect(ctx, d.Runner, python)
+	ev.Python = in.Python
+	if ev.Python.Path == "" {
+		ev.Python.Path = python
+	}
+	if err != nil {
+		ev.Python.Error = err.Error()
+	}
+	if venv != "" && ev.Python.BasePrefix == "" {
+		ev.Python.BasePrefix = venvHome(d.FS, d.GOOS, venv)
+	}
+	ev.SitePackages, ev.Dists, ev.Leftovers, ev.PaddleDirOrphan = in.SitePackages, in.Dists, in.Leftovers, in.PaddleDirOrphan
+	step("installed packages, read from their metadata without importing them")
+
+	if venv != "" {
+		ev.Lock = readLock(d.FS, d.GOOS, venv)
+	}
+	step("what the build was compiled for: local version label, gpuwiz's lock file")
+
+	if d.GPU != nil {
+		rep, err := d.GPU(ctx)
+		ev.GPU = rep
+		if err != nil {
+			ev.GPUError = err.Error()
+		}
+	}
+	if v, ok := d.Env.LookupEnv("CUDA_VISIBLE_DEVICES"); ok {
+		ev.CUDAVisibleDevices = &v
+	}
+	step("the NVIDIA driver, the cards and CUDA_VISIBLE_DEVICES")
+
+	fw := ev.installedFramework()
+	if fw != "" && ev.Python.Error == "" && !opts.SkipFrameworkCheck {
+		channel := ""
+		if ev.Lock != nil {
+			channel = ev.Lock.Channel
+		} else if t := ev.Dist("torch"); fw == "torch" && t != nil {
+			channel = channelOfLabel(t.LocalLabel)
+		}
+		fc, err := d.Verify(ctx, d.Runner, python, fw, channel)
+		fc.Ran, fc.Framework = true, fw
+		if err != nil && fc.Error == "" {
+			fc.Error = err.Error()
+		}
+		ev.Framework = fc
+		step(frameworkTitle(fw) + "'s own check: import, CUDA build, devices, one small computation")
+	}
+	step("processes holding GPU memory")
+
+	ev.PipIndexes = collectIndexSettings(ctx, d, python, venv)
+	step("pip's index settings: PIP_* variables, pip.conf / pip.ini (global, user, venv), pip config list")
+	ev.PipOnPath = probePipOnPath(ctx, d)
+	step("the pip on PATH and the Python it belongs to")
+
+	own := []string{venv, ev.SitePackages}
+	ev.DLLs = scanRuntimeDLLs(d.FS, d.GOOS, d.Env, own)
+	if d.GOOS == "windows" {
+		step("CUDA/cuDNN/libiomp5md DLLs on PATH and CUDA_PATH")
+		ev.Registry = readRegistryFacts(d.Registry)
+		if d.Registry != nil {
+			step(`registry: the VC++ x64 runtime, LongPathsEnabled`)
+		}
+		ev.Paths = collectPaths(ctx, d, python, venv)
+		step("non-ASCII characters in the venv, Python, TEMP and pip cache paths")
+	} else {
+		step("CUDA/cuDNN libraries on LD_LIBRARY_PATH")
+	}
+	return ev, checked
+}
+
+func buildReport(ev *Evidence, checked []string) Report {
+	fs := Diagnose(ev)
+	rep := Report{
+		Findings: fs, Checked: checked, GOOS: ev.GOOS, Venv: ev.Venv, Python: ev.Python,
+		SitePackages: ev.SitePackages, Framework: ev.installedFramework(), Lock: ev.Lock,
+		FrameworkCheck: ev.Framework, Leftovers: ev.Leftovers, PaddleDirOrphan: ev.PaddleDirOrphan,
+		Installed: []Dist{},
+		GPU: GPUSummary{Available: ev.GPU.Available, Backend: ev.GPU.Backend, DriverVersion: ev.GPU.DriverVersion,
+			CUDAMax: ev.GPU.CUDAMax, Simulated: ev.GPU.Simulated, Message: ev.GPU.Message, GPUs: []GPULine{}},
+	}
+	if rep.Findings == nil {
+		rep.Findings = []Finding{}
+	}
+	for _, f := range fs {
+		if f.IsProblem() {
+			rep.Problems++
+		}
+	}
+	for _, n := range familyDists {
+		if d := ev.Dist(n); d != nil {
+			rep.Installed = append(rep.Installed, *d)
+		}
+	}
+	for _, g := range ev.GPU.GPUs {
+		rep.GPU.GPUs = append(rep.GPU.GPUs, GPULine{g.Index, g.Name, g.ComputeCapability, g.MemoryTotalMiB, g.MemoryUsedMiB})
+	}
+	return rep
+}
+
+// findOnPath resolves a command name the way a shell would (PATHEXT on Windows).
+func findOnPath(fsys FS, goos string, env Environ, name string) string {
+	exts := []string{""}
+	if goos == "windows" {
+		exts = nil
+		for _, e := range strings.Split(getenv(env, "PATHEXT"), ";") {
+			if e = strings.TrimSpace(e); e != "" {
+				exts = append(exts, strings.ToLower(e))
+			}
+		}
+		if len(exts) == 0 {
+			exts = []string{".com", ".exe", ".bat", ".cmd"}
+		}
+	}
+	for _, dir := range pathList(goos, getenv(env, "PATH")) {
+		for _, ext := range exts {
+			p := joinFor(goos, dir, name+ext)
+			if st, err := fsys.Stat(p); err == nil && !st.IsDir() && (goos == "windows" || st.Mode()&0o111 != 0) {
+				return p
+			}
+		}
+	}
+	return ""
+}
