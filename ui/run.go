@@ -3,14 +3,81 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"golang.org/x/term"
 
 	"gpuwiz/steps/cli"
 )
 
+// restoreWait bounds how long gpuwiz waits, after the wizard closes, for a cancelled install to
+// stop its children and put the environment back.
+const restoreWait = 2 * time.Minute
+
 // Run starts the wizard and returns the process exit code.
 func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "gpuwiz: the wizard is not built yet; use the subcommands (gpuwiz --help)")
-	return 1
+	out, ok := stdout.(*os.File)
+	if !ok || !term.IsTerminal(int(out.Fd())) {
+		fmt.Fprintln(stderr, "gpuwiz: the wizard needs a terminal; for scripts and pipes use `gpuwiz install --yes` (see gpuwiz install --help)")
+		return cli.ExitUsage
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	configureLipgloss(g.NoColor)
+	c := NewCommon(ctx, g, NewStepsBackend(&cli.Env{G: &g}))
+	m := NewModel(c)
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithAltScreen())
+	final, err := p.Run()
+	cancel()
+	waitFor(m, restoreWait)
+	if fm, ok := final.(*Model); ok {
+		m = fm
+	}
+	switch {
+	case errors.Is(err, tea.ErrInterrupted), errors.Is(err, tea.ErrProgramKilled), ctx.Err() != nil && err != nil:
+		fmt.Fprintln(stderr, "gpuwiz: interrupted")
+		return cli.ExitInterrupted
+	case err != nil:
+		fmt.Fprintln(stderr, "gpuwiz:", err)
+		return cli.ExitFailure
+	}
+	if summary := m.Summary(); summary != "" {
+		fmt.Fprintln(stdout, summary)
+	}
+	return m.ExitCode()
+}
+
+// NewCommon builds the state every screen shares, from the global flags.
+func NewCommon(ctx context.Context, g cli.Globals, b Backend) *Common {
+	keys := DefaultKeyMap()
+	if g.ASCII {
+		keys.asciiKeyHelp()
+	}
+	return &Common{Styles: NewStyles(g.ASCII), Keys: keys, Simulated: g.SimulateFile != "", Ctx: ctx, Backend: b}
+}
+
+// configureLipgloss settles colours before bubbletea owns stdin: the background query would
+// otherwise race the program for the terminal's answer.
+func configureLipgloss(noColor bool) {
+	if noColor || os.Getenv("NO_COLOR") != "" {
+		lipgloss.SetColorProfile(termenv.Ascii)
+		return
+	}
+	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
+}
+
+func waitFor(m *Model, limit time.Duration) {
+	done := make(chan struct{})
+	go func() { m.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+	}
 }

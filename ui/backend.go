@@ -1,0 +1,145 @@
+package ui
+
+import (
+	"context"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/gpu"
+)
+
+// Backend is everything the wizard asks of the machine. The real one (backend_steps.go) calls the
+// steps packages; tests use a fake. Every method may block: the ui calls them only inside tea.Cmds.
+type Backend interface {
+	Probe(ctx context.Context) (gpu.Report, error)
+	// Channels judges every build of framework against facts (FrameworkVersion "" means all versions).
+	Channels(ctx context.Context, facts matrix.Facts) (matrix.Selection, error)
+	Pythons(ctx context.Context) ([]Interpreter, error)
+	CheckVenv(path string) PathCheck
+	InspectVenv(ctx context.Context, path string) (VenvInfo, error)
+	Plan(ctx context.Context, req PlanRequest) (Plan, error)
+	// Install runs plan, sending progress on events (it may block briefly when events is full) and
+	// returning when done or when ctx is cancelled, after restoring what it can.
+	Install(ctx context.Context, plan Plan, events chan<- InstallEvent) Outcome
+	Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error)
+	Doctor(ctx context.Context, venv string) (DoctorReport, error)
+	RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error)
+	Activation(venv string) Activation
+}
+
+// Interpreter is one Python found on the machine.
+type Interpreter struct {
+	Path     string
+	Version  string
+	Bits     int
+	Kind     string // "python.org", "store", "conda", "pyenv", "system"
+	Source   string // where it was found: "py -0p", "PATH"
+	Warnings []string
+}
+
+// PathCheck is the verdict on a venv path typed by the user.
+type PathCheck struct {
+	Errors   []string
+	Warnings []string
+	Exists   bool // a venv is already there: it will be reused
+}
+
+// VenvInfo is what an existing venv holds.
+type VenvInfo struct {
+	Path             string
+	PythonVersion    string
+	Framework        string // "torch", "paddle" or ""
+	FrameworkVersion string // "2.6.0"
+	Channel          string // "cu126", "cpu" or ""
+	Packages         []string
+}
+
+// PlanRequest is what the wizard wants installed, and where.
+type PlanRequest struct {
+	Venv      string
+	Python    string // interpreter that creates the venv when it does not exist
+	Candidate matrix.Candidate
+	Reuse     bool
+}
+
+// Plan is what will run, in words and commands, before the user confirms.
+type Plan struct {
+	Steps         []PlanStep
+	Commands      []string
+	Uninstall     []string
+	Install       []string
+	DownloadBytes int64 // 0 when unknown
+	Notes         []string
+	Warnings      []string
+	Venv          string
+	Candidate     matrix.Candidate
+	Impl          any // the steps package's own plan, handed back to Install
+}
+
+// PlanStep is one step of the plan, as listed on the install screen.
+type PlanStep struct {
+	ID    string
+	Title string
+}
+
+// Step states carried by InstallEvent.State.
+const (
+	StepPending = "pending"
+	StepRunning = "running"
+	StepDone    = "done"
+	StepFailed  = "failed"
+	StepSkipped = "skipped"
+)
+
+// InstallEvent is one report from a running install: a state change, a log line or progress.
+type InstallEvent struct {
+	StepID  string
+	State   string // "" when unchanged
+	Line    string // one line of child output, "" when none
+	Done    int64  // download progress in bytes; Total 0 when none
+	Total   int64
+	Message string
+}
+
+// Outcome is how an install ended.
+type Outcome struct {
+	OK              bool
+	Result          string // plain words: "installed", "cancelled", "failed"
+	Restored        bool   // the previous set of packages is back
+	Err             error
+	LogPath         string
+	LockFile        string
+	ConstraintsFile string
+	Verify          *VerifyReport
+}
+
+// VerifyReport is the checklist after an install.
+type VerifyReport struct {
+	OK     bool
+	Checks []Check
+}
+
+// Check is one verification with its evidence and, when failed, cause and fix.
+type Check struct {
+	ID, Title string
+	OK        bool
+	Evidence  string
+	Cause     string
+	Fix       string
+}
+
+// DoctorReport is what doctor found in a venv.
+type DoctorReport struct {
+	Findings []Finding
+}
+
+// Finding is one problem doctor found.
+type Finding struct {
+	Code, Severity, Title, Evidence, Fix string
+}
+
+// Activation is how to enter the venv from each shell.
+type Activation struct {
+	PowerShell string
+	Cmd        string
+	Posix      string
+}

@@ -1,0 +1,252 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/gpu"
+)
+
+// channelScreen lists the candidate builds: the recommendation marked, incompatible rows greyed with
+// their reason, minor-compat rows marked, the current channel marked when changing an environment.
+type channelScreen struct {
+	c         *Common
+	report    gpu.Report
+	framework string
+	version   string
+	current   *VenvInfo
+	sel       *matrix.Selection
+	rows      []matrix.Candidate
+	err       error
+	cursor    int
+	notice    string
+	w, h      int
+}
+
+func newChannelScreen(c *Common, r gpu.Report, framework, version string, current *VenvInfo) *channelScreen {
+	return &channelScreen{c: c, report: r, framework: framework, version: version, current: current}
+}
+
+func (s *channelScreen) Init() tea.Cmd {
+	if s.sel != nil {
+		return nil
+	}
+	v := s.version
+	if s.current != nil {
+		v = "" // changing: every version, the current one first
+	}
+	return channelsCmd(s.c.Ctx, s.c.Backend, factsFor(s.report, s.framework, v))
+}
+
+func (s *channelScreen) Title() string {
+	return fmt.Sprintf("Channel for %s %s", frameworkName(s.framework), s.version)
+}
+func (s *channelScreen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *channelScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Select, k.Back, k.Quit}
+}
+func (s *channelScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.Select}, {k.Back, k.Quit, k.Help}}
+}
+
+func (s *channelScreen) isCurrent(c matrix.Candidate) bool {
+	return s.current != nil && s.current.Channel == c.Channel && s.current.FrameworkVersion == c.FrameworkVersion
+}
+
+func sameCandidate(a, b matrix.Candidate) bool {
+	return a.Framework == b.Framework && a.FrameworkVersion == b.FrameworkVersion && a.Channel == b.Channel
+}
+
+// order puts the current framework version first when changing, so the version is kept when the
+// new channel offers it.
+func (s *channelScreen) order(sel matrix.Selection) []matrix.Candidate {
+	if s.current == nil {
+		var out []matrix.Candidate
+		for _, c := range sel.Candidates {
+			if s.version == "" || c.FrameworkVersion == s.version {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	var same, other []matrix.Candidate
+	for _, c := range sel.Candidates {
+		if c.FrameworkVersion == s.current.FrameworkVersion {
+			same = append(same, c)
+		} else {
+			other = append(other, c)
+		}
+	}
+	return append(same, other...)
+}
+
+func (s *channelScreen) defaultCursor() int {
+	rec := s.sel.Recommended
+	if s.current != nil {
+		for i, c := range s.rows {
+			if c.Compatible && !s.isCurrent(c) && c.FrameworkVersion == s.current.FrameworkVersion {
+				if rec != nil && sameCandidate(c, *rec) {
+					return i
+				}
+			}
+		}
+		for i, c := range s.rows {
+			if c.Compatible && !s.isCurrent(c) && c.FrameworkVersion == s.current.FrameworkVersion {
+				return i
+			}
+		}
+	}
+	if rec != nil {
+		for i, c := range s.rows {
+			if sameCandidate(c, *rec) {
+				return i
+			}
+		}
+	}
+	for i, c := range s.rows {
+		if c.Compatible {
+			return i
+		}
+	}
+	return 0
+}
+
+func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case channelsMsg:
+		if s.sel != nil || msg.framework != s.framework {
+			return s, nil
+		}
+		s.err = msg.err
+		if msg.err == nil {
+			sel := msg.sel
+			s.sel = &sel
+			s.rows = s.order(sel)
+			s.cursor = s.defaultCursor()
+			if s.version == "" && len(s.rows) > 0 {
+				s.version = s.rows[s.cursor].FrameworkVersion
+			}
+		}
+	case tea.KeyMsg:
+		k := s.c.Keys
+		s.notice = ""
+		switch {
+		case key.Matches(msg, k.Up) && s.cursor > 0:
+			s.cursor--
+		case key.Matches(msg, k.Down) && s.cursor < len(s.rows)-1:
+			s.cursor++
+		case key.Matches(msg, k.Select) && len(s.rows) > 0:
+			c := s.rows[s.cursor]
+			switch {
+			case !c.Compatible:
+				s.notice = "That build does not fit this machine: " + strings.Join(c.Reasons, "; ")
+			case s.isCurrent(c):
+				s.notice = "That is the channel the environment already has; pick another, or esc."
+			default:
+				return s, navigate(channelChosenMsg{c})
+			}
+		}
+	}
+	return s, nil
+}
+
+func (s *channelScreen) rowLine(c matrix.Candidate, selected bool) string {
+	st := s.c.Styles
+	mark := "  "
+	switch {
+	case s.sel.Recommended != nil && sameCandidate(c, *s.sel.Recommended):
+		mark = st.Star + " "
+	case c.MinorCompat && c.Compatible:
+		mark = "~ "
+	}
+	cuda := "CPU only"
+	if c.CUDA != "" {
+		cuda = "CUDA " + c.CUDA
+	}
+	text := fmt.Sprintf("%s%-7s %-10s %-8s", mark, c.Channel, cuda, c.FrameworkVersion)
+	var tags []string
+	if s.isCurrent(c) {
+		tags = append(tags, "current")
+	}
+	if c.MinorCompat && c.Compatible {
+		tags = append(tags, "minor-version compat")
+	}
+	if !c.Verified {
+		tags = append(tags, "unverified")
+	}
+	if len(tags) > 0 {
+		text += " (" + strings.Join(tags, ", ") + ")"
+	}
+	cur := st.NoCursor
+	if selected {
+		cur = st.Cursor
+	}
+	switch {
+	case !c.Compatible:
+		reason := ""
+		if len(c.Reasons) > 0 {
+			reason = " - " + c.Reasons[0]
+		}
+		return cur + st.Dim.Render(text+reason)
+	case selected:
+		return cur + st.Selected.Render(text)
+	case mark == st.Star+" ":
+		return cur + st.Recommend.Render(text)
+	}
+	return cur + text
+}
+
+func (s *channelScreen) View() string {
+	st := s.c.Styles
+	if s.err != nil {
+		return st.Err.Render("Cannot read the version matrix: "+s.err.Error()) + "\n" + wrap("Fix the --matrix file or run without it to use the embedded matrix.", s.w)
+	}
+	if s.sel == nil {
+		return "Reading the version matrix..."
+	}
+	if len(s.rows) == 0 {
+		return wrap(fmt.Sprintf("The matrix has no %s builds for this machine. Press esc to pick another version.", frameworkName(s.framework)), s.w)
+	}
+	var b strings.Builder
+	if s.current != nil {
+		fmt.Fprintf(&b, "Now: %s %s on %s. Same version first.\n", frameworkName(s.framework), s.current.FrameworkVersion, s.current.Channel)
+	} else {
+		b.WriteString("Pick the CUDA channel. " + st.Star + " recommended, ~ minor-version compat, grey: won't run here.\n")
+	}
+	detail := s.detail(s.rows[s.cursor])
+	listH := max(s.h-2-len(detail), 3)
+	start := min(max(s.cursor-listH/2, 0), max(len(s.rows)-listH, 0))
+	for i := start; i < len(s.rows) && i < start+listH; i++ {
+		b.WriteString(s.rowLine(s.rows[i], i == s.cursor) + "\n")
+	}
+	b.WriteString(st.HRule(min(s.w, 60)) + "\n")
+	for _, d := range detail {
+		b.WriteString(d + "\n")
+	}
+	return b.String()
+}
+
+// detail explains the row under the cursor: why it fits or not, its note, the notice of a refused key.
+func (s *channelScreen) detail(c matrix.Candidate) []string {
+	st := s.c.Styles
+	var out []string
+	if s.notice != "" {
+		out = append(out, strings.Split(st.Warn.Render(wrap(s.notice, s.w)), "\n")...)
+	}
+	for _, r := range c.Reasons {
+		out = append(out, strings.Split(wrap(st.Bullet+" "+r, s.w), "\n")...)
+	}
+	if c.Note != "" {
+		out = append(out, strings.Split(st.Dim.Render(wrap(c.Note, s.w)), "\n")...)
+	}
+	if len(out) > 5 {
+		out = out[:5]
+	}
+	return out
+}

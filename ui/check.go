@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/gpu"
+)
+
+// checkScreen ends "just check this machine": the builds of both frameworks that fit, then quit.
+type checkScreen struct {
+	c      *Common
+	report gpu.Report
+	sels   map[string]*channelsMsg
+	vp     viewport.Model
+	w, h   int
+}
+
+func newCheckScreen(c *Common, r gpu.Report) *checkScreen {
+	return &checkScreen{c: c, report: r, sels: map[string]*channelsMsg{}, vp: viewport.New(0, 0)}
+}
+
+func (s *checkScreen) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, f := range []string{"torch", "paddle"} {
+		if s.sels[f] == nil {
+			cmds = append(cmds, channelsCmd(s.c.Ctx, s.c.Backend, factsFor(s.report, f, "")))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (s *checkScreen) Title() string { return "Builds that fit this machine" }
+func (s *checkScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.vp.Width, s.vp.Height = w, max(h-1, 1)
+	s.vp.SetContent(s.body())
+}
+func (s *checkScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	return []key.Binding{k.Quit, k.Up, k.Down, k.Back}
+}
+func (s *checkScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m, ok := msg.(channelsMsg); ok {
+		if s.sels[m.framework] == nil {
+			s.sels[m.framework] = &m
+			s.vp.SetContent(s.body())
+		}
+		return s, nil
+	}
+	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.c.Keys.Select) {
+		return s, tea.Quit
+	}
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return s, cmd
+}
+
+func (s *checkScreen) body() string {
+	st := s.c.Styles
+	var b strings.Builder
+	for _, f := range []string{"torch", "paddle"} {
+		b.WriteString(st.Label.Render(frameworkName(f)) + "\n")
+		m := s.sels[f]
+		switch {
+		case m == nil:
+			b.WriteString("  reading the matrix...\n\n")
+			continue
+		case m.err != nil:
+			b.WriteString("  " + st.Err.Render(m.err.Error()) + "\n\n")
+			continue
+		}
+		if r := m.sel.Recommended; r != nil {
+			b.WriteString("  " + st.Recommend.Render(fmt.Sprintf("%s recommended: %s %s on %s", st.Star, frameworkName(f), r.FrameworkVersion, r.Channel)) + "\n")
+		} else {
+			b.WriteString("  " + st.Warn.Render("no build fits this machine") + "\n")
+		}
+		byChannel := compatibleByChannel(m.sel)
+		for _, line := range byChannel {
+			b.WriteString("  " + line + "\n")
+		}
+		for _, n := range m.sel.Notes {
+			b.WriteString(st.Dim.Render(wrap("  "+n, s.w)) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(st.Dim.Render("Nothing was changed. q to quit."))
+	return b.String()
+}
+
+// compatibleByChannel lists, per channel, the versions that run here: "cu126  2.6.0 2.7.1".
+func compatibleByChannel(sel matrix.Selection) []string {
+	var order []string
+	versions := map[string][]string{}
+	for _, c := range sel.Candidates {
+		if !c.Compatible {
+			continue
+		}
+		if _, ok := versions[c.Channel]; !ok {
+			order = append(order, c.Channel)
+		}
+		versions[c.Channel] = append(versions[c.Channel], c.FrameworkVersion)
+	}
+	out := make([]string, 0, len(order))
+	for _, ch := range order {
+		v := versions[ch]
+		if len(v) > 6 {
+			v = append(v[:6:6], "...")
+		}
+		out = append(out, fmt.Sprintf("%-7s %s", ch, strings.Join(v, " ")))
+	}
+	return out
+}
+
+func (s *checkScreen) View() string { return s.vp.View() }

@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"context"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Size limits: below the minimum the wizard still draws, clipped; above the maximum (legacy conhost
+// reports its 9001-line buffer) it draws as if the window were the maximum.
+const (
+	minWidth, minHeight = 20, 6
+	maxWidth, maxHeight = 240, 80
+)
+
+// Common is shared by the root and every screen: size, styles, keys and the backend.
+type Common struct {
+	Width, Height int // the body area a screen may draw in
+	Styles        Styles
+	Keys          KeyMap
+	Simulated     bool
+	Ctx           context.Context
+	Backend       Backend
+}
+
+// screen is one page of the wizard. Screens ask the root for navigation by returning messages.
+type screen interface {
+	tea.Model
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+	SetSize(width, height int)
+	Title() string
+}
+
+// busyScreen is a screen that must not be left or quit at once (an install is running).
+type busyScreen interface{ Busy() bool }
+
+// typingScreen is a screen whose text input takes letter keys such as q.
+type typingScreen interface{ Typing() bool }
+
+func isBusy(s screen) bool {
+	b, ok := s.(busyScreen)
+	return ok && b.Busy()
+}
+
+func isTyping(s screen) bool {
+	t, ok := s.(typingScreen)
+	return ok && t.Typing()
+}
+
+func clampSize(w, h int) (int, int) {
+	return min(max(w, minWidth), maxWidth), min(max(h, minHeight), maxHeight)
+}
+
+// fitBlock clips s to w columns and h lines so no screen can overflow the window.
+func fitBlock(s string, w, h int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// padLines pads s with empty lines to exactly h lines.
+func padLines(s string, h int) string {
+	n := strings.Count(s, "\n") + 1
+	if s == "" {
+		n = 0
+	}
+	if n < h {
+		s += strings.Repeat("\n", h-n)
+	}
+	return s
+}
+
+// wrap breaks plain text to w columns.
+func wrap(s string, w int) string {
+	if w < 10 {
+		w = 10
+	}
+	return ansi.Wordwrap(s, w, "")
+}
+
+func globalHelp(k KeyMap) []key.Binding { return []key.Binding{k.Back, k.Quit, k.Help} }

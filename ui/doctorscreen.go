@@ -1,0 +1,125 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// doctorScreen runs doctor on the chosen venv and lists the findings, most severe first.
+type doctorScreen struct {
+	c      *Common
+	venv   string
+	report *DoctorReport
+	err    error
+	spin   spinnerView
+	vp     viewport.Model
+	w, h   int
+}
+
+func newDoctorScreen(c *Common, venv string) *doctorScreen {
+	return &doctorScreen{c: c, venv: venv, spin: newSpinnerView(c), vp: viewport.New(0, 0)}
+}
+
+func (s *doctorScreen) Init() tea.Cmd {
+	if s.report != nil {
+		return nil
+	}
+	return tea.Batch(s.spin.tick(), doctorCmd(s.c.Ctx, s.c.Backend, s.venv))
+}
+
+func (s *doctorScreen) Title() string { return "Doctor" }
+func (s *doctorScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.vp.Width, s.vp.Height = w, max(h-2, 1)
+	s.refresh()
+}
+func (s *doctorScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	return []key.Binding{k.Select, k.Rerun, k.Back, k.Quit}
+}
+func (s *doctorScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{k.Select, k.Rerun}, {k.Up, k.Down, k.Back, k.Quit, k.Help}}
+}
+
+var severityRank = map[string]int{"critical": 0, "error": 1, "warning": 2, "warn": 2, "info": 3}
+
+func rankOf(sev string) int {
+	if r, ok := severityRank[strings.ToLower(sev)]; ok {
+		return r
+	}
+	return 4
+}
+
+func (s *doctorScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case doctorMsg:
+		if s.report != nil {
+			return s, nil
+		}
+		s.err = msg.err
+		if msg.err == nil {
+			r := msg.report
+			r.Findings = append([]Finding(nil), r.Findings...)
+			sort.SliceStable(r.Findings, func(i, j int) bool { return rankOf(r.Findings[i].Severity) < rankOf(r.Findings[j].Severity) })
+			s.report = &r
+		}
+		s.refresh()
+		return s, nil
+	case tea.KeyMsg:
+		k := s.c.Keys
+		switch {
+		case key.Matches(msg, k.Select) && s.report != nil && len(s.report.Findings) > 0:
+			return s, navigate(doctorFinishMsg{*s.report})
+		case key.Matches(msg, k.Rerun) && (s.report != nil || s.err != nil):
+			s.report, s.err = nil, nil
+			return s, s.Init()
+		}
+	default:
+		if s.report == nil && s.err == nil {
+			return s, s.spin.update(msg)
+		}
+	}
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return s, cmd
+}
+
+func (s *doctorScreen) refresh() {
+	if s.report == nil {
+		return
+	}
+	st := s.c.Styles
+	var b strings.Builder
+	for _, f := range s.report.Findings {
+		style := st.Warn
+		if rankOf(f.Severity) <= 1 {
+			style = st.Err
+		}
+		b.WriteString(style.Render(strings.ToUpper(f.Severity)) + " " + st.Label.Render(f.Title) + st.Dim.Render("  ["+f.Code+"]") + "\n")
+		if f.Evidence != "" {
+			b.WriteString(st.Dim.Render(wrap("    saw: "+f.Evidence, s.w)) + "\n")
+		}
+		if f.Fix != "" {
+			b.WriteString(wrap("    fix: "+f.Fix, s.w) + "\n")
+		}
+	}
+	s.vp.SetContent(b.String())
+}
+
+func (s *doctorScreen) View() string {
+	st := s.c.Styles
+	switch {
+	case s.err != nil:
+		return st.Err.Render(wrap("Doctor could not run: "+s.err.Error(), s.w)) + "\n\nPress r to try again or esc to pick another venv."
+	case s.report == nil:
+		return s.spin.view() + " Examining " + s.venv + " (packages, builds, driver, pip config)..."
+	case len(s.report.Findings) == 0:
+		return st.OK.Render(st.Pass+" Doctor found no problem in "+s.venv+".") + "\n\nq to quit, esc to pick another venv."
+	}
+	return s.vp.View() + "\n" + st.Selected.Render("enter: see the repair plan (nothing runs yet)")
+}

@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/gpu"
+)
+
+// frameworkChoice is one framework with the versions the matrix offers, newest first.
+type frameworkChoice struct {
+	framework string
+	versions  []string
+	version   int // index into versions; starts at the recommendation
+	rec       string
+	err       error
+	loaded    bool
+}
+
+// frameworkScreen picks PyTorch or PaddlePaddle and a version, defaulting to the recommendation.
+type frameworkScreen struct {
+	c       *Common
+	report  gpu.Report
+	choices []*frameworkChoice
+	cursor  int
+	w, h    int
+}
+
+func newFrameworkScreen(c *Common, r gpu.Report) *frameworkScreen {
+	return &frameworkScreen{c: c, report: r, choices: []*frameworkChoice{{framework: "torch"}, {framework: "paddle"}}}
+}
+
+func (s *frameworkScreen) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, ch := range s.choices {
+		if !ch.loaded {
+			cmds = append(cmds, channelsCmd(s.c.Ctx, s.c.Backend, factsFor(s.report, ch.framework, "")))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (s *frameworkScreen) Title() string    { return "Framework" }
+func (s *frameworkScreen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *frameworkScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Select, k.Back, k.Quit}
+}
+func (s *frameworkScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.Left, k.Right}, {k.Select, k.Back, k.Quit, k.Help}}
+}
+
+// versionsOf lists the distinct framework versions of sel, in the matrix's order (newest first).
+func versionsOf(sel matrix.Selection) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range sel.Candidates {
+		if !seen[c.FrameworkVersion] {
+			seen[c.FrameworkVersion] = true
+			out = append(out, c.FrameworkVersion)
+		}
+	}
+	return out
+}
+
+func (s *frameworkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case channelsMsg:
+		for _, ch := range s.choices {
+			if ch.framework != msg.framework || ch.loaded {
+				continue
+			}
+			ch.loaded, ch.err = true, msg.err
+			ch.versions = versionsOf(msg.sel)
+			if msg.sel.Recommended != nil {
+				ch.rec = msg.sel.Recommended.FrameworkVersion
+				for i, v := range ch.versions {
+					if v == ch.rec {
+						ch.version = i
+					}
+				}
+			}
+		}
+	case tea.KeyMsg:
+		k := s.c.Keys
+		cur := s.choices[s.cursor]
+		switch {
+		case key.Matches(msg, k.Up):
+			s.cursor = (s.cursor + len(s.choices) - 1) % len(s.choices)
+		case key.Matches(msg, k.Down):
+			s.cursor = (s.cursor + 1) % len(s.choices)
+		case key.Matches(msg, k.Left) && cur.version+1 < len(cur.versions):
+			cur.version++ // older: the list is newest first
+		case key.Matches(msg, k.Right) && cur.version > 0:
+			cur.version--
+		case key.Matches(msg, k.Select) && len(cur.versions) > 0:
+			return s, navigate(frameworkMsg{cur.framework, cur.versions[cur.version]})
+		}
+	}
+	return s, nil
+}
+
+func (s *frameworkScreen) View() string {
+	st := s.c.Styles
+	var b strings.Builder
+	b.WriteString("Which framework, and which version?\n\n")
+	for i, ch := range s.choices {
+		cur, name := st.NoCursor, st.Normal.Render(frameworkName(ch.framework))
+		if i == s.cursor {
+			cur, name = st.Cursor, st.Selected.Render(frameworkName(ch.framework))
+		}
+		b.WriteString(cur + name + "\n")
+		switch {
+		case !ch.loaded:
+			b.WriteString("    " + st.Dim.Render("reading the version matrix...") + "\n")
+		case ch.err != nil:
+			b.WriteString("    " + st.Err.Render(ch.err.Error()) + "\n")
+		case len(ch.versions) == 0:
+			b.WriteString("    " + st.Dim.Render("no builds in the matrix for this machine") + "\n")
+		default:
+			v := ch.versions[ch.version]
+			line := fmt.Sprintf("version  %s %s %s", "<", st.Label.Render(v), ">")
+			if v == ch.rec {
+				line += "  " + st.Recommend.Render(st.Star+" recommended")
+			} else if ch.rec != "" {
+				line += "  " + st.Dim.Render("(recommended: "+ch.rec+")")
+			}
+			b.WriteString("    " + line + "\n")
+			b.WriteString("    " + st.Dim.Render(fmt.Sprintf("%d versions in the matrix", len(ch.versions))) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(st.Dim.Render(wrap("One framework per venv: torch and Paddle in one venv fight over CUDA libraries.", s.w)))
+	return b.String()
+}

@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/table"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"gpuwiz/steps/gpu"
+)
+
+// gpuScreen shows the probe's report: a table of cards and plain words about the driver.
+type gpuScreen struct {
+	c       *Common
+	journey Journey
+	report  *gpu.Report
+	err     error
+	spin    spinner.Model
+	table   table.Model
+	w, h    int
+}
+
+func newGPUScreen(c *Common, j Journey) *gpuScreen {
+	s := &gpuScreen{c: c, journey: j, spin: newSpinner(c)}
+	return s
+}
+
+func newSpinner(c *Common) spinner.Model {
+	sp := spinner.New()
+	sp.Spinner = spinner.Dot
+	if c.Styles.ASCII {
+		sp.Spinner = spinner.Line
+	}
+	return sp
+}
+
+func (s *gpuScreen) Init() tea.Cmd {
+	if s.report != nil {
+		return nil
+	}
+	return tea.Batch(s.spin.Tick, probeCmd(s.c.Ctx, s.c.Backend))
+}
+
+func (s *gpuScreen) Title() string { return "GPU & driver" }
+
+func (s *gpuScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	if s.report != nil {
+		s.table = s.buildTable()
+	}
+}
+
+func (s *gpuScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	return []key.Binding{k.Select, k.Rerun, k.Back, k.Quit}
+}
+func (s *gpuScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{k.Select, k.Rerun}, {k.Back, k.Quit, k.Help}}
+}
+
+func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case probeMsg:
+		if s.report != nil {
+			return s, nil
+		}
+		s.err = msg.err
+		if msg.err == nil {
+			r := msg.report
+			s.report = &r
+			s.table = s.buildTable()
+		}
+		return s, nil
+	case spinner.TickMsg:
+		if s.report == nil && s.err == nil {
+			var cmd tea.Cmd
+			s.spin, cmd = s.spin.Update(msg)
+			return s, cmd
+		}
+	case tea.KeyMsg:
+		k := s.c.Keys
+		switch {
+		case key.Matches(msg, k.Select) && s.report != nil:
+			return s, navigate(gpuDoneMsg{*s.report})
+		case key.Matches(msg, k.Rerun) && (s.report != nil || s.err != nil):
+			s.report, s.err = nil, nil
+			return s, s.Init()
+		}
+	}
+	return s, nil
+}
+
+func (s *gpuScreen) buildTable() table.Model {
+	r := s.report
+	nameW := max(s.w-44, 10)
+	cols := []table.Column{{Title: "#", Width: 2}, {Title: "Card", Width: nameW}, {Title: "Arch", Width: 5},
+		{Title: "Memory (MiB)", Width: 15}, {Title: "Procs", Width: 5}}
+	rows := make([]table.Row, 0, len(r.GPUs))
+	for _, g := range r.GPUs {
+		cc := g.ComputeCapability
+		if cc == "" {
+			cc = "?"
+		}
+		rows = append(rows, table.Row{strconv.Itoa(g.Index), g.Name, cc,
+			fmt.Sprintf("%d / %d", g.MemoryUsedMiB, g.MemoryTotalMiB), strconv.Itoa(len(g.Processes))})
+	}
+	st := table.DefaultStyles()
+	border := lipgloss.NormalBorder()
+	if s.c.Styles.ASCII {
+		border = lipgloss.ASCIIBorder()
+	}
+	st.Header = st.Header.BorderStyle(border).BorderBottom(true).Bold(true)
+	st.Selected = lipgloss.NewStyle()
+	t := table.New(table.WithColumns(cols), table.WithRows(rows), table.WithStyles(st),
+		table.WithHeight(min(len(rows)+1, max(s.h-8, 2))), table.WithFocused(false))
+	return t
+}
+
+func (s *gpuScreen) View() string {
+	st := s.c.Styles
+	if s.err != nil {
+		return st.Err.Render("The GPU probe failed: "+s.err.Error()) + "\n\n" + wrap("Press r to probe again, or esc to go back.", s.w)
+	}
+	if s.report == nil {
+		return s.spin.View() + " Asking the NVIDIA driver about your cards..."
+	}
+	r := s.report
+	var b strings.Builder
+	if r.Available {
+		fmt.Fprintf(&b, "%s %s   %s %s   %s %s\n", st.Label.Render("Driver"), r.DriverVersion,
+			st.Label.Render("CUDA up to"), r.CUDAMax, st.Label.Render("via"), r.Backend)
+	}
+	if len(r.GPUs) > 0 {
+		b.WriteString(s.table.View() + "\n")
+	}
+	words := driverWords(*r)
+	if len(words) == 0 {
+		words = []string{"The driver and cards look fine for current GPU builds."}
+	}
+	b.WriteString("\n")
+	for _, w := range words {
+		b.WriteString(wrap(w, s.w) + "\n")
+	}
+	for _, w := range r.Warnings {
+		b.WriteString(st.Warn.Render(wrap("! "+w, s.w)) + "\n")
+	}
+	next := "Press enter to choose a framework."
+	switch s.journey {
+	case JourneyCheck:
+		next = "Press enter to see the builds that fit this machine."
+	case JourneyChange:
+		next = "Press enter to choose the new channel."
+	}
+	b.WriteString("\n" + st.Dim.Render(next))
+	return b.String()
+}

@@ -1,0 +1,251 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+// logTailLines is how many lines of output the install screen keeps; the full log is in the file.
+const logTailLines = 500
+
+// installScreen runs the plan: its steps with state, a download bar, a spinner with the elapsed
+// time and a bounded tail of the live log. Ctrl+C asks first, then cancels the child tree.
+type installScreen struct {
+	c          *Common
+	plan       Plan
+	wg         *sync.WaitGroup
+	job        *installJob
+	states     map[string]string
+	current    string
+	log        *logRing
+	scroll     int // lines above the newest; 0 follows the tail
+	bar        progress.Model
+	done       int64
+	total      int64
+	spin       spinner.Model
+	started    time.Time
+	now        time.Time
+	confirming bool
+	cancelled  bool
+	outcome    *Outcome
+	message    string
+	w, h       int
+}
+
+func newInstallScreen(c *Common, p Plan, wg *sync.WaitGroup) *installScreen {
+	s := &installScreen{c: c, plan: p, wg: wg, states: map[string]string{}, log: newLogRing(logTailLines),
+		spin: newSpinner(c)}
+	opts := []progress.Option{progress.WithoutPercentage()}
+	if c.Styles.ASCII {
+		opts = append(opts, progress.WithFillCharacters('#', '-'))
+	}
+	if lipgloss.ColorProfile() == termenv.Ascii {
+		opts = append(opts, progress.WithColorProfile(termenv.Ascii), progress.WithSolidFill(""))
+	} else {
+		opts = append(opts, progress.WithDefaultGradient())
+	}
+	s.bar = progress.New(opts...)
+	for _, st := range p.Steps {
+		s.states[st.ID] = StepPending
+	}
+	return s
+}
+
+func (s *installScreen) Init() tea.Cmd {
+	if s.job != nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(s.c.Ctx)
+	s.job = &installJob{events: make(chan InstallEvent, installEventBuffer), outcome: make(chan Outcome, 1), cancel: cancel}
+	s.started = time.Now()
+	s.now = s.started
+	return tea.Batch(startInstallCmd(ctx, s.c.Backend, s.plan, s.job, s.wg), installTickCmd(s.job), s.spin.Tick)
+}
+
+func (s *installScreen) Busy() bool    { return s.outcome == nil }
+func (s *installScreen) Title() string { return "Install" }
+func (s *installScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.bar.Width = max(min(w-20, 60), 10)
+}
+func (s *installScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	if s.outcome != nil {
+		return []key.Binding{k.Select, k.Up, k.Down, k.Quit}
+	}
+	if s.confirming {
+		return []key.Binding{k.Confirm, k.Deny}
+	}
+	return []key.Binding{key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel")), k.Up, k.Down}
+}
+func (s *installScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+func (s *installScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case installBatchMsg:
+		s.now = time.Now()
+		s.apply(msg.events)
+		if msg.outcome != nil {
+			o := *msg.outcome
+			s.outcome = &o
+			s.job.cancel()
+			return s, nil
+		}
+		return s, installTickCmd(s.job)
+	case spinner.TickMsg:
+		if s.outcome != nil {
+			return s, nil
+		}
+		s.now = time.Now()
+		var cmd tea.Cmd
+		s.spin, cmd = s.spin.Update(msg)
+		return s, cmd
+	case tea.KeyMsg:
+		return s, s.key(msg)
+	}
+	return s, nil
+}
+
+func (s *installScreen) key(msg tea.KeyMsg) tea.Cmd {
+	k := s.c.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		s.scroll = min(s.scroll+1, max(s.log.Len()-s.logHeight(), 0))
+	case key.Matches(msg, k.Down):
+		s.scroll = max(s.scroll-1, 0)
+	case key.Matches(msg, k.PageUp):
+		s.scroll = min(s.scroll+s.logHeight(), max(s.log.Len()-s.logHeight(), 0))
+	case key.Matches(msg, k.PageDown):
+		s.scroll = max(s.scroll-s.logHeight(), 0)
+	case s.outcome != nil:
+		if key.Matches(msg, k.Select) {
+			return navigate(installFinishMsg{*s.outcome})
+		}
+	case s.confirming && key.Matches(msg, k.Confirm):
+		s.confirming, s.cancelled = false, true
+		s.job.cancel()
+	case s.confirming && (key.Matches(msg, k.Deny) || key.Matches(msg, k.Back)):
+		s.confirming = false
+	case key.Matches(msg, k.ForceQuit) && !s.cancelled:
+		s.confirming = true
+	}
+	return nil
+}
+
+func (s *installScreen) apply(events []InstallEvent) {
+	for _, e := range events {
+		if e.StepID != "" && e.State != "" {
+			s.states[e.StepID] = e.State
+			if e.State == StepRunning {
+				s.current = e.StepID
+				s.done, s.total = 0, 0
+			}
+		}
+		if e.Line != "" {
+			s.log.Add(e.Line)
+			if s.scroll > 0 {
+				s.scroll++ // keep the lines the user is reading in place
+			}
+		}
+		if e.Total > 0 {
+			s.done, s.total = e.Done, e.Total
+		}
+		if e.Message != "" {
+			s.message = e.Message
+		}
+	}
+}
+
+func (s *installScreen) logHeight() int { return max(s.h-len(s.plan.Steps)-6, 2) }
+
+func (s *installScreen) View() string {
+	st := s.c.Styles
+	var b strings.Builder
+	for _, step := range s.plan.Steps {
+		state := s.states[step.ID]
+		mark, style := st.Pending, st.Dim
+		switch state {
+		case StepRunning:
+			mark, style = s.spin.View(), st.Selected
+			if s.outcome != nil || s.cancelled {
+				mark = st.Running
+			}
+		case StepDone:
+			mark, style = st.Pass, st.OK
+		case StepFailed:
+			mark, style = st.Fail, st.Err
+		case StepSkipped:
+			mark, style = st.Skipped, st.Dim
+		}
+		b.WriteString(" " + style.Render(padRight(mark, 2)+" "+step.Title) + "\n")
+	}
+	elapsed := s.now.Sub(s.started).Truncate(time.Second)
+	switch {
+	case s.outcome != nil:
+		b.WriteString(s.outcomeLine() + "\n")
+	case s.confirming:
+		b.WriteString(st.Warn.Render("Cancel the install? y: stop pip and put the environment back, n: keep going") + "\n")
+	case s.cancelled:
+		b.WriteString(st.Warn.Render(fmt.Sprintf("Cancelling: stopping pip and restoring the environment... %s", elapsed)) + "\n")
+	case s.total > 0:
+		pct := float64(s.done) / float64(s.total)
+		b.WriteString(s.bar.ViewAs(pct) + fmt.Sprintf(" %s / %s  %s", humanBytes(s.done), humanBytes(s.total), elapsed) + "\n")
+	default:
+		msg := s.message
+		if msg == "" {
+			msg = "working"
+		}
+		b.WriteString(s.spin.View() + " " + msg + "  " + elapsed.String() + "\n")
+	}
+	b.WriteString(st.HRule(s.w) + "\n")
+	tail := s.log.Tail(s.logHeight(), s.scroll)
+	for _, l := range tail {
+		b.WriteString(st.Dim.Render(ansi.Truncate(ansi.Strip(l), s.w, "")) + "\n")
+	}
+	if s.scroll > 0 {
+		b.WriteString(st.Dim.Render(fmt.Sprintf("(scrolled up %d lines; down to follow)", s.scroll)))
+	} else if hidden := s.log.total - len(tail); hidden > 0 {
+		b.WriteString(st.Dim.Render(fmt.Sprintf("(%d earlier lines in the log file)", hidden)))
+	}
+	return b.String()
+}
+
+func (s *installScreen) outcomeLine() string {
+	st := s.c.Styles
+	o := s.outcome
+	switch {
+	case o.OK:
+		return st.OK.Render(st.Pass + " Installed. Press enter to verify.")
+	case s.cancelled || o.Result == "cancelled":
+		if o.Restored {
+			return st.Warn.Render("Cancelled. The environment was restored to what it held before. Press enter.")
+		}
+		return st.Err.Render("Cancelled. The environment could NOT be restored: run gpuwiz doctor on it. Press enter.")
+	}
+	msg := "Install failed"
+	if o.Err != nil {
+		msg += ": " + o.Err.Error()
+	}
+	if o.Restored {
+		msg += ". The environment was restored."
+	}
+	return st.Err.Render(msg + " Press enter.")
+}
+
+func padRight(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}

@@ -1,0 +1,141 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// planScreen shows exactly what will run; nothing runs until the user confirms.
+type planScreen struct {
+	c      *Common
+	req    PlanRequest
+	doctor *DoctorReport // the repair journey: the plan fixes these findings
+	plan   *Plan
+	err    error
+	vp     viewport.Model
+	w, h   int
+}
+
+func newPlanScreen(c *Common, req PlanRequest, doctor *DoctorReport) *planScreen {
+	return &planScreen{c: c, req: req, doctor: doctor, vp: viewport.New(0, 0)}
+}
+
+func (s *planScreen) Init() tea.Cmd {
+	if s.plan != nil {
+		return nil
+	}
+	if s.doctor != nil {
+		return repairPlanCmd(s.c.Ctx, s.c.Backend, s.req.Venv, *s.doctor)
+	}
+	return planCmd(s.c.Ctx, s.c.Backend, s.req)
+}
+
+func (s *planScreen) Title() string { return "Plan" }
+func (s *planScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.vp.Width, s.vp.Height = w, max(h-2, 1)
+	s.refresh()
+}
+func (s *planScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	return []key.Binding{k.Confirm, k.Back, k.Up, k.Down, k.Quit}
+}
+func (s *planScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{k.Confirm, k.Select}, {k.Up, k.Down, k.PageUp, k.PageDown}, {k.Back, k.Quit, k.Help}}
+}
+
+func (s *planScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case planMsg:
+		if s.plan != nil || s.err != nil {
+			return s, nil
+		}
+		s.err = msg.err
+		if msg.err == nil {
+			p := msg.plan
+			s.plan = &p
+		}
+		s.refresh()
+		return s, nil
+	case tea.KeyMsg:
+		k := s.c.Keys
+		if (key.Matches(msg, k.Confirm) || key.Matches(msg, k.Select)) && s.plan != nil && len(s.plan.Steps) > 0 {
+			return s, navigate(planConfirmedMsg{*s.plan})
+		}
+	}
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return s, cmd
+}
+
+func (s *planScreen) refresh() {
+	if s.plan == nil {
+		return
+	}
+	s.vp.SetContent(s.body())
+}
+
+func (s *planScreen) body() string {
+	st := s.c.Styles
+	p := s.plan
+	var b strings.Builder
+	section := func(title string, items []string, style func(...string) string) {
+		if len(items) == 0 {
+			return
+		}
+		b.WriteString(st.Label.Render(title) + "\n")
+		for _, it := range items {
+			b.WriteString(style(wrap("  "+it, s.w)) + "\n")
+		}
+	}
+	if s.doctor != nil && len(s.doctor.Findings) == 0 {
+		b.WriteString(st.OK.Render("Doctor found nothing to repair.") + "\n")
+	}
+	if p.Venv != "" {
+		b.WriteString(st.Label.Render("venv  ") + p.Venv + "\n")
+	}
+	if p.Candidate.Framework != "" {
+		c := p.Candidate
+		fmt.Fprintf(&b, "%s%s %s from %s (%s)\n", st.Label.Render("build "), frameworkName(c.Framework), c.FrameworkVersion, c.Channel, c.IndexURL)
+	}
+	if p.DownloadBytes > 0 {
+		fmt.Fprintf(&b, "%sabout %s\n", st.Label.Render("download "), humanBytes(p.DownloadBytes))
+	}
+	section("Removed", p.Uninstall, st.Err.Render)
+	section("Installed", p.Install, st.OK.Render)
+	section("Commands, in order", p.Commands, st.Code.Render)
+	section("Warnings", p.Warnings, st.Warn.Render)
+	section("Notes", p.Notes, st.Dim.Render)
+	return b.String()
+}
+
+func (s *planScreen) View() string {
+	st := s.c.Styles
+	switch {
+	case s.err != nil:
+		return st.Err.Render(wrap("Cannot make a plan: "+s.err.Error(), s.w)) + "\n\n" + "Press esc to change your choices."
+	case s.plan == nil:
+		return "Working out the plan (what is installed now, what must change)..."
+	case len(s.plan.Steps) == 0:
+		return s.vp.View() + "\n" + st.Dim.Render("Nothing to do. Press esc to go back or q to quit.")
+	}
+	return s.vp.View() + "\n" + st.Selected.Render("Run this plan? y / enter to start, esc to go back.") + st.Dim.Render(" Nothing has changed yet.")
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

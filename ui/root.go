@@ -1,0 +1,214 @@
+package ui
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/gpu"
+)
+
+// Journey is what the user chose on the welcome screen.
+type Journey int
+
+const (
+	JourneyNew Journey = iota
+	JourneyChange
+	JourneyRepair
+	JourneyCheck
+)
+
+// choices are what the screens decided so far; the root routes on them.
+type choices struct {
+	journey   Journey
+	report    *gpu.Report
+	framework string
+	version   string
+	candidate *matrix.Candidate
+	current   *VenvInfo // the existing venv (change, repair)
+	venv      string
+	python    string
+	reuse     bool
+	plan      *Plan
+	outcome   *Outcome
+	verify    *VerifyReport
+	doctor    *DoctorReport
+}
+
+// Navigation: screens return these; the root decides what comes next.
+type (
+	backMsg          struct{}
+	quitMsg          struct{ code int }
+	journeyChosenMsg struct{ journey Journey }
+	gpuDoneMsg       struct{ report gpu.Report }
+	frameworkMsg     struct{ framework, version string }
+	channelChosenMsg struct{ candidate matrix.Candidate }
+	venvChosenMsg    struct {
+		path, python string
+		reuse        bool
+		info         *VenvInfo
+	}
+	planConfirmedMsg struct{ plan Plan }
+	installFinishMsg struct{ outcome Outcome }
+	verifyFinishMsg  struct{ report *VerifyReport }
+	benchRequestMsg  struct{}
+	doctorFinishMsg  struct{ report DoctorReport }
+)
+
+func navigate(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+// Model is the wizard's root: a stack of screens, the header, the help bar.
+type Model struct {
+	c        *Common
+	stack    []screen
+	help     help.Model
+	ch       choices
+	width    int
+	height   int
+	exitCode int
+	wg       *sync.WaitGroup
+	newBench func(c *Common, venv string) screen
+}
+
+// NewModel builds the root model on c, starting at the welcome screen.
+func NewModel(c *Common) *Model {
+	m := &Model{c: c, help: help.New(), wg: &sync.WaitGroup{}, newBench: newBenchScreen}
+	m.help.ShortSeparator = " · "
+	if c.Styles.ASCII {
+		m.help.ShortSeparator = " | "
+		m.help.Ellipsis = "..."
+	}
+	m.help.Styles.ShortKey = c.Styles.Label
+	m.help.Styles.FullKey = c.Styles.Label
+	m.width, m.height = clampSize(80, 24)
+	m.stack = []screen{newWelcome(c)}
+	return m
+}
+
+// ExitCode is the process exit code the wizard ended with.
+func (m *Model) ExitCode() int { return m.exitCode }
+
+// Wait blocks until background work (an install) has stopped.
+func (m *Model) Wait() { m.wg.Wait() }
+
+func (m *Model) top() screen { return m.stack[len(m.stack)-1] }
+
+func (m *Model) Init() tea.Cmd { return m.top().Init() }
+
+func (m *Model) push(s screen) tea.Cmd {
+	m.stack = append(m.stack, s)
+	m.resize()
+	return s.Init()
+}
+
+// replace swaps the whole stack for s: after an install there is no going back into the plan.
+func (m *Model) replace(s screen) tea.Cmd {
+	m.stack = []screen{s}
+	m.resize()
+	return s.Init()
+}
+
+func (m *Model) bodyHeight() int {
+	helpLines := 1
+	if m.help.ShowAll {
+		helpLines = 0
+		for _, col := range m.top().FullHelp() {
+			helpLines = max(helpLines, len(col))
+		}
+	}
+	return max(m.height-3-helpLines, 1)
+}
+
+func (m *Model) resize() {
+	m.c.Width, m.c.Height = m.width-2, m.bodyHeight()
+	m.help.Width = m.width - 2
+	for _, s := range m.stack {
+		s.SetSize(m.c.Width, m.c.Height)
+	}
+}
+
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = clampSize(msg.Width, msg.Height)
+		m.resize()
+		return m, nil
+	case tea.KeyMsg:
+		top := m.top()
+		if !isBusy(top) {
+			k := m.c.Keys
+			switch {
+			case key.Matches(msg, k.ForceQuit):
+				return m, tea.Quit
+			case key.Matches(msg, k.Quit) && !isTyping(top):
+				return m, tea.Quit
+			case key.Matches(msg, k.Help) && !isTyping(top):
+				m.help.ShowAll = !m.help.ShowAll
+				m.resize()
+				return m, nil
+			case key.Matches(msg, k.Back) && len(m.stack) > 1:
+				m.stack = m.stack[:len(m.stack)-1]
+				m.resize()
+				return m, nil
+			}
+		}
+	case backMsg:
+		if len(m.stack) > 1 {
+			m.stack = m.stack[:len(m.stack)-1]
+			m.resize()
+		}
+		return m, nil
+	case quitMsg:
+		m.exitCode = msg.code
+		return m, tea.Quit
+	}
+	if next, cmd, ok := m.route(msg); ok {
+		return next, cmd
+	}
+	return m.updateTop(msg)
+}
+
+// updateTop hands msg to the top screen. Results of commands started by a screen that is no longer
+// on top still reach that screen: every screen ignores messages it did not ask for.
+func (m *Model) updateTop(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for i, s := range m.stack {
+		if _, isKey := msg.(tea.KeyMsg); isKey && i != len(m.stack)-1 {
+			continue
+		}
+		next, cmd := s.Update(msg)
+		m.stack[i] = next.(screen)
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+func (m *Model) View() string {
+	s := m.c.Styles
+	top := m.top()
+	title := s.Title.Render("gpuwiz") + s.Step.Render("  "+top.Title())
+	if m.c.Simulated {
+		banner := s.Banner.Render(" SIMULATED ")
+		gap := m.width - 2 - ansi.StringWidth(title) - ansi.StringWidth(banner)
+		if gap < 1 {
+			title = banner + " " + title
+		} else {
+			title += strings.Repeat(" ", gap) + banner
+		}
+	}
+	body := padLines(fitBlock(top.View(), m.c.Width, m.c.Height), m.c.Height)
+	helpView := m.help.View(helpKeys{top})
+	out := strings.Join([]string{title, s.HRule(m.width - 2), body, helpView}, "\n")
+	return s.App.Render(fitBlock(out, m.width-2, m.height))
+}
+
+// helpKeys adapts a screen to help.KeyMap.
+type helpKeys struct{ s screen }
+
+func (h helpKeys) ShortHelp() []key.Binding  { return h.s.ShortHelp() }
+func (h helpKeys) FullHelp() [][]key.Binding { return h.s.FullHelp() }

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"gpuwiz/matrix"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// route turns a screen's result into the next screen of the current journey.
+func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
+	c := m.c
+	switch msg := msg.(type) {
+	case journeyChosenMsg:
+		m.ch = choices{journey: msg.journey}
+		switch msg.journey {
+		case JourneyChange, JourneyRepair:
+			return m, m.push(newVenvScreen(c, msg.journey, "")), true
+		default:
+			return m, m.push(newGPUScreen(c, msg.journey)), true
+		}
+	case gpuDoneMsg:
+		r := msg.report
+		m.ch.report = &r
+		switch m.ch.journey {
+		case JourneyCheck:
+			return m, m.push(newCheckScreen(c, r)), true
+		case JourneyChange:
+			cur := m.ch.current
+			return m, m.push(newChannelScreen(c, r, cur.Framework, cur.FrameworkVersion, cur)), true
+		default:
+			return m, m.push(newFrameworkScreen(c, r)), true
+		}
+	case frameworkMsg:
+		m.ch.framework, m.ch.version = msg.framework, msg.version
+		return m, m.push(newChannelScreen(c, *m.ch.report, msg.framework, msg.version, nil)), true
+	case channelChosenMsg:
+		cand := msg.candidate
+		m.ch.candidate = &cand
+		if m.ch.journey == JourneyChange {
+			return m, m.push(newPlanScreen(c, m.planRequest(), nil)), true
+		}
+		return m, m.push(newVenvScreen(c, JourneyNew, cand.Framework)), true
+	case venvChosenMsg:
+		m.ch.venv, m.ch.python, m.ch.reuse, m.ch.current = msg.path, msg.python, msg.reuse, msg.info
+		switch m.ch.journey {
+		case JourneyChange:
+			return m, m.push(newGPUScreen(c, JourneyChange)), true
+		case JourneyRepair:
+			return m, m.push(newDoctorScreen(c, msg.path)), true
+		default:
+			return m, m.push(newPlanScreen(c, m.planRequest(), nil)), true
+		}
+	case doctorFinishMsg:
+		r := msg.report
+		m.ch.doctor = &r
+		return m, m.push(newPlanScreen(c, PlanRequest{Venv: m.ch.venv, Reuse: true}, &r)), true
+	case planConfirmedMsg:
+		p := msg.plan
+		m.ch.plan = &p
+		if m.ch.candidate == nil && p.Candidate.Framework != "" {
+			cand := p.Candidate
+			m.ch.candidate = &cand
+		}
+		return m, m.replace(newInstallScreen(c, p, m.wg)), true
+	case installFinishMsg:
+		o := msg.outcome
+		m.ch.outcome = &o
+		if !o.OK {
+			m.exitCode = exitForOutcome(o)
+			return m, m.replace(newDoneScreen(c, m.ch)), true
+		}
+		return m, m.replace(newVerifyScreen(c, m.ch.venv, m.candidate(), o.Verify)), true
+	case verifyFinishMsg:
+		m.ch.verify = msg.report
+		if msg.report != nil && !msg.report.OK {
+			m.exitCode = 4
+		}
+		return m, m.push(newDoneScreen(c, m.ch)), true
+	case benchRequestMsg:
+		return m, m.push(m.newBench(c, m.ch.venv)), true
+	}
+	return m, nil, false
+}
+
+func (m *Model) candidate() matrix.Candidate {
+	if m.ch.candidate != nil {
+		return *m.ch.candidate
+	}
+	return matrix.Candidate{}
+}
+
+func (m *Model) planRequest() PlanRequest {
+	return PlanRequest{Venv: m.ch.venv, Python: m.ch.python, Candidate: m.candidate(), Reuse: m.ch.reuse}
+}
+
+func exitForOutcome(o Outcome) int {
+	switch o.Result {
+	case "cancelled", "interrupted":
+		return 130
+	}
+	return 1
+}

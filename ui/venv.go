@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// venvScreen picks the Python and the venv path (validated as you type). When changing or repairing
+// an environment it picks the existing venv instead, and shows what it holds.
+type venvScreen struct {
+	c         *Common
+	journey   Journey
+	framework string
+	pythons   []Interpreter
+	pyErr     error
+	pyLoaded  bool
+	cursor    int
+	input     textinput.Model
+	seq       int
+	check     *PathCheck
+	info      *VenvInfo
+	infoErr   error
+	inspected string
+	notice    string
+	w, h      int
+}
+
+func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
+	in := textinput.New()
+	in.Prompt = "venv path: "
+	in.CharLimit = 1024
+	in.Focus()
+	if j == JourneyNew {
+		in.SetValue("venv-" + framework)
+		in.CursorEnd()
+	} else {
+		in.Placeholder = `C:\work\venv or ~/venvs/torch`
+	}
+	return &venvScreen{c: c, journey: j, framework: framework, input: in}
+}
+
+func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
+
+func (s *venvScreen) Init() tea.Cmd {
+	cmds := []tea.Cmd{textinput.Blink}
+	if !s.existing() && !s.pyLoaded {
+		cmds = append(cmds, pythonsCmd(s.c.Ctx, s.c.Backend))
+	}
+	if s.input.Value() != "" {
+		cmds = append(cmds, s.recheck())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (s *venvScreen) Title() string {
+	if s.existing() {
+		return "Existing venv"
+	}
+	return "Python & venv"
+}
+func (s *venvScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.input.Width = max(w-len(s.input.Prompt)-2, 10)
+}
+func (s *venvScreen) Typing() bool { return true }
+func (s *venvScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	if s.existing() {
+		return []key.Binding{k.Select, k.Back, k.ForceQuit}
+	}
+	return []key.Binding{k.Up, k.Down, k.Select, k.Back, k.ForceQuit}
+}
+func (s *venvScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.Select}, {k.Back, k.ForceQuit}}
+}
+
+func (s *venvScreen) recheck() tea.Cmd {
+	s.seq++
+	s.check, s.info, s.infoErr, s.notice = nil, nil, nil, ""
+	return venvCheckCmd(s.c.Backend, s.seq, s.input.Value())
+}
+
+func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pythonsMsg:
+		s.pyLoaded, s.pythons, s.pyErr = true, msg.list, msg.err
+		for i, p := range s.pythons {
+			if len(p.Warnings) == 0 {
+				s.cursor = i
+				break
+			}
+		}
+		return s, nil
+	case venvCheckMsg:
+		if msg.seq != s.seq {
+			return s, nil // an answer to an older keystroke
+		}
+		chk := msg.check
+		s.check = &chk
+		if chk.Exists && len(chk.Errors) == 0 {
+			s.inspected = msg.path
+			return s, inspectCmd(s.c.Ctx, s.c.Backend, msg.path)
+		}
+		return s, nil
+	case inspectMsg:
+		if msg.path == s.input.Value() {
+			info := msg.info
+			s.info, s.infoErr = &info, msg.err
+		}
+		return s, nil
+	case tea.KeyMsg:
+		k := s.c.Keys
+		switch {
+		case key.Matches(msg, k.Up) && msg.Type == tea.KeyUp:
+			if s.cursor > 0 {
+				s.cursor--
+			}
+			return s, nil
+		case key.Matches(msg, k.Down) && msg.Type == tea.KeyDown:
+			if s.cursor < len(s.pythons)-1 {
+				s.cursor++
+			}
+			return s, nil
+		case key.Matches(msg, k.Select):
+			return s, s.submit()
+		}
+		before := s.input.Value()
+		var cmd tea.Cmd
+		s.input, cmd = s.input.Update(msg)
+		if s.input.Value() != before {
+			return s, tea.Batch(cmd, s.recheck())
+		}
+		return s, cmd
+	}
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(msg)
+	return s, cmd
+}
+
+func (s *venvScreen) submit() tea.Cmd {
+	path := strings.TrimSpace(s.input.Value())
+	switch {
+	case path == "":
+		s.notice = "Type the path of the venv."
+	case s.check == nil:
+		s.notice = "Still checking the path..."
+	case len(s.check.Errors) > 0:
+		s.notice = "Fix the path first: " + s.check.Errors[0]
+	case s.existing() && !s.check.Exists:
+		s.notice = "There is no venv at that path. Type the folder that holds pyvenv.cfg."
+	case s.existing() && s.info == nil:
+		s.notice = "Still reading the venv..."
+	case s.existing() && s.infoErr != nil:
+		s.notice = "Cannot read that venv: " + s.infoErr.Error()
+	case s.journey == JourneyChange && s.info.Framework == "":
+		s.notice = "That venv has no PyTorch or PaddlePaddle to change; use a new setup instead."
+	case !s.existing() && !s.check.Exists && len(s.pythons) == 0:
+		s.notice = "No Python was found to create the venv. Install Python 3.10-3.13 (64-bit, python.org) and run gpuwiz again."
+	default:
+		msg := venvChosenMsg{path: path, reuse: s.check.Exists, info: s.info}
+		if !s.check.Exists && len(s.pythons) > 0 {
+			msg.python = s.pythons[s.cursor].Path
+		}
+		return navigate(msg)
+	}
+	return nil
+}
+
+func (s *venvScreen) View() string {
+	st := s.c.Styles
+	var b strings.Builder
+	if !s.existing() {
+		b.WriteString(st.Label.Render("Python") + st.Dim.Render("  (up/down to pick; used to create the venv)") + "\n")
+		switch {
+		case !s.pyLoaded:
+			b.WriteString("  looking for Python interpreters...\n")
+		case s.pyErr != nil:
+			b.WriteString("  " + st.Err.Render(s.pyErr.Error()) + "\n")
+		case len(s.pythons) == 0:
+			b.WriteString("  " + st.Warn.Render("no Python found: install 64-bit Python 3.10-3.13 from python.org") + "\n")
+		}
+		for i, p := range s.pythons {
+			cur := st.NoCursor
+			line := fmt.Sprintf("%s  %d-bit  %s  %s", p.Version, p.Bits, p.Kind, p.Path)
+			if i == s.cursor {
+				cur, line = st.Cursor, st.Selected.Render(line)
+			}
+			b.WriteString(cur + line + "\n")
+			for _, w := range p.Warnings {
+				b.WriteString("    " + st.Warn.Render("! "+w) + "\n")
+			}
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString("Which venv? Type the folder that holds pyvenv.cfg.\n\n")
+	}
+	b.WriteString(s.input.View() + "\n")
+	switch {
+	case s.input.Value() == "":
+	case s.check == nil:
+		b.WriteString(st.Dim.Render("  checking...") + "\n")
+	default:
+		for _, e := range s.check.Errors {
+			b.WriteString(st.Err.Render(wrap("  "+st.Fail+" "+e, s.w)) + "\n")
+		}
+		for _, w := range s.check.Warnings {
+			b.WriteString(st.Warn.Render(wrap("  ! "+w, s.w)) + "\n")
+		}
+		if len(s.check.Errors) == 0 {
+			if s.check.Exists {
+				b.WriteString(st.OK.Render("  "+st.Pass+" a venv is already here: it will be reused") + "\n")
+			} else if !s.existing() {
+				b.WriteString(st.OK.Render("  "+st.Pass+" a new venv will be created here") + "\n")
+			}
+		}
+	}
+	if s.info != nil {
+		fw := "no framework installed"
+		if s.info.Framework != "" {
+			fw = fmt.Sprintf("%s %s (%s)", frameworkName(s.info.Framework), s.info.FrameworkVersion, orDash(s.info.Channel))
+		}
+		fmt.Fprintf(&b, "  holds: Python %s, %s\n", orDash(s.info.PythonVersion), fw)
+	}
+	if s.notice != "" {
+		b.WriteString("\n" + st.Warn.Render(wrap(s.notice, s.w)) + "\n")
+	}
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

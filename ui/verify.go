@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/matrix"
+)
+
+// verifyScreen is the checklist after an install: each check passed or failed, with cause and fix.
+type verifyScreen struct {
+	c         *Common
+	venv      string
+	candidate matrix.Candidate
+	report    *VerifyReport
+	err       error
+	spin      spinnerView
+	vp        viewport.Model
+	w, h      int
+}
+
+func newVerifyScreen(c *Common, venv string, cand matrix.Candidate, r *VerifyReport) *verifyScreen {
+	return &verifyScreen{c: c, venv: venv, candidate: cand, report: r, spin: newSpinnerView(c), vp: viewport.New(0, 0)}
+}
+
+func (s *verifyScreen) Init() tea.Cmd {
+	if s.report != nil {
+		s.refresh()
+		return nil
+	}
+	return tea.Batch(s.spin.tick(), verifyCmd(s.c.Ctx, s.c.Backend, s.venv, s.candidate))
+}
+
+func (s *verifyScreen) Title() string { return "Verify" }
+func (s *verifyScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.vp.Width, s.vp.Height = w, max(h-2, 1)
+	s.refresh()
+}
+func (s *verifyScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	return []key.Binding{k.Bench, k.Select, k.Rerun, k.Quit}
+}
+func (s *verifyScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{k.Bench, k.Select, k.Rerun}, {k.Up, k.Down, k.Quit, k.Help}}
+}
+
+func (s *verifyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case verifyMsg:
+		if s.report != nil {
+			return s, nil
+		}
+		s.err = msg.err
+		if msg.err == nil {
+			r := msg.report
+			s.report = &r
+		}
+		s.refresh()
+		return s, nil
+	case tea.KeyMsg:
+		k := s.c.Keys
+		switch {
+		case key.Matches(msg, k.Bench) && s.report != nil:
+			return s, navigate(benchRequestMsg{})
+		case key.Matches(msg, k.Select) && (s.report != nil || s.err != nil):
+			return s, navigate(verifyFinishMsg{s.report})
+		case key.Matches(msg, k.Rerun) && (s.report != nil || s.err != nil):
+			s.report, s.err = nil, nil
+			return s, s.Init()
+		}
+	default:
+		if s.report == nil && s.err == nil {
+			return s, s.spin.update(msg)
+		}
+	}
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return s, cmd
+}
+
+func (s *verifyScreen) refresh() {
+	if s.report != nil {
+		s.vp.SetContent(checklist(s.c.Styles, s.report.Checks, s.w))
+	}
+}
+
+func checklist(st Styles, checks []Check, w int) string {
+	var b strings.Builder
+	for _, c := range checks {
+		if c.OK {
+			b.WriteString(st.OK.Render(st.Pass) + " " + c.Title)
+			if c.Evidence != "" {
+				b.WriteString(st.Dim.Render("  " + c.Evidence))
+			}
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(st.Err.Render(st.Fail+" "+c.Title) + "\n")
+		if c.Evidence != "" {
+			b.WriteString(st.Dim.Render(wrap("    saw:   "+c.Evidence, w)) + "\n")
+		}
+		if c.Cause != "" {
+			b.WriteString(wrap("    cause: "+c.Cause, w) + "\n")
+		}
+		if c.Fix != "" {
+			b.WriteString(st.Selected.Render(wrap("    fix:   "+c.Fix, w)) + "\n")
+		}
+	}
+	return b.String()
+}
+
+func (s *verifyScreen) View() string {
+	st := s.c.Styles
+	switch {
+	case s.err != nil:
+		return st.Err.Render(wrap("Verification could not run: "+s.err.Error(), s.w)) + "\n\nPress r to try again or enter to finish."
+	case s.report == nil:
+		return s.spin.view() + " Importing the framework in the venv and running one computation on the GPU..."
+	}
+	verdict := st.OK.Render(st.Pass + " Every check passed. b: watch the GPU work (benchmark), enter: finish.")
+	if !s.report.OK {
+		verdict = st.Err.Render(st.Fail+" Some checks failed; the fixes are above.") + " enter: finish, r: check again."
+	}
+	return s.vp.View() + "\n" + verdict
+}
