@@ -35,6 +35,16 @@ type Device struct {
 	DeviceCount int      `json:"device_count"`
 }
 
+// Plan says how many steps the run will take, for a progress bar.
+type Plan struct {
+	Steps int `json:"steps"`
+}
+
+// Finished is Run's last event (not a protocol line): the summary with the process's fate folded in.
+type Finished struct {
+	Summary Summary `json:"summary"`
+}
+
 // Step announces the measurement that starts now ("matmul cuda bf16 8192").
 type Step struct {
 	Name string `json:"name"`
@@ -109,16 +119,18 @@ const (
 	KindWrongAnswer = "wrong-answer"
 )
 
-func (Hello) eventType() string   { return "hello" }
-func (Device) eventType() string  { return "device" }
-func (Step) eventType() string    { return "step" }
-func (Result) eventType() string  { return "result" }
-func (Check) eventType() string   { return "check" }
-func (OOM) eventType() string     { return "oom" }
-func (Skip) eventType() string    { return "skip" }
-func (Failure) eventType() string { return "error" }
-func (Done) eventType() string    { return "done" }
-func (Log) eventType() string     { return "log" }
+func (Hello) eventType() string    { return "hello" }
+func (Device) eventType() string   { return "device" }
+func (Step) eventType() string     { return "step" }
+func (Plan) eventType() string     { return "plan" }
+func (Finished) eventType() string { return "finished" }
+func (Result) eventType() string   { return "result" }
+func (Check) eventType() string    { return "check" }
+func (OOM) eventType() string      { return "oom" }
+func (Skip) eventType() string     { return "skip" }
+func (Failure) eventType() string  { return "error" }
+func (Done) eventType() string     { return "done" }
+func (Log) eventType() string      { return "log" }
 
 // TypeOf names an event as the protocol does ("result", "error", "log" for non-protocol lines).
 func TypeOf(e Event) string { return e.eventType() }
@@ -145,6 +157,10 @@ func ParseLine(line []byte) Event {
 		e = v
 	case "device":
 		var v Device
+		err = json.Unmarshal(trimmed, &v)
+		e = v
+	case "plan":
+		var v Plan
 		err = json.Unmarshal(trimmed, &v)
 		e = v
 	case "step":

@@ -144,6 +144,7 @@ read:
 	res := <-exited
 	s := finish(t, res, timedOut, python)
 	s.Elapsed = time.Since(started)
+	send(Finished{Summary: s})
 	if ctx.Err() != nil {
 		return s, ctx.Err()
 	}

@@ -46,8 +46,12 @@ func TestRunStubH200Quick(t *testing.T) {
 	if err != nil || !s.OK {
 		t.Fatalf("err=%v verdict=%q failure=%+v log=%q", err, s.Verdict, s.Failure, s.Log)
 	}
-	if TypeOf(events[0]) != "hello" || TypeOf(events[1]) != "device" || TypeOf(events[len(events)-1]) != "done" {
-		t.Fatalf("order: first %s, %s; last %s", TypeOf(events[0]), TypeOf(events[1]), TypeOf(events[len(events)-1]))
+	last := len(events) - 1
+	if TypeOf(events[0]) != "hello" || TypeOf(events[1]) != "device" || TypeOf(events[2]) != "plan" || TypeOf(events[last-1]) != "done" {
+		t.Fatalf("order: first %s, %s, %s; last %s", TypeOf(events[0]), TypeOf(events[1]), TypeOf(events[2]), TypeOf(events[last-1]))
+	}
+	if f, ok := events[last].(Finished); !ok || !f.Summary.OK || f.Summary.PlannedSteps != 11 || f.Summary.Steps != 11 {
+		t.Fatalf("last event %#v", events[last])
 	}
 	// The stub's clock runs at 51 fp32 TFLOPS: the script's timing arithmetic must give that back.
 	for dt, want := range map[string]float64{"fp32": 51, "fp16": 700, "bf16": 690} {

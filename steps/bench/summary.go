@@ -9,25 +9,26 @@ import (
 
 // Summary is what a benchmark run proved, with the verdict in words.
 type Summary struct {
-	Framework   string             `json:"framework"`
-	Python      string             `json:"python,omitempty"`
-	Device      *Device            `json:"device,omitempty"`
-	Results     []Result           `json:"results"`
-	Checks      []Check            `json:"checks"`
-	OOMs        []OOM              `json:"ooms,omitempty"`
-	Skips       []Skip             `json:"skips,omitempty"`
-	Failure     *Failure           `json:"failure,omitempty"`
-	SpeedupFP32 float64            `json:"speedup_fp32"` // best GPU fp32 TFLOPS over CPU fp32 TFLOPS
-	TFLOPS      map[string]float64 `json:"tflops"`       // best GPU matmul TFLOPS per dtype
-	CopyGBps    float64            `json:"copy_gbps"`    // device-to-device copy, read plus write
-	Verdict     string             `json:"verdict"`      // "the GPU is doing the work", or why not
-	OK          bool               `json:"ok"`
-	PID         int                `json:"pid"`   // the benchmark's Python process
-	Steps       int                `json:"steps"` // steps started
-	LastStep    string             `json:"last_step,omitempty"`
-	Log         []string           `json:"log,omitempty"` // the last lines outside the protocol
-	ExitCode    int                `json:"exit_code"`
-	Elapsed     time.Duration      `json:"elapsed_ns"`
+	Framework    string             `json:"framework"`
+	Python       string             `json:"python,omitempty"`
+	Device       *Device            `json:"device,omitempty"`
+	Results      []Result           `json:"results"`
+	Checks       []Check            `json:"checks"`
+	OOMs         []OOM              `json:"ooms,omitempty"`
+	Skips        []Skip             `json:"skips,omitempty"`
+	Failure      *Failure           `json:"failure,omitempty"`
+	SpeedupFP32  float64            `json:"speedup_fp32"` // best GPU fp32 TFLOPS over CPU fp32 TFLOPS
+	TFLOPS       map[string]float64 `json:"tflops"`       // best GPU matmul TFLOPS per dtype
+	CopyGBps     float64            `json:"copy_gbps"`    // device-to-device copy, read plus write
+	Verdict      string             `json:"verdict"`      // "the GPU is doing the work", or why not
+	OK           bool               `json:"ok"`
+	PID          int                `json:"pid"`   // the benchmark's Python process
+	Steps        int                `json:"steps"` // steps started
+	PlannedSteps int                `json:"planned_steps"`
+	LastStep     string             `json:"last_step,omitempty"`
+	Log          []string           `json:"log,omitempty"` // the last lines outside the protocol
+	ExitCode     int                `json:"exit_code"`
+	Elapsed      time.Duration      `json:"elapsed_ns"`
 }
 
 // VerdictOK is the verdict of a run that proved the GPU works.
@@ -61,6 +62,8 @@ func (t *Tally) Add(e Event) {
 		if v.PID != 0 {
 			s.PID = v.PID
 		}
+	case Plan:
+		s.PlannedSteps = v.Steps
 	case Step:
 		s.Steps++
 		s.LastStep = v.Name

@@ -94,6 +94,8 @@ PADDLE_DTYPE = {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16"}
 NBYTES = {"fp32": 4, "fp16": 2, "bf16": 2}
 sizes = [4096, 8192] if args.quick else [2048, 4096, 8192]
 repeats = 15 if args.quick else 40
+# cpu matmul + one step per dtype and size + copy + one check per dtype
+emit("plan", steps=2 + len(dtypes) * (len(sizes) + 1))
 MIN_N = 1024
 
 

@@ -93,6 +93,8 @@ if props.major >= 8:
 
 sizes = [4096, 8192] if args.quick else [2048, 4096, 8192]
 repeats = 15 if args.quick else 40
+# cpu matmul + one step per dtype and size + copy + one check per dtype
+emit("plan", steps=2 + len(dtypes) * (len(sizes) + 1))
 MIN_N = 1024
 
 
