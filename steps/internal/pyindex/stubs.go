@@ -1,0 +1,89 @@
+package pyindex
+
+import (
+	_ "embed"
+	"encoding/json"
+	"strings"
+)
+
+var (
+	//go:embed stubs/tensor.py
+	tensorPy string
+	//go:embed stubs/torch_init.py
+	torchInitPy string
+	//go:embed stubs/paddle_init.py
+	paddleInitPy string
+)
+
+// StubSpec describes the build a stub module pretends to be.
+type StubSpec struct {
+	Module        string   // "torch", "paddle"; default from the stub function
+	Version       string   // "2.6.0+cu126"
+	CUDA          string   // "12.6", or "" for a CPU build
+	ArchList      []string // ["sm_80", "sm_90"]; a device whose capability is missing fails at the first kernel
+	DeviceName    string
+	CudaAvailable bool
+	CuDNN         int               // 90100; 0 for none
+	Capability    string            // the device's compute capability, "9.0" when empty
+	DeviceCount   int               // devices seen when CudaAvailable; 1 when 0
+	WrongResult   bool              // the GPU matmul returns wrong numbers, for verify's CPU comparison
+	Extra         map[string]string // extra files in the wheel (archive path → content)
+}
+
+type stubJSON struct {
+	Version       string   `json:"version"`
+	CUDA          string   `json:"cuda"`
+	ArchList      []string `json:"arch_list"`
+	DeviceName    string   `json:"device_name"`
+	CudaAvailable bool     `json:"cuda_available"`
+	CuDNN         int      `json:"cudnn"`
+	Capability    string   `json:"capability"`
+	DeviceCount   int      `json:"device_count"`
+	WrongResult   bool     `json:"wrong_result"`
+}
+
+func (s StubSpec) render(init string) string {
+	j := stubJSON{s.Version, s.CUDA, s.ArchList, s.DeviceName, s.CudaAvailable, s.CuDNN, s.Capability, s.DeviceCount, s.WrongResult}
+	if j.ArchList == nil {
+		j.ArchList = []string{}
+	}
+	if j.Capability == "" {
+		j.Capability = "9.0"
+	}
+	if j.DeviceCount == 0 {
+		j.DeviceCount = 1
+	}
+	if j.DeviceName == "" {
+		j.DeviceName = "NVIDIA H200"
+	}
+	b, _ := json.Marshal(j)
+	return strings.Replace(init, "@SPEC@", string(b), 1)
+}
+
+func (s StubSpec) files(module, init string) map[string]string {
+	if s.Module != "" {
+		module = s.Module
+	}
+	files := map[string]string{
+		module + "/__init__.py": s.render(init),
+		module + "/_tensor.py":  tensorPy,
+	}
+	for k, v := range s.Extra {
+		files[k] = v
+	}
+	return files
+}
+
+// TorchStub returns the files of an importable stub torch package (torch/__init__.py and a tiny
+// pure-Python tensor): __version__, torch.version.cuda, torch.backends.cudnn.version(),
+// torch.cuda.is_available/device_count/get_device_name/get_device_capability/get_arch_list/
+// synchronize/get_device_properties/mem_get_info, torch.device, Generator/manual_seed, randn,
+// ones, zeros, @, +, -, *, .cpu(), .cuda(), .to(), .double(), .abs(), .max(), .sum(), .item(),
+// torch.allclose. Keep matrices small (pure Python: 64×64 takes ~30 ms).
+func TorchStub(spec StubSpec) map[string]string { return spec.files("torch", torchInitPy) }
+
+// PaddleStub returns the files of an importable stub paddle package: __version__,
+// paddle.version.cuda()/cudnn() (strings, "False" for a CPU build as real Paddle does),
+// is_compiled_with_cuda(), paddle.device.cuda.device_count()/get_device_name(), set_device,
+// get_device, paddle.utils.run_check(), seed, randn, to_tensor, matmul, CPUPlace, CUDAPlace.
+func PaddleStub(spec StubSpec) map[string]string { return spec.files("paddle", paddleInitPy) }
