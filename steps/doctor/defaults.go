@@ -2,12 +2,11 @@ package doctor
 
 import (
 	"context"
-	"errors"
 
 	"gpuwiz/steps/runner"
 )
 
-// Interim default until verify.Run lands; replaced by an adapter over it.
+// verifyWithVerify is the framework's own check; channel is what the build should be ("cu126").
 func verifyWithVerify(ctx context.Context, r runner.Runner, python, framework, channel string) (FrameworkCheck, error) {
-	return FrameworkCheck{}, errors.New("verify.Run is not in this build yet")
+	return probeFramework(ctx, r, python, framework)
 }

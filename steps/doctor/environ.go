@@ -2,18 +2,22 @@ package doctor
 
 import (
 	"os"
+	"sort"
 	"strings"
 )
 
 // Environ reads environment variables; set-but-empty and unset are different answers.
+// Environ also hands the whole environment to children, so a fixed test environment stays fixed.
 type Environ interface {
 	LookupEnv(key string) (string, bool)
+	Environ() []string
 }
 
 // OSEnviron is the process environment.
 type OSEnviron struct{}
 
 func (OSEnviron) LookupEnv(key string) (string, bool) { return os.LookupEnv(key) }
+func (OSEnviron) Environ() []string                   { return os.Environ() }
 
 // MapEnviron is a fixed environment for tests and for --simulate style runs.
 type MapEnviron map[string]string
@@ -21,6 +25,15 @@ type MapEnviron map[string]string
 func (m MapEnviron) LookupEnv(key string) (string, bool) {
 	v, ok := m[key]
 	return v, ok
+}
+
+func (m MapEnviron) Environ() []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func getenv(e Environ, key string) string {

@@ -22,7 +22,7 @@ func collectIndexSettings(ctx context.Context, d Deps, python, venv string) []In
 		}
 	}
 	// pip's own view catches locations this list does not know (and honours PIP_CONFIG_FILE=os.devnull).
-	if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip config list", Argv: pipArgv(python, "config", "list")}); res.OK() {
+	if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip config list", Argv: pipArgv(python, "config", "list"), Env: d.Env.Environ()}); res.OK() {
 		lists = append(lists, indexSettingsInPipConfigList(out))
 	}
 	return mergeIndexSettings(lists...)
@@ -36,7 +36,7 @@ func probePipOnPath(ctx context.Context, d Deps) *PipOnPath {
 	if p == "" {
 		return nil
 	}
-	out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip on PATH", Argv: []string{p, "--version"}})
+	out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip on PATH", Argv: []string{p, "--version"}, Env: d.Env.Environ()})
 	pp := &PipOnPath{Path: p}
 	if !res.OK() {
 		pp.Error = res.Err.Error()
@@ -57,7 +57,7 @@ func collectPaths(ctx context.Context, d Deps, python, venv string) []LabeledPat
 	ps := []LabeledPath{{"venv", venv}, {"python", python}, {"TEMP", getenv(d.Env, "TEMP")}, {"TMP", getenv(d.Env, "TMP")}}
 	if c := getenv(d.Env, "PIP_CACHE_DIR"); c != "" {
 		ps = append(ps, LabeledPath{"PIP_CACHE_DIR", c})
-	} else if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip cache dir", Argv: pipArgv(python, "cache", "dir")}); res.OK() {
+	} else if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip cache dir", Argv: pipArgv(python, "cache", "dir"), Env: d.Env.Environ()}); res.OK() {
 		ps = append(ps, LabeledPath{"pip cache", strings.TrimSpace(out)})
 	}
 	return ps
