@@ -37,6 +37,8 @@ type Deps struct {
 	Inspect func(ctx context.Context, r runner.Runner, python string) (Inspection, error)
 	// Verify runs the framework's own check and one computation (default: verify.Run).
 	Verify func(ctx context.Context, r runner.Runner, python, framework, channel string) (FrameworkCheck, error)
+	// Reinstall installs a build through the install engine (used by ApplyRepair); nil: repairs stop there.
+	Reinstall ReinstallFunc
 }
 
 // Options name the environment to check: a venv root or a Python; neither means the python on PATH.
