@@ -130,6 +130,7 @@ type Check struct {
 // DoctorReport is what doctor found in a venv.
 type DoctorReport struct {
 	Findings []Finding
+	Impl     any // the steps package's own report, handed back to RepairPlan
 }
 
 // Finding is one problem doctor found.

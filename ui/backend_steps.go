@@ -3,38 +3,80 @@ package ui
 import (
 	"context"
 	"errors"
-	"path/filepath"
+	"fmt"
 	"runtime"
+	"strings"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/cli"
+	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
 )
 
 // stepsBackend is the real Backend: it calls the steps packages and the CLI's accessors.
 type stepsBackend struct {
 	env *cli.Env
+	run runner.Runner
 }
 
 // NewStepsBackend builds the real backend over the CLI's environment (--matrix, --simulate).
-func NewStepsBackend(env *cli.Env) Backend { return &stepsBackend{env: env} }
+func NewStepsBackend(env *cli.Env) Backend { return &stepsBackend{env: env, run: runner.New(nil)} }
 
 var errNotBuilt = errors.New("not in this build yet")
 
 func (b *stepsBackend) Probe(ctx context.Context) (gpu.Report, error) { return b.env.GPUReport(ctx) }
 
 func (b *stepsBackend) Channels(ctx context.Context, facts matrix.Facts) (matrix.Selection, error) {
-	return matrix.Selection{}, errNotBuilt
+	m, err := b.env.Matrix()
+	if err != nil {
+		return matrix.Selection{}, err
+	}
+	return m.Select(facts), nil
 }
 
-func (b *stepsBackend) Pythons(ctx context.Context) ([]Interpreter, error) { return nil, errNotBuilt }
+func (b *stepsBackend) Pythons(ctx context.Context) ([]Interpreter, error) {
+	found, err := pyenv.Discover(ctx, pyenv.DiscoverOptions{})
+	out := make([]Interpreter, 0, len(found))
+	for _, p := range found {
+		if p.Kind == "venv" {
+			continue // a venv's python is not a base for a new venv
+		}
+		out = append(out, Interpreter{Path: p.Path, Version: p.Version, Bits: p.Bits, Kind: p.Kind, Source: p.Source, Warnings: p.Warnings})
+	}
+	return out, err
+}
 
 func (b *stepsBackend) CheckVenv(path string) PathCheck {
-	return PathCheck{Errors: []string{errNotBuilt.Error()}}
+	pc := pyenv.CheckVenvPath(path, runtime.GOOS)
+	return PathCheck{Errors: pc.Errors, Warnings: pc.Warnings, Exists: strings.TrimSpace(path) != "" && pyenv.Venv{Root: path}.Exists()}
 }
 
 func (b *stepsBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, error) {
-	return VenvInfo{}, errNotBuilt
+	v := pyenv.Venv{Root: path}
+	in, err := pyenv.Inspect(ctx, b.run, v.Python())
+	if err != nil {
+		return VenvInfo{}, err
+	}
+	info := VenvInfo{Path: path, PythonVersion: in.Python.Version}
+	for _, d := range in.Dists {
+		info.Packages = append(info.Packages, d.Name+"=="+d.Version)
+	}
+	if t, ok := in.Dist("torch"); ok {
+		info.Framework, info.FrameworkVersion, info.Channel = "torch", baseVersion(t.Version), strings.TrimPrefix(t.LocalLabel, "+")
+	}
+	for _, name := range []string{"paddlepaddle-gpu", "paddlepaddle"} {
+		if d, ok := in.Dist(name); ok && info.Framework == "" {
+			info.Framework, info.FrameworkVersion = "paddle", baseVersion(d.Version)
+		}
+	}
+	return info, nil
+}
+
+func baseVersion(v string) string {
+	base, _, _ := strings.Cut(v, "+")
+	return base
 }
 
 func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
@@ -50,16 +92,41 @@ func (b *stepsBackend) Verify(ctx context.Context, venv string, c matrix.Candida
 }
 
 func (b *stepsBackend) Doctor(ctx context.Context, venv string) (DoctorReport, error) {
-	return DoctorReport{}, errNotBuilt
+	m, err := b.env.Matrix()
+	if err != nil {
+		return DoctorReport{}, err
+	}
+	rep, err := doctor.Run(ctx, doctor.Deps{Runner: b.run, GPU: b.env.GPUReport, Matrix: m, Registry: doctor.SystemRegistry()}, doctor.Options{Venv: venv})
+	if err != nil {
+		return DoctorReport{}, err
+	}
+	out := DoctorReport{Impl: rep}
+	for _, f := range rep.Findings {
+		out.Findings = append(out.Findings, Finding{Code: f.Code, Severity: string(f.Severity), Title: f.Title,
+			Evidence: strings.Join(f.Evidence, "; "), Fix: f.Fix})
+	}
+	return out, nil
 }
 
 func (b *stepsBackend) RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error) {
-	return Plan{}, errNotBuilt
+	return Plan{}, fmt.Errorf("the repair plan is %w", errNotBuilt)
 }
 
 func (b *stepsBackend) Activation(venv string) Activation {
-	if runtime.GOOS == "windows" {
-		return Activation{PowerShell: filepath.Join(venv, "Scripts", "Activate.ps1"), Cmd: filepath.Join(venv, "Scripts", "activate.bat")}
+	var a Activation
+	for _, h := range (pyenv.Venv{Root: venv}).ActivateHints() {
+		shell, cmd, ok := strings.Cut(h, ": ")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(shell) {
+		case "PowerShell":
+			a.PowerShell = cmd
+		case "cmd":
+			a.Cmd = cmd
+		case "bash/zsh":
+			a.Posix = cmd
+		}
 	}
-	return Activation{Posix: "source " + filepath.Join(venv, "bin", "activate")}
+	return a
 }

@@ -81,12 +81,35 @@ func padLines(s string, h int) string {
 	return s
 }
 
-// wrap breaks plain text to w columns.
+// wrap breaks text at spaces to w columns (never inside "Set-ExecutionPolicy"), indenting
+// continuation lines like the first; words longer than a line are cut.
 func wrap(s string, w int) string {
-	if w < 10 {
-		w = 10
+	w = max(w, 10)
+	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	var out, line strings.Builder
+	lineW := 0
+	for _, word := range strings.Fields(s) {
+		ww := ansi.StringWidth(word)
+		if lineW > 0 && lineW+1+ww > w {
+			out.WriteString(line.String() + "\n")
+			line.Reset()
+			lineW = 0
+		}
+		if lineW == 0 {
+			line.WriteString(indent)
+			lineW = len(indent)
+		} else {
+			line.WriteString(" ")
+			lineW++
+		}
+		if lineW+ww > w {
+			word = ansi.Hardwrap(word, max(w-lineW, 1), false)
+		}
+		line.WriteString(word)
+		lineW += ww
 	}
-	return ansi.Wordwrap(s, w, "")
+	out.WriteString(line.String())
+	return out.String()
 }
 
 func globalHelp(k KeyMap) []key.Binding { return []key.Binding{k.Back, k.Quit, k.Help} }

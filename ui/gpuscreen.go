@@ -118,7 +118,7 @@ func (s *gpuScreen) buildTable() table.Model {
 	st.Header = st.Header.BorderStyle(border).BorderBottom(true).Bold(true)
 	st.Selected = lipgloss.NewStyle()
 	t := table.New(table.WithColumns(cols), table.WithRows(rows), table.WithStyles(st),
-		table.WithHeight(min(len(rows)+1, max(s.h-8, 2))), table.WithFocused(false))
+		table.WithHeight(min(len(rows)+2, max(s.h-8, 3))), table.WithFocused(false))
 	return t
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -34,6 +35,7 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 	in.Prompt = "venv path: "
 	in.CharLimit = 1024
 	in.Focus()
+	in.Cursor.SetMode(cursor.CursorStatic) // no blink: fewer frames, stable goldens
 	if j == JourneyNew {
 		in.SetValue("venv-" + framework)
 		in.CursorEnd()
@@ -46,7 +48,7 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
 
 func (s *venvScreen) Init() tea.Cmd {
-	cmds := []tea.Cmd{textinput.Blink}
+	var cmds []tea.Cmd
 	if !s.existing() && !s.pyLoaded {
 		cmds = append(cmds, pythonsCmd(s.c.Ctx, s.c.Backend))
 	}

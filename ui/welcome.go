@@ -61,7 +61,7 @@ func (s *welcomeScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (s *welcomeScreen) View() string {
 	st := s.c.Styles
 	var b strings.Builder
-	b.WriteString("A GPU build of PyTorch or PaddlePaddle in a Python venv, verified on your card.\n")
+	b.WriteString(wrap("A GPU build of PyTorch or PaddlePaddle in a Python venv, verified on your card.", s.w) + "\n")
 	b.WriteString(st.Dim.Render("Nothing changes on this machine until you confirm a plan.") + "\n\n")
 	for i, ch := range welcomeChoices {
 		cur, title := st.NoCursor, st.Normal.Render(ch.title)
@@ -69,7 +69,9 @@ func (s *welcomeScreen) View() string {
 			cur, title = st.Cursor, st.Selected.Render(ch.title)
 		}
 		b.WriteString(cur + st.Dim.Render(string(rune('1'+i))+". ") + title + "\n")
-		b.WriteString("     " + st.Dim.Render(ch.hint) + "\n")
+		for _, l := range strings.Split(wrap(ch.hint, s.w-5), "\n") {
+			b.WriteString("     " + st.Dim.Render(l) + "\n")
+		}
 	}
 	return b.String()
 }

@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/gpu"
+)
+
+// fakeBackend is a described machine for screen tests: an RTX 3060 on driver 560, two Pythons,
+// a matrix of a few torch and paddle builds, and a scripted install.
+type fakeBackend struct {
+	mu           sync.Mutex
+	report       gpu.Report
+	probeErr     error
+	venvs        map[string]VenvInfo // existing venvs by path
+	installLine  int                 // log lines the install prints
+	blockInstall bool                // install runs until cancelled
+	installFail  error
+	verify       VerifyReport
+	findings     []Finding
+	plans        []PlanRequest
+	installed    []Plan
+	cancelled    bool
+}
+
+func rtx3060() gpu.Report {
+	return gpu.Report{Available: true, Backend: "simulated", DriverVersion: "560.94", CUDAMax: "12.6", Simulated: true,
+		GPUs: []gpu.GPU{{Index: 0, Name: "NVIDIA GeForce RTX 3060", UUID: "GPU-1", MemoryTotalMiB: 12288, MemoryUsedMiB: 512, ComputeCapability: "8.6"}}}
+}
+
+func newFakeBackend() *fakeBackend {
+	return &fakeBackend{report: rtx3060(), installLine: 20,
+		venvs: map[string]VenvInfo{"/work/old": {Path: "/work/old", PythonVersion: "3.11.9", Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu118"},
+			"/work/paddle": {Path: "/work/paddle", PythonVersion: "3.11.9", Framework: "paddle", FrameworkVersion: "3.0.0"}},
+		verify: VerifyReport{OK: true, Checks: []Check{
+			{ID: "import", Title: "torch imports", OK: true, Evidence: "2.6.0+cu126"},
+			{ID: "cuda", Title: "CUDA build", OK: true, Evidence: "torch.version.cuda 12.6"},
+			{ID: "device", Title: "GPU visible", OK: true, Evidence: "NVIDIA GeForce RTX 3060 (8.6)"},
+			{ID: "matmul", Title: "one matmul on the GPU matches the CPU", OK: true, Evidence: "rel err 2e-7"}}},
+		findings: []Finding{
+			{Code: "pip-extra-index", Severity: "warning", Title: "pip adds an extra index", Evidence: "PIP_EXTRA_INDEX_URL=https://mirror.example/simple", Fix: "unset PIP_EXTRA_INDEX_URL"},
+			{Code: "paddle-mixed", Severity: "error", Title: "paddlepaddle and paddlepaddle-gpu are both installed", Evidence: "paddlepaddle 3.0.0, paddlepaddle-gpu 3.0.0", Fix: "remove both and the paddle/ directory, reinstall paddlepaddle-gpu"}}}
+}
+
+func cand(fw, v, ch, cuda string, ok bool, reasons ...string) matrix.Candidate {
+	name := map[string]string{"torch": "torch", "paddle": "paddlepaddle-gpu"}[fw]
+	return matrix.Candidate{Framework: fw, FrameworkVersion: v, Channel: ch, CUDA: cuda, Compatible: ok, Verified: true,
+		IndexURL: "https://download.pytorch.org/whl/" + ch, Reasons: reasons,
+		Packages: []matrix.Package{{Name: name, Version: v, LocalLabel: "+" + ch}}}
+}
+
+func (f *fakeBackend) Probe(ctx context.Context) (gpu.Report, error) { return f.report, f.probeErr }
+
+func (f *fakeBackend) Channels(ctx context.Context, facts matrix.Facts) (matrix.Selection, error) {
+	var all []matrix.Candidate
+	if facts.Framework == "torch" {
+		all = []matrix.Candidate{
+			cand("torch", "2.7.1", "cu128", "12.8", false, "needs driver 570.26 for CUDA 12.8; this driver 560.94 supports CUDA 12.6"),
+			cand("torch", "2.7.1", "cu126", "12.6", true, "driver 560.94 runs CUDA 12.6", "sm_86 is in the wheel"),
+			cand("torch", "2.7.1", "cu118", "11.8", true, "driver 560.94 runs CUDA 11.8"),
+			cand("torch", "2.6.0", "cu126", "12.6", true, "driver 560.94 runs CUDA 12.6"),
+			cand("torch", "2.6.0", "cu124", "12.4", true, "driver 560.94 runs CUDA 12.4"),
+			cand("torch", "2.6.0", "cu118", "11.8", true, "driver 560.94 runs CUDA 11.8"),
+		}
+		all[2].MinorCompat = true
+	} else {
+		all = []matrix.Candidate{
+			cand("paddle", "3.0.0", "cu126", "12.6", true, "driver 560.94 runs CUDA 12.6"),
+			cand("paddle", "3.0.0", "cu118", "11.8", true, "driver 560.94 runs CUDA 11.8"),
+		}
+	}
+	sel := matrix.Selection{Framework: facts.Framework, Facts: facts}
+	for _, c := range all {
+		if facts.FrameworkVersion == "" || c.FrameworkVersion == facts.FrameworkVersion {
+			sel.Candidates = append(sel.Candidates, c)
+		}
+	}
+	for i := range sel.Candidates {
+		if sel.Candidates[i].Compatible {
+			r := sel.Candidates[i]
+			sel.Recommended = &r
+			break
+		}
+	}
+	return sel, nil
+}
+
+func (f *fakeBackend) Pythons(ctx context.Context) ([]Interpreter, error) {
+	return []Interpreter{
+		{Path: `C:\Users\me\AppData\Local\Microsoft\WindowsApps\python3.12.exe`, Version: "3.12.8", Bits: 64, Kind: "store", Source: "PATH",
+			Warnings: []string{"Microsoft Store Python: torch DLLs fail to load from its sandbox; use python.org"}},
+		{Path: `C:\Python311\python.exe`, Version: "3.11.9", Bits: 64, Kind: "python.org", Source: "py launcher"},
+	}, nil
+}
+
+func (f *fakeBackend) CheckVenv(path string) PathCheck {
+	switch {
+	case strings.TrimSpace(path) == "":
+		return PathCheck{Errors: []string{"no venv path given: pass a directory such as ./venv"}}
+	case strings.Contains(path, "张"):
+		return PathCheck{Warnings: []string{"the path has non-ASCII characters: some wheels fail to install there; prefer C:\\venvs\\torch"}}
+	case strings.HasPrefix(path, "/etc"):
+		return PathCheck{Errors: []string{"cannot create " + path + ": /etc is not writable; choose a directory you own"}}
+	}
+	_, ok := f.venvs[path]
+	return PathCheck{Exists: ok}
+}
+
+func (f *fakeBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, error) {
+	if v, ok := f.venvs[path]; ok {
+		return v, nil
+	}
+	return VenvInfo{}, errors.New("no venv")
+}
+
+func (f *fakeBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
+	f.mu.Lock()
+	f.plans = append(f.plans, req)
+	f.mu.Unlock()
+	c := req.Candidate
+	p := Plan{Venv: req.Venv, Candidate: c, DownloadBytes: 2_530_000_000,
+		Steps:    []PlanStep{{"venv", "Create the venv"}, {"pip", "Upgrade pip"}, {"install", "Install " + c.Framework + " " + c.FrameworkVersion + "+" + c.Channel}, {"lock", "Write requirements.lock"}},
+		Install:  []string{c.Framework + "==" + c.FrameworkVersion + "+" + c.Channel},
+		Commands: []string{"python -m venv " + req.Venv, "python -m pip install --upgrade pip", "python -m pip install --index-url " + c.IndexURL + " " + c.Framework + "==" + c.FrameworkVersion},
+		Notes:    []string{"PIP_INDEX_URL and PIP_EXTRA_INDEX_URL are cleared for these commands"}}
+	if req.Reuse {
+		p.Steps = p.Steps[1:]
+		p.Commands = p.Commands[1:]
+		if cur, ok := f.venvs[req.Venv]; ok && cur.Framework == c.Framework {
+			p.Uninstall = []string{cur.Framework + "==" + cur.FrameworkVersion + "+" + cur.Channel}
+		}
+	}
+	return p, nil
+}
+
+func (f *fakeBackend) Install(ctx context.Context, p Plan, events chan<- InstallEvent) Outcome {
+	for i, s := range p.Steps {
+		events <- InstallEvent{StepID: s.ID, State: StepRunning, Message: s.Title}
+		if i == len(p.Steps)/2 {
+			for j := 0; j < f.installLine; j++ {
+				events <- InstallEvent{StepID: s.ID, Line: fmt.Sprintf("Collecting package-%d", j)}
+			}
+			events <- InstallEvent{StepID: s.ID, Done: 1 << 30, Total: 2 << 30}
+			if f.blockInstall {
+				<-ctx.Done()
+				f.mu.Lock()
+				f.cancelled = true
+				f.mu.Unlock()
+				events <- InstallEvent{StepID: s.ID, State: StepFailed, Line: "cancelled: restoring the previous packages"}
+				return Outcome{Result: "cancelled", Restored: true, Err: ctx.Err(), LogPath: "/tmp/gpuwiz.log"}
+			}
+		}
+		if f.installFail != nil && i == len(p.Steps)-1 {
+			events <- InstallEvent{StepID: s.ID, State: StepFailed}
+			return Outcome{Result: "failed", Err: f.installFail, Restored: true, LogPath: "/tmp/gpuwiz.log"}
+		}
+		events <- InstallEvent{StepID: s.ID, State: StepDone}
+	}
+	f.mu.Lock()
+	f.installed = append(f.installed, p)
+	f.mu.Unlock()
+	return Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: p.Venv + "/requirements.lock"}
+}
+
+func (f *fakeBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {
+	return f.verify, nil
+}
+
+func (f *fakeBackend) Doctor(ctx context.Context, venv string) (DoctorReport, error) {
+	return DoctorReport{Findings: f.findings}, nil
+}
+
+func (f *fakeBackend) RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error) {
+	c := cand("paddle", "3.0.0", "cu126", "12.6", true)
+	return Plan{Venv: venv, Candidate: c,
+		Steps:     []PlanStep{{"remove", "Remove paddlepaddle, paddlepaddle-gpu and paddle/"}, {"install", "Install paddlepaddle-gpu 3.0.0"}},
+		Uninstall: []string{"paddlepaddle==3.0.0", "paddlepaddle-gpu==3.0.0", venv + "/lib/site-packages/paddle/"},
+		Install:   []string{"paddlepaddle-gpu==3.0.0"},
+		Commands:  []string{"python -m pip uninstall -y paddlepaddle paddlepaddle-gpu", "python -m pip install --index-url https://www.paddlepaddle.org.cn/packages/stable/cu126/ paddlepaddle-gpu==3.0.0"}}, nil
+}
+
+func (f *fakeBackend) Activation(venv string) Activation {
+	return Activation{PowerShell: `& "` + venv + `\Scripts\Activate.ps1"`, Cmd: `"` + venv + `\Scripts\activate.bat"`}
+}

@@ -1,0 +1,361 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestWelcomeMovesAndChoosesJourney(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	w := topIs[*welcomeScreen](t, m)
+	press(t, m, "up")
+	if w.cursor != 3 {
+		t.Fatalf("up from the first row wraps to the last, got %d", w.cursor)
+	}
+	press(t, m, "down", "down", "enter")
+	s := topIs[*venvScreen](t, m)
+	if s.journey != JourneyChange {
+		t.Fatalf("second choice is change channel, got %v", s.journey)
+	}
+}
+
+func TestQuitAtOnceWhenIdle(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	if !press(t, m, "q") {
+		t.Fatal("q on the welcome screen must quit")
+	}
+	m = newTestRoot(newFakeBackend())
+	if !press(t, m, "ctrl+c") {
+		t.Fatal("ctrl+c on the welcome screen must quit")
+	}
+}
+
+func TestEscGoesBack(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter")
+	topIs[*gpuScreen](t, m)
+	press(t, m, "esc")
+	topIs[*welcomeScreen](t, m)
+	press(t, m, "esc") // nothing below the first screen: stays
+	topIs[*welcomeScreen](t, m)
+}
+
+func TestGPUScreenPlainWords(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(r *fakeBackend)
+		want string
+	}{
+		{"no driver", func(f *fakeBackend) { f.report.Available, f.report.GPUs = false, nil }, "No NVIDIA driver answered"},
+		{"old driver", func(f *fakeBackend) { f.report.CUDAMax, f.report.DriverVersion = "11.4", "472.12" }, "need CUDA 11.8 or newer"},
+		{"dropped arch", func(f *fakeBackend) { f.report.GPUs[0].ComputeCapability, f.report.GPUs[0].Name = "6.1", "GTX 1080" }, "dropped this architecture"},
+		{"kepler", func(f *fakeBackend) { f.report.GPUs[0].ComputeCapability = "3.5" }, "only cu118 builds"},
+		{"fine", func(*fakeBackend) {}, "look fine"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fb := newFakeBackend()
+			c.edit(fb)
+			m := newTestRoot(fb)
+			press(t, m, "enter")
+			mustContain(t, m.View(), c.want, "SIMULATED")
+		})
+	}
+}
+
+func TestGPUTableListsCards(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter")
+	mustContain(t, m.View(), "RTX 3060", "8.6", "512 / 12288", "Driver 560.94")
+}
+
+func TestFrameworkDefaultsToRecommendationAndChangesVersion(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter")
+	fs := topIs[*frameworkScreen](t, m)
+	if v := fs.choices[0].versions[fs.choices[0].version]; v != "2.7.1" {
+		t.Fatalf("torch version defaults to the recommendation 2.7.1, got %s", v)
+	}
+	press(t, m, "left")
+	mustContain(t, m.View(), "2.6.0", "recommended: 2.7.1")
+	press(t, m, "right", "right") // right past the newest stays at the newest
+	mustContain(t, m.View(), "2.7.1")
+	press(t, m, "left", "enter")
+	cs := topIs[*channelScreen](t, m)
+	if cs.version != "2.6.0" || len(cs.rows) != 3 {
+		t.Fatalf("channel screen for 2.6.0 with its 3 builds, got %s with %d", cs.version, len(cs.rows))
+	}
+}
+
+func TestChannelMarksAndRefusesIncompatible(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter")
+	cs := topIs[*channelScreen](t, m)
+	if got := cs.rows[cs.cursor].Channel; got != "cu126" {
+		t.Fatalf("cursor starts on the recommended cu126, got %s", got)
+	}
+	v := m.View()
+	mustContain(t, v, "★ cu126", "~ cu118", "minor-version compat", "needs driver 570.26")
+	press(t, m, "up", "enter") // cu128 does not fit
+	topIs[*channelScreen](t, m)
+	mustContain(t, m.View(), "does not fit this machine")
+	press(t, m, "down", "enter")
+	topIs[*venvScreen](t, m)
+}
+
+func TestChangeChannelKeepsVersionAndMarksCurrent(t *testing.T) {
+	fb := newFakeBackend()
+	m := newTestRoot(fb)
+	press(t, m, "2")
+	typeText(t, m, "/work/old")
+	mustContain(t, m.View(), "holds: Python 3.11.9, PyTorch 2.6.0 (cu118)")
+	press(t, m, "enter", "enter") // venv, then GPU
+	cs := topIs[*channelScreen](t, m)
+	c := cs.rows[cs.cursor]
+	if c.FrameworkVersion != "2.6.0" || c.Channel != "cu126" {
+		t.Fatalf("keeps 2.6.0 and moves to the newest fitting channel, got %s %s", c.FrameworkVersion, c.Channel)
+	}
+	mustContain(t, m.View(), "cu118   CUDA 11.8  2.6.0    (current)")
+	for cs.rows[cs.cursor].Channel != "cu118" || cs.rows[cs.cursor].FrameworkVersion != "2.6.0" {
+		press(t, m, "down")
+	}
+	press(t, m, "enter")
+	mustContain(t, m.View(), "already has")
+	press(t, m, "up", "up", "enter")
+	ps := topIs[*planScreen](t, m)
+	if ps.plan == nil || !ps.req.Reuse || ps.req.Candidate.Channel != "cu126" {
+		t.Fatalf("plan for reuse on cu126, got %+v", ps.req)
+	}
+	mustContain(t, m.View(), "Removed", "torch==2.6.0+cu118", "Installed", "torch==2.6.0+cu126")
+}
+
+func TestVenvPathValidatedAsYouType(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter", "enter")
+	vs := topIs[*venvScreen](t, m)
+	if vs.cursor != 1 {
+		t.Fatalf("the cursor skips the Store Python with warnings, got %d", vs.cursor)
+	}
+	mustContain(t, m.View(), "Microsoft Store Python", "a new venv will be created here")
+	clearInput(t, m, 20)
+	typeText(t, m, "/etc/x")
+	mustContain(t, m.View(), "/etc is not writable")
+	press(t, m, "enter")
+	topIs[*venvScreen](t, m)
+	mustContain(t, m.View(), "Fix the path first")
+	typeText(t, m, "q") // q types into the path, it does not quit
+	if !strings.HasSuffix(vs.input.Value(), "q") {
+		t.Fatalf("q should be typed, value %q", vs.input.Value())
+	}
+}
+
+func TestVenvDropsStaleChecks(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	s := newVenvScreen(c, JourneyNew, "torch")
+	s.seq = 5
+	s.Update(venvCheckMsg{seq: 4, path: "old", check: PathCheck{Errors: []string{"stale"}}})
+	if s.check != nil {
+		t.Fatal("an answer to an older keystroke must be dropped")
+	}
+	s.Update(venvCheckMsg{seq: 5, path: "venv-torch", check: PathCheck{}})
+	if s.check == nil {
+		t.Fatal("the current answer is kept")
+	}
+}
+
+func newJourneyToPlan(t *testing.T, fb *fakeBackend) *Model {
+	m := newTestRoot(fb)
+	press(t, m, "enter", "enter", "enter", "enter")
+	clearInput(t, m, 20)
+	typeText(t, m, "/work/new")
+	press(t, m, "enter")
+	topIs[*planScreen](t, m)
+	return m
+}
+
+func TestPlanRunsNothingUntilConfirmed(t *testing.T) {
+	fb := newFakeBackend()
+	m := newJourneyToPlan(t, fb)
+	mustContain(t, m.View(), "python -m pip install --index-url https://download.pytorch.org/whl/cu126", "about 2.4 GiB")
+	if len(fb.installed) != 0 {
+		t.Fatal("nothing may run before the plan is confirmed")
+	}
+	if r := fb.plans[0]; r.Python != `C:\Python311\python.exe` || r.Reuse || r.Venv != "/work/new" {
+		t.Fatalf("plan request %+v", r)
+	}
+	press(t, m, "y")
+	topIs[*installScreen](t, m)
+	press(t, m, "enter")
+	topIs[*verifyScreen](t, m)
+	if len(fb.installed) != 1 {
+		t.Fatal("confirming runs the plan once")
+	}
+	mustContain(t, m.View(), "one matmul on the GPU", "Every check passed")
+	press(t, m, "enter")
+	mustContain(t, m.View(), "PyTorch 2.7.1 (cu126) is installed and verified", "Activate.ps1", "Set-ExecutionPolicy", "activate.bat", "/work/new/requirements.lock", "/tmp/gpuwiz.log")
+	if m.ExitCode() != 0 {
+		t.Fatalf("exit %d", m.ExitCode())
+	}
+}
+
+func TestInstallCtrlCAsksThenCancelsAndShowsRestored(t *testing.T) {
+	fb := newFakeBackend()
+	fb.blockInstall = true
+	c := testCommon(fb, false)
+	m := NewModel(c)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	plan, _ := fb.Plan(c.Ctx, PlanRequest{Venv: "/work/new", Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
+	_, start := m.Update(planConfirmedMsg{plan})
+	s := topIs[*installScreen](t, m)
+	// Run the install and take ticks until the download is under way.
+	for _, msg := range runCmd(start) {
+		m.Update(msg)
+	}
+	for i := 0; i < 100 && s.total == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+		m.Update(drainInstall(s.job))
+	}
+	if !s.Busy() {
+		t.Fatal("a running install is busy")
+	}
+	mustContain(t, m.View(), "1.0 GiB / 2.0 GiB", "Collecting package-19")
+	if press(t, m, "q") {
+		t.Fatal("q must not quit while installing")
+	}
+	press(t, m, "ctrl+c")
+	mustContain(t, m.View(), "Cancel the install?")
+	press(t, m, "n")
+	if s.confirming || s.cancelled {
+		t.Fatal("n keeps the install going")
+	}
+	press(t, m, "ctrl+c", "y")
+	m.Wait()
+	m.Update(drainInstall(s.job))
+	if !fb.cancelled || s.outcome == nil {
+		t.Fatal("y cancels the install's context")
+	}
+	mustContain(t, m.View(), "Cancelled. The environment was restored")
+	press(t, m, "enter")
+	mustContain(t, m.View(), "Cancelled", "restored to what it held before")
+	if m.ExitCode() != 130 {
+		t.Fatalf("a cancelled install exits 130, got %d", m.ExitCode())
+	}
+}
+
+func TestInstallFailureShowsRestored(t *testing.T) {
+	fb := newFakeBackend()
+	fb.installFail = errFake("pip exited with code 1")
+	m := newJourneyToPlan(t, fb)
+	press(t, m, "y")
+	mustContain(t, m.View(), "Install failed: pip exited with code 1. The environment was restored.")
+	press(t, m, "enter")
+	topIs[*doneScreen](t, m)
+	if m.ExitCode() != 1 {
+		t.Fatalf("exit %d", m.ExitCode())
+	}
+}
+
+type errFake string
+
+func (e errFake) Error() string { return string(e) }
+
+func TestVerifyFailureShowsCauseAndFix(t *testing.T) {
+	fb := newFakeBackend()
+	fb.verify = VerifyReport{Checks: []Check{{Title: "CUDA build", Evidence: "torch 2.7.1+cpu", Cause: "a CPU wheel from pip's cache", Fix: "gpuwiz doctor --venv /work/new, then repair"}}}
+	m := newJourneyToPlan(t, fb)
+	press(t, m, "y", "enter")
+	mustContain(t, m.View(), "cause: a CPU wheel", "fix: gpuwiz doctor", "Some checks failed")
+	press(t, m, "enter")
+	if m.ExitCode() != 4 {
+		t.Fatalf("verify failed exits 4, got %d", m.ExitCode())
+	}
+}
+
+func TestVerifyOpensBenchmark(t *testing.T) {
+	m := newJourneyToPlan(t, newFakeBackend())
+	press(t, m, "y", "enter", "b")
+	if m.top().Title() != "Benchmark" {
+		t.Fatalf("b opens the benchmark, got %s", m.top().Title())
+	}
+	press(t, m, "esc")
+	topIs[*verifyScreen](t, m)
+}
+
+func TestRepairJourney(t *testing.T) {
+	fb := newFakeBackend()
+	m := newTestRoot(fb)
+	press(t, m, "3")
+	typeText(t, m, "/work/paddle")
+	press(t, m, "enter")
+	ds := topIs[*doctorScreen](t, m)
+	if ds.report.Findings[0].Code != "paddle-mixed" {
+		t.Fatalf("the error comes before the warning, got %s", ds.report.Findings[0].Code)
+	}
+	mustContain(t, m.View(), "ERROR", "[paddle-mixed]", "fix: remove both")
+	press(t, m, "enter")
+	mustContain(t, m.View(), "Removed", "paddlepaddle==3.0.0", "paddlepaddle-gpu==3.0.0", "pip uninstall -y paddlepaddle paddlepaddle-gpu")
+	press(t, m, "y", "enter")
+	topIs[*verifyScreen](t, m)
+	press(t, m, "enter")
+	mustContain(t, m.View(), "PaddlePaddle 3.0.0 (cu126) is installed and verified")
+}
+
+func TestCheckJourneyShowsBothFrameworks(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "4", "enter")
+	mustContain(t, m.View(), "PyTorch", "recommended: PyTorch 2.7.1 on cu126", "PaddlePaddle", "cu118   2.7.1 2.6.0", "Nothing was changed")
+	if !press(t, m, "q") {
+		t.Fatal("q quits")
+	}
+}
+
+func TestResizeClampsAndFits(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {40, 10}, {5, 2}, {300, 9001}} {
+		m := newTestRoot(newFakeBackend())
+		press(t, m, "enter", "enter", "enter")
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		w, h := clampSize(size[0], size[1])
+		lines := strings.Split(m.View(), "\n")
+		if len(lines) > h {
+			t.Fatalf("%v: %d lines for height %d", size, len(lines), h)
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > w {
+				t.Fatalf("%v: line wider than %d: %q", size, w, l)
+			}
+		}
+	}
+}
+
+func TestASCIIDrawsNoBoxDrawing(t *testing.T) {
+	m := NewModel(testCommon(newFakeBackend(), true))
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, keys := range [][]string{nil, {"enter"}, {"enter"}, {"enter"}} {
+		press(t, m, keys...)
+		for _, r := range m.View() {
+			if r > 127 {
+				t.Fatalf("non-ASCII %q in --ascii view:\n%s", r, m.View())
+			}
+		}
+	}
+}
+
+func TestLogRingIsBounded(t *testing.T) {
+	r := newLogRing(3)
+	for _, l := range []string{"a", "b", "c", "d", "e"} {
+		r.Add(l)
+	}
+	if got := strings.Join(r.Tail(10, 0), ","); got != "c,d,e" {
+		t.Fatalf("tail %s", got)
+	}
+	if got := strings.Join(r.Tail(2, 1), ","); got != "c,d" {
+		t.Fatalf("scrolled tail %s", got)
+	}
+	if r.total != 5 || r.Len() != 3 {
+		t.Fatalf("total %d len %d", r.total, r.Len())
+	}
+}
