@@ -165,6 +165,6 @@ func checkPipExtraIndex(e *Evidence) []Finding {
 		Code: CodePipExtraIndex, Severity: SeverityWarning,
 		Title:    title,
 		Evidence: ev,
-		Fix:      "Remove the setting (pip config unset global.extra-index-url, or delete the line / the environment variable) and install the framework with --index-url of its channel only. gpuwiz's own installs override these settings; your later pip installs do not.",
+		Fix:      "Remove the setting (pip config unset global.<key>, delete the line from the file, or unset the environment variable) and install the framework with --index-url of its channel only. gpuwiz's own installs override these settings; your later pip installs do not.",
 	}}
 }
