@@ -139,6 +139,15 @@ func parseArch(s string) (archEntry, bool) {
 // archCovers says whether a wheel built for archs runs kernels on a GPU of capability gpuCap:
 // SASS for X.y runs on X.z with z >= y; PTX for X.y is JIT-compiled for any newer capability.
 func archCovers(archs []string, gpuCap computeCap) (covered, viaPTX bool) {
+	// The matrix's "12.0+PTX" is SASS for 12.0 and PTX for 12.0.
+	var expanded []string
+	for _, a := range archs {
+		if strings.HasSuffix(strings.ToLower(a), "+ptx") {
+			expanded = append(expanded, a[:len(a)-4])
+		}
+		expanded = append(expanded, a)
+	}
+	archs = expanded
 	for _, a := range archs {
 		e, ok := parseArch(a)
 		if !ok {

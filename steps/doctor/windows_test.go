@@ -1,0 +1,159 @@
+package doctor
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpuwiz/steps/gpu"
+)
+
+func vcRuntimeRegistry(installed uint32, version string) MapRegistry {
+	k := `HKLM\` + vcRuntimeKeys[0]
+	return MapRegistry{Keys: map[string]bool{k: true}, DWORDs: map[string]uint32{k + `\Installed`: installed, `HKLM\` + fileSystemKey + `\LongPathsEnabled`: 1}, Strings: map[string]string{k + `\Version`: version}}
+}
+
+func TestRegistryChecks(t *testing.T) {
+	cases := []struct {
+		name       string
+		reg        Registry
+		want, deny []string
+	}{
+		{"all set", vcRuntimeRegistry(1, "v14.40.33810.00"), nil, []string{CodeVCRuntimeMissing, CodeLongPathsDisabled}},
+		{"empty registry", MapRegistry{}, []string{CodeVCRuntimeMissing, CodeLongPathsDisabled}, nil},
+		{"runtime not installed", vcRuntimeRegistry(0, ""), []string{CodeVCRuntimeMissing}, []string{CodeLongPathsDisabled}},
+		{"runtime old", vcRuntimeRegistry(1, "v14.16.27012.00"), []string{CodeVCRuntimeMissing}, nil},
+		{"long paths 0", func() Registry {
+			r := vcRuntimeRegistry(1, "v14.40.33810.00")
+			r.DWORDs[`HKLM\`+fileSystemKey+`\LongPathsEnabled`] = 0
+			return r
+		}(), []string{CodeLongPathsDisabled}, []string{CodeVCRuntimeMissing}},
+		{"runtime only under WOW6432Node", MapRegistry{
+			Keys:   map[string]bool{`HKLM\` + vcRuntimeKeys[1]: true},
+			DWORDs: map[string]uint32{`HKLM\` + vcRuntimeKeys[1] + `\Installed`: 1, `HKLM\` + fileSystemKey + `\LongPathsEnabled`: 1},
+		}, nil, []string{CodeVCRuntimeMissing, CodeLongPathsDisabled}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ev := &Evidence{GOOS: "windows", Registry: readRegistryFacts(c.reg), GPU: gpu.Report{Available: true}}
+			rep := Report{Findings: Diagnose(ev)}
+			for _, w := range c.want {
+				requireCode(t, rep, w, "")
+			}
+			for _, d := range c.deny {
+				if rep.HasCode(d) {
+					t.Fatalf("unexpected %s: %s", d, codes(rep))
+				}
+			}
+		})
+	}
+	// Off Windows the registry is never consulted.
+	ev := &Evidence{GOOS: "linux", Registry: readRegistryFacts(MapRegistry{})}
+	if rep := (Report{Findings: Diagnose(ev)}); rep.HasCode(CodeVCRuntimeMissing) || rep.HasCode(CodeLongPathsDisabled) {
+		t.Fatalf("registry findings on linux: %s", codes(rep))
+	}
+}
+
+func touch(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	must(t, os.MkdirAll(dir, 0o755))
+	for _, n := range names {
+		must(t, os.WriteFile(filepath.Join(dir, n), []byte("MZ"), 0o644))
+	}
+}
+
+func TestCUDADLLsOnWindowsPath(t *testing.T) {
+	root := t.TempDir()
+	toolkit := filepath.Join(root, "CUDA", "v11.8", "bin")
+	conda := filepath.Join(root, "Anaconda3", "Library", "bin")
+	clean := filepath.Join(root, "Tools")
+	venv := filepath.Join(root, "venv")
+	own := filepath.Join(venv, "Lib", "site-packages", "torch", "lib")
+	cudaPath := filepath.Join(root, "CUDA", "v12.1")
+	touch(t, toolkit, "cudart64_110.dll", "cudnn64_8.dll", "nvcc.exe")
+	touch(t, conda, "LIBIOMP5MD.DLL", "zlib.dll")
+	touch(t, clean, "git.exe", "cudart.txt")
+	touch(t, own, "cudart64_12.dll", "cudnn64_9.dll")
+	touch(t, filepath.Join(cudaPath, "bin"), "cudart64_12.dll")
+	env := MapEnviron{"PATH": strings.Join([]string{toolkit, conda, clean, own}, ";"), "CUDA_PATH": cudaPath}
+	hits := scanRuntimeDLLs(OSFS{}, "windows", env, []string{venv})
+	got := map[string]bool{}
+	for _, h := range hits {
+		got[filepath.Base(h.Dir)+"/"+h.File+"/"+h.From] = true
+	}
+	for _, w := range []string{"bin/cudart64_110.dll/PATH", "bin/cudnn64_8.dll/PATH", "bin/LIBIOMP5MD.DLL/PATH", "bin/cudart64_12.dll/CUDA_PATH"} {
+		if !got[w] {
+			t.Errorf("missing hit %s in %v", w, got)
+		}
+	}
+	if len(hits) != 4 {
+		t.Fatalf("want 4 hits (nothing from the venv's own torch/lib or Tools), got %+v", hits)
+	}
+	rep := Report{Findings: Diagnose(&Evidence{GOOS: "windows", DLLs: hits, GPU: gpu.Report{Available: true}})}
+	f := requireCode(t, rep, CodeCUDADLLOnPath, SeverityWarning)
+	evidenceContains(t, f, toolkit)
+	evidenceContains(t, f, conda)
+	// No runtimes on PATH: no finding.
+	if hits := scanRuntimeDLLs(OSFS{}, "windows", MapEnviron{"PATH": clean + ";" + own}, []string{venv}); len(hits) != 0 {
+		t.Fatalf("clean PATH gave %+v", hits)
+	}
+}
+
+func TestWindowsPipIniInAppData(t *testing.T) {
+	appdata, programdata := t.TempDir(), t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(appdata, "pip"), 0o755))
+	must(t, os.WriteFile(filepath.Join(appdata, "pip", "pip.ini"), []byte("[global]\nindex-url = https://pypi.tuna.tsinghua.edu.cn/simple\n[install]\nextra_index_url = https://u:p@a.example/simple https://b.example/simple\n"), 0o644))
+	env := MapEnviron{"APPDATA": appdata, "ProgramData": programdata}
+	var got []IndexSetting
+	for _, f := range pipConfigFiles("windows", env, `C:\venvs\gpu`) {
+		if data, err := os.ReadFile(f); err == nil {
+			got = append(got, indexSettingsInConfig(f, data)...)
+		}
+	}
+	if len(got) != 3 || got[0].Key != "index-url" || got[1].Key != "extra-index-url" || got[2].Value != "https://b.example/simple" {
+		t.Fatalf("settings: %+v", got)
+	}
+	f := requireCode(t, Report{Findings: Diagnose(&Evidence{GOOS: "windows", PipIndexes: got, GPU: gpu.Report{Available: true}})}, CodePipExtraIndex, SeverityWarning)
+	evidenceContains(t, f, filepath.Join(appdata, "pip", "pip.ini"))
+	if strings.Contains(strings.Join(f.Evidence, " "), "u:p@") {
+		t.Fatalf("credentials in evidence: %q", f.Evidence)
+	}
+	files := pipConfigFiles("windows", env, `C:\venvs\gpu`)
+	if files[len(files)-1] != `C:\venvs\gpu\pip.ini` {
+		t.Fatalf("venv config file: %q", files)
+	}
+}
+
+func TestWindowsPythonAndPathChecks(t *testing.T) {
+	ev := &Evidence{GOOS: "windows", GPU: gpu.Report{Available: true},
+		Python: PythonFacts{Path: `C:\Users\张三\AppData\Local\Microsoft\WindowsApps\PythonSoftwareFoundation.Python.3.11_qbz5n2kfra8p0\python.exe`, Version: "3.11.9", Bits: 32},
+		Paths:  []LabeledPath{{"venv", `C:\Users\张三\venv`}, {"TEMP", `C:\Users\张三\AppData\Local\Temp`}, {"pip cache", `C:\cache`}},
+	}
+	rep := Report{Findings: Diagnose(ev)}
+	requireCode(t, rep, CodeStorePython, SeverityError)
+	requireCode(t, rep, CodePython32Bit, SeverityError)
+	f := requireCode(t, rep, CodeNonASCIIPath, SeverityWarning)
+	evidenceContains(t, f, "TEMP: ")
+	if strings.Contains(strings.Join(f.Evidence, " "), `C:\cache`) {
+		t.Fatalf("ASCII path reported: %q", f.Evidence)
+	}
+	// A venv over a Store Python: the venv's home (base prefix) gives it away.
+	ev = &Evidence{GOOS: "windows", GPU: gpu.Report{Available: true}, Python: PythonFacts{Path: `C:\v\Scripts\python.exe`, Kind: "venv", Bits: 64,
+		BasePrefix: `C:\Program Files\WindowsApps\PythonSoftwareFoundation.Python.3.12_3.12.2288.0_x64__qbz5n2kfra8p0`}}
+	requireCode(t, Report{Findings: Diagnose(ev)}, CodeStorePython, SeverityError)
+	ev.Python.BasePrefix = `C:\Users\a\AppData\Local\Programs\Python\Python312`
+	if rep := (Report{Findings: Diagnose(ev)}); rep.HasCode(CodeStorePython) || rep.HasCode(CodeNonASCIIPath) {
+		t.Fatalf("python.org Python flagged: %s", codes(rep))
+	}
+}
+
+func TestFindPipOnWindowsPathWithPathext(t *testing.T) {
+	dir := t.TempDir()
+	env := MapEnviron{"PATH": t.TempDir() + ";" + dir, "PATHEXT": ".COM;.EXE;.BAT"}
+	touch(t, dir, "pip.exe")
+	// joinFor keeps the separator the PATH entry uses (Windows accepts both).
+	if got := findOnPath(OSFS{}, "windows", env, "pip"); got != dir+"/pip.exe" {
+		t.Fatalf("findOnPath = %q", got)
+	}
+}
