@@ -1,10 +1,12 @@
 package pyenv
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -57,7 +59,7 @@ func CheckVenvPath(path, goos string) PathCheck {
 			pc.Errors = append(pc.Errors, fmt.Sprintf("cannot write in %s: choose a directory you own", abs))
 		}
 		return pc
-	case !os.IsNotExist(err):
+	case !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR):
 		pc.Errors = append(pc.Errors, fmt.Sprintf("cannot use %s: %v", abs, err))
 		return pc
 	}
@@ -72,7 +74,7 @@ func CheckVenvPath(path, goos string) PathCheck {
 			}
 			return pc
 		}
-		if !os.IsNotExist(err) {
+		if !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR) {
 			pc.Errors = append(pc.Errors, fmt.Sprintf("cannot create %s: %v", abs, err))
 			return pc
 		}
