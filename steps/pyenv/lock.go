@@ -1,6 +1,8 @@
 package pyenv
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -9,19 +11,26 @@ import (
 	"strings"
 )
 
-// LockFileName sits beside the venv root (root + ".gpuwiz.lock"), so a venv can be locked before it exists.
-const LockFileName = ".gpuwiz.lock"
-
 // ErrLocked is wrapped by Lock's error when another process holds the venv.
 var ErrLocked = errors.New("venv is locked")
 
-// LockPath is the lock file for the venv at root.
+// LockPath is the lock file for the venv at root: in gpuwiz's cache dir, named by a hash of the
+// absolute path, so a venv can be locked before it exists and no file is left beside it.
 func LockPath(root string) string {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		abs = root
 	}
-	return strings.TrimRight(abs, `\/`) + LockFileName
+	abs = strings.TrimRight(abs, `\/`)
+	if goosRuntime == "windows" {
+		abs = strings.ToLower(abs)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "gpuwiz", "locks", hex.EncodeToString(sum[:8])+".lock")
 }
 
 // Lock takes an OS file lock so two gpuwiz runs never work on one venv; the lock dies with the

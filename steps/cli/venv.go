@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
+)
+
+func init() { register(41, newVenvCmd) }
+
+type venvReport struct {
+	Root          string   `json:"root"`
+	Python        string   `json:"python"`         // the venv's interpreter
+	BasePython    string   `json:"base_python"`    // the interpreter that made it ("" when reused)
+	Created       bool     `json:"created"`        // false: an existing venv was reused
+	ActivateHints []string `json:"activate_hints"` // one line per shell
+	Warnings      []string `json:"warnings,omitempty"`
+	Errors        []string `json:"errors,omitempty"`
+}
+
+func newVenvCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	var python string
+	cmd := &cobra.Command{
+		Use:   "venv PATH",
+		Short: "Create a virtual environment at PATH, or reuse the one there",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, err := filepath.Abs(args[0])
+			if err != nil {
+				return Usagef("venv path %q: %v", args[0], err)
+			}
+			rep := venvReport{Root: root}
+			check := pyenv.CheckVenvPath(root, runtime.GOOS)
+			rep.Warnings = check.Warnings
+			if !check.OK() {
+				rep.Errors = check.Errors
+				if asJSON {
+					_ = writePyenvJSON(cmd.OutOrStdout(), rep)
+				}
+				return Usagef("%s", strings.Join(check.Errors, "; "))
+			}
+			v := pyenv.Venv{Root: root}
+			unlock, err := pyenv.Lock(root)
+			if err != nil {
+				return Exitf(ExitFailure, "%v", err)
+			}
+			defer unlock()
+			if !v.Exists() {
+				base, err := chooseBasePython(cmd, python)
+				if err != nil {
+					return err
+				}
+				rep.BasePython = base.Path
+				rep.Warnings = append(rep.Warnings, base.Warnings...)
+				if err := pyenv.Create(cmd.Context(), runner.New(io.Discard), base.Path, root); err != nil {
+					return Exitf(ExitFailure, "%v", err)
+				}
+				rep.Created = true
+			}
+			rep.Python = v.Python()
+			rep.ActivateHints = v.ActivateHints()
+			if asJSON {
+				return writePyenvJSON(cmd.OutOrStdout(), rep)
+			}
+			verb := "reused the venv at"
+			if rep.Created {
+				verb = "created a venv at"
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%s %s\n", verb, root)
+			if rep.BasePython != "" {
+				fmt.Fprintf(w, "  made with %s\n", rep.BasePython)
+			}
+			for _, warn := range rep.Warnings {
+				fmt.Fprintf(w, "  warning: %s\n", warn)
+			}
+			fmt.Fprintln(w, "to use it:")
+			for _, h := range rep.ActivateHints {
+				fmt.Fprintf(w, "  %s\n", h)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&python, "python", "", "make the venv with this interpreter (default: the best one found)")
+	return cmd
+}
+
+// chooseBasePython takes --python, else the first interpreter found that is a real 64-bit install
+// (not a venv, not the Store's).
+func chooseBasePython(cmd *cobra.Command, explicit string) (pyenv.Interpreter, error) {
+	if explicit != "" {
+		if _, err := os.Stat(explicit); err != nil {
+			return pyenv.Interpreter{}, Usagef("--python %s: %v; pass the path of a python executable", explicit, err)
+		}
+		in, err := pyenv.Describe(cmd.Context(), explicit)
+		if err != nil {
+			return in, Usagef("%v", err)
+		}
+		in.Warnings = pyenv.SupportWarnings(in, "", "")
+		return in, nil
+	}
+	found, err := pyenv.Discover(cmd.Context(), pyenv.DiscoverOptions{})
+	if err != nil {
+		return pyenv.Interpreter{}, err
+	}
+	for _, in := range found {
+		if in.Kind != "venv" && in.Kind != "store" && in.Bits == 64 {
+			return in, nil
+		}
+	}
+	if len(found) > 0 && found[0].Version != "" {
+		return found[0], nil
+	}
+	return pyenv.Interpreter{}, Exitf(ExitFailure, "no usable Python found: install 64-bit Python from python.org, or pass one with --python")
+}
