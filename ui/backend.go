@@ -24,6 +24,8 @@ type Backend interface {
 	Doctor(ctx context.Context, venv string) (DoctorReport, error)
 	RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error)
 	Activation(venv string) Activation
+	// Bench starts the benchmark with the venv's Python; the feed closes when it ends or ctx is done.
+	Bench(ctx context.Context, venv string) (BenchFeed, string, error)
 }
 
 // Interpreter is one Python found on the machine.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/bench"
 	"gpuwiz/steps/cli"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/gpu"
@@ -129,4 +130,15 @@ func (b *stepsBackend) Activation(venv string) Activation {
 		}
 	}
 	return a
+}
+
+func (b *stepsBackend) Bench(ctx context.Context, venv string) (BenchFeed, string, error) {
+	python := pyenv.Venv{Root: venv}.Python()
+	fw, err := bench.DetectFramework(ctx, b.run, python)
+	if err != nil {
+		return BenchFeed{}, "", err
+	}
+	events := make(chan bench.Event, 64)
+	go func() { _, _ = bench.Run(ctx, b.run, python, fw, bench.Options{Quick: true}, events) }()
+	return BenchFeed{Events: events}, fw, nil
 }

@@ -217,7 +217,7 @@ func (s *channelScreen) View() string {
 	if s.current != nil {
 		fmt.Fprintf(&b, "Now: %s %s on %s. Same version first.\n", frameworkName(s.framework), s.current.FrameworkVersion, s.current.Channel)
 	} else {
-		b.WriteString("Pick the CUDA channel. " + st.Star + " recommended, ~ minor-version compat, grey: won't run here.\n")
+		b.WriteString(wrap(st.Star+" recommended   ~ minor-version compat   grey: won't run here", s.w) + "\n")
 	}
 	detail := s.detail(s.rows[s.cursor])
 	listH := max(s.h-2-len(detail), 3)

@@ -22,6 +22,7 @@ type Common struct {
 	Styles        Styles
 	Keys          KeyMap
 	Simulated     bool
+	NoColor       bool
 	Ctx           context.Context
 	Backend       Backend
 }
@@ -40,6 +41,9 @@ type busyScreen interface{ Busy() bool }
 
 // typingScreen is a screen whose text input takes letter keys such as q.
 type typingScreen interface{ Typing() bool }
+
+// leavingScreen is told when the user goes back from it, to stop what it runs.
+type leavingScreen interface{ Leave() }
 
 func isBusy(s screen) bool {
 	b, ok := s.(busyScreen)

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
 )
 
@@ -182,6 +183,12 @@ func (f *fakeBackend) RepairPlan(ctx context.Context, venv string, r DoctorRepor
 		Uninstall: []string{"paddlepaddle==3.0.0", "paddlepaddle-gpu==3.0.0", venv + "/lib/site-packages/paddle/"},
 		Install:   []string{"paddlepaddle-gpu==3.0.0"},
 		Commands:  []string{"python -m pip uninstall -y paddlepaddle paddlepaddle-gpu", "python -m pip install --index-url https://www.paddlepaddle.org.cn/packages/stable/cu126/ paddlepaddle-gpu==3.0.0"}}, nil
+}
+
+func (f *fakeBackend) Bench(ctx context.Context, venv string) (BenchFeed, string, error) {
+	events := make(chan bench.Event)
+	close(events)
+	return BenchFeed{Events: events}, "torch", nil
 }
 
 func (f *fakeBackend) Activation(venv string) Activation {

@@ -113,6 +113,14 @@ func (m *Model) replace(s screen) tea.Cmd {
 	return s.Init()
 }
 
+func (m *Model) pop() {
+	if l, ok := m.top().(leavingScreen); ok {
+		l.Leave()
+	}
+	m.stack = m.stack[:len(m.stack)-1]
+	m.resize()
+}
+
 func (m *Model) bodyHeight() int {
 	helpLines := 1
 	if m.help.ShowAll {
@@ -152,15 +160,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.resize()
 				return m, nil
 			case key.Matches(msg, k.Back) && len(m.stack) > 1:
-				m.stack = m.stack[:len(m.stack)-1]
-				m.resize()
+				m.pop()
 				return m, nil
 			}
 		}
 	case backMsg:
 		if len(m.stack) > 1 {
-			m.stack = m.stack[:len(m.stack)-1]
-			m.resize()
+			m.pop()
 		}
 		return m, nil
 	case quitMsg:

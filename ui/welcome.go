@@ -62,7 +62,7 @@ func (s *welcomeScreen) View() string {
 	st := s.c.Styles
 	var b strings.Builder
 	b.WriteString(wrap("A GPU build of PyTorch or PaddlePaddle in a Python venv, verified on your card.", s.w) + "\n")
-	b.WriteString(st.Dim.Render("Nothing changes on this machine until you confirm a plan.") + "\n\n")
+	b.WriteString(st.Dim.Render(wrap("Nothing changes on this machine until you confirm a plan.", s.w)) + "\n\n")
 	for i, ch := range welcomeChoices {
 		cur, title := st.NoCursor, st.Normal.Render(ch.title)
 		if i == s.cursor {

@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+)
+
+// goldenStep is keys to send, then text to wait for on the terminal.
+type goldenStep struct {
+	keys []string
+	text string
+}
+
+func k(text string, keys ...string) goldenStep { return goldenStep{keys, text} }
+
+// runGolden drives a real bubbletea program at 80x24 (or size) through steps and compares the final
+// frame with testdata/TestGolden/<name>.golden.
+func runGolden(t *testing.T, fb *fakeBackend, ascii bool, size [2]int, steps ...goldenStep) {
+	t.Helper()
+	m := NewModel(testCommon(fb, ascii))
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
+	for _, s := range steps {
+		for _, key := range s.keys {
+			tm.Send(keyMsg(key))
+		}
+		if s.text != "" {
+			want := []byte(s.text)
+			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, want) },
+				teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+		}
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	final.Wait()
+	golden.RequireEqual(t, []byte(final.View()))
+}
+
+func typed(s string) []string {
+	out := make([]string, 0, len(s))
+	for _, r := range s {
+		out = append(out, string(r))
+	}
+	return out
+}
+
+func backspaces(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "backspace"
+	}
+	return out
+}
+
+var std = [2]int{80, 24}
+
+func TestGolden(t *testing.T) {
+	toPlan := []goldenStep{k("Set up a new"), k("Press enter to choose", "enter"), k("versions in the matrix", "enter"),
+		k("minor-version compat", "enter"), k("a new venv will be created", "enter"),
+		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("Run this plan?", "enter")}
+	cases := []struct {
+		name  string
+		edit  func(*fakeBackend)
+		ascii bool
+		size  [2]int
+		steps []goldenStep
+	}{
+		{name: "welcome", steps: []goldenStep{k("Just check this machine")}},
+		{name: "welcome_ascii", ascii: true, steps: []goldenStep{k("Just check this machine")}},
+		{name: "welcome_small", size: [2]int{40, 12}, steps: []goldenStep{k("Set up")}},
+		{name: "gpu", steps: []goldenStep{k("Set up"), k("Press enter to choose", "enter")}},
+		{name: "gpu_no_driver", edit: func(f *fakeBackend) { f.report.Available, f.report.GPUs = false, nil },
+			steps: []goldenStep{k("Set up"), k("No NVIDIA driver", "enter")}},
+		{name: "gpu_old_card", edit: func(f *fakeBackend) {
+			f.report.GPUs[0].Name, f.report.GPUs[0].ComputeCapability, f.report.CUDAMax = "NVIDIA GeForce GTX 1060 6GB", "6.1", "12.2"
+		}, steps: []goldenStep{k("Set up"), k("dropped this", "enter")}},
+		{name: "framework", steps: toPlan[:3]},
+		{name: "channel", steps: toPlan[:4]},
+		{name: "venv", steps: toPlan[:5]},
+		{name: "venv_bad_path", steps: append(append([]goldenStep{}, toPlan[:5]...), k("not writable", append(backspaces(12), typed("/etc/x")...)...))},
+		{name: "plan", steps: toPlan},
+		{name: "install_done", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"))},
+		{name: "install_cancelled", edit: func(f *fakeBackend) { f.blockInstall = true },
+			steps: append(append([]goldenStep{}, toPlan...), k("Collecting package-19", "y"), k("Cancel the install?", "ctrl+c"), k("Cancelled.", "y"))},
+		{name: "verify", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"))},
+		{name: "verify_failed", edit: func(f *fakeBackend) {
+			f.verify = VerifyReport{Checks: []Check{{Title: "torch imports", OK: true, Evidence: "2.7.1+cpu"},
+				{Title: "CUDA build", Evidence: "torch.version.cuda is None", Cause: "pip reused a CPU wheel from its cache", Fix: "gpuwiz doctor --venv /work/new, then repair"}}}
+		}, steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Some checks failed", "enter"))},
+		{name: "benchmark", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("Benchmark", "b"))},
+		{name: "done", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("q or enter to quit", "enter"))},
+		{name: "change_venv", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...)}},
+		{name: "change_channel", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...), k("Press enter", "enter"), k("Same version first", "enter")}},
+		{name: "doctor", steps: []goldenStep{k("Set up"), k("Which venv?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter")}},
+		{name: "repair_plan", steps: []goldenStep{k("Set up"), k("Which venv?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter"), k("Run this plan?", "enter")}},
+		{name: "check", steps: []goldenStep{k("Set up"), k("see the builds", "4"), k("Nothing was changed", "enter")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fb := newFakeBackend()
+			if c.edit != nil {
+				c.edit(fb)
+			}
+			size := c.size
+			if size == [2]int{} {
+				size = std
+			}
+			runGolden(t, fb, c.ascii, size, c.steps...)
+		})
+	}
+}
+
+var _ tea.Model = (*Model)(nil)
