@@ -69,7 +69,7 @@ func Inspect(ctx context.Context, r runner.Runner, python string) (Installed, er
 		return Installed{}, fmt.Errorf("cannot inspect %s: %v%s", python, res.Err, tailNote(res))
 	}
 	var doc inspectDoc
-	if err := json.Unmarshal([]byte(lastJSONLine(out)), &doc); err != nil {
+	if err := json.Unmarshal([]byte(jsonDocument(out)), &doc); err != nil {
 		return Installed{}, fmt.Errorf("cannot read what %s holds: %v", python, err)
 	}
 	return installedFrom(doc, python, goosRuntime), nil
@@ -137,4 +137,12 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// jsonDocument is stdout from its first "{" on (inspect.py prints one indented document).
+func jsonDocument(out string) string {
+	if i := strings.Index(out, "{"); i >= 0 {
+		return out[i:]
+	}
+	return out
 }

@@ -66,6 +66,7 @@ if metadata is not None:
     except Exception:
         pass
 
+# indent=0: one short line per value, so no line is capped however many dists there are
 print(json.dumps({
     "version": "%d.%d.%d" % sys.version_info[:3],
     "bits": struct.calcsize("P") * 8,
@@ -79,4 +80,4 @@ print(json.dumps({
     "pip_version": pip_version,
     "paddle_dir": paddle_dir,
     "paddle_dir_owners": owners,
-}))
+}, indent=0))

@@ -2,6 +2,7 @@ package pyenv
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -98,5 +99,20 @@ func TestLocalLabelAndNormalize(t *testing.T) {
 	}
 	if NormalizeName("Paddlepaddle_GPU") != "paddlepaddle-gpu" || NormalizeName("a.-_b") != "a-b" {
 		t.Fatal("NormalizeName")
+	}
+}
+
+// A big ML environment's document is far longer than one delivered line; none of it may be lost.
+func TestInspectManyDists(t *testing.T) {
+	v, site := venvWithSite(t)
+	for i := 0; i < 600; i++ {
+		fakeDist(t, site, fmt.Sprintf("package_with_a_long_name_%03d", i), "1.0.0")
+	}
+	in, err := Inspect(context.Background(), runner.New(nil), v.Python())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Dists) < 600 {
+		t.Fatalf("inspect saw %d dists", len(in.Dists))
 	}
 }

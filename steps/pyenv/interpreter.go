@@ -75,17 +75,29 @@ func DescribeWith(ctx context.Context, r runner.Runner, python, goos string) (In
 	return in, nil
 }
 
-// capture runs c and returns its stdout.
+// capture runs c and returns its stdout, read as it comes so no line is dropped; a document too
+// long for one delivered line (runner.MaxLineBytes) must be printed over several lines.
 func capture(ctx context.Context, r runner.Runner, c runner.Cmd) (string, runner.Result) {
-	lines := make(chan runner.Line, 4096)
+	lines := make(chan runner.Line, 256)
+	var b strings.Builder
+	dropped := false
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for l := range lines {
+			if l.Stream == "stdout" {
+				b.WriteString(l.Text)
+				b.WriteByte('\n')
+			} else if strings.HasPrefix(l.Text, runner.SkippedNotePrefix) {
+				dropped = true
+			}
+		}
+	}()
 	res := r.Run(ctx, c, lines)
 	close(lines)
-	var b strings.Builder
-	for l := range lines {
-		if l.Stream == "stdout" {
-			b.WriteString(l.Text)
-			b.WriteByte('\n')
-		}
+	<-done
+	if dropped && res.Err == nil {
+		res.Err = fmt.Errorf("%s: output lines were lost", c.Name)
 	}
 	return b.String(), res
 }

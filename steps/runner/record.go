@@ -7,6 +7,9 @@ import (
 	"time"
 )
 
+// SkippedNotePrefix starts the stderr line that says how many lines a full channel dropped.
+const SkippedNotePrefix = "[gpuwiz: "
+
 // record collects one run's log text and its tail, and delivers lines to the caller.
 type record struct {
 	name  string
@@ -43,7 +46,7 @@ func (r *record) line(stream, text string) {
 	}
 	now := time.Now()
 	if r.skipped > 0 {
-		note := Line{Stream: "stderr", Text: fmt.Sprintf("[gpuwiz: %d lines not shown; the log has them all]", r.skipped), Time: now}
+		note := Line{Stream: "stderr", Text: fmt.Sprintf("%s%d lines not shown; the log has them all]", SkippedNotePrefix, r.skipped), Time: now}
 		select {
 		case r.lines <- note:
 			r.skipped = 0
