@@ -2,6 +2,7 @@
 package pyenv
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -75,31 +76,12 @@ func DescribeWith(ctx context.Context, r runner.Runner, python, goos string) (In
 	return in, nil
 }
 
-// capture runs c and returns its stdout, read as it comes so no line is dropped; a document too
-// long for one delivered line (runner.MaxLineBytes) must be printed over several lines.
+// capture runs c and returns its whole stdout (through Cmd.Stdout, so nothing is capped or dropped).
 func capture(ctx context.Context, r runner.Runner, c runner.Cmd) (string, runner.Result) {
-	lines := make(chan runner.Line, 256)
-	var b strings.Builder
-	dropped := false
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for l := range lines {
-			if l.Stream == "stdout" {
-				b.WriteString(l.Text)
-				b.WriteByte('\n')
-			} else if strings.HasPrefix(l.Text, runner.SkippedNotePrefix) {
-				dropped = true
-			}
-		}
-	}()
-	res := r.Run(ctx, c, lines)
-	close(lines)
-	<-done
-	if dropped && res.Err == nil {
-		res.Err = fmt.Errorf("%s: output lines were lost", c.Name)
-	}
-	return b.String(), res
+	var out bytes.Buffer
+	c.Stdout = &out
+	res := r.Run(ctx, c, nil)
+	return out.String(), res
 }
 
 func lastJSONLine(out string) string {

@@ -89,6 +89,9 @@ func (r *execRunner) run(ctx context.Context, c Cmd, rec *record) Result {
 	stdout := &lineWriter{rec: rec, stream: "stdout"}
 	stderr := &lineWriter{rec: rec, stream: "stderr"}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if c.Stdout != nil {
+		cmd.Stdout = io.MultiWriter(stdout, c.Stdout)
+	}
 	cmd.WaitDelay = killWait
 	tree := newProcessTree(cmd)
 	cmd.Cancel = tree.kill

@@ -4,6 +4,7 @@ package runner
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"time"
 )
@@ -14,6 +15,9 @@ type Cmd struct {
 	Env  []string // full environment; nil means os.Environ()
 	Dir  string
 	Name string // step label for the log
+	// Stdout, when set, also receives the child's raw stdout, uncapped and never dropped: for
+	// commands whose output is data (a JSON document) rather than lines to show.
+	Stdout io.Writer
 }
 
 // Line is one line of a child's output.

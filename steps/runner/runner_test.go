@@ -208,3 +208,16 @@ func TestQuoteArgv(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+func TestStdoutWriterGetsEverything(t *testing.T) {
+	var out bytes.Buffer
+	c := helper("many", "20000")
+	c.Stdout = &out
+	ch := make(chan Line, 1)
+	if res := New(nil).Run(context.Background(), c, ch); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != 20000 {
+		t.Fatalf("Stdout got %d of 20000 lines", n)
+	}
+}
