@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"strings"
 
@@ -85,6 +84,9 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 }
 
 func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- InstallEvent) Outcome {
+	if rp, ok := p.Impl.(doctor.Repair); ok {
+		return b.applyRepair(ctx, rp, events)
+	}
 	return Outcome{Result: "failed", Err: errNotBuilt}
 }
 
@@ -93,11 +95,11 @@ func (b *stepsBackend) Verify(ctx context.Context, venv string, c matrix.Candida
 }
 
 func (b *stepsBackend) Doctor(ctx context.Context, venv string) (DoctorReport, error) {
-	m, err := b.env.Matrix()
+	deps, err := b.repairDeps()
 	if err != nil {
 		return DoctorReport{}, err
 	}
-	rep, err := doctor.Run(ctx, doctor.Deps{Runner: b.run, GPU: b.env.GPUReport, Matrix: m, Registry: doctor.SystemRegistry()}, doctor.Options{Venv: venv})
+	rep, err := doctor.Run(ctx, deps, doctor.Options{Venv: venv})
 	if err != nil {
 		return DoctorReport{}, err
 	}
@@ -107,10 +109,6 @@ func (b *stepsBackend) Doctor(ctx context.Context, venv string) (DoctorReport, e
 			Evidence: strings.Join(f.Evidence, "; "), Fix: f.Fix})
 	}
 	return out, nil
-}
-
-func (b *stepsBackend) RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error) {
-	return Plan{}, fmt.Errorf("the repair plan is %w", errNotBuilt)
 }
 
 func (b *stepsBackend) Activation(venv string) Activation {

@@ -28,10 +28,14 @@ func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "gpuwiz: the wizard needs a terminal; for scripts and pipes use `gpuwiz install --yes` (see gpuwiz install --help)")
 		return cli.ExitUsage
 	}
+	env := &cli.Env{G: &g}
+	if code := checkInputs(ctx, env, stderr); code != 0 {
+		return code
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	configureLipgloss(g.NoColor)
-	c := NewCommon(ctx, g, NewStepsBackend(&cli.Env{G: &g}))
+	c := NewCommon(ctx, g, NewStepsBackend(env))
 	m := NewModel(c)
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithAltScreen())
 	final, err := p.Run()
@@ -52,6 +56,28 @@ func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, summary)
 	}
 	return m.ExitCode()
+}
+
+// checkInputs reads the --matrix and --simulate files before the screen is taken, so a bad file is
+// a plain message and exit 2 rather than an error deep in the journey.
+func checkInputs(ctx context.Context, env *cli.Env, stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "gpuwiz:", err)
+		var ee *cli.ExitError
+		if errors.As(err, &ee) {
+			return ee.Code
+		}
+		return cli.ExitUsage
+	}
+	if _, err := env.Matrix(); err != nil {
+		return fail(err)
+	}
+	if env.G.SimulateFile != "" {
+		if _, err := env.GPUReport(ctx); err != nil {
+			return fail(err)
+		}
+	}
+	return 0
 }
 
 // NewCommon builds the state every screen shares, from the global flags.

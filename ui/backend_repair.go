@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/runner"
+)
+
+// repairDeps are doctor's dependencies for this run: the CLI's GPU report and matrix, the real
+// runner, the install engine for the reinstall step.
+func (b *stepsBackend) repairDeps() (doctor.Deps, error) {
+	m, err := b.env.Matrix()
+	if err != nil {
+		return doctor.Deps{}, err
+	}
+	return doctor.Deps{Runner: b.run, GPU: b.env.GPUReport, Matrix: m, Registry: doctor.SystemRegistry(), Reinstall: b.reinstall()}, nil
+}
+
+func (b *stepsBackend) RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error) {
+	rep, ok := r.Impl.(doctor.Report)
+	if !ok {
+		return Plan{}, fmt.Errorf("no doctor report to repair from: run doctor first")
+	}
+	m, err := b.env.Matrix()
+	if err != nil {
+		return Plan{}, err
+	}
+	g, _ := b.env.GPUReport(ctx)
+	rp := doctor.RepairPlan(rep, doctor.RepairOptions{Matrix: m, GPU: g})
+	return planOfRepair(rp), nil
+}
+
+// planOfRepair lists a repair as the plan screen and the install screen show it.
+func planOfRepair(rp doctor.Repair) Plan {
+	p := Plan{Venv: rp.Venv, Impl: rp, Notes: rp.Notes}
+	for i, a := range rp.Actions {
+		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(i + 1), Title: a.Title})
+		switch {
+		case a.RemovePath != "":
+			p.Uninstall = append(p.Uninstall, a.RemovePath)
+			p.Commands = append(p.Commands, "delete "+a.RemovePath)
+		default:
+			p.Commands = append(p.Commands, runner.QuoteArgv(a.Argv))
+			p.Uninstall = append(p.Uninstall, uninstalled(a.Argv)...)
+		}
+	}
+	if c := rp.Reinstall; c != nil {
+		p.Candidate = *c
+		n := len(rp.Actions) + 1
+		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(n), Title: fmt.Sprintf("Install %s %s (%s)", frameworkName(c.Framework), c.FrameworkVersion, c.Channel)})
+		for _, pk := range c.Packages {
+			p.Install = append(p.Install, pk.Requirement()+pk.LocalLabel)
+		}
+		p.Commands = append(p.Commands, "install "+c.Framework+" "+c.FrameworkVersion+" from "+c.IndexURL+" (--index-url only, through the install engine)")
+	}
+	if len(p.Steps) > 0 {
+		p.Steps = append(p.Steps, PlanStep{ID: "0", Title: "Run doctor again"})
+	}
+	for _, f := range rp.Unfixable {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("left to you: %s (%s): %s", f.Title, f.Code, f.Fix))
+	}
+	return p
+}
+
+// applyRepair runs a repair plan, translating doctor's events for the install screen.
+func (b *stepsBackend) applyRepair(ctx context.Context, rp doctor.Repair, events chan<- InstallEvent) Outcome {
+	deps, err := b.repairDeps()
+	if err != nil {
+		return Outcome{Result: "failed", Err: err}
+	}
+	rev := make(chan doctor.RepairEvent, 256)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for e := range rev {
+			ev := InstallEvent{StepID: strconv.Itoa(e.Step), Line: e.Line}
+			switch {
+			case e.Err != "":
+				ev.State, ev.Line = StepFailed, e.Err
+			case e.Done:
+				ev.State = StepDone
+			case e.Line == "":
+				ev.State, ev.Message = StepRunning, e.Title
+			}
+			events <- ev
+		}
+	}()
+	res, err := doctor.ApplyRepair(ctx, deps, rp, rev)
+	close(rev)
+	<-done
+	o := Outcome{OK: err == nil && !res.Failed, Result: "repaired"}
+	switch {
+	case ctx.Err() != nil:
+		o.Result, o.Err = "cancelled", ctx.Err()
+	case err != nil:
+		o.Result, o.Err = "failed", err
+	case res.Failed:
+		o.Result = "repair failed"
+		for _, s := range res.Steps {
+			if s.Err != "" {
+				o.Err = fmt.Errorf("%s: %s", s.Title, s.Err)
+			}
+		}
+	}
+	if res.After != nil {
+		v := verifyOfDoctor(*res.After)
+		o.Verify = &v
+	}
+	return o
+}
+
+// verifyOfDoctor turns doctor's second run into the verify checklist.
+func verifyOfDoctor(r doctor.Report) VerifyReport {
+	v := VerifyReport{OK: r.Problems == 0}
+	for _, c := range r.FrameworkCheck.Checks {
+		v.Checks = append(v.Checks, Check{ID: c.Name, Title: c.Name, OK: c.OK, Evidence: c.Detail})
+	}
+	for _, f := range r.Findings {
+		if !f.IsProblem() {
+			continue
+		}
+		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: strings.Join(f.Evidence, "; "), Cause: f.Code, Fix: f.Fix})
+	}
+	if len(v.Checks) == 0 {
+		v.Checks = append(v.Checks, Check{ID: "doctor", Title: "doctor finds no problem", OK: true})
+	}
+	return v
+}
+
+// reinstall is the install engine behind a repair's reinstall step; nil until steps/install lands,
+// and ApplyRepair then stops at that step with a message naming gpuwiz install.
+func (b *stepsBackend) reinstall() doctor.ReinstallFunc { return nil }
+
+// uninstalled names the dists a "pip uninstall -y a b" argv removes.
+func uninstalled(argv []string) []string {
+	for i, a := range argv {
+		if a == "uninstall" {
+			var out []string
+			for _, n := range argv[i+1:] {
+				if !strings.HasPrefix(n, "-") {
+					out = append(out, n)
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
