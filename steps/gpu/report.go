@@ -18,6 +18,14 @@ type Report struct {
 	Simulated     bool     `json:"simulated,omitempty"`
 	GPUs          []GPU    `json:"gpus"`
 	Warnings      []string `json:"warnings,omitempty"`
+	Timings       *Timings `json:"timings,omitempty"` // only with `gpuwiz gpu --timings`
+}
+
+// Timings say where the probe's time went, in milliseconds.
+type Timings struct {
+	InitMS       float64 `json:"init_ms"`                  // loading NVML and nvmlInit (or the first nvidia-smi call)
+	ProbeMS      float64 `json:"probe_ms"`                 // the whole backend probe, init included
+	SinceStartMS float64 `json:"since_start_ms,omitempty"` // process start (Go runtime init) to report ready
 }
 
 // GPU is one card. Numeric fields that the driver does not report are nil.

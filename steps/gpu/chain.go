@@ -1,0 +1,83 @@
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// ErrNoGPU is what Sample returns when no backend answered.
+var ErrNoGPU = errors.New("no NVIDIA GPU to sample")
+
+// Default is the probe chain: NVML (go-nvml on Linux, nvml.dll on Windows), then nvidia-smi, then a
+// plain "no NVIDIA driver" report. It never fails: a machine without a driver gets Available=false.
+func Default() Prober {
+	return newChain([]namedProber{
+		{nvmlLibraryHint, platformNVML()},
+		{"nvidia-smi (on PATH)", newSMIProber(execRunner)},
+	}, nvidiaPCIDevices)
+}
+
+type namedProber struct {
+	what string // for the "looked for" list
+	p    Prober
+}
+
+// chain keeps the backend that answered, so samples skip the ones that did not.
+type chain struct {
+	backends []namedProber
+	pciCount func() int
+
+	mu     sync.Mutex
+	chosen Prober
+}
+
+func newChain(b []namedProber, pci func() int) *chain { return &chain{backends: b, pciCount: pci} }
+
+func (c *chain) Probe(ctx context.Context) (Report, error) {
+	var looked, fellBack []string
+	for _, b := range c.backends {
+		if err := ctx.Err(); err != nil {
+			return Report{}, err
+		}
+		r, err := b.p.Probe(ctx)
+		if err == nil && r.Available {
+			c.mu.Lock()
+			c.chosen = b.p
+			c.mu.Unlock()
+			r.Warnings = append(fellBack, r.Warnings...)
+			return r, nil
+		}
+		why := "no answer"
+		if err != nil {
+			why = err.Error()
+		}
+		looked = append(looked, fmt.Sprintf("%s: %s", b.what, why))
+		fellBack = append(fellBack, fmt.Sprintf("%s gave nothing (%s); tried the next way", b.what, why))
+	}
+	n := 0
+	if c.pciCount != nil {
+		n = c.pciCount()
+	}
+	return noDriverReport(looked, n), nil
+}
+
+// Sample reads through the backend that answered the last Probe (probing first if none has).
+func (c *chain) Sample(ctx context.Context) ([]Sample, error) {
+	c.mu.Lock()
+	p := c.chosen
+	c.mu.Unlock()
+	if p == nil {
+		if _, err := c.Probe(ctx); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		p = c.chosen
+		c.mu.Unlock()
+		if p == nil {
+			return nil, ErrNoGPU
+		}
+	}
+	return p.Sample(ctx)
+}

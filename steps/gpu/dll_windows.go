@@ -1,0 +1,67 @@
+package gpu
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"golang.org/x/sys/windows"
+)
+
+const nvmlLibraryHint = `nvml.dll (in System32 and in %ProgramW6432%\NVIDIA Corporation\NVSMI)`
+
+// platformNVML loads nvml.dll without cgo: System32 first (current drivers), then NVSMI (older ones).
+func platformNVML() *nvmlProber {
+	return newNVMLProber("nvml.dll", openNVMLDLL)
+}
+
+func nvmlDLLPaths() []string {
+	var paths []string
+	if sys, err := windows.GetSystemDirectory(); err == nil {
+		paths = append(paths, filepath.Join(sys, "nvml.dll"))
+	}
+	if pf := os.Getenv("ProgramW6432"); pf != "" {
+		paths = append(paths, filepath.Join(pf, "NVIDIA Corporation", "NVSMI", "nvml.dll"))
+	}
+	return paths
+}
+
+func openNVMLDLL() (nvmlLib, error) {
+	paths := nvmlDLLPaths()
+	for _, p := range paths {
+		// An absolute path with LOAD_WITH_ALTERED_SEARCH_PATH: the DLL's own folder resolves its dependencies.
+		h, err := windows.LoadLibraryEx(p, 0, windows.LOAD_WITH_ALTERED_SEARCH_PATH)
+		if err == nil {
+			return newDLLLib(&winTable{dll: h, procs: map[string]uintptr{}}), nil
+		}
+	}
+	return nil, fmt.Errorf("nvml.dll not found (looked in %v)", paths)
+}
+
+// winTable resolves exports with GetProcAddress and calls them with the x64 calling convention.
+type winTable struct {
+	dll   windows.Handle
+	procs map[string]uintptr
+}
+
+func (t *winTable) Find(name string) error {
+	if _, ok := t.procs[name]; ok {
+		return nil
+	}
+	addr, err := windows.GetProcAddress(t.dll, name)
+	if err != nil {
+		return err
+	}
+	t.procs[name] = addr
+	return nil
+}
+
+func (t *winTable) Call(name string, args ...uintptr) uintptr {
+	addr, ok := t.procs[name]
+	if !ok {
+		return 13 // NVML_ERROR_FUNCTION_NOT_FOUND; callers Find first, so this is a programming error
+	}
+	r, _, _ := syscall.SyscallN(addr, args...)
+	return r
+}

@@ -1,0 +1,113 @@
+package gpu
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"time"
+)
+
+// FromFile is the --simulate prober: it answers with the report in path (the output of
+// `gpuwiz gpu --json`), marked Simulated. Its Sample makes up plausible readings from that report
+// (a slow load wave; see docs/gpu-report.md) so the benchmark screen moves on a simulated machine.
+func FromFile(path string) (Prober, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("simulate file %s does not exist; make one with `gpuwiz gpu --json > %s` on the machine to simulate", path, path)
+		}
+		return nil, fmt.Errorf("simulate file %s: %w", path, err)
+	}
+	r, err := ParseReport(data)
+	if err != nil {
+		return nil, fmt.Errorf("simulate file %s is not a GPU report (the output of `gpuwiz gpu --json`): %w", path, err)
+	}
+	r.Simulated = true
+	if r.Backend == "" {
+		r.Backend = "simulated"
+	}
+	return &fileProber{report: r, start: time.Now()}, nil
+}
+
+// ParseReport decodes a report strictly: unknown fields and missing required ones are errors.
+func ParseReport(data []byte) (Report, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return Report{}, err
+	}
+	for _, k := range []string{"available", "gpus"} {
+		if _, ok := probe[k]; !ok {
+			return Report{}, fmt.Errorf("field %q is missing", k)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var r Report
+	if err := dec.Decode(&r); err != nil {
+		return Report{}, err
+	}
+	if r.Available && len(r.GPUs) == 0 {
+		return Report{}, errors.New(`"available" is true but "gpus" is empty`)
+	}
+	for i, g := range r.GPUs {
+		if g.Name == "" {
+			return Report{}, fmt.Errorf("gpus[%d] has no name", i)
+		}
+		if g.Processes == nil {
+			r.GPUs[i].Processes = []Process{}
+		}
+	}
+	if r.GPUs == nil {
+		r.GPUs = []GPU{}
+	}
+	return r, nil
+}
+
+type fileProber struct {
+	report Report
+	start  time.Time
+}
+
+func (f *fileProber) Probe(ctx context.Context) (Report, error) {
+	r := f.report
+	r.GPUs = append([]GPU{}, f.report.GPUs...)
+	if f.report.Warnings != nil {
+		r.Warnings = append([]string{}, f.report.Warnings...)
+	}
+	return r, nil
+}
+
+// Sample: utilisation follows a 20-second wave between 35 and 95 %; memory, power, temperature and
+// clock follow it from the report's own figures (power scaled to a TDP guessed from memory size).
+func (f *fileProber) Sample(ctx context.Context) ([]Sample, error) {
+	if !f.report.Available {
+		return nil, ErrNoGPU
+	}
+	now := time.Now()
+	t := now.Sub(f.start).Seconds()
+	out := make([]Sample, 0, len(f.report.GPUs))
+	for _, g := range f.report.GPUs {
+		load := 0.65 + 0.30*math.Sin(2*math.Pi*t/20+float64(g.Index))
+		tdp := 120 + 3*float64(g.MemoryTotalMiB)/1024 // 8 GiB card ~150 W, 140 GiB ~540 W
+		clock := 1800.0
+		if g.SMClockMHz != nil && *g.SMClockMHz > 0 {
+			clock = math.Max(*g.SMClockMHz, 1200)
+		}
+		free := float64(g.MemoryTotalMiB - min(g.MemoryUsedMiB, g.MemoryTotalMiB))
+		out = append(out, Sample{
+			Time: now, Index: g.Index,
+			UtilizationPct: math.Round(load * 100),
+			MemoryUsedMiB:  g.MemoryUsedMiB + uint64(free*0.4*load),
+			MemoryTotalMiB: g.MemoryTotalMiB,
+			TemperatureC:   math.Round(40 + 35*load),
+			PowerW:         math.Round(tdp * (0.2 + 0.75*load)),
+			SMClockMHz:     math.Round(clock * (0.85 + 0.15*load)),
+			Processes:      g.Processes,
+		})
+	}
+	return out, nil
+}

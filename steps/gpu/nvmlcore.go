@@ -1,0 +1,277 @@
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+)
+
+// nvmlLib is the handful of NVML calls the probe makes. Two implementations: go-nvml (Linux, cgo)
+// and nvml.dll through a function table (Windows, no cgo), so one probe logic serves both.
+type nvmlLib interface {
+	Init() error
+	Shutdown()
+	DriverVersion() (string, error)
+	CUDADriverVersion() (int, error) // 13000 for CUDA 13.0
+	NVMLVersion() (string, error)
+	DeviceCount() (int, error)
+	Device(index int) (nvmlDevice, error)
+	ProcessName(pid int) (string, error)
+}
+
+// nvmlDevice is one card's handle.
+type nvmlDevice interface {
+	Name() (string, error)
+	UUID() (string, error)
+	PCIBusID() (string, error)
+	Memory() (totalBytes, usedBytes uint64, err error)
+	ComputeCapability() (major, minor int, err error)
+	Utilization() (uint32, error)
+	Temperature() (uint32, error)
+	PowerMilliwatts() (uint32, error)
+	SMClockMHz() (uint32, error)
+	ComputeProcesses() ([]rawProcess, error)
+	GraphicsProcesses() ([]rawProcess, error)
+}
+
+// rawProcess is one entry of NVML's process lists; UsedBytes is nil for NVML_VALUE_NOT_AVAILABLE (WDDM).
+type rawProcess struct {
+	PID       uint32
+	UsedBytes *uint64
+}
+
+// errNotExported marks an entry point the installed driver lacks: the field is left nil, with a warning.
+var errNotExported = errors.New("not exported by this driver")
+
+// nvmlProber probes once through lib, then keeps the device handles for cheap samples.
+type nvmlProber struct {
+	backend string
+	open    func() (nvmlLib, error)
+
+	mu      sync.Mutex
+	lib     nvmlLib
+	devices []nvmlDevice
+	initErr error
+	opened  bool
+}
+
+func newNVMLProber(backend string, open func() (nvmlLib, error)) *nvmlProber {
+	return &nvmlProber{backend: backend, open: open}
+}
+
+// start initialises NVML once; a failed Init is remembered and no further call is ever made.
+func (p *nvmlProber) start() error {
+	if p.opened {
+		return p.initErr
+	}
+	p.opened = true
+	lib, err := p.open()
+	if err != nil {
+		p.initErr = err
+		return err
+	}
+	if err := lib.Init(); err != nil {
+		p.initErr = err
+		return p.initErr
+	}
+	p.lib = lib
+	n, err := lib.DeviceCount()
+	if err != nil {
+		p.initErr = fmt.Errorf("NVML device count: %w", err)
+		return p.initErr
+	}
+	for i := 0; i < n; i++ {
+		d, err := lib.Device(i)
+		if err != nil {
+			d = nil // listed in the report with a warning
+		}
+		p.devices = append(p.devices, d)
+	}
+	return nil
+}
+
+// Close shuts NVML down; only needed by long-lived callers that want the library unloaded.
+func (p *nvmlProber) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lib != nil {
+		p.lib.Shutdown()
+		p.lib, p.devices = nil, nil
+	}
+	p.opened = false
+}
+
+func (p *nvmlProber) Probe(ctx context.Context) (Report, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	begin := time.Now()
+	if err := p.start(); err != nil {
+		return Report{Backend: p.backend}, err
+	}
+	initDone := time.Now()
+	r := Report{Available: true, Backend: p.backend, GPUs: []GPU{}}
+	var warn warnings
+	if v, err := p.lib.DriverVersion(); err == nil {
+		r.DriverVersion = v
+	} else {
+		warn.add("driver version not reported (%v)", err)
+	}
+	if v, err := p.lib.CUDADriverVersion(); err == nil && v > 0 {
+		r.CUDAMax = cudaVersionString(v)
+	} else {
+		warn.add("the driver did not report the highest CUDA version it supports (%v)", errOr(err, "0"))
+	}
+	if v, err := p.lib.NVMLVersion(); err == nil {
+		r.NVMLVersion = v
+	}
+	for i, d := range p.devices {
+		if d == nil {
+			warn.add("GPU %d: NVML gave no handle for it (the card may be lost or in a bad state; a reboot or driver reinstall usually helps)", i)
+			continue
+		}
+		r.GPUs = append(r.GPUs, p.describe(i, d, &warn))
+	}
+	r.Warnings = append(warn.list, cardWarnings(r)...)
+	r.Message = availableMessage(r)
+	r.Timings = &Timings{InitMS: ms(initDone.Sub(begin)), ProbeMS: ms(time.Since(begin))}
+	return r, nil
+}
+
+func (p *nvmlProber) describe(i int, d nvmlDevice, warn *warnings) GPU {
+	g := GPU{Index: i, Processes: []Process{}}
+	var err error
+	if g.Name, err = d.Name(); err != nil {
+		warn.add("GPU %d: name not reported (%v)", i, err)
+	}
+	if g.UUID, err = d.UUID(); err != nil {
+		warn.add("GPU %d: UUID not reported (%v)", i, err)
+	}
+	if g.PCIBusID, err = d.PCIBusID(); err != nil {
+		warn.add("GPU %d: PCI bus id not reported (%v)", i, err)
+	}
+	if total, used, err := d.Memory(); err == nil {
+		g.MemoryTotalMiB, g.MemoryUsedMiB = total>>20, used>>20
+	} else {
+		warn.add("GPU %d: memory not reported (%v)", i, err)
+	}
+	if major, minor, err := d.ComputeCapability(); err == nil {
+		g.ComputeCapability = fmt.Sprintf("%d.%d", major, minor)
+	} else {
+		warn.add("GPU %d: compute capability not reported (%v)", i, err)
+	}
+	s := p.readVitals(i, d, warn)
+	g.UtilizationPct, g.TemperatureC, g.PowerW, g.SMClockMHz = s.util, s.temp, s.power, s.clock
+	g.Processes = p.processes(d, warn, i)
+	return g
+}
+
+type vitals struct{ util, temp, power, clock *float64 }
+
+func (p *nvmlProber) readVitals(i int, d nvmlDevice, warn *warnings) vitals {
+	var v vitals
+	read := func(what string, f func() (uint32, error), scale float64) *float64 {
+		x, err := f()
+		if err != nil {
+			if warn != nil {
+				warn.add("GPU %d: %s not reported (%v)", i, what, err)
+			}
+			return nil
+		}
+		f64 := float64(x) * scale
+		return &f64
+	}
+	v.util = read("utilisation", d.Utilization, 1)
+	v.temp = read("temperature", d.Temperature, 1)
+	v.power = read("power draw", d.PowerMilliwatts, 0.001)
+	v.clock = read("SM clock", d.SMClockMHz, 1)
+	return v
+}
+
+// processes merges the compute and graphics lists (a process in both is listed once).
+func (p *nvmlProber) processes(d nvmlDevice, warn *warnings, i int) []Process {
+	byPID := map[uint32]rawProcess{}
+	for _, list := range []struct {
+		kind string
+		f    func() ([]rawProcess, error)
+	}{{"compute", d.ComputeProcesses}, {"graphics", d.GraphicsProcesses}} {
+		ps, err := list.f()
+		if err != nil {
+			if warn != nil {
+				warn.add("GPU %d: %s process list not available (%v)", i, list.kind, err)
+			}
+			continue
+		}
+		for _, rp := range ps {
+			old, seen := byPID[rp.PID]
+			if !seen || (old.UsedBytes == nil && rp.UsedBytes != nil) {
+				byPID[rp.PID] = rp
+			}
+		}
+	}
+	out := make([]Process, 0, len(byPID))
+	for pid, rp := range byPID {
+		pr := Process{PID: int(pid)}
+		if name, err := p.lib.ProcessName(int(pid)); err == nil && name != "" {
+			pr.Name = name
+		} else {
+			pr.Name = processNameFromOS(int(pid))
+		}
+		if rp.UsedBytes != nil {
+			mib := *rp.UsedBytes >> 20
+			pr.UsedMemoryMiB = &mib
+		}
+		out = append(out, pr)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].PID < out[b].PID })
+	return out
+}
+
+// Sample reads every card's vital signs through the kept handles; no full probe.
+func (p *nvmlProber) Sample(ctx context.Context) ([]Sample, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.start(); err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	out := make([]Sample, 0, len(p.devices))
+	for i, d := range p.devices {
+		if d == nil {
+			continue
+		}
+		s := Sample{Time: now, Index: i}
+		if total, used, err := d.Memory(); err == nil {
+			s.MemoryTotalMiB, s.MemoryUsedMiB = total>>20, used>>20
+		}
+		v := p.readVitals(i, d, nil)
+		s.UtilizationPct, s.TemperatureC, s.PowerW, s.SMClockMHz = deref(v.util), deref(v.temp), deref(v.power), deref(v.clock)
+		s.Processes = p.processes(d, nil, i)
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func deref(f *float64) float64 {
+	if f == nil {
+		return 0
+	}
+	return *f
+}
+
+func cudaVersionString(v int) string { return fmt.Sprintf("%d.%d", v/1000, (v%1000)/10) }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func errOr(err error, s string) any {
+	if err != nil {
+		return err
+	}
+	return s
+}
+
+type warnings struct{ list []string }
+
+func (w *warnings) add(format string, a ...any) { w.list = append(w.list, fmt.Sprintf(format, a...)) }
