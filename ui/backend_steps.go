@@ -106,7 +106,7 @@ func (b *stepsBackend) Doctor(ctx context.Context, venv string) (DoctorReport, e
 	out := DoctorReport{Impl: rep}
 	for _, f := range rep.Findings {
 		out.Findings = append(out.Findings, Finding{Code: f.Code, Severity: string(f.Severity), Title: f.Title,
-			Evidence: strings.Join(f.Evidence, "; "), Fix: f.Fix})
+			Evidence: strings.Join(f.Evidence, "\n"), Fix: f.Fix})
 	}
 	return out, nil
 }

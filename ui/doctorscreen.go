@@ -100,9 +100,12 @@ func (s *doctorScreen) refresh() {
 		if rankOf(f.Severity) <= 1 {
 			style = st.Err
 		}
-		b.WriteString(style.Render(strings.ToUpper(f.Severity)) + " " + st.Label.Render(f.Title) + st.Dim.Render("  ["+f.Code+"]") + "\n")
-		if f.Evidence != "" {
-			b.WriteString(st.Dim.Render(wrap("    saw: "+f.Evidence, s.w)) + "\n")
+		b.WriteString(style.Render(strings.ToUpper(f.Severity)) + " " + st.Dim.Render("["+f.Code+"]") + "\n")
+		b.WriteString(st.Label.Render(wrap("  "+f.Title, s.w)) + "\n")
+		for _, e := range strings.Split(f.Evidence, "\n") {
+			if e != "" {
+				b.WriteString(st.Dim.Render(wrap("    saw: "+e, s.w)) + "\n")
+			}
 		}
 		if f.Fix != "" {
 			b.WriteString(wrap("    fix: "+f.Fix, s.w) + "\n")
