@@ -128,7 +128,7 @@ func printGPUReport(w io.Writer, r gpu.Report) {
 	for _, g := range r.GPUs {
 		fmt.Fprintf(w, "\nGPU %d: %s\n", g.Index, g.Name)
 		fmt.Fprintf(w, "  compute capability %s, memory %d of %d MiB used\n", orUnknown(g.ComputeCapability), g.MemoryUsedMiB, g.MemoryTotalMiB)
-		fmt.Fprintf(w, "  %s busy, %s, %s, SM clock %s\n", optNum(g.UtilizationPct, "%.0f%%"), optNum(g.TemperatureC, "%.0f °C"), optNum(g.PowerW, "%.1f W"), optNum(g.SMClockMHz, "%.0f MHz"))
+		fmt.Fprintf(w, "  utilisation %s, temperature %s, power %s, SM clock %s\n", optNum(g.UtilizationPct, "%.0f%%"), optNum(g.TemperatureC, "%.0f °C"), optNum(g.PowerW, "%.1f W"), optNum(g.SMClockMHz, "%.0f MHz"))
 		fmt.Fprintf(w, "  UUID %s, PCI %s\n", orUnknown(g.UUID), orUnknown(g.PCIBusID))
 		if len(g.Processes) == 0 {
 			fmt.Fprintln(w, "  no processes")

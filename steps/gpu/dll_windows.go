@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/windows"
 )
 
-const nvmlLibraryHint = `nvml.dll (in System32 and in %ProgramW6432%\NVIDIA Corporation\NVSMI)`
+const nvmlLibraryHint = "NVML (nvml.dll)"
 
 // platformNVML loads nvml.dll without cgo: System32 first (current drivers), then NVSMI (older ones).
 func platformNVML() *nvmlProber {
@@ -36,7 +37,7 @@ func openNVMLDLL() (nvmlLib, error) {
 			return newDLLLib(&winTable{dll: h, procs: map[string]uintptr{}}), nil
 		}
 	}
-	return nil, fmt.Errorf("nvml.dll not found (looked in %v)", paths)
+	return nil, fmt.Errorf("not found in %s", strings.Join(paths, " or "))
 }
 
 // winTable resolves exports with GetProcAddress and calls them with the x64 calling convention.
