@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/matrix"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -35,11 +38,21 @@ func newPythonCmd(env *Env) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writePyenvJSON(cmd.OutOrStdout(), map[string]any{"interpreters": interpretersOrEmpty(found)})
+				doc := map[string]any{"interpreters": interpretersOrEmpty(found)}
+				if len(found) == 0 {
+					doc["advice"] = noPythonAdvice(env)
+				}
+				if err := writePyenvJSON(cmd.OutOrStdout(), doc); err != nil {
+					return err
+				}
+				if len(found) == 0 {
+					return Silent(ExitFailure)
+				}
+				return nil
 			}
 			printInterpreters(cmd.OutOrStdout(), found)
 			if len(found) == 0 {
-				return Exitf(ExitFailure, "no Python found: install 64-bit Python from python.org, or pass one with --python")
+				return Exitf(ExitFailure, "%s", noPythonAdvice(env))
 			}
 			return nil
 		},
@@ -47,6 +60,21 @@ func newPythonCmd(env *Env) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&explicit, "python", "", "also describe this interpreter")
 	return cmd
+}
+
+// noPythonAdvice names the Python to install: the minor most of the matrix's releases for this OS support.
+func noPythonAdvice(env *Env) string {
+	var ranges []pyenv.PythonRange
+	if m, err := env.Matrix(); err == nil {
+		for _, rels := range [][]matrix.Release{m.Torch, m.Paddle} {
+			for _, r := range rels {
+				if slices.Contains(r.OS, runtime.GOOS) {
+					ranges = append(ranges, pyenv.PythonRange{Min: r.PythonMin, Max: r.PythonMax})
+				}
+			}
+		}
+	}
+	return pyenv.NoPythonAdvice(runtime.GOOS, pyenv.RecommendedMinor(ranges))
 }
 
 func interpretersOrEmpty(in []pyenv.Interpreter) []pyenv.Interpreter {

@@ -1,0 +1,111 @@
+// Command pystandin stands in, under Wine, for the Windows py launcher and for python.exe, which this
+// machine lacks. Built as py.exe it prints what `py -0p` prints for the pythons listed in
+// pystandin.json beside it; built (or copied) as python.exe it answers the one-line JSON calls that
+// gpuwiz's Describe and Inspect make (`python -I -c SCRIPT`) with the version and bitness given there.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Config is pystandin.json, read from the stand-in's own folder.
+type Config struct {
+	// py.exe: "new" prints the 3.12+ launcher's " -V:3.12 *  PATH" lines, "old" the " -3.11-64  PATH *" ones.
+	Format  string     `json:"format"`
+	Pythons []Launched `json:"pythons"`
+	// python.exe
+	Version string `json:"version"` // "3.12.4"
+	Bits    int    `json:"bits"`
+}
+
+// Launched is one interpreter the launcher lists.
+type Launched struct {
+	Tag     string `json:"tag"` // "3.12" (new format) or "3.12-64" (old)
+	Path    string `json:"path"`
+	Default bool   `json:"default"`
+}
+
+func main() {
+	self, err := os.Executable()
+	if err != nil {
+		fail(3, "cannot find myself: %v", err)
+	}
+	cfg, err := readConfig(filepath.Join(filepath.Dir(self), "pystandin.json"))
+	if err != nil {
+		fail(3, "%v", err)
+	}
+	name := strings.TrimSuffix(strings.ToLower(filepath.Base(self)), ".exe")
+	if name == "py" {
+		os.Exit(launcher(cfg, os.Args[1:]))
+	}
+	os.Exit(python(cfg, self, os.Args[1:]))
+}
+
+func readConfig(path string) (Config, error) {
+	var c Config
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c, fmt.Errorf("no config beside the stand-in: %v", err)
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return c, fmt.Errorf("%s: %v", path, err)
+	}
+	return c, nil
+}
+
+func launcher(cfg Config, args []string) int {
+	if len(args) != 1 || (args[0] != "-0p" && args[0] != "--list-paths") {
+		fmt.Fprintln(os.Stderr, "pystandin (py.exe): only -0p is answered")
+		return 1
+	}
+	if len(cfg.Pythons) == 0 {
+		fmt.Println("No installed Pythons found!")
+		return 0
+	}
+	if cfg.Format == "old" {
+		fmt.Print("Installed Pythons found by py Launcher for Windows\r\n")
+	}
+	for _, p := range cfg.Pythons {
+		star := ""
+		if p.Default {
+			star = "*"
+		}
+		if cfg.Format == "old" {
+			fmt.Printf(" -%-12s %s %s\r\n", p.Tag, p.Path, star)
+		} else {
+			fmt.Printf(" -V:%-8s %-2s %s\r\n", p.Tag, star, p.Path)
+		}
+	}
+	return 0
+}
+
+// python answers `-I -c SCRIPT` with one JSON line holding both Describe's and Inspect's fields:
+// an empty python.org install with no distributions.
+func python(cfg Config, self string, args []string) int {
+	if len(args) == 1 && args[0] == "--version" {
+		fmt.Printf("Python %s\r\n", cfg.Version)
+		return 0
+	}
+	if len(args) != 3 || args[0] != "-I" || args[1] != "-c" {
+		fmt.Fprintf(os.Stderr, "pystandin (python.exe): only -I -c SCRIPT is answered, not %q\n", args)
+		return 9
+	}
+	prefix := filepath.Dir(self)
+	doc := map[string]any{
+		"version": cfg.Version, "bits": cfg.Bits, "executable": self, "prefix": prefix, "base_prefix": prefix,
+		"conda": false, "site_packages": []string{filepath.Join(prefix, "Lib", "site-packages")},
+		"dists": []any{}, "leftovers": []string{}, "pip_version": "", "paddle_dir": false, "paddle_dir_owners": []string{},
+	}
+	line, _ := json.Marshal(doc)
+	fmt.Printf("%s\r\n", line)
+	return 0
+}
+
+func fail(code int, format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "pystandin: "+format+"\n", a...)
+	os.Exit(code)
+}
