@@ -1,0 +1,51 @@
+package gpu
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestFromFile(t *testing.T) {
+	p, err := FromFile("../../testdata/fakenvml/expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := p.Probe(context.Background())
+	if !r.Simulated || r.Backend != "nvml.dll" || len(r.GPUs) != 2 || r.GPUs[1].ComputeCapability != "6.1" {
+		t.Fatalf("keeps the file's facts, marked simulated: %+v", r)
+	}
+	dir := t.TempDir()
+	bare := filepath.Join(dir, "bare.json")
+	os.WriteFile(bare, []byte(`{"available":true,"gpus":[{"index":0,"name":"NVIDIA GeForce RTX 3060","memory_total_mib":12288,"compute_capability":"8.6"}]}`), 0o644)
+	p, err = FromFile(bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := p.Probe(context.Background()); r.Backend != "simulated" || r.GPUs[0].Processes == nil {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestFromFileErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		return p
+	}
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "nope.json"), "does not exist"},
+		{write("junk.json", "not json"), "not a GPU report"},
+		{write("typo.json", `{"available":true,"gpus":[{"name":"x"}],"gpu_count":1}`), `unknown field "gpu_count"`},
+		{write("empty.json", `{}`), `"available" is missing`},
+		{write("nocards.json", `{"available":true,"gpus":[]}`), `"gpus" is empty`},
+	} {
+		_, err := FromFile(c.path)
+		if err == nil || !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want the path and %q", filepath.Base(c.path), err, c.want)
+		}
+	}
+}
