@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/bench"
@@ -23,6 +24,9 @@ type stepsBackend struct {
 
 // NewStepsBackend builds the real backend over the CLI's environment (--matrix, --simulate).
 func NewStepsBackend(env *cli.Env) Backend { return &stepsBackend{env: env, run: runner.New(nil)} }
+
+// benchSampleEvery is the live charts' sampling period (4 Hz).
+const benchSampleEvery = 250 * time.Millisecond
 
 var errNotBuilt = errors.New("not in this build yet")
 
@@ -79,10 +83,6 @@ func baseVersion(v string) string {
 	return base
 }
 
-func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
-	return Plan{}, errNotBuilt
-}
-
 func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- InstallEvent) Outcome {
 	if rp, ok := p.Impl.(doctor.Repair); ok {
 		return b.applyRepair(ctx, rp, events)
@@ -137,6 +137,14 @@ func (b *stepsBackend) Bench(ctx context.Context, venv string) (BenchFeed, strin
 		return BenchFeed{}, "", err
 	}
 	events := make(chan bench.Event, 64)
-	go func() { _, _ = bench.Run(ctx, b.run, python, fw, bench.Options{Quick: true}, events) }()
-	return BenchFeed{Events: events}, fw, nil
+	feed := BenchFeed{Events: events}
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	if p, err := b.env.GPUProber(); err == nil {
+		feed.Samples = gpu.Watch(sampleCtx, p, benchSampleEvery)
+	}
+	go func() {
+		defer stopSampling() // the sampler's channel closes with the benchmark
+		_, _ = bench.Run(ctx, b.run, python, fw, bench.Options{Quick: true}, events)
+	}()
+	return feed, fw, nil
 }

@@ -244,14 +244,20 @@ func (s *tmuxSession) screen() string {
 	return s.tmux("capture-pane", "-p", "-t", s.name)
 }
 
-// waitFor polls the screen until it shows text; it fails with the last screen after limit.
-func (s *tmuxSession) waitFor(text string, limit time.Duration) string {
+// waitFor polls the screen until it shows text; it fails with the last screen after limit, or at
+// once when the screen shows one of failures.
+func (s *tmuxSession) waitFor(text string, limit time.Duration, failures ...string) string {
 	s.t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
 		scr := s.screen()
 		if strings.Contains(scr, text) {
 			return scr
+		}
+		for _, f := range failures {
+			if strings.Contains(scr, f) {
+				s.t.Fatalf("waiting for %q the screen shows %q:\n%s", text, f, scr)
+			}
 		}
 		if time.Now().After(deadline) {
 			s.t.Fatalf("waited %s for %q; the screen shows:\n%s", limit, text, scr)

@@ -93,7 +93,7 @@ func newSetupToPlan(t *testing.T, s *tmuxSession, venv string) {
 	s.sendText(venv)
 	s.waitFor("a new venv will be created", 5*time.Second)
 	s.send("Enter")
-	s.waitFor("Run this plan?", 60*time.Second)
+	s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
 }
 
 func TestE2ENewSetupInTmux(t *testing.T) {
@@ -112,9 +112,9 @@ func TestE2ENewSetupInTmux(t *testing.T) {
 		t.Fatal("the venv exists before the plan was confirmed")
 	}
 	s.send("y")
-	s.waitFor("Press enter to verify", 180*time.Second)
+	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
 	s.send("Enter")
-	s.waitFor("Every check passed", 120*time.Second)
+	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
 	s.send("Enter")
 	s.waitFor("installed and verified", 10*time.Second)
 	s.send("q")
@@ -194,9 +194,9 @@ func TestE2ERepairPaddleMixedInTmux(t *testing.T) {
 		}
 	}
 	s.send("y")
-	s.waitFor("Press enter to verify", 180*time.Second)
+	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
 	s.send("Enter")
-	s.waitFor("Every check passed", 60*time.Second)
+	s.waitFor("Every check passed", 60*time.Second, "Some checks failed")
 	s.send("Enter")
 	s.waitFor("q or enter to quit", 10*time.Second)
 	s.send("q")

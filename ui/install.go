@@ -194,8 +194,11 @@ func (s *installScreen) View() string {
 	switch {
 	case s.outcome != nil:
 		b.WriteString(s.outcomeLine() + "\n")
+		if s.outcome.LogPath != "" {
+			b.WriteString(st.Dim.Render(ansi.Truncate("full log: "+s.outcome.LogPath, s.w, "...")) + "\n")
+		}
 	case s.confirming:
-		b.WriteString(st.Warn.Render("Cancel the install? y: stop pip and put the environment back, n: keep going") + "\n")
+		b.WriteString(st.Warn.Render(wrap("Cancel the install? y: stop pip and put the environment back, n: keep going", s.w)) + "\n")
 	case s.cancelled:
 		b.WriteString(st.Warn.Render(fmt.Sprintf("Cancelling: stopping pip and restoring the environment... %s", elapsed)) + "\n")
 	case s.total > 0:
@@ -226,12 +229,12 @@ func (s *installScreen) outcomeLine() string {
 	o := s.outcome
 	switch {
 	case o.OK:
-		return st.OK.Render(st.Pass + " Installed. Press enter to verify.")
+		return st.OK.Render(wrap(st.Pass+" Installed. Press enter to verify.", s.w))
 	case s.cancelled || o.Result == "cancelled":
 		if o.Restored {
-			return st.Warn.Render("Cancelled. The environment was restored to what it held before. Press enter.")
+			return st.Warn.Render(wrap("Cancelled. The environment was restored to what it held before. Press enter.", s.w))
 		}
-		return st.Err.Render("Cancelled. The environment could NOT be restored: run gpuwiz doctor on it. Press enter.")
+		return st.Err.Render(wrap("Cancelled. The environment could NOT be restored: run gpuwiz doctor on it. Press enter.", s.w))
 	}
 	msg := "Install failed"
 	if o.Err != nil {
@@ -240,7 +243,7 @@ func (s *installScreen) outcomeLine() string {
 	if o.Restored {
 		msg += ". The environment was restored."
 	}
-	return st.Err.Render(msg + " Press enter.")
+	return st.Err.Render(wrap(msg+" Press enter.", s.w))
 }
 
 func padRight(s string, w int) string {
