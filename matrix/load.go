@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -99,3 +100,6 @@ func (e *Error) Error() string {
 	}
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
+
+// EmbeddedTOML is the matrix file compiled into the binary, as written (comments included).
+func EmbeddedTOML() []byte { return slices.Clone(embeddedTOML) }
