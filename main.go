@@ -13,5 +13,5 @@ import (
 var version = "dev"
 
 func main() {
-	os.Exit(cli.Execute(cli.Build{Version: version, Wizard: ui.Run}, os.Args[1:]))
+	os.Exit(cli.Execute(cli.Build{Version: version, Wizard: ui.Run, BenchScreen: ui.RunBench}, os.Args[1:]))
 }

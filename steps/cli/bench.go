@@ -33,7 +33,7 @@ func init() { register(80, newBenchCommand) }
 
 func newBenchCommand(env *Env) *cobra.Command {
 	var venv, python, framework string
-	var asJSON, quick bool
+	var asJSON, quick, tui bool
 	var gpuIndex int
 	cmd := &cobra.Command{
 		Use:   "bench (--venv PATH | --python PATH)",
@@ -60,7 +60,11 @@ func newBenchCommand(env *Env) *cobra.Command {
 				}
 				python = v.Python()
 			}
-			return runBench(cmd.Context(), env, cmd.OutOrStdout(), python, framework, bench.Options{Quick: quick, GPU: gpuIndex}, asJSON)
+			opts := bench.Options{Quick: quick, GPU: gpuIndex}
+			if tui {
+				return runBenchScreen(cmd.Context(), env, python, framework, opts)
+			}
+			return runBench(cmd.Context(), env, cmd.OutOrStdout(), python, framework, opts, asJSON)
 		},
 	}
 	f := cmd.Flags()
@@ -70,6 +74,7 @@ func newBenchCommand(env *Env) *cobra.Command {
 	f.BoolVar(&asJSON, "json", false, "print the summary and the sampler's readings as JSON")
 	f.BoolVar(&quick, "quick", false, "fewer sizes and repeats")
 	f.IntVar(&gpuIndex, "gpu", 0, "the GPU to benchmark, by index")
+	f.BoolVar(&tui, "tui", false, "show the live benchmark screen (needs a terminal)")
 	return cmd
 }
 
@@ -95,7 +100,7 @@ func runBench(ctx context.Context, env *Env, out io.Writer, python, framework st
 		samplerName = name
 		go func() {
 			defer close(samplerDone)
-			for samples := range sampleEvery(sampleCtx, p, benchSampleEvery) {
+			for samples := range gpu.Watch(sampleCtx, p, benchSampleEvery) {
 				watch.Add(samples)
 			}
 		}()
@@ -156,31 +161,11 @@ func benchProber(env *Env) (gpu.Prober, string) {
 	if env.G.SimulateFile != "" {
 		return nil, "none (--simulate has no live readings)"
 	}
-	return defaultProber()
-}
-
-// sampleEvery reads p every period until ctx ends; a failed reading is skipped, never fatal.
-func sampleEvery(ctx context.Context, p gpu.Prober, every time.Duration) <-chan []gpu.Sample {
-	ch := make(chan []gpu.Sample, 4)
-	go func() {
-		defer close(ch)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			if s, err := p.Sample(ctx); err == nil {
-				select {
-				case ch <- s:
-				default: // the reader is behind: drop this reading rather than stall
-				}
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return ch
+	p, err := env.GPUProber()
+	if err != nil {
+		return nil, "none (" + err.Error() + ")"
+	}
+	return p, "gpu probe"
 }
 
 func printBenchEvent(w io.Writer, e bench.Event) {
@@ -251,7 +236,21 @@ func printBenchSummary(w io.Writer, s bench.Summary, readings []bench.GPUReading
 	fmt.Fprintf(w, "verdict: %s (%.1f s)\n", s.Verdict, s.Elapsed.Seconds())
 }
 
-// defaultProber is the real sampler; until the GPU probe's gpu.Default lands it has none.
-func defaultProber() (gpu.Prober, string) {
-	return nil, "none (this build has no GPU sampler yet)"
+
+// runBenchScreen shows the wizard's live benchmark screen on its own.
+func runBenchScreen(ctx context.Context, env *Env, python, framework string, opts bench.Options) error {
+	if env.Build.BenchScreen == nil {
+		return Exitf(ExitFailure, "this build has no benchmark screen")
+	}
+	if framework == "" {
+		fw, err := bench.DetectFramework(ctx, runner.New(nil), python)
+		if err != nil {
+			return Exitf(ExitFailure, "could not benchmark: %v", err)
+		}
+		framework = fw
+	}
+	if code := env.Build.BenchScreen(ctx, env, python, framework, opts); code != 0 {
+		return Silent(code)
+	}
+	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"sort"
 
 	"github.com/spf13/cobra"
+
+	"gpuwiz/steps/bench"
 )
 
 // Exit codes, documented in README.md.
@@ -37,10 +39,14 @@ type Globals struct {
 // WizardFunc starts the terminal UI and returns the process exit code.
 type WizardFunc func(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr io.Writer) int
 
+// BenchScreenFunc shows the live benchmark screen alone (`gpuwiz bench --tui`) and returns the exit code.
+type BenchScreenFunc func(ctx context.Context, env *Env, python, framework string, opts bench.Options) int
+
 // Build carries what main hands to the CLI.
 type Build struct {
-	Version string
-	Wizard  WizardFunc
+	Version     string
+	Wizard      WizardFunc
+	BenchScreen BenchScreenFunc
 }
 
 // ExitError makes a command end with a given exit code and message.
