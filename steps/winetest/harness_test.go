@@ -92,6 +92,13 @@ func setUp() (*wineMachine, error) {
 	if err := w.command(context.Background(), nil, "wineserver", "-p60").Run(); err != nil {
 		return w, fmt.Errorf("wineserver -p60: %v", err)
 	}
+	// The first Windows process starts Wine's services (services.exe, winedevice, explorer), which
+	// inherit its stdio: start them here on /dev/null so no test's pipes are held open by them.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := w.command(ctx, nil, "wine", "cmd", "/c", "exit").Run(); err != nil {
+		return w, fmt.Errorf("wine cmd /c exit: %v", err)
+	}
 	return w, nil
 }
 
