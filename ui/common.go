@@ -88,8 +88,15 @@ func padLines(s string, h int) string {
 // wrap breaks text at spaces to w columns (never inside "Set-ExecutionPolicy"), indenting
 // continuation lines like the first; words longer than a line are cut.
 func wrap(s string, w int) string {
+	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	return wrapHanging(s, w, indent)
+}
+
+// wrapHanging is wrap with continuation lines indented by hang, so list items stay apart.
+func wrapHanging(s string, w int, hang string) string {
 	w = max(w, 10)
 	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	first := true
 	var out, line strings.Builder
 	lineW := 0
 	for _, word := range strings.Fields(s) {
@@ -98,6 +105,9 @@ func wrap(s string, w int) string {
 			out.WriteString(line.String() + "\n")
 			line.Reset()
 			lineW = 0
+			if first {
+				first, indent = false, hang
+			}
 		}
 		if lineW == 0 {
 			line.WriteString(indent)

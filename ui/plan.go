@@ -90,7 +90,7 @@ func (s *planScreen) body() string {
 		}
 		b.WriteString(st.Label.Render(title) + "\n")
 		for _, it := range items {
-			b.WriteString(style(wrap("  "+it, s.w)) + "\n")
+			b.WriteString(style(wrapHanging("  "+it, s.w, "      ")) + "\n")
 		}
 	}
 	if s.doctor != nil && len(s.doctor.Findings) == 0 {
