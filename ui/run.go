@@ -23,14 +23,14 @@ const restoreWait = 2 * time.Minute
 
 // Run starts the wizard and returns the process exit code.
 func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := &cli.Env{G: &g}
+	if code := checkInputs(ctx, env, stderr); code != 0 {
+		return code
+	}
 	out, ok := stdout.(*os.File)
 	if !ok || !term.IsTerminal(int(out.Fd())) {
 		fmt.Fprintln(stderr, "gpuwiz: the wizard needs a terminal; for scripts and pipes use `gpuwiz install --yes` (see gpuwiz install --help)")
 		return cli.ExitUsage
-	}
-	env := &cli.Env{G: &g}
-	if code := checkInputs(ctx, env, stderr); code != 0 {
-		return code
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
