@@ -1,0 +1,146 @@
+// Package verify runs an embedded script per framework in a venv's Python and turns what it
+// prints into a checklist, each failure with its cause and fix (FACTS.md §7).
+package verify
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpuwiz/steps/runner"
+)
+
+var (
+	//go:embed scripts/verify_torch.py
+	torchScript string
+	//go:embed scripts/verify_paddle.py
+	paddleScript string
+)
+
+// Timeout bounds one verification: a broken CUDA install can hang in its init.
+const Timeout = 3 * time.Minute
+
+// DefaultMatrixN is the side of the checked matmul.
+const DefaultMatrixN = 256
+
+// Report is the verdict on an installed build.
+type Report struct {
+	OK               bool     `json:"ok"`
+	Framework        string   `json:"framework"`
+	Version          string   `json:"version,omitempty"`     // "2.6.0+cu126"
+	LocalLabel       string   `json:"local_label,omitempty"` // "+cu126"
+	CUDA             string   `json:"cuda,omitempty"`        // the build's CUDA: "12.6"
+	CuDNN            string   `json:"cudnn,omitempty"`
+	CompiledWithCUDA bool     `json:"compiled_with_cuda"`
+	Devices          []Device `json:"devices"`
+	ArchList         []string `json:"arch_list,omitempty"`
+	Checks           []Check  `json:"checks"`
+}
+
+// Device is one GPU the framework sees.
+type Device struct {
+	Name       string `json:"name"`
+	Capability string `json:"capability"` // "9.0"
+}
+
+// Check is one verification; a failed one carries its cause and fix.
+type Check struct {
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	OK       bool   `json:"ok"`
+	Evidence string `json:"evidence,omitempty"`
+	Cause    string `json:"cause,omitempty"`
+	Fix      string `json:"fix,omitempty"`
+}
+
+// Failed lists the failed checks.
+func (r Report) Failed() []Check {
+	var out []Check
+	for _, c := range r.Checks {
+		if !c.OK {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Options tune a run; zero values take the defaults.
+type Options struct {
+	Env     []string // child environment (nil: os.Environ())
+	MatrixN int
+	Timeout time.Duration
+}
+
+// Run verifies framework ("torch" or "paddle") in python; expectChannel ("cu126", "cpu", "" for
+// any) must match the installed build. The error is for bad arguments only: a crash, a hang or a
+// broken import is a failed check in the report.
+func Run(ctx context.Context, r runner.Runner, python, framework, expectChannel string) (Report, error) {
+	return RunWith(ctx, r, python, framework, expectChannel, Options{})
+}
+
+// RunWith is Run with options.
+func RunWith(ctx context.Context, r runner.Runner, python, framework, expectChannel string, o Options) (Report, error) {
+	var script string
+	switch framework {
+	case "torch":
+		script = torchScript
+	case "paddle":
+		script = paddleScript
+	default:
+		return Report{}, fmt.Errorf("framework %q: use torch or paddle", framework)
+	}
+	if o.MatrixN <= 0 {
+		o.MatrixN = DefaultMatrixN
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = Timeout
+	}
+	cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	var stdout bytes.Buffer
+	res := r.Run(cctx, runner.Cmd{Name: "verify " + framework, Argv: []string{python, "-c", script, strconv.Itoa(o.MatrixN)}, Env: o.Env, Stdout: &stdout}, nil)
+	facts, ok := parseFacts(stdout.String())
+	if !ok {
+		rep := Report{Framework: framework, Devices: []Device{}}
+		rep.Checks = []Check{scriptFailed(framework, res, errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil, o.Timeout)}
+		return rep, nil
+	}
+	return judge(facts, expectChannel), nil
+}
+
+const marker = "GPUWIZ-VERIFY "
+
+func parseFacts(stdout string) (facts, bool) {
+	var f facts
+	for _, line := range strings.Split(stdout, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if rest, ok := strings.CutPrefix(line, marker); ok {
+			if json.Unmarshal([]byte(rest), &f) == nil {
+				return f, true
+			}
+		}
+	}
+	return f, false
+}
+
+func scriptFailed(framework string, res runner.Result, timedOut bool, limit time.Duration) Check {
+	c := Check{ID: "script", Title: "the " + framework + " verification runs to the end"}
+	tail := strings.Join(res.Tail, "\n")
+	switch {
+	case timedOut:
+		c.Evidence = fmt.Sprintf("no result after %s; output:\n%s", limit, tail)
+		c.Cause = "importing " + framework + " or the first CUDA call hangs: often a driver that is installing/updating, or an old CUDA runtime on PATH"
+		c.Fix = "reboot after a driver install, then run gpuwiz doctor --venv VENV"
+	default:
+		c.Evidence = fmt.Sprintf("the interpreter ended without a result (%v, exit code %d); output:\n%s", res.Err, res.ExitCode, tail)
+		cause, fix := importCause(tail)
+		c.Cause, c.Fix = "the Python process crashed while loading "+framework+" ("+cause+")", fix
+	}
+	return c
+}
