@@ -14,6 +14,7 @@ import (
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/verify"
 )
 
 // stepsBackend is the real Backend: it calls the steps packages and the CLI's accessors.
@@ -91,7 +92,19 @@ func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- Instal
 }
 
 func (b *stepsBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {
-	return VerifyReport{}, errNotBuilt
+	r, err := verify.Run(ctx, b.run, pyenv.Venv{Root: venv}.Python(), c.Framework, c.Channel)
+	if err != nil {
+		return VerifyReport{}, err
+	}
+	return verifyReportOf(r), nil
+}
+
+func verifyReportOf(r verify.Report) VerifyReport {
+	out := VerifyReport{OK: r.OK}
+	for _, c := range r.Checks {
+		out.Checks = append(out.Checks, Check{ID: c.ID, Title: c.Title, OK: c.OK, Evidence: c.Evidence, Cause: c.Cause, Fix: c.Fix})
+	}
+	return out
 }
 
 func (b *stepsBackend) Doctor(ctx context.Context, venv string) (DoctorReport, error) {

@@ -55,6 +55,9 @@ func (s *benchScreen) Leave() {
 }
 
 func (s *benchScreen) Title() string { return "Benchmark" }
+
+// OwnHelp: BenchModel draws its help line; the root's would repeat it.
+func (s *benchScreen) OwnHelp() {}
 func (s *benchScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	if s.model != nil {

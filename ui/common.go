@@ -42,6 +42,9 @@ type busyScreen interface{ Busy() bool }
 // typingScreen is a screen whose text input takes letter keys such as q.
 type typingScreen interface{ Typing() bool }
 
+// ownHelpScreen draws its own help line (the embedded benchmark screen).
+type ownHelpScreen interface{ OwnHelp() }
+
 // leavingScreen is told when the user goes back from it, to stop what it runs.
 type leavingScreen interface{ Leave() }
 

@@ -209,6 +209,9 @@ func (m *Model) View() string {
 	}
 	body := padLines(fitBlock(top.View(), m.c.Width, m.c.Height), m.c.Height)
 	helpView := m.help.View(helpKeys{top})
+	if _, own := top.(ownHelpScreen); own {
+		helpView = ""
+	}
 	out := strings.Join([]string{title, s.HRule(m.width - 2), body, helpView}, "\n")
 	return s.App.Render(fitBlock(out, m.width-2, m.height))
 }
