@@ -124,9 +124,12 @@ func (b *stepsBackend) Doctor(ctx context.Context, venv string) (DoctorReport, e
 	return out, nil
 }
 
-func (b *stepsBackend) Activation(venv string) Activation {
+func (b *stepsBackend) Activation(venv string) Activation { return activationFor(venv, runtime.GOOS) }
+
+// activationFor reads pyenv's per-shell hints ("PowerShell: & ...") into the done screen's fields.
+func activationFor(venv, goos string) Activation {
 	var a Activation
-	for _, h := range (pyenv.Venv{Root: venv}).ActivateHints() {
+	for _, h := range (pyenv.Venv{Root: venv, GOOS: goos}).ActivateHints() {
 		shell, cmd, ok := strings.Cut(h, ": ")
 		if !ok {
 			continue

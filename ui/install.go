@@ -158,7 +158,7 @@ func (s *installScreen) apply(events []InstallEvent) {
 				s.scroll++ // keep the lines the user is reading in place
 			}
 		}
-		if e.Total > 0 {
+		if e.Total > 0 || e.Done > 0 {
 			s.done, s.total = e.Done, e.Total
 		}
 		if e.Message != "" {
@@ -204,6 +204,8 @@ func (s *installScreen) View() string {
 	case s.total > 0:
 		pct := float64(s.done) / float64(s.total)
 		b.WriteString(s.bar.ViewAs(pct) + fmt.Sprintf(" %s / %s  %s", humanBytes(s.done), humanBytes(s.total), elapsed) + "\n")
+	case s.done > 0:
+		b.WriteString(s.spin.View() + fmt.Sprintf(" downloaded %s (size unknown)  %s", humanBytes(s.done), elapsed) + "\n")
 	default:
 		msg := s.message
 		if msg == "" {
