@@ -1,0 +1,175 @@
+package winetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxPane is a 100x30 tmux session on a private server, running a plain bash.
+type tmuxPane struct {
+	t      *testing.T
+	socket string
+}
+
+func startPane(t *testing.T, w *wineMachine) *tmuxPane {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true but tmux is not installed")
+		}
+		t.Skip("tmux is not installed (apt-get install tmux)")
+	}
+	p := &tmuxPane{t: t, socket: fmt.Sprintf("gpuwiz-winetest-%d", os.Getpid())}
+	shell := append([]string{"env", "-i", "TERM=xterm-256color", "PS1=$ "}, w.env...)
+	shell = append(shell, "bash", "--norc", "--noprofile")
+	p.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", "wiz", "-c", w.dir, strings.Join(quoteAll(shell), " "))
+	t.Cleanup(func() { exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	return p
+}
+
+func quoteAll(args []string) []string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return q
+}
+
+func (p *tmuxPane) tmux(args ...string) string {
+	p.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", p.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("tmux %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func (p *tmuxPane) keys(keys ...string) { p.tmux(append([]string{"send-keys", "-t", "wiz"}, keys...)...) }
+func (p *tmuxPane) text(s string)       { p.tmux("send-keys", "-t", "wiz", "-l", s) }
+func (p *tmuxPane) screen() string      { return p.tmux("capture-pane", "-p", "-t", "wiz") }
+
+// waitFor polls the pane until it shows want.
+func (p *tmuxPane) waitFor(want string, d time.Duration) string {
+	p.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		s := p.screen()
+		if strings.Contains(s, want) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the pane never showed %q in %s:\n%s", want, d, s)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// boxDrawing reports the first rune of U+2500-U+259F (box drawing, blocks) or U+2800-U+28FF (braille).
+func boxDrawing(s string) (rune, bool) {
+	for _, r := range s {
+		if r >= 0x2500 && r <= 0x259f || r >= 0x2800 && r <= 0x28ff {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// gpuSource puts the fake nvml.dll (testdata/fakenvml, built with mingw-w64) in the prefix's
+// System32 and returns no flags; without mingw it falls back to --simulate with the RTX 3060 rig.
+func (w *wineMachine) gpuSource(t *testing.T) (flags []string, cards []string) {
+	t.Helper()
+	src := filepath.Join(w.root, "testdata", "fakenvml", "fakenvml.c")
+	_, errSrc := os.Stat(src)
+	_, errGCC := exec.LookPath("x86_64-w64-mingw32-gcc")
+	if errSrc != nil || errGCC != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but the fake nvml.dll cannot be built: source %v, mingw %v", errSrc, errGCC)
+		}
+		t.Logf("no fake nvml.dll (source %v, mingw %v): using --simulate", errSrc, errGCC)
+		return []string{"--simulate", w.rig(t)}, []string{"NVIDIA GeForce RTX 3060"}
+	}
+	dll := filepath.Join(w.prefix, "drive_c", "windows", "system32", "nvml.dll")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, "x86_64-w64-mingw32-gcc", "-shared", "-O2", "-o", dll, src).CombinedOutput(); err != nil {
+		t.Fatalf("building the fake nvml.dll: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { os.Remove(dll) })
+	return nil, []string{"NVIDIA GeForce RTX 4090", "NVIDIA GeForce GTX 1080"}
+}
+
+// TestWizardUnderWineInTmux drives the real gpuwiz.exe wizard in a tmux pane under Wine: welcome,
+// the GPU screen (cards from nvml.dll), the framework screen, the channel screen judged for Windows,
+// all in --ascii, then q and the shell again.
+func TestWizardUnderWineInTmux(t *testing.T) {
+	w := windows(t)
+	flags, cards := w.gpuSource(t)
+
+	// What the same binary, judging for Windows, recommends: the channel screen must show that row.
+	r := w.gpuwiz(t, nil, append(flags, "channels", "--json", "--framework", "torch")...)
+	var sel struct {
+		Facts       struct{ OS string }
+		Recommended *struct {
+			FrameworkVersion string `json:"framework_version"`
+			Channel          string
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sel); err != nil || sel.Recommended == nil || sel.Facts.OS != "windows" {
+		t.Fatalf("channels --json (exit %d): %v %+v\n%s%s", r.code, err, sel, r.stdout, r.stderr)
+	}
+
+	p := startPane(t, w)
+	p.waitFor("$", 10*time.Second) // capture-pane trims the prompt's space
+	cmd := append([]string{"wine", w.exe, "--ascii"}, flags...)
+	p.text(strings.Join(quoteAll(cmd), " ") + "; echo EXIT=$?")
+	p.keys("Enter")
+	screens := []string{p.waitFor("Set up a new environment", 60*time.Second)}
+
+	p.keys("Enter")
+	gpu := p.waitFor("Press enter to choose a framework", 30*time.Second)
+	screens = append(screens, gpu)
+	for _, c := range cards {
+		if !strings.Contains(gpu, c) {
+			t.Errorf("the GPU screen lacks %s:\n%s", c, gpu)
+		}
+	}
+	if flags == nil && !strings.Contains(gpu, "via nvml.dll") {
+		t.Errorf("the GPU screen does not name nvml.dll as its source:\n%s", gpu)
+	}
+
+	p.keys("Enter")
+	screens = append(screens, p.waitFor("versions in the matrix", 30*time.Second))
+	p.keys("Enter")
+	ch := p.waitFor("* "+sel.Recommended.Channel, 30*time.Second)
+	screens = append(screens, ch)
+	var row string
+	for _, l := range strings.Split(ch, "\n") {
+		if strings.Contains(l, "* "+sel.Recommended.Channel+" ") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, sel.Recommended.FrameworkVersion) {
+		t.Errorf("the recommended row %q does not show torch %s:\n%s", row, sel.Recommended.FrameworkVersion, ch)
+	}
+
+	for i, s := range screens {
+		if r, ok := boxDrawing(s); ok {
+			t.Errorf("--ascii screen %d shows %q (U+%04X):\n%s", i, r, r, s)
+		}
+	}
+
+	p.keys("q")
+	p.waitFor("EXIT=0", 30*time.Second)
+	n := rand.IntN(1_000_000)
+	p.text(fmt.Sprintf("echo done-$((%d+1))", n))
+	p.keys("Enter")
+	p.waitFor(fmt.Sprintf("done-%d", n+1), 10*time.Second)
+}
