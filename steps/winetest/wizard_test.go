@@ -52,9 +52,11 @@ func (p *tmuxPane) tmux(args ...string) string {
 	return string(out)
 }
 
-func (p *tmuxPane) keys(keys ...string) { p.tmux(append([]string{"send-keys", "-t", "wiz"}, keys...)...) }
-func (p *tmuxPane) text(s string)       { p.tmux("send-keys", "-t", "wiz", "-l", s) }
-func (p *tmuxPane) screen() string      { return p.tmux("capture-pane", "-p", "-t", "wiz") }
+func (p *tmuxPane) keys(keys ...string) {
+	p.tmux(append([]string{"send-keys", "-t", "wiz"}, keys...)...)
+}
+func (p *tmuxPane) text(s string)  { p.tmux("send-keys", "-t", "wiz", "-l", s) }
+func (p *tmuxPane) screen() string { return p.tmux("capture-pane", "-p", "-t", "wiz") }
 
 // waitFor polls the pane until it shows want.
 func (p *tmuxPane) waitFor(want string, d time.Duration) string {
