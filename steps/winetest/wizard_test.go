@@ -150,11 +150,11 @@ func TestWizardUnderWineInTmux(t *testing.T) {
 	p.keys("Enter")
 	screens = append(screens, p.waitFor("versions in the matrix", 30*time.Second))
 	p.keys("Enter")
-	ch := p.waitFor("* "+sel.Recommended.Channel, 30*time.Second)
+	ch := p.waitFor("won't run here", 30*time.Second) // the channel screen's legend
 	screens = append(screens, ch)
 	var row string
 	for _, l := range strings.Split(ch, "\n") {
-		if strings.Contains(l, "* "+sel.Recommended.Channel+" ") {
+		if strings.Contains(l, "* "+sel.Recommended.Channel+" ") || strings.Contains(l, "★ "+sel.Recommended.Channel+" ") {
 			row = l
 		}
 	}
