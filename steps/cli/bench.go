@@ -236,7 +236,6 @@ func printBenchSummary(w io.Writer, s bench.Summary, readings []bench.GPUReading
 	fmt.Fprintf(w, "verdict: %s (%.1f s)\n", s.Verdict, s.Elapsed.Seconds())
 }
 
-
 // runBenchScreen shows the wizard's live benchmark screen on its own.
 func runBenchScreen(ctx context.Context, env *Env, python, framework string, opts bench.Options) error {
 	if env.Build.BenchScreen == nil {
