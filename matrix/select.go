@@ -49,12 +49,26 @@ func (m *Matrix) Select(f Facts) Selection {
 	}
 
 	sort.SliceStable(all, func(i, j int) bool { return better(all[i], all[j]) })
-	rec := -1
+	// An unverified release is offered, never recommended while a verified one fits: its wheels may
+	// not exist on the index at all.
+	rec, newestUnverified := -1, -1
 	for i, j := range all {
-		if j.c.Compatible && j.gpu {
+		if !j.c.Compatible || !j.gpu {
+			continue
+		}
+		if j.release.Verified {
 			rec = i
 			break
 		}
+		if newestUnverified < 0 {
+			newestUnverified = i
+		}
+	}
+	if rec < 0 {
+		rec = newestUnverified
+	} else if newestUnverified >= 0 {
+		u := all[newestUnverified].c
+		sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s (%s) also fits, but its matrix entry is unverified, so it is not the default: ask for it with --framework-version %s", f.Framework, u.FrameworkVersion, u.Channel, u.FrameworkVersion))
 	}
 	switch {
 	case rec >= 0:

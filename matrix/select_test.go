@@ -101,8 +101,12 @@ func TestCUDA11DriverGetsOnlyCUDA118Builds(t *testing.T) {
 func TestDriver580GetsCUDA13(t *testing.T) {
 	s := loadEmbedded(t).Select(h200)
 	r := s.Recommended
-	if r == nil || r.CUDA != "13.0" || r.FrameworkVersion != "2.15.0" || r.MinorCompat {
-		t.Fatalf("recommended %+v, want torch 2.15.0 on cu130, fully supported", r)
+	// 2.15.0 fits too, but its release is unverified: the newest verified release is the default.
+	if r == nil || r.CUDA != "13.0" || r.FrameworkVersion != "2.14.1" || r.MinorCompat {
+		t.Fatalf("recommended %+v, want torch 2.14.1 on cu130, fully supported", r)
+	}
+	if !hasNote(s, "torch 2.15.0 (cu130) also fits, but its matrix entry is unverified") {
+		t.Errorf("notes %q: want one offering the unverified 2.15.0", s.Notes)
 	}
 	// cu132 runs on a CUDA 13.0 driver only through minor-version compatibility, so cu130 wins.
 	if c := find(t, s, "2.15.0", "cu132"); !c.Compatible || !c.MinorCompat {
