@@ -131,10 +131,6 @@ func verifyOfDoctor(r doctor.Report) VerifyReport {
 	return v
 }
 
-// reinstall is the install engine behind a repair's reinstall step; nil until steps/install lands,
-// and ApplyRepair then stops at that step with a message naming gpuwiz install.
-func (b *stepsBackend) reinstall() doctor.ReinstallFunc { return nil }
-
 // uninstalled names the dists a "pip uninstall -y a b" argv removes.
 func uninstalled(argv []string) []string {
 	for i, a := range argv {

@@ -85,10 +85,13 @@ func baseVersion(v string) string {
 }
 
 func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- InstallEvent) Outcome {
-	if rp, ok := p.Impl.(doctor.Repair); ok {
-		return b.applyRepair(ctx, rp, events)
+	switch impl := p.Impl.(type) {
+	case doctor.Repair:
+		return b.applyRepair(ctx, impl, events)
+	case planned:
+		return b.runInstall(ctx, impl, events)
 	}
-	return Outcome{Result: "failed", Err: errNotBuilt}
+	return Outcome{Result: "failed", Err: errors.New("this plan did not come from the install engine or doctor")}
 }
 
 func (b *stepsBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {

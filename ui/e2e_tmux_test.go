@@ -63,16 +63,6 @@ func (r *e2eRig) start(t *testing.T) *tmuxSession {
 	return s
 }
 
-func needInstallEngine(t *testing.T, bin string) {
-	t.Helper()
-	if err := exec.Command(bin, "install", "--help").Run(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("gpuwiz has no install command: the wizard's install journey cannot run")
-		}
-		t.Skip("this build has no install engine (gpuwiz install): steps/install has not landed")
-	}
-}
-
 // newSetupToPlan walks welcome → GPU → framework → channel → venv → plan.
 func newSetupToPlan(t *testing.T, s *tmuxSession, venv string) {
 	s.waitFor("Set up a new environment", 5*time.Second)
@@ -98,7 +88,6 @@ func newSetupToPlan(t *testing.T, s *tmuxSession, venv string) {
 
 func TestE2ENewSetupInTmux(t *testing.T) {
 	r := newE2ERig(t, 0)
-	needInstallEngine(t, r.bin)
 	s := r.start(t)
 	venv := filepath.Join(r.dir, "venvs", "torch gpu") // a space: argv, never a shell string
 	newSetupToPlan(t, s, venv)
@@ -136,7 +125,6 @@ func TestE2ENewSetupInTmux(t *testing.T) {
 
 func TestE2ECtrlCDuringInstallInTmux(t *testing.T) {
 	r := newE2ERig(t, 400<<20) // a 400 MiB torch wheel: the install takes long enough to interrupt
-	needInstallEngine(t, r.bin)
 	s := r.start(t)
 	venv := filepath.Join(r.dir, "venvs", "torch")
 	newSetupToPlan(t, s, venv)

@@ -334,14 +334,25 @@ func TestResizeClampsAndFits(t *testing.T) {
 func TestASCIIDrawsNoBoxDrawing(t *testing.T) {
 	m := NewModel(testCommon(newFakeBackend(), true))
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	for _, keys := range [][]string{nil, {"enter"}, {"enter"}, {"enter"}} {
-		press(t, m, keys...)
+	asciiOnly := func() {
+		t.Helper()
 		for _, r := range m.View() {
 			if r > 127 {
 				t.Fatalf("non-ASCII %q in --ascii view:\n%s", r, m.View())
 			}
 		}
 	}
+	for _, keys := range [][]string{nil, {"enter"}, {"enter"}, {"enter"}, {"enter"}} {
+		press(t, m, keys...)
+		asciiOnly()
+	}
+	clearInput(t, m, 20)
+	typeText(t, m, "/work/new")
+	for _, keys := range [][]string{{"enter"}, {"y"}, {"enter"}, {"enter"}} {
+		press(t, m, keys...)
+		asciiOnly()
+	}
+	topIs[*doneScreen](t, m)
 }
 
 func TestLogRingIsBounded(t *testing.T) {
