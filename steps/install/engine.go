@@ -1,0 +1,386 @@
+package install
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
+	"gpuwiz/steps/verify"
+)
+
+// Event states.
+const (
+	StateRunning = "running"
+	StateDone    = "done"
+	StateFailed  = "failed"
+	StateSkipped = "skipped"
+)
+
+// Outcome results.
+const (
+	ResultInstalled     = "installed"      // the new set is in place (Verify says whether it works)
+	ResultUnchanged     = "unchanged"      // failed before anything was removed: the venv is as it was
+	ResultRestored      = "restored"       // failed after the uninstall; the old set is back
+	ResultFailedRestore = "failed-restore" // failed, and putting the old set back failed too (Err says what is left)
+)
+
+// Event is one report of a running install: a step's state change, a line of output, download
+// progress or a message.
+type Event struct {
+	StepID   string           `json:"step_id"`
+	State    string           `json:"state,omitempty"`
+	Line     string           `json:"line,omitempty"`
+	Progress *runner.Progress `json:"progress,omitempty"`
+	Message  string           `json:"message,omitempty"`
+}
+
+// Outcome is how an install ended.
+type Outcome struct {
+	Result          string         `json:"result"`
+	Restored        bool           `json:"restored"`
+	Err             error          `json:"-"`
+	Error           string         `json:"error,omitempty"`
+	FailedStep      string         `json:"failed_step,omitempty"`
+	Verify          *verify.Report `json:"verify,omitempty"`
+	LockFile        string         `json:"lock_file,omitempty"`
+	ConstraintsFile string         `json:"constraints_file,omitempty"`
+	SnapshotFile    string         `json:"snapshot_file,omitempty"`
+	LogPath         string         `json:"log_path,omitempty"`
+	BytesDownloaded int64          `json:"bytes_downloaded"`
+	Installed       []string       `json:"installed,omitempty"` // exact pins installed
+	Warnings        []string       `json:"warnings,omitempty"`
+}
+
+// OK reports an installed and verified build.
+func (o Outcome) OK() bool { return o.Result == ResultInstalled && o.Verify != nil && o.Verify.OK }
+
+type engine struct {
+	plan      Plan
+	r         runner.Runner
+	events    chan<- Event
+	py        string
+	changed   bool // the uninstall has begun: failures from here on restore
+	snapshot  []byte
+	backupDir string
+	manifest  *manifest
+	pins      []string
+	out       Outcome
+	stepSkip  map[string]bool
+	optionalDropped bool
+}
+
+// restoreTimeout bounds putting the old set back after a failure or a cancel.
+const restoreTimeout = 10 * time.Minute
+
+// Run executes plan. It holds the venv's lock throughout; events (may be nil) get every state
+// change, line and progress report without ever stalling the install: when the channel is full,
+// lines are dropped and state changes wait at most a moment. The outcome is always the complete
+// new set or the old one.
+func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) Outcome {
+	plan.Steps = copySteps(plan.Steps)
+	e := &engine{plan: plan, r: r, events: events, py: plan.venv.Python(), stepSkip: map[string]bool{},
+		pins: append([]string{}, plan.pins...)}
+	e.out.LogPath = plan.LogPath
+	unlock, err := pyenv.Lock(plan.Venv)
+	if err != nil {
+		e.out.Result, e.out.Err = ResultUnchanged, err
+		return e.finish()
+	}
+	defer unlock()
+	for _, s := range plan.Steps {
+		if e.stepSkip[s.ID] {
+			e.emit(Event{StepID: s.ID, State: StateSkipped})
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			e.fail(ctx, s.ID, fmt.Errorf("cancelled before %s: %w", s.ID, err))
+			return e.finish()
+		}
+		e.emit(Event{StepID: s.ID, State: StateRunning, Message: s.Title})
+		err := e.step(ctx, s)
+		if err == nil && ctx.Err() != nil && e.changed && s.ID != StepVerify && s.ID != StepLock {
+			err = fmt.Errorf("cancelled during %s: %w", s.ID, ctx.Err())
+		}
+		switch {
+		case err == nil:
+			e.emit(Event{StepID: s.ID, State: StateDone})
+		case errors.Is(err, errSkipped):
+			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: strings.TrimPrefix(err.Error(), errSkipped.Error()+": ")})
+		case s.BestEffort || s.ID == StepLock:
+			e.out.Warnings = append(e.out.Warnings, s.ID+": "+err.Error())
+			e.emit(Event{StepID: s.ID, State: StateFailed, Message: err.Error() + " (best effort: going on)"})
+		default:
+			e.emit(Event{StepID: s.ID, State: StateFailed, Message: err.Error()})
+			e.fail(ctx, s.ID, err)
+			return e.finish()
+		}
+	}
+	e.out.Result = ResultInstalled
+	e.out.Installed = e.pins
+	_ = os.RemoveAll(e.backupDir)
+	return e.finish()
+}
+
+var errSkipped = errors.New("skipped")
+
+func (e *engine) finish() Outcome {
+	if e.out.Err != nil {
+		e.out.Error = runner.Redact(e.out.Err.Error())
+	}
+	return e.out
+}
+
+// fail ends the run: before the uninstall nothing changed; after it the old set is put back.
+func (e *engine) fail(ctx context.Context, stepID string, err error) {
+	e.out.FailedStep, e.out.Err = stepID, err
+	if !e.changed {
+		e.out.Result = ResultUnchanged
+		return
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), restoreTimeout)
+	defer cancel()
+	e.emit(Event{StepID: "restore", State: StateRunning, Message: "putting the previous packages back"})
+	if rerr := e.restore(rctx); rerr != nil {
+		e.out.Result = ResultFailedRestore
+		e.out.Err = fmt.Errorf("%w; restoring the previous packages failed too: %v (snapshot: %s, backup: %s)", err, rerr, e.out.SnapshotFile, e.backupDir)
+		e.emit(Event{StepID: "restore", State: StateFailed, Message: rerr.Error()})
+		return
+	}
+	e.out.Result, e.out.Restored = ResultRestored, true
+	_ = os.RemoveAll(e.backupDir)
+	e.emit(Event{StepID: "restore", State: StateDone, Message: "the previous packages are back (pip freeze equal to the snapshot)"})
+}
+
+func (e *engine) step(ctx context.Context, s Step) error {
+	switch s.ID {
+	case StepVenv:
+		return pyenv.Create(ctx, e.r, e.plan.python, e.plan.Venv)
+	case StepPipUpgrade:
+		if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: s.Argv, Env: e.plan.userEnv}); res.Err != nil {
+			return fmt.Errorf("pip upgrade failed (%v); going on with the venv's pip", res.Err)
+		}
+		e.afterPipUpgrade(ctx)
+		return nil
+	case StepSnapshot:
+		return e.takeSnapshot(ctx, s)
+	case StepStage, StepStageOpt:
+		return e.stage(ctx, s)
+	case StepStageDeps:
+		return e.stageDeps(ctx, s)
+	case StepBackup:
+		return e.backup(ctx)
+	case StepUninstall:
+		e.changed = true
+		return e.pip(ctx, s, s.Argv)
+	case StepLeftovers:
+		e.changed = true
+		return e.moveLeftovers()
+	case StepInstall:
+		e.changed = true
+		return e.pip(ctx, s, e.installArgv(s.Argv))
+	case StepVerify:
+		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
+		if err != nil {
+			return err
+		}
+		e.out.Verify = &rep
+		if !rep.OK {
+			e.emit(Event{StepID: s.ID, Message: fmt.Sprintf("%d check(s) failed", len(rep.Failed()))})
+		}
+		return nil
+	case StepLock:
+		return e.writeLockFiles(ctx, s)
+	}
+	return fmt.Errorf("unknown step %q", s.ID)
+}
+
+// pip runs a pip step in the framework environment.
+func (e *engine) pip(ctx context.Context, s Step, argv []string) error {
+	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: argv, Env: e.plan.env})
+	if res.Err != nil {
+		return fmt.Errorf("%s: %w%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail))
+	}
+	return nil
+}
+
+func tailNote(tail []string) string {
+	for i := len(tail) - 1; i >= 0; i-- {
+		if strings.Contains(tail[i], "ERROR") {
+			return ": " + strings.TrimSpace(tail[i])
+		}
+	}
+	return ""
+}
+
+// run runs one child, forwarding its lines (and pip's raw progress) as events.
+func (e *engine) run(ctx context.Context, stepID string, c runner.Cmd) runner.Result {
+	lines := make(chan runner.Line, 256)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for l := range lines {
+			ev := Event{StepID: stepID, Line: l.Text}
+			if p, ok := runner.ParseProgress(l.Text); ok {
+				ev = Event{StepID: stepID, Progress: &p}
+			}
+			e.emitLine(ev)
+		}
+	}()
+	res := e.r.Run(ctx, c, lines)
+	close(lines)
+	wg.Wait()
+	return res
+}
+
+func (e *engine) emitLine(ev Event) {
+	if e.events == nil {
+		return
+	}
+	select {
+	case e.events <- ev:
+	default:
+	}
+}
+
+// emit sends a state change or message; a full channel gets a moment, never the whole install.
+func (e *engine) emit(ev Event) {
+	if e.events == nil {
+		return
+	}
+	select {
+	case e.events <- ev:
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// capture runs argv in the framework environment and returns its stdout.
+func (e *engine) capture(ctx context.Context, name string, argv []string) ([]byte, error) {
+	var buf bytes.Buffer
+	res := e.r.Run(ctx, runner.Cmd{Name: name, Argv: argv, Env: e.plan.env, Stdout: &buf}, nil)
+	if res.Err != nil {
+		return nil, fmt.Errorf("%s: %w%s", name, res.Err, tailNote(res.Tail))
+	}
+	return buf.Bytes(), nil
+}
+
+func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
+	out, err := e.capture(ctx, s.ID, s.Argv)
+	if err != nil {
+		return err
+	}
+	e.snapshot = out
+	stamp := time.Now().UTC().Format("20060102T150405.000000000Z")
+	if err := os.MkdirAll(e.plan.StateDir, 0o755); err != nil {
+		return err
+	}
+	e.out.SnapshotFile = filepath.Join(e.plan.StateDir, "snapshot-"+stamp+".txt")
+	e.backupDir = filepath.Join(e.plan.StateDir, "backup-"+stamp)
+	return os.WriteFile(e.out.SnapshotFile, out, 0o644)
+}
+
+// stage puts the step's wheels in the stage dir: from the cache alone when it already holds the
+// set (the offline try), else from the index.
+func (e *engine) stage(ctx context.Context, s Step) error {
+	if err := os.MkdirAll(e.plan.StageDir, 0o755); err != nil {
+		return fmt.Errorf("wheel cache %s: %w", e.plan.StageDir, err)
+	}
+	before := dirFiles(e.plan.StageDir)
+	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil {
+		e.emit(Event{StepID: s.ID, Message: "every wheel is already in the cache: nothing to download"})
+		if s.ID == StepStage {
+			e.stepSkip[StepStageDeps] = true
+		}
+		return nil
+	} else if ctx.Err() != nil {
+		return res.Err
+	}
+	err := e.pip(ctx, s, s.Argv)
+	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
+	if err != nil && s.ID == StepStageOpt {
+		e.dropOptional()
+	}
+	return err
+}
+
+// stageDeps downloads the dependencies of the framework wheel (staged alone from the official
+// index) from the mirror.
+func (e *engine) stageDeps(ctx context.Context, s Step) error {
+	staged, err := stagedWheels(e.plan.StageDir)
+	if err != nil {
+		return err
+	}
+	w, ok := wheelFor(staged, e.plan.pins[0])
+	if !ok {
+		return fmt.Errorf("%s is not in %s after staging", e.plan.pins[0], e.plan.StageDir)
+	}
+	reqs, err := wheelRequires(w.file)
+	if err != nil {
+		return err
+	}
+	if len(reqs) == 0 {
+		return fmt.Errorf("%w: %s has no dependencies", errSkipped, filepath.Base(w.file))
+	}
+	if err := os.WriteFile(e.plan.depsFile(), []byte(strings.Join(reqs, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	before := dirFiles(e.plan.StageDir)
+	err = e.pip(ctx, s, s.Argv)
+	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
+	return err
+}
+
+func (e *engine) dropOptional() {
+	e.emit(Event{StepID: StepStageOpt, Message: "the index lacks " + strings.Join(e.plan.optional, " ") + ": installing without it"})
+	e.optionalDropped = true
+}
+
+func (e *engine) installArgv(argv []string) []string {
+	if !e.optionalDropped || len(e.plan.optional) == 0 {
+		e.pins = append(e.pins, e.plan.optional...)
+		return argv
+	}
+	return argv[:len(argv)-len(e.plan.optional)]
+}
+
+// afterPipUpgrade switches later steps to raw progress when the upgraded pip has it.
+func (e *engine) afterPipUpgrade(ctx context.Context) {
+	out, err := e.capture(ctx, "pip --version", []string{e.py, "-m", "pip", "--version"})
+	if err != nil {
+		return
+	}
+	fields := strings.Fields(string(out))
+	if len(fields) < 2 || pipOlderThan(fields[1], rawProgressFrom) {
+		return
+	}
+	for i := range e.plan.Steps {
+		for _, argv := range [][]string{e.plan.Steps[i].Argv, e.plan.Steps[i].Offline} {
+			for j := 0; j+1 < len(argv); j++ {
+				if argv[j] == "--progress-bar" && argv[j+1] == "off" && e.plan.Steps[i].ID != StepPipUpgrade {
+					argv[j+1] = "raw"
+				}
+			}
+		}
+	}
+}
+
+// copySteps deep-copies steps so the engine's argv adjustments never reach the caller's plan.
+func copySteps(in []Step) []Step {
+	out := make([]Step, len(in))
+	for i, s := range in {
+		s.Argv = append([]string(nil), s.Argv...)
+		if s.Offline != nil {
+			s.Offline = append([]string(nil), s.Offline...)
+		}
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,191 @@
+package install
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/internal/pyindex"
+	"gpuwiz/steps/pyenv"
+)
+
+// One venv at a path with a space, &, ; and Chinese: created by the install, reinstalled from the
+// cache with zero bytes fetched, then switched from cu126 to cu118.
+func TestFreshInstallReinstallAndChannelSwitch(t *testing.T) {
+	ix := serve(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	v := pyenv.Venv{Root: filepath.Join(t.TempDir(), "my env & co; 张三", "venv")}
+	ctx := context.Background()
+
+	plan, out, events := install(t, ctx, options(t, v, torchTarget(ix, "cu126"), cache), nil)
+	if out.Result != ResultInstalled || out.Err != nil || !out.OK() {
+		t.Fatalf("fresh install: %+v (verify %+v)", out, out.Verify)
+	}
+	if !plan.NewVenv || !v.Exists() {
+		t.Fatalf("the venv was not created at %s", v.Root)
+	}
+	f := freeze(t, v)
+	for _, want := range []string{"torch==2.6.0+cu126", "torchvision==0.21.0+cu126", "torchaudio==2.6.0+cu126", "gpuwiz-dep==1.0"} {
+		if !strings.Contains(f, want) {
+			t.Errorf("freeze lacks %s:\n%s", want, f)
+		}
+	}
+	if out.BytesDownloaded < 24<<20 || ix.BytesServed() < 24<<20 {
+		t.Errorf("fresh install downloaded %d bytes (server %d)", out.BytesDownloaded, ix.BytesServed())
+	}
+	cons, _ := os.ReadFile(out.ConstraintsFile)
+	lock, _ := os.ReadFile(out.LockFile)
+	if !strings.Contains(string(cons), "\ntorch==2.6.0+cu126\n") || !strings.Contains(string(cons), "-c ") || !strings.Contains(string(lock), "torch==2.6.0+cu126") {
+		t.Errorf("constraints:\n%s\nlock:\n%s", cons, lock)
+	}
+	if !hasState(events, StepInstall, StateDone) || !hasState(events, StepVerify, StateDone) {
+		t.Errorf("events lack install/verify done: %+v", events)
+	}
+
+	served := ix.BytesServed()
+	_, out, events = install(t, ctx, options(t, v, torchTarget(ix, "cu126"), cache), nil)
+	if out.Result != ResultInstalled || !out.OK() {
+		t.Fatalf("reinstall: %+v", out)
+	}
+	if ix.BytesServed() != served || out.BytesDownloaded != 0 || ix.TotalRequests() != 4 {
+		t.Errorf("reinstall fetched %d wheel bytes (outcome %d, %d wheel requests in all)", ix.BytesServed()-served, out.BytesDownloaded, ix.TotalRequests())
+	}
+	if !hasMessage(events, StepStage, "already in the cache") {
+		t.Errorf("stage did not report the cache hit: %+v", events)
+	}
+
+	plan, out, _ = install(t, ctx, options(t, v, torchTarget(ix, "cu118"), cache), nil)
+	if strings.Join(plan.Uninstall, " ") != "torch torchaudio torchvision" {
+		t.Errorf("switch uninstalls %v", plan.Uninstall)
+	}
+	if out.Result != ResultInstalled || !out.OK() {
+		t.Fatalf("switch: %+v %+v", out, out.Verify)
+	}
+	f = freeze(t, v)
+	if !strings.Contains(f, "torch==2.6.0+cu118") || strings.Contains(f, "cu126") {
+		t.Errorf("after the switch:\n%s", f)
+	}
+	if got := importVersion(t, v, "torch"); got != "2.6.0+cu118" {
+		t.Errorf("import torch: %s", got)
+	}
+}
+
+func hasState(evs []Event, step, state string) bool {
+	for _, e := range evs {
+		if e.StepID == step && e.State == state {
+			return true
+		}
+	}
+	return false
+}
+
+func hasMessage(evs []Event, step, sub string) bool {
+	for _, e := range evs {
+		if e.StepID == step && strings.Contains(e.Message, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// userVenv is a venv holding torch cu118 installed by hand.
+func userVenv(t *testing.T) pyenv.Venv {
+	v := pyindex.NewVenv(t, "")
+	pipInstall(t, v, "--no-index", "--find-links", filepath.Dir(buildWheels(t)["cu118"][0]), "torch==2.6.0+cu118", "torchvision==0.21.0+cu118")
+	return v
+}
+
+func TestIndexDownBeforeUninstallLeavesTheVenvAsItWas(t *testing.T) {
+	ix := serve(t)
+	v := userVenv(t)
+	before := freeze(t, v)
+	ix.Down()
+	_, out, _ := install(t, context.Background(), options(t, v, torchTarget(ix, "cu126"), t.TempDir()), nil)
+	if out.Result != ResultUnchanged || out.Err == nil || out.FailedStep != StepStage || out.Restored {
+		t.Fatalf("want unchanged after a failed stage, got %+v", out)
+	}
+	if after := freeze(t, v); after != before {
+		t.Fatalf("pip freeze changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// pip is killed while it unpacks the padded torch wheel: the old cu118 set comes back.
+func TestKilledInstallRestoresTheOldSet(t *testing.T) {
+	ix := serve(t)
+	v := userVenv(t)
+	before := freeze(t, v)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, out, events := install(t, ctx, options(t, v, torchTarget(ix, "cu126"), t.TempDir()), func(ev Event) {
+		if ev.StepID == StepInstall && strings.Contains(ev.Line, "Installing collected packages") {
+			cancel()
+		}
+	})
+	if out.Result != ResultRestored || !out.Restored || out.FailedStep != StepInstall {
+		t.Fatalf("want restored after the kill, got %+v", out)
+	}
+	if !hasState(events, StepUninstall, StateDone) || !hasState(events, "restore", StateDone) {
+		t.Fatalf("the uninstall must have run before the kill: %+v", events)
+	}
+	if after := freeze(t, v); after != before {
+		t.Fatalf("pip freeze differs:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	if got := importVersion(t, v, "torch"); got != "2.6.0+cu118" {
+		t.Fatalf("import torch after restore: %s", got)
+	}
+}
+
+// Both Paddle dists in one venv (the CPU one shadowing the GPU one): both go, the orphan paddle/
+// dir goes, and paddlepaddle-gpu comes from the official index while the mirror serves only its
+// dependency, even though the mirror has a paddlepaddle-gpu of the same version.
+func TestPaddleRepairWithMirror(t *testing.T) {
+	ix := serve(t)
+	v := pyindex.NewVenv(t, "")
+	dir := filepath.Dir(buildWheels(t)["paddle-cu126"][0])
+	pipInstall(t, v, "--no-index", "--find-links", dir, "--no-deps", "paddlepaddle-gpu==3.0.0")
+	pipInstall(t, v, "--no-index", "--find-links", dir, "paddlepaddle==3.0.0")
+	o := options(t, v, Target{Framework: "paddle", FrameworkVersion: "3.0.0", Channel: "cu126", IndexURL: ix.ChannelURL("paddle-cu126"),
+		Packages: []matrix.Package{{Name: "paddlepaddle-gpu", Version: "3.0.0"}}}, t.TempDir())
+	o.Mirror = ix.ChannelURL("mirror")
+	plan, out, _ := install(t, context.Background(), o, nil)
+	if strings.Join(plan.Uninstall, " ") != "paddlepaddle paddlepaddle-gpu" {
+		t.Errorf("uninstall %v", plan.Uninstall)
+	}
+	if out.Result != ResultInstalled || !out.OK() {
+		t.Fatalf("paddle repair: %+v %+v", out, out.Verify)
+	}
+	f := freeze(t, v)
+	if !strings.Contains(f, "paddlepaddle-gpu==3.0.0") || strings.Contains(f, "paddlepaddle==") || !strings.Contains(f, "gpuwiz-dep==1.0") {
+		t.Errorf("freeze:\n%s", f)
+	}
+	if n := ix.Requests(pyindex.WheelName("paddlepaddle-gpu", "3.0.0")); n != 1 {
+		t.Errorf("paddlepaddle-gpu fetched %d times in all (official once, mirror never)", n)
+	}
+	for _, s := range plan.Steps {
+		if s.ID == StepStage && !strings.Contains(strings.Join(s.Argv, " "), "--no-deps --index-url "+ix.ChannelURL("paddle-cu126")) {
+			t.Errorf("paddlepaddle-gpu must be staged alone from the official index: %v", s.Argv)
+		}
+	}
+}
+
+func TestBadVenvPathsCreateNothing(t *testing.T) {
+	ix := serve(t)
+	file := filepath.Join(t.TempDir(), "a-file")
+	_ = os.WriteFile(file, []byte("x"), 0o644)
+	for _, root := range []string{file, filepath.Join(file, "venv"), "/proc/gpuwiz-venv"} {
+		o := options(t, pyenv.Venv{Root: root}, torchTarget(ix, "cu126"), t.TempDir())
+		_, err := Prepare(context.Background(), nil, o)
+		if err == nil || !strings.Contains(err.Error(), ErrBadInput.Error()) {
+			t.Errorf("%s: want a bad-input error, got %v", root, err)
+		}
+	}
+	if b, _ := os.ReadFile(file); string(b) != "x" {
+		t.Error("the file was changed")
+	}
+	if _, err := os.Stat("/proc/gpuwiz-venv"); err == nil {
+		t.Error("created under /proc")
+	}
+}

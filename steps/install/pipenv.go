@@ -1,0 +1,108 @@
+package install
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/go-version"
+)
+
+// pipOlderThan reports whether pip version v is older than min; an unknown version counts as old.
+func pipOlderThan(v, min string) bool {
+	have, err := version.NewVersion(v)
+	if err != nil {
+		return true
+	}
+	return have.LessThan(version.Must(version.NewVersion(min)))
+}
+
+// progressFlag is pip's raw progress (parsed for a real bar) where the pip has it (24.1+), else off.
+func progressFlag(pipVersion string) [2]string {
+	if pipOlderThan(pipVersion, rawProgressFrom) {
+		return [2]string{"--progress-bar", "off"}
+	}
+	return [2]string{"--progress-bar", "raw"}
+}
+
+// overriddenPipVars are the pip settings that could pull the framework from another index or put
+// it somewhere else; the framework's pip steps never inherit them.
+var overriddenPipVars = map[string]string{
+	"PIP_INDEX_URL":       "",
+	"PIP_EXTRA_INDEX_URL": "",
+	"PIP_FIND_LINKS":      "",
+	"PIP_NO_INDEX":        "0",
+	"PIP_USER":            "0",
+	"PIP_TARGET":          "",
+	"PIP_PREFIX":          "",
+	"PIP_CONSTRAINT":      "",
+	"PIP_REQUIREMENT":     "",
+	"PIP_NO_BINARY":       "",
+	"PIP_ONLY_BINARY":     "",
+	"PIP_NO_DEPS":         "0",
+	"PIP_REQUIRE_HASHES":  "0",
+}
+
+// droppedVars would make the venv's Python see packages from elsewhere.
+var droppedVars = []string{"PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "VIRTUAL_ENV", "PYTHONSTARTUP"}
+
+// frameworkEnv is the child environment of the framework's pip steps: environ with every index
+// setting overridden (env vars beat pip's config files, so this also neutralises index-url,
+// extra-index-url and find-links in pip.ini/pip.conf) while proxies and certificates stay.
+func frameworkEnv(environ []string, indexURL string) []string {
+	out := make([]string, 0, len(environ)+len(overriddenPipVars)+2)
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		ku := strings.ToUpper(k)
+		if _, ok := overriddenPipVars[ku]; ok || slices.Contains(droppedVars, ku) || ku == "PYTHONNOUSERSITE" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	for _, k := range sortedKeys(overriddenPipVars) {
+		v := overriddenPipVars[k]
+		if k == "PIP_INDEX_URL" {
+			v = indexURL
+		}
+		out = append(out, k+"="+v)
+	}
+	// A torch in the user's site-packages would shadow the venv's for the verify script.
+	return append(out, "PYTHONNOUSERSITE=1", "PYTHONIOENCODING=utf-8")
+}
+
+// envInterference names the user's environment settings that would have changed where pip looks.
+func envInterference(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		ku := strings.ToUpper(k)
+		switch {
+		case ku == "PIP_CONFIG_FILE" && v != "":
+			out = append(out, fmt.Sprintf("PIP_CONFIG_FILE=%s points pip at another config file: gpuwiz overrides its index settings for its own pip runs", v))
+		case ku == "PYTHONPATH" && v != "":
+			out = append(out, fmt.Sprintf("PYTHONPATH=%s puts other packages before the venv's (a torch there would shadow this one): gpuwiz drops it for its own runs; unset it before using the venv", v))
+		default:
+			if _, ok := overriddenPipVars[ku]; ok && v != "" && ku != "PIP_NO_INDEX" && ku != "PIP_USER" && ku != "PIP_NO_DEPS" && ku != "PIP_REQUIRE_HASHES" || ok && isTrue(v) {
+				out = append(out, fmt.Sprintf("%s=%s is set: it would have changed where pip finds the framework; gpuwiz overrides it for its own pip runs, but your own `pip install` still sees it", k, v))
+			}
+		}
+	}
+	return out
+}
+
+func isTrue(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on", "y":
+		return true
+	}
+	return false
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

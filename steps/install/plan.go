@@ -1,0 +1,287 @@
+package install
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/pyenv"
+)
+
+// Step kinds.
+const (
+	KindVenv      = "venv"      // python -m venv
+	KindPip       = "pip"       // a pip command, Argv exact
+	KindSnapshot  = "snapshot"  // pip freeze --all saved under the venv
+	KindBackup    = "backup"    // gpuwiz keeps the files of every dist about to change
+	KindLeftovers = "leftovers" // gpuwiz moves ~* dirs and an orphan paddle/ aside
+	KindVerify    = "verify"    // the embedded verify script
+	KindLock      = "lock"      // requirements.lock and constraints.txt
+)
+
+// Step IDs, in the order they run.
+const (
+	StepVenv        = "venv"
+	StepPipUpgrade  = "pip-upgrade"
+	StepSnapshot    = "snapshot"
+	StepStage       = "stage"
+	StepStageDeps   = "stage-deps"
+	StepStageOpt    = "stage-optional"
+	StepBackup      = "backup"
+	StepUninstall   = "uninstall"
+	StepLeftovers   = "leftovers"
+	StepInstall     = "install"
+	StepVerify      = "verify"
+	StepLock        = "lock"
+	pipUpgradeBelow = "25.1"
+	rawProgressFrom = "24.1"
+)
+
+// Step is one thing the engine does, with its exact argv when it is a child process.
+type Step struct {
+	ID    string   `json:"id"`
+	Title string   `json:"title"`
+	Kind  string   `json:"kind"`
+	Argv  []string `json:"argv,omitempty"`
+	// Offline runs first when set (stage steps): when the wheel cache already satisfies the set,
+	// Argv never runs and nothing is downloaded.
+	Offline    []string `json:"offline,omitempty"`
+	BestEffort bool     `json:"best_effort,omitempty"` // failure is a warning, not the end
+}
+
+// Plan is everything an install will do, produced before anything runs.
+type Plan struct {
+	Steps     []Step     `json:"steps"`
+	Uninstall []string   `json:"uninstall"` // dist names removed before the install
+	Install   []string   `json:"install"`   // requirement strings: "torch==2.6.0"
+	Commands  [][]string `json:"commands"`  // every child argv, in order (a stage's offline try first)
+	Notes     []string   `json:"notes"`
+	Warnings  []string   `json:"warnings"`
+
+	Venv            string `json:"venv"`
+	NewVenv         bool   `json:"new_venv"`
+	Target          Target `json:"target"`
+	IndexURL        string `json:"index_url"`
+	StageDir        string `json:"stage_dir"`
+	StateDir        string `json:"state_dir"` // <venv>/.gpuwiz: snapshots and backups
+	LockFile        string `json:"lock_file"`
+	ConstraintsFile string `json:"constraints_file"`
+	LogPath         string `json:"log_path,omitempty"`
+	PipVersion      string `json:"pip_version,omitempty"` // before any upgrade; "" when unknown
+
+	venv      pyenv.Venv
+	python    string   // base interpreter for a new venv
+	pins      []string // exact install requirements, local label included: "torch==2.6.0+cu126"
+	optional  []string // pins of optional packages, installed only when staged
+	families  []string // dist names of the framework family (the conflict set)
+	leftovers []string // absolute ~* dirs known before the run
+	env       []string // child environment for the framework's pip steps
+	userEnv   []string // the user's environment (pip upgrade, pip config)
+	verifyN   int
+}
+
+// ErrBadInput wraps plan errors caused by the options (a usage error for the CLI).
+var ErrBadInput = errors.New("bad input")
+
+func badInput(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadInput, fmt.Sprintf(format, a...))
+}
+
+// MakePlan turns options and what the venv holds now (zero when the venv does not exist yet) into
+// the plan. It is pure: no file, process or network is touched.
+func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
+	t := opts.Target
+	if t.Framework != "torch" && t.Framework != "paddle" {
+		return Plan{}, badInput("framework %q: use torch or paddle", t.Framework)
+	}
+	if len(t.Packages) == 0 {
+		return Plan{}, badInput("the target %s %s (%s) names no packages", t.Framework, t.FrameworkVersion, t.Channel)
+	}
+	index := opts.indexURL()
+	if err := CheckIndexURL(index); err != nil {
+		return Plan{}, badInput("index URL: %v", err)
+	}
+	mirror := opts.Mirror
+	if mirror == "" {
+		mirror = t.Mirror
+	}
+	if mirror != "" {
+		if err := CheckIndexURL(mirror); err != nil {
+			return Plan{}, badInput("mirror: %v", err)
+		}
+	}
+	if opts.Venv.Root == "" {
+		return Plan{}, badInput("no venv path: pass --venv PATH")
+	}
+	newVenv := installed.Python.Path == ""
+	if newVenv && opts.Python == "" {
+		return Plan{}, badInput("the venv %s does not exist yet: pass --python PATH to create it", opts.Venv.Root)
+	}
+	cache := opts.CacheDir
+	if cache == "" {
+		cache = DefaultCacheDir()
+	}
+	root := opts.Venv.Root
+	p := Plan{
+		Uninstall: []string{}, Install: []string{}, Commands: [][]string{}, Notes: []string{}, Warnings: []string{},
+		Venv: root, NewVenv: newVenv, Target: t, IndexURL: index,
+		StageDir:        StageDir(cache, t.Framework, t.Channel, index),
+		StateDir:        filepath.Join(root, ".gpuwiz"),
+		LockFile:        filepath.Join(root, "requirements.lock"),
+		ConstraintsFile: filepath.Join(root, "constraints.txt"),
+		LogPath:         opts.LogPath,
+		PipVersion:      installed.PipVersion,
+		venv:            opts.Venv, python: opts.Python, verifyN: opts.VerifyMatrixN,
+		userEnv: opts.environ(),
+	}
+	p.Target.Mirror = mirror
+	p.env = frameworkEnv(p.userEnv, index)
+	p.Warnings = append(p.Warnings, envInterference(p.userEnv)...)
+	if t.Framework == "torch" {
+		p.families = pyenv.TorchFamilyNames
+	} else {
+		p.families = pyenv.PaddleNames
+	}
+	if mirror != "" && t.Framework == "torch" {
+		p.Notes = append(p.Notes, "the mirror is used only to upgrade pip: the torch family always comes from its channel's index")
+	}
+
+	for _, pkg := range t.Packages {
+		p.Install = append(p.Install, pkg.Requirement())
+		if pkg.Optional {
+			p.optional = append(p.optional, pin(pkg))
+		} else {
+			p.pins = append(p.pins, pin(pkg))
+		}
+	}
+	py := opts.Venv.Python()
+	progress := progressFlag(installed.PipVersion)
+	pip := func(sub string, args ...string) []string {
+		return append([]string{py, "-m", "pip", sub, "--no-input", "--disable-pip-version-check"}, args...)
+	}
+
+	if newVenv {
+		p.add(Step{ID: StepVenv, Title: "create the venv " + root, Kind: KindVenv, Argv: []string{opts.Python, "-m", "venv", root}})
+	}
+	if !opts.NoPipUpgrade && pipOlderThan(installed.PipVersion, pipUpgradeBelow) {
+		args := []string{"--upgrade", "pip", "--retries", "1", "--timeout", "30", "--progress-bar", "off"}
+		if mirror != "" {
+			args = append(args, "--index-url", mirror)
+		}
+		p.add(Step{ID: StepPipUpgrade, Title: "upgrade pip (older than " + pipUpgradeBelow + ": no resumable downloads)", Kind: KindPip, Argv: pip("install", args...), BestEffort: true})
+	}
+	p.add(Step{ID: StepSnapshot, Title: "save what the venv holds (pip freeze --all)", Kind: KindSnapshot, Argv: pip("freeze", "--all")})
+
+	offline := func(reqs ...string) []string {
+		return pip("download", append([]string{"--no-index", "--find-links", p.StageDir, "-d", p.StageDir}, reqs...)...)
+	}
+	if t.Framework == "paddle" && mirror != "" {
+		p.add(Step{ID: StepStage, Title: "download " + strings.Join(p.pins, " ") + " alone from the official index " + index,
+			Kind: KindPip, Offline: offline(p.pins...),
+			Argv: pip("download", append([]string{progress[0], progress[1], "--no-deps", "--index-url", index, "-d", p.StageDir}, p.pins...)...)})
+		p.add(Step{ID: StepStageDeps, Title: "download its dependencies from the mirror " + mirror, Kind: KindPip,
+			Argv: pip("download", progress[0], progress[1], "--index-url", mirror, "-d", p.StageDir, "-r", p.depsFile())})
+		p.Notes = append(p.Notes, "paddlepaddle-gpu's own files come only from "+index+"; the mirror serves its dependencies")
+	} else {
+		p.add(Step{ID: StepStage, Title: "download " + strings.Join(p.pins, " ") + " and dependencies from " + index,
+			Kind: KindPip, Offline: offline(p.pins...),
+			Argv: pip("download", append([]string{progress[0], progress[1], "--index-url", index, "-d", p.StageDir}, p.pins...)...)})
+	}
+	if len(p.optional) > 0 {
+		p.add(Step{ID: StepStageOpt, Title: "download optional " + strings.Join(p.optional, " ") + " when the index has it",
+			Kind: KindPip, Offline: offline(p.optional...), BestEffort: true,
+			Argv: pip("download", append([]string{progress[0], progress[1], "--index-url", index, "-d", p.StageDir}, p.optional...)...)})
+	}
+
+	for _, d := range installed.Dists {
+		if slices.Contains(p.families, pyenv.NormalizeName(d.Name)) {
+			p.Uninstall = append(p.Uninstall, pyenv.NormalizeName(d.Name))
+		}
+	}
+	slices.Sort(p.Uninstall)
+	p.Uninstall = slices.Compact(p.Uninstall)
+	p.add(Step{ID: StepBackup, Title: "keep the files of every dist about to change, for an offline restore", Kind: KindBackup})
+	if len(p.Uninstall) > 0 {
+		p.add(Step{ID: StepUninstall, Title: "uninstall " + strings.Join(p.Uninstall, " "), Kind: KindPip, Argv: pip("uninstall", append([]string{"-y"}, p.Uninstall...)...)})
+	}
+	p.leftovers = append(p.leftovers, installed.Leftovers...)
+	if len(p.leftovers) > 0 || installed.PaddleDirOrphan || t.Framework == "paddle" {
+		title := "move aside leftovers of interrupted uninstalls"
+		if t.Framework == "paddle" {
+			title += " and a paddle/ dir no dist owns"
+		}
+		p.add(Step{ID: StepLeftovers, Title: title, Kind: KindLeftovers})
+	}
+	installArgs := append([]string{progress[0], progress[1], "--no-index", "--find-links", p.StageDir}, p.pins...)
+	p.add(Step{ID: StepInstall, Title: "install " + strings.Join(append(append([]string{}, p.pins...), p.optional...), " ") + " from the staged wheels", Kind: KindPip,
+		Argv: pip("install", append(installArgs, p.optional...)...)})
+	p.add(Step{ID: StepVerify, Title: "verify the " + t.Framework + " build (" + t.Channel + ")", Kind: KindVerify})
+	p.add(Step{ID: StepLock, Title: "write requirements.lock and constraints.txt", Kind: KindLock, Argv: pip("freeze")})
+
+	p.Notes = append(p.Notes,
+		"nothing is uninstalled until every wheel is in "+p.StageDir+"; any failure after that puts the old set back",
+		"later installs keep this build with: pip install -r requirements.txt -c "+p.ConstraintsFile)
+	if t.Framework == "torch" && len(installed.PaddleDists) > 0 || t.Framework == "paddle" && len(installed.TorchFamily) > 0 {
+		p.Warnings = append(p.Warnings, "this venv also holds the other framework: torch and Paddle in one venv crash on import order or conflict on nvidia-* pins; a separate venv per framework is safer")
+	}
+	return p, nil
+}
+
+func (p *Plan) add(s Step) {
+	p.Steps = append(p.Steps, s)
+	if s.Offline != nil {
+		p.Commands = append(p.Commands, s.Offline)
+	}
+	if s.Argv != nil {
+		p.Commands = append(p.Commands, s.Argv)
+	}
+}
+
+// Step returns the plan's step with id.
+func (p Plan) Step(id string) (Step, bool) {
+	for _, s := range p.Steps {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return Step{}, false
+}
+
+func (p Plan) depsFile() string {
+	return filepath.Join(p.StageDir, "gpuwiz-deps-"+pyenv.NormalizeName(p.Target.Packages[0].Name)+"-"+p.Target.Packages[0].Version+".txt")
+}
+
+// pin is the exact requirement with the local label, so a +cpu build of the same number never fits.
+func pin(pkg matrix.Package) string { return pkg.Name + "==" + pkg.Version + pkg.LocalLabel }
+
+// StageDir is the wheel cache of one channel of one index: the same channel name on a different
+// index (a mirror, a test index) never shares files.
+func StageDir(cache, framework, channel, indexURL string) string {
+	sum := sha256.Sum256([]byte(strings.TrimRight(indexURL, "/")))
+	return filepath.Join(cache, framework+"-"+channel+"-"+hex.EncodeToString(sum[:4]))
+}
+
+// CheckIndexURL accepts https, and http only for a loopback host.
+func CheckIndexURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("%q is not a URL such as https://download.pytorch.org/whl/cu126", s)
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		h := u.Hostname()
+		if h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.") {
+			return nil
+		}
+		return fmt.Errorf("%q uses plain http: use https (http is accepted only for a loopback index)", s)
+	}
+	return fmt.Errorf("%q: use an https URL", s)
+}

@@ -1,0 +1,108 @@
+package install
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
+)
+
+// Prepare checks the venv path, learns what the venv holds (or the pip a new one will get), asks
+// pip which config would have interfered, and makes the plan. Nothing is changed.
+func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
+	goos := opts.Venv.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	check := pyenv.CheckVenvPath(opts.Venv.Root, goos)
+	if !check.OK() {
+		return Plan{}, badInput("%s", strings.Join(check.Errors, "; "))
+	}
+	var installed pyenv.Installed
+	python := opts.Python
+	if opts.Venv.Exists() {
+		var err error
+		installed, err = pyenv.Inspect(ctx, r, opts.Venv.Python())
+		if err != nil {
+			return Plan{}, fmt.Errorf("inspecting the venv %s: %w", opts.Venv.Root, err)
+		}
+		python = opts.Venv.Python()
+	} else if python != "" {
+		installed.PipVersion = bundledPip(ctx, r, python, opts.environ())
+	}
+	p, err := MakePlan(opts, installed)
+	if err != nil {
+		return Plan{}, err
+	}
+	p.Warnings = append(check.Warnings, p.Warnings...)
+	if python != "" {
+		p.Warnings = append(p.Warnings, PipConfigWarnings(ctx, r, python, opts.environ())...)
+	}
+	return p, nil
+}
+
+// bundledPip is the pip version a new venv made by python gets (ensurepip's), "" when unknown.
+func bundledPip(ctx context.Context, r runner.Runner, python string, env []string) string {
+	var out bytes.Buffer
+	res := r.Run(ctx, runner.Cmd{Name: "ensurepip version", Argv: []string{python, "-c", "import ensurepip; print(ensurepip.version())"}, Env: env, Stdout: &out}, nil)
+	if res.Err != nil {
+		return ""
+	}
+	return strings.TrimSpace(out.String())
+}
+
+// interferingKeys are pip settings that change where the framework comes from or where it goes.
+var interferingKeys = []string{"index-url", "extra-index-url", "find-links", "no-index", "user", "target", "prefix", "no-binary", "only-binary", "constraint", "requirement", "no-deps", "require-hashes"}
+
+// PipConfigWarnings runs `pip config list` with the user's environment and names every setting
+// (from pip.ini/pip.conf in the user, global or venv scope, or PIP_* variables) that would have
+// changed where pip finds the framework. gpuwiz overrides them for its own runs.
+func PipConfigWarnings(ctx context.Context, r runner.Runner, python string, environ []string) []string {
+	var out bytes.Buffer
+	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{python, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Env: environ, Stdout: &out}, nil)
+	if res.Err != nil {
+		return nil
+	}
+	return configInterference(out.String())
+}
+
+// configInterference reads `pip config list` lines such as global.extra-index-url='https://…' and
+// :env:.find-links='/opt/wheels'.
+func configInterference(list string) []string {
+	var warns []string
+	for _, line := range strings.Split(list, "\n") {
+		key, val, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok {
+			continue
+		}
+		i := strings.LastIndex(key, ".")
+		if i < 0 {
+			continue
+		}
+		scope, name := key[:i], key[i+1:]
+		if !contains(interferingKeys, name) {
+			continue
+		}
+		val = strings.Trim(val, "'\"")
+		if scope == ":env:" {
+			continue // PIP_* variables are named by MakePlan from the environment itself
+		}
+		where := "pip config (" + scope + ")"
+		warns = append(warns, fmt.Sprintf("%s sets %s=%s: it would have changed where pip finds the framework (another index could win); gpuwiz overrides it for its own pip runs, but your own `pip install` still sees it: see `pip config debug`",
+			where, name, runner.Redact(val)))
+	}
+	return warns
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

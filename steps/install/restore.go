@@ -1,0 +1,201 @@
+package install
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gpuwiz/steps/pyenv"
+)
+
+// freezeSet reads `pip freeze --all`: normalised name → the line.
+func freezeSet(out []byte) map[string]string {
+	m := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name := line
+		for _, sep := range []string{"==", " @ ", "@"} {
+			if i := strings.Index(line, sep); i > 0 {
+				name = line[:i]
+				break
+			}
+		}
+		m[pyenv.NormalizeName(strings.TrimSpace(name))] = line
+	}
+	return m
+}
+
+// freezeDiff describes how two freezes differ ("" when equal).
+func freezeDiff(want, got map[string]string) string {
+	var d []string
+	for n, l := range want {
+		if got[n] != l {
+			d = append(d, fmt.Sprintf("%s (want %q, have %q)", n, l, got[n]))
+		}
+	}
+	for n, l := range got {
+		if _, ok := want[n]; !ok {
+			d = append(d, fmt.Sprintf("%s (extra %q)", n, l))
+		}
+	}
+	slices.Sort(d)
+	return strings.Join(d, "; ")
+}
+
+// restore puts the snapshot's set back offline: it uninstalls whatever the failed run added or
+// changed, deletes what a killed pip half-wrote, puts the backed-up files back, returns the
+// leftovers moved aside, and checks that pip freeze equals the snapshot.
+func (e *engine) restore(ctx context.Context) error {
+	if e.manifest == nil {
+		return fmt.Errorf("no backup was taken")
+	}
+	want := freezeSet(e.snapshot)
+	now, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv())
+	if err != nil {
+		return err
+	}
+	backedUp := map[string]bool{}
+	for _, d := range e.manifest.Dists {
+		backedUp[pyenv.NormalizeName(d.Name)] = true
+	}
+	var remove []string
+	for n, line := range freezeSet(now) {
+		if want[n] != line || backedUp[n] {
+			remove = append(remove, n)
+		}
+	}
+	slices.Sort(remove)
+	if len(remove) > 0 {
+		// A dist a killed pip left without its RECORD may refuse to uninstall: its files are
+		// removed below from the staged wheel's file list either way.
+		_, _ = e.capture(ctx, "restore: uninstall", append([]string{e.py, "-m", "pip", "uninstall", "-y", "--no-input", "--disable-pip-version-check"}, remove...))
+	}
+	e.removeHalfInstalled(remove, backedUp)
+	for _, d := range e.manifest.Dists {
+		for _, f := range d.Files {
+			if err := linkOrCopy(filepath.Join(e.backupDir, "files", f[1]), f[0]); err != nil {
+				return fmt.Errorf("putting back %s: %w", f[0], err)
+			}
+		}
+	}
+	for i := len(e.manifest.Moved) - 1; i >= 0; i-- {
+		m := e.manifest.Moved[i]
+		_ = os.RemoveAll(m[0])
+		if err := os.Rename(m[1], m[0]); err != nil {
+			return fmt.Errorf("moving back %s: %w", m[0], err)
+		}
+	}
+	e.removeNewTildeDirs()
+	after, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv())
+	if err != nil {
+		return err
+	}
+	if d := freezeDiff(want, freezeSet(after)); d != "" {
+		return fmt.Errorf("the venv differs from the snapshot: %s", d)
+	}
+	return nil
+}
+
+func (e *engine) freezeArgv() []string {
+	return []string{e.py, "-m", "pip", "freeze", "--all", "--no-input", "--disable-pip-version-check"}
+}
+
+// removeHalfInstalled deletes, for every dist the restore touches, the files its staged wheels
+// would have written: a pip killed mid-install leaves them without a RECORD to uninstall by.
+func (e *engine) removeHalfInstalled(removed []string, backedUp map[string]bool) {
+	staged, _ := stagedWheels(e.plan.StageDir)
+	touch := map[string]bool{}
+	for _, n := range removed {
+		touch[n] = true
+	}
+	for n := range backedUp {
+		touch[n] = true
+	}
+	for _, pin := range e.pins {
+		n, _, _ := strings.Cut(pin, "==")
+		touch[pyenv.NormalizeName(n)] = true
+	}
+	site := e.manifest.Purelib
+	dirs := map[string]bool{}
+	for _, w := range staged {
+		if !touch[w.name] {
+			continue
+		}
+		paths, err := wheelPaths(w.file)
+		if err != nil {
+			continue
+		}
+		for _, p := range paths {
+			abs := filepath.Join(site, p)
+			if os.Remove(abs) == nil {
+				dirs[filepath.Dir(abs)] = true
+			}
+			if strings.HasSuffix(p, ".py") {
+				// the .pyc pip compiled beside it
+				pyc, _ := filepath.Glob(filepath.Join(filepath.Dir(abs), "__pycache__", strings.TrimSuffix(filepath.Base(p), ".py")+".*.pyc"))
+				for _, c := range pyc {
+					_ = os.Remove(c)
+				}
+			}
+		}
+	}
+	for d := range dirs {
+		for ; d != site && strings.HasPrefix(d, site); d = filepath.Dir(d) {
+			_ = os.Remove(filepath.Join(d, "__pycache__"))
+			if os.Remove(d) != nil {
+				break
+			}
+		}
+	}
+}
+
+// removeNewTildeDirs deletes ~* stash dirs a killed pip left that were not there before.
+func (e *engine) removeNewTildeDirs() {
+	for _, site := range []string{e.manifest.Purelib, e.manifest.Platlib} {
+		entries, _ := os.ReadDir(site)
+		for _, en := range entries {
+			p := filepath.Join(site, en.Name())
+			if strings.HasPrefix(en.Name(), "~") && !slices.Contains(e.plan.leftovers, p) {
+				_ = os.RemoveAll(p)
+			}
+		}
+	}
+}
+
+// moveLeftovers moves the ~* dirs of interrupted uninstalls, and for Paddle a paddle/ dir that no
+// dist owns any more, into the backup (so a restore can put them back).
+func (e *engine) moveLeftovers() error {
+	var targets []string
+	targets = append(targets, e.plan.leftovers...)
+	if e.plan.Target.Framework == "paddle" && e.manifest != nil {
+		p := filepath.Join(e.manifest.Purelib, "paddle")
+		if _, err := os.Stat(p); err == nil {
+			targets = append(targets, p)
+		}
+	}
+	if len(targets) == 0 {
+		return fmt.Errorf("%w: no leftovers", errSkipped)
+	}
+	dir := filepath.Join(e.backupDir, "moved")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, t := range targets {
+		if _, err := os.Lstat(t); err != nil {
+			continue
+		}
+		dst := filepath.Join(dir, fmt.Sprint(i))
+		if err := os.Rename(t, dst); err != nil {
+			return fmt.Errorf("moving aside %s: %w", t, err)
+		}
+		e.manifest.Moved = append(e.manifest.Moved, [2]string{t, dst})
+		e.emit(Event{StepID: StepLeftovers, Message: "moved aside " + t})
+	}
+	return e.writeManifest()
+}

@@ -1,0 +1,70 @@
+// Package install plans and runs the safe uninstall-then-install of a framework build into a venv:
+// every wheel is staged before anything is removed, the dists about to go are backed up, and any
+// failure after the uninstall puts the old set back, so the venv always holds the new set or the old.
+package install
+
+import (
+	"os"
+	"path/filepath"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/pyenv"
+)
+
+// Target is the build to install.
+type Target struct {
+	Framework        string           `json:"framework"` // "torch" or "paddle"
+	FrameworkVersion string           `json:"framework_version"`
+	Channel          string           `json:"channel"` // "cu126", "cpu"
+	CUDA             string           `json:"cuda,omitempty"`
+	IndexURL         string           `json:"index_url"`
+	Packages         []matrix.Package `json:"packages"`
+	Mirror           string           `json:"mirror,omitempty"` // Paddle only: serves paddlepaddle-gpu's dependencies
+}
+
+// TargetOf is the target for a matrix candidate.
+func TargetOf(c matrix.Candidate) Target {
+	return Target{
+		Framework: c.Framework, FrameworkVersion: c.FrameworkVersion, Channel: c.Channel,
+		CUDA: c.CUDA, IndexURL: c.IndexURL, Packages: append([]matrix.Package(nil), c.Packages...),
+	}
+}
+
+// Options say what to install where.
+type Options struct {
+	Venv             pyenv.Venv
+	Python           string // interpreter that creates the venv when it does not exist yet
+	Target           Target
+	IndexURLOverride string // replaces Target.IndexURL (a local mirror of the channel, a test index)
+	Mirror           string // Paddle: index for the ordinary dependencies; also where pip upgrades itself from
+	CacheDir         string // wheel cache; default os.UserCacheDir()/gpuwiz/wheels
+	LogPath          string // where the runner's log goes (reported in the Outcome)
+	NoPipUpgrade     bool   // keep the venv's pip even when it is older than 25.1 (offline machines)
+	// Environ is the environment pip would see without gpuwiz (nil: os.Environ()); the child
+	// environment is built from it with the index settings overridden.
+	Environ []string
+	// VerifyMatrixN is the side of the verification matmul (0: verify's default).
+	VerifyMatrixN int
+}
+
+// DefaultCacheDir is os.UserCacheDir()/gpuwiz/wheels, or a temp dir when there is no user cache.
+func DefaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "gpuwiz", "wheels")
+	}
+	return filepath.Join(os.TempDir(), "gpuwiz-wheels")
+}
+
+func (o Options) indexURL() string {
+	if o.IndexURLOverride != "" {
+		return o.IndexURLOverride
+	}
+	return o.Target.IndexURL
+}
+
+func (o Options) environ() []string {
+	if o.Environ != nil {
+		return o.Environ
+	}
+	return os.Environ()
+}
