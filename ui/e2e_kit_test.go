@@ -241,7 +241,7 @@ func (s *tmuxSession) sendText(text string) {
 
 func (s *tmuxSession) screen() string {
 	s.t.Helper()
-	return s.tmux("capture-pane", "-p", "-t", s.name)
+	return s.tmux("capture-pane", "-p", "-J", "-t", s.name)
 }
 
 // waitFor polls the screen until it shows text; it fails with the last screen after limit, or at

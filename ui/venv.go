@@ -27,6 +27,7 @@ type venvScreen struct {
 	infoErr   error
 	inspected string
 	notice    string
+	pending   bool // enter was pressed while an answer was still coming: submit when it arrives
 	w, h      int
 }
 
@@ -83,7 +84,7 @@ func (s *venvScreen) FullHelp() [][]key.Binding {
 
 func (s *venvScreen) recheck() tea.Cmd {
 	s.seq++
-	s.check, s.info, s.infoErr, s.notice = nil, nil, nil, ""
+	s.check, s.info, s.infoErr, s.notice, s.pending = nil, nil, nil, "", false
 	return venvCheckCmd(s.c.Backend, s.seq, s.input.Value())
 }
 
@@ -97,24 +98,24 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				break
 			}
 		}
-		return s, nil
+		return s, s.resubmit()
 	case venvCheckMsg:
 		if msg.seq != s.seq {
 			return s, nil // an answer to an older keystroke
 		}
 		chk := msg.check
 		s.check = &chk
-		if chk.Exists && len(chk.Errors) == 0 {
+		if chk.Exists && len(chk.Errors) == 0 && s.existing() {
 			s.inspected = msg.path
 			return s, inspectCmd(s.c.Ctx, s.c.Backend, msg.path)
 		}
-		return s, nil
+		return s, s.resubmit()
 	case inspectMsg:
 		if msg.path == s.input.Value() {
 			info := msg.info
 			s.info, s.infoErr = &info, msg.err
 		}
-		return s, nil
+		return s, s.resubmit()
 	case tea.KeyMsg:
 		k := s.c.Keys
 		switch {
@@ -144,23 +145,37 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return s, cmd
 }
 
+func (s *venvScreen) resubmit() tea.Cmd {
+	if !s.pending {
+		return nil
+	}
+	return s.submit()
+}
+
 func (s *venvScreen) submit() tea.Cmd {
 	path := strings.TrimSpace(s.input.Value())
+	s.pending = false
+	waiting := func(what string) tea.Cmd {
+		s.pending, s.notice = true, what
+		return nil
+	}
 	switch {
 	case path == "":
 		s.notice = "Type the path of the venv."
 	case s.check == nil:
-		s.notice = "Still checking the path..."
+		return waiting("Checking the path...")
 	case len(s.check.Errors) > 0:
 		s.notice = "Fix the path first: " + s.check.Errors[0]
 	case s.existing() && !s.check.Exists:
 		s.notice = "There is no venv at that path. Type the folder that holds pyvenv.cfg."
 	case s.existing() && s.info == nil:
-		s.notice = "Still reading the venv..."
+		return waiting("Reading the venv...")
 	case s.existing() && s.infoErr != nil:
 		s.notice = "Cannot read that venv: " + s.infoErr.Error()
 	case s.journey == JourneyChange && s.info.Framework == "":
 		s.notice = "That venv has no PyTorch or PaddlePaddle to change; use a new setup instead."
+	case !s.existing() && !s.check.Exists && !s.pyLoaded:
+		return waiting("Looking for Python interpreters...")
 	case !s.existing() && !s.check.Exists && len(s.pythons) == 0:
 		s.notice = "No Python was found to create the venv. Install Python 3.10-3.13 (64-bit, python.org) and run gpuwiz again."
 	default:
