@@ -63,17 +63,17 @@ type Outcome struct {
 func (o Outcome) OK() bool { return o.Result == ResultInstalled && o.Verify != nil && o.Verify.OK }
 
 type engine struct {
-	plan      Plan
-	r         runner.Runner
-	events    chan<- Event
-	py        string
-	changed   bool // the uninstall has begun: failures from here on restore
-	snapshot  []byte
-	backupDir string
-	manifest  *manifest
-	pins      []string
-	out       Outcome
-	stepSkip  map[string]bool
+	plan            Plan
+	r               runner.Runner
+	events          chan<- Event
+	py              string
+	changed         bool // the uninstall has begun: failures from here on restore
+	snapshot        []byte
+	backupDir       string
+	manifest        *manifest
+	pins            []string
+	out             Outcome
+	stepSkip        map[string]bool
 	optionalDropped bool
 }
 
