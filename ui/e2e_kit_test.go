@@ -206,11 +206,14 @@ func buildBinary(t *testing.T) string {
 func startShell(t *testing.T, dir string, env []string) *tmuxSession {
 	t.Helper()
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("gpuwiz-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "w"}
-	args := []string{"new-session", "-d", "-x", "80", "-y", "24", "-s", s.name, "-c", dir}
+	// env -i: the tmux server would otherwise hand the shell this process's whole environment
+	// (a PIP_FIND_LINKS set on the machine, for one).
+	shell := []string{"env", "-i"}
 	for _, kv := range env {
-		args = append(args, "-e", kv)
+		shell = append(shell, shellQuote(kv))
 	}
-	args = append(args, "bash --norc --noprofile")
+	args := []string{"new-session", "-d", "-x", "80", "-y", "24", "-s", s.name, "-c", dir,
+		strings.Join(append(shell, "bash", "--norc", "--noprofile"), " ")}
 	s.tmux(args...)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	s.tmux("set-option", "-t", s.name, "status", "off")
@@ -304,3 +307,5 @@ func writeMatrix(t *testing.T, dir, indexURL string) string {
 	}
 	return p
 }
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
