@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -96,7 +97,11 @@ func RunWith(ctx context.Context, r runner.Runner, python, framework, expectChan
 		return Report{}, fmt.Errorf("framework %q: use torch or paddle", framework)
 	}
 	if o.MatrixN <= 0 {
+		// GPUWIZ_VERIFY_MATRIX_N shrinks the matmul for stub frameworks (pure Python) in tests.
 		o.MatrixN = DefaultMatrixN
+		if n, err := strconv.Atoi(os.Getenv("GPUWIZ_VERIFY_MATRIX_N")); err == nil && n > 0 {
+			o.MatrixN = n
+		}
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = Timeout

@@ -1,0 +1,339 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/install"
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
+)
+
+func init() { register(50, newInstallCmd) }
+
+// installAnswers are install's choices; an answer file (--config) holds the same keys as the flags.
+type installAnswers struct {
+	Framework        string `toml:"framework"`
+	FrameworkVersion string `toml:"framework-version"`
+	Channel          string `toml:"channel"`
+	Venv             string `toml:"venv"`
+	Python           string `toml:"python"`
+	IndexURL         string `toml:"index-url"`
+	Mirror           string `toml:"mirror"`
+	CacheDir         string `toml:"cache-dir"`
+	Log              string `toml:"log"`
+	NoPipUpgrade     bool   `toml:"no-pip-upgrade"`
+	Yes              bool   `toml:"yes"`
+	DryRun           bool   `toml:"dry-run"`
+	JSON             bool   `toml:"json"`
+}
+
+// installReport is install's JSON output: the plan, and after a run its outcome.
+type installReport struct {
+	ExitCode  int               `json:"exit_code"`
+	Candidate *matrix.Candidate `json:"candidate,omitempty"`
+	Plan      *install.Plan     `json:"plan,omitempty"`
+	Outcome   *install.Outcome  `json:"outcome,omitempty"`
+	Error     string            `json:"error,omitempty"`
+	// The plan's lists at the top, for scripts: what goes, what comes, every command.
+	Uninstall []string   `json:"uninstall"`
+	Install   []string   `json:"install"`
+	Commands  [][]string `json:"commands"`
+}
+
+func newInstallCmd(env *Env) *cobra.Command {
+	var a installAnswers
+	var config string
+	cmd := &cobra.Command{
+		Use:   "install",
+		Short: "Install a GPU build of PyTorch or PaddlePaddle into a venv, safely, and verify it",
+		Long: "install stages every wheel of the chosen build in gpuwiz's wheel cache before anything is removed,\n" +
+			"backs up the dists it replaces, uninstalls every conflicting dist, installs from the staged wheels\n" +
+			"only, verifies the build and writes requirements.lock and constraints.txt. Any failure after the\n" +
+			"uninstall puts the previous packages back. Omitted choices take the matrix's recommendation.\n" +
+			"Exit codes: 0 installed and verified, 4 installed but verification failed, 3 nothing compatible,\n" +
+			"1 failed (the environment is as before), 2 bad input.",
+		Example: "  gpuwiz install --framework torch --channel cu126 --venv ./venv --yes\n" +
+			"  gpuwiz install --framework paddle --venv D:\\envs\\paddle --mirror https://pypi.tuna.tsinghua.edu.cn/simple --dry-run --json\n" +
+			"  gpuwiz install --config answers.toml --yes --json",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if config != "" {
+				if err := readAnswers(config, &a, cmd); err != nil {
+					return err
+				}
+			}
+			return runInstall(cmd, env, a)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&a.Framework, "framework", "torch", "torch or paddle")
+	f.StringVar(&a.FrameworkVersion, "framework-version", "", "framework version (2.6 means the newest 2.6.x; default: the recommendation)")
+	f.StringVar(&a.Channel, "channel", "", "channel such as cu126, cu118 or cpu (default: the recommendation)")
+	f.StringVar(&a.Venv, "venv", "", "the venv to install into; created when it does not exist (required)")
+	f.StringVar(&a.Python, "python", "", "the Python that creates a new venv (default: the first 64-bit python.org-style Python found)")
+	f.StringVar(&a.IndexURL, "index-url", "", "use this index instead of the channel's (https; http only for loopback)")
+	f.StringVar(&a.Mirror, "mirror", "", "Paddle: index for paddlepaddle-gpu's dependencies (never for paddlepaddle-gpu itself); also where pip upgrades itself from")
+	f.StringVar(&a.CacheDir, "cache-dir", "", "wheel cache (default: the user cache dir /gpuwiz/wheels)")
+	f.StringVar(&a.Log, "log", "", "log file of every command and its output (default: the user cache dir /gpuwiz/logs)")
+	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, "keep the venv's pip even when it is older than 25.1")
+	f.BoolVar(&a.DryRun, "dry-run", false, "print the plan and run nothing")
+	f.BoolVar(&a.Yes, "yes", false, "do not ask before changing the venv")
+	f.BoolVar(&a.JSON, "json", false, "print the plan (and outcome) as JSON")
+	f.StringVar(&config, "config", "", "TOML answer file with the same keys as these flags (flags win)")
+	return cmd
+}
+
+// readAnswers fills every choice that no flag set from the TOML answer file; unknown keys are errors.
+func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Usagef("--config: %v", err)
+	}
+	var file installAnswers
+	dec := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields()
+	if err := dec.Decode(&file); err != nil {
+		var sm *toml.StrictMissingError
+		if errors.As(err, &sm) {
+			return Usagef("--config %s: unknown key(s):\n%s\nthe keys are the install flags' names (framework, framework-version, channel, venv, python, index-url, mirror, cache-dir, log, no-pip-upgrade, yes, dry-run, json)", path, sm.String())
+		}
+		return Usagef("--config %s: %v", path, err)
+	}
+	fl := cmd.Flags()
+	set := func(name string, dst *string, v string) {
+		if !fl.Changed(name) && v != "" {
+			*dst = v
+		}
+	}
+	setb := func(name string, dst *bool, v bool) {
+		if !fl.Changed(name) && v {
+			*dst = v
+		}
+	}
+	set("framework", &a.Framework, file.Framework)
+	set("framework-version", &a.FrameworkVersion, file.FrameworkVersion)
+	set("channel", &a.Channel, file.Channel)
+	if !fl.Changed("venv") && file.Venv != "" {
+		a.Venv = file.Venv
+		if !filepath.IsAbs(a.Venv) {
+			a.Venv = filepath.Join(filepath.Dir(path), a.Venv)
+		}
+	}
+	set("python", &a.Python, file.Python)
+	set("index-url", &a.IndexURL, file.IndexURL)
+	set("mirror", &a.Mirror, file.Mirror)
+	set("cache-dir", &a.CacheDir, file.CacheDir)
+	set("log", &a.Log, file.Log)
+	setb("no-pip-upgrade", &a.NoPipUpgrade, file.NoPipUpgrade)
+	setb("yes", &a.Yes, file.Yes)
+	setb("dry-run", &a.DryRun, file.DryRun)
+	setb("json", &a.JSON, file.JSON)
+	return nil
+}
+
+func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
+	ctx, out := cmd.Context(), cmd.OutOrStdout()
+	if a.Framework != "torch" && a.Framework != "paddle" {
+		return Usagef("--framework %q: use torch or paddle", a.Framework)
+	}
+	if a.Venv == "" {
+		return Usagef("no venv: pass --venv PATH (an existing venv, or where to create one)")
+	}
+	for name, u := range map[string]string{"--index-url": a.IndexURL, "--mirror": a.Mirror} {
+		if u != "" {
+			if err := install.CheckIndexURL(u); err != nil {
+				return Usagef("%s: %v", name, err)
+			}
+		}
+	}
+	root, err := filepath.Abs(a.Venv)
+	if err != nil {
+		return Usagef("--venv %q: %v", a.Venv, err)
+	}
+	v := pyenv.Venv{Root: root}
+	if check := pyenv.CheckVenvPath(root, ""); !check.OK() {
+		return Usagef("--venv %s: %s", root, strings.Join(check.Errors, "; "))
+	}
+	python := a.Python
+	if !v.Exists() && python == "" {
+		in, err := chooseBasePython(cmd, "")
+		if err != nil {
+			return err
+		}
+		python = in.Path
+	} else if python != "" {
+		if _, err := os.Stat(python); err != nil {
+			return Usagef("--python %s: %v; pass the path of a python executable", python, err)
+		}
+	}
+	cand, notes, err := chooseCandidate(ctx, env, a, v, python)
+	if err != nil {
+		return err
+	}
+	logPath := a.Log
+	if logPath == "" {
+		logPath = defaultLogPath("install")
+	}
+	opts := install.Options{Venv: v, Python: python, Target: install.TargetOf(*cand), IndexURLOverride: a.IndexURL,
+		Mirror: a.Mirror, CacheDir: a.CacheDir, LogPath: logPath, NoPipUpgrade: a.NoPipUpgrade}
+	rep := installReport{Candidate: cand}
+	var logw io.Writer = io.Discard
+	if !a.DryRun {
+		if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err == nil {
+			if f, err := os.Create(logPath); err == nil {
+				defer f.Close()
+				logw = f
+			}
+		}
+	}
+	r := runner.New(logw)
+	plan, err := install.Prepare(ctx, r, opts)
+	if err != nil {
+		if errors.Is(err, install.ErrBadInput) {
+			return Usagef("%s", strings.TrimPrefix(err.Error(), install.ErrBadInput.Error()+": "))
+		}
+		return Exitf(ExitFailure, "%v", err)
+	}
+	plan.Notes = append(notes, plan.Notes...)
+	rep.Plan, rep.Uninstall, rep.Install, rep.Commands = &plan, plan.Uninstall, plan.Install, plan.Commands
+	if a.DryRun {
+		if a.JSON {
+			return writeInstallJSON(out, rep)
+		}
+		printPlan(out, plan, *cand)
+		return nil
+	}
+	if !a.Yes {
+		f, isFile := cmd.InOrStdin().(*os.File)
+		if a.JSON || !isFile || !term.IsTerminal(int(f.Fd())) {
+			return Usagef("install changes the venv %s: pass --yes to run it without a terminal (or --dry-run to see the plan)", root)
+		}
+		printPlan(out, plan, *cand)
+		fmt.Fprint(out, "Run this plan? [y/N] ")
+		var answer string
+		fmt.Fscanln(cmd.InOrStdin(), &answer)
+		if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
+			fmt.Fprintln(out, "Nothing changed.")
+			return Silent(ExitFailure)
+		}
+	}
+	events := make(chan install.Event, 512)
+	done := make(chan struct{})
+	tail := &lineTail{max: 15}
+	go func() {
+		defer close(done)
+		for ev := range events {
+			if ev.Line != "" {
+				tail.add(ev.Line)
+			}
+			if !a.JSON {
+				printEvent(out, plan, ev)
+			}
+		}
+	}()
+	if !a.JSON {
+		fmt.Fprintf(out, "Installing %s %s (%s) into %s\nlog: %s\n", cand.Framework, cand.FrameworkVersion, cand.Channel, root, logPath)
+	}
+	res := install.Run(ctx, r, plan, events)
+	close(events)
+	<-done
+	rep.Outcome = &res
+	code := installExitCode(res, ctx)
+	rep.ExitCode = code
+	if a.JSON {
+		if err := writeInstallJSON(out, rep); err != nil {
+			return err
+		}
+	} else {
+		printOutcome(out, res, tail.lines)
+	}
+	if code != 0 {
+		return Silent(code)
+	}
+	return nil
+}
+
+func installExitCode(o install.Outcome, ctx context.Context) int {
+	switch {
+	case o.Result == install.ResultInstalled && o.OK():
+		return ExitOK
+	case o.Result == install.ResultInstalled:
+		return ExitVerifyFailed
+	case ctx.Err() != nil:
+		return ExitInterrupted
+	}
+	return ExitFailure
+}
+
+// chooseCandidate finds the build: the exact one asked for, or the matrix's recommendation for this
+// machine (GPU report and the Python) among the builds that fit what was given.
+func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Venv, python string) (*matrix.Candidate, []string, error) {
+	m, err := env.Matrix()
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.FrameworkVersion != "" && a.Channel != "" {
+		c, ok := m.Lookup(a.Framework, a.FrameworkVersion, a.Channel)
+		if !ok {
+			return nil, nil, Exitf(ExitIncompatible, "the matrix has no %s %s build on channel %s: see gpuwiz channels --framework %s", a.Framework, a.FrameworkVersion, a.Channel, a.Framework)
+		}
+		return &c, nil, nil
+	}
+	facts := matrix.Facts{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, OS: osOf()}
+	notes := fillGPUFacts(ctx, env, &facts)
+	py := python
+	if v.Exists() {
+		py = v.Python()
+	}
+	if py != "" {
+		if in, err := pyenv.Describe(ctx, py); err == nil {
+			facts.PythonVersion, facts.PythonBits = in.Version, in.Bits
+		}
+	}
+	sel := m.Select(facts)
+	notes = append(notes, sel.Notes...)
+	if a.Channel == "" {
+		if sel.Recommended == nil {
+			return nil, nil, Exitf(ExitIncompatible, "no %s build fits this machine: %s", a.Framework, strings.Join(notes, "; "))
+		}
+		return sel.Recommended, notes, nil
+	}
+	for i := range sel.Candidates {
+		if c := &sel.Candidates[i]; c.Channel == a.Channel && c.Compatible {
+			return c, notes, nil
+		}
+	}
+	return nil, nil, Exitf(ExitIncompatible, "no compatible %s build on channel %s for this machine: see gpuwiz channels --framework %s", a.Framework, a.Channel, a.Framework)
+}
+
+func osOf() string {
+	return runtime.GOOS
+}
+
+func defaultLogPath(what string) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "gpuwiz", "logs", what+"-"+time.Now().Format("20060102-150405")+".log")
+}
+
+func writeInstallJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

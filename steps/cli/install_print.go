@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/install"
+	"gpuwiz/steps/runner"
+)
+
+func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
+	fmt.Fprintf(w, "Plan: %s %s (%s) into %s\n", c.Framework, c.FrameworkVersion, c.Channel, p.Venv)
+	for i, s := range p.Steps {
+		fmt.Fprintf(w, "  %2d. %s\n", i+1, s.Title)
+		if s.Offline != nil {
+			fmt.Fprintf(w, "      first, from the cache: %s\n", runner.QuoteArgv(s.Offline))
+		}
+		if s.Argv != nil {
+			fmt.Fprintf(w, "      %s\n", runner.QuoteArgv(s.Argv))
+		}
+	}
+	if len(p.Uninstall) > 0 {
+		fmt.Fprintf(w, "uninstall: %s\n", strings.Join(p.Uninstall, " "))
+	}
+	fmt.Fprintf(w, "install: %s\n", strings.Join(p.Install, " "))
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	for _, n := range p.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", n)
+	}
+}
+
+func printEvent(w io.Writer, p install.Plan, ev install.Event) {
+	switch {
+	case ev.State == install.StateRunning:
+		fmt.Fprintf(w, "… %s\n", ev.Message)
+	case ev.State == install.StateDone:
+		fmt.Fprintf(w, "  done: %s\n", ev.StepID)
+	case ev.State == install.StateFailed:
+		fmt.Fprintf(w, "  failed: %s: %s\n", ev.StepID, ev.Message)
+	case ev.State == install.StateSkipped:
+		fmt.Fprintf(w, "  skipped: %s %s\n", ev.StepID, ev.Message)
+	case ev.Message != "":
+		fmt.Fprintf(w, "  %s\n", ev.Message)
+	}
+}
+
+func printOutcome(w io.Writer, o install.Outcome, tail []string) {
+	fmt.Fprintln(w)
+	switch o.Result {
+	case install.ResultInstalled:
+		fmt.Fprintf(w, "Installed %s.\n", strings.Join(o.Installed, " "))
+	case install.ResultUnchanged:
+		fmt.Fprintf(w, "Failed at %s; nothing was changed: %s\n", o.FailedStep, o.Error)
+	case install.ResultRestored:
+		fmt.Fprintf(w, "Failed at %s; the previous packages are back: %s\n", o.FailedStep, o.Error)
+	default:
+		fmt.Fprintf(w, "Failed at %s and could not put everything back: %s\n", o.FailedStep, o.Error)
+	}
+	if o.Result != install.ResultInstalled && len(tail) > 0 {
+		fmt.Fprintln(w, "last output:")
+		for _, l := range tail {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	if o.Verify != nil {
+		printVerify(w, *o.Verify)
+	}
+	if o.ConstraintsFile != "" {
+		fmt.Fprintf(w, "Keep this build in later installs: pip install -r requirements.txt -c %s\n", o.ConstraintsFile)
+	}
+	for _, wn := range o.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", wn)
+	}
+	fmt.Fprintf(w, "log: %s\n", o.LogPath)
+}
+
+// lineTail keeps the last lines of output for a failure message.
+type lineTail struct {
+	max   int
+	lines []string
+}
+
+func (t *lineTail) add(l string) {
+	t.lines = append(t.lines, l)
+	if len(t.lines) > t.max {
+		t.lines = t.lines[len(t.lines)-t.max:]
+	}
+}
