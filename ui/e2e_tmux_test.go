@@ -209,3 +209,41 @@ func readMatrixIndex(t *testing.T, matrix string) string {
 	m := regexp.MustCompile(`index_url = "([^"]+)"`).FindSubmatch(b)
 	return string(m[1])
 }
+
+func TestE2EChangeChannelInTmux(t *testing.T) {
+	r := newE2ERig(t, 0)
+	venv := filepath.Join(r.dir, "old-env")
+	run(t, r.env, "python3", "-m", "venv", venv)
+	idx := strings.SplitN(readMatrixIndex(t, r.matrix), "/whl/", 2)[0]
+	run(t, r.env, filepath.Join(venv, "bin", "pip"), "install", "--index-url", idx+"/whl/cu118",
+		"torch==2.6.0+cu118", "torchvision==0.21.0+cu118", "torchaudio==2.6.0+cu118")
+	s := r.start(t)
+	s.send("2")
+	s.waitFor("Which venv?", 5*time.Second)
+	s.sendText(venv)
+	s.waitFor("PyTorch 2.6.0 (cu118)", 30*time.Second)
+	s.send("Enter")
+	s.waitFor("Press enter to choose the new channel", 10*time.Second)
+	s.send("Enter")
+	scr := s.waitFor("Same version first", 10*time.Second)
+	if !regexp.MustCompile(`(?m)^ *[▸>] .*cu126 +CUDA 12.6 +2\.6\.0`).MatchString(scr) || !strings.Contains(scr, "(current)") {
+		t.Fatalf("the cursor should start on cu126 at the same version, cu118 marked current:\n%s", scr)
+	}
+	s.send("Enter")
+	scr = s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+	if !strings.Contains(scr, "Removed") {
+		t.Fatalf("changing channel removes the old set first:\n%s", scr)
+	}
+	s.send("y")
+	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
+	s.send("Enter")
+	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
+	s.send("Enter")
+	s.waitFor("installed and verified", 10*time.Second)
+	s.send("q")
+	s.waitFor("EXIT=0", 20*time.Second)
+	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch, torchvision; print(torch.__version__, torchvision.__version__)"))
+	if got != "2.6.0+cu126 0.21.0+cu126" {
+		t.Fatalf("after the change the venv holds %q", got)
+	}
+}
