@@ -34,7 +34,7 @@ func torchSpec(label, cuda string) pyindex.StubSpec {
 }
 
 // buildWheels builds every test wheel once per test binary.
-func buildWheels(t *testing.T) map[string][]string {
+func buildWheels(t testing.TB) map[string][]string {
 	t.Helper()
 	kitOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "gpuwiz-install-wheels")
@@ -74,7 +74,7 @@ func buildWheels(t *testing.T) map[string][]string {
 	return kitFiles
 }
 
-func serve(t *testing.T) *pyindex.Index { return pyindex.Serve(t, buildWheels(t)) }
+func serve(t testing.TB) *pyindex.Index { return pyindex.Serve(t, buildWheels(t)) }
 
 func torchTarget(ix *pyindex.Index, ch string) Target {
 	label := "+" + ch
