@@ -53,6 +53,9 @@ type installReport struct {
 	Uninstall []string   `json:"uninstall"`
 	Install   []string   `json:"install"`
 	Commands  [][]string `json:"commands"`
+	// Where it goes and how to enter it afterwards, one line per shell.
+	Venv          string   `json:"venv"`
+	ActivateHints []string `json:"activate_hints"`
 }
 
 func newInstallCmd(env *Env) *cobra.Command {
@@ -210,6 +213,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	plan.Notes = append(notes, plan.Notes...)
 	rep.Plan, rep.Uninstall, rep.Install, rep.Commands = &plan, plan.Uninstall, plan.Install, plan.Commands
+	rep.Venv, rep.ActivateHints = plan.Venv, v.ActivateHints()
 	if a.DryRun {
 		if a.JSON {
 			return writeInstallJSON(out, rep)
@@ -259,7 +263,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 			return err
 		}
 	} else {
-		printOutcome(out, res, tail.lines)
+		printOutcome(out, res, tail.lines, rep.ActivateHints)
 	}
 	if code != 0 {
 		return Silent(code)

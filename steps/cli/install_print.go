@@ -48,7 +48,7 @@ func printEvent(w io.Writer, p install.Plan, ev install.Event) {
 	}
 }
 
-func printOutcome(w io.Writer, o install.Outcome, tail []string) {
+func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	fmt.Fprintln(w)
 	switch o.Result {
 	case install.ResultInstalled:
@@ -74,6 +74,12 @@ func printOutcome(w io.Writer, o install.Outcome, tail []string) {
 	}
 	for _, wn := range o.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", wn)
+	}
+	if o.Result == install.ResultInstalled && len(activate) > 0 {
+		fmt.Fprintln(w, "Enter the venv:")
+		for _, h := range activate {
+			fmt.Fprintf(w, "  %s\n", h)
+		}
 	}
 	fmt.Fprintf(w, "log: %s\n", o.LogPath)
 }
