@@ -57,7 +57,11 @@ func (b *stepsBackend) runInstall(ctx context.Context, p planned, events chan<- 
 			events <- ie
 		}
 	}()
-	o := install.Run(ctx, b.run, p.plan, ev)
+	logw, logPath, closeLog := install.OpenLog(install.DefaultLogPath("install"))
+	defer closeLog()
+	plan := p.plan
+	plan.LogPath = logPath
+	o := install.Run(ctx, runner.New(logw), plan, ev)
 	close(ev)
 	<-done
 	return outcomeOf(o, ctx)
@@ -80,41 +84,9 @@ func outcomeOf(o install.Outcome, ctx context.Context) Outcome {
 	return out
 }
 
-// reinstall is the install engine behind a repair's reinstall step: plan against what the venv
-// holds now, run, pass the output lines on.
-func (b *stepsBackend) reinstall() doctor.ReinstallFunc {
-	return func(ctx context.Context, venv, python string, c matrix.Candidate, lines chan<- runner.Line) error {
-		v := pyenv.Venv{Root: venv}
-		have, err := pyenv.Inspect(ctx, b.run, v.Python())
-		if err != nil {
-			return err
-		}
-		p, err := install.MakePlan(install.Options{Venv: v, Target: install.TargetOf(c)}, have)
-		if err != nil {
-			return err
-		}
-		ev := make(chan install.Event, 256)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for e := range ev {
-				if e.Line != "" {
-					select {
-					case lines <- runner.Line{Text: e.Line}:
-					default: // ApplyRepair's reader is slow: the line stays in the log
-					}
-				}
-			}
-		}()
-		o := install.Run(ctx, b.run, p, ev)
-		close(ev)
-		<-done
-		if o.Result != install.ResultInstalled {
-			if o.Err != nil {
-				return fmt.Errorf("%s: %w", o.Result, o.Err)
-			}
-			return fmt.Errorf("install %s", o.Result)
-		}
-		return nil
+// reinstall is the install engine behind a repair's reinstall step, logging through r to logPath.
+func reinstallWith(r runner.Runner, logPath string) doctor.ReinstallFunc {
+	return func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
+		return install.Reinstall(ctx, r, venv, c, logPath, lines)
 	}
 }

@@ -7,17 +7,18 @@ import (
 	"strings"
 
 	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
 )
 
 // repairDeps are doctor's dependencies for this run: the CLI's GPU report and matrix, the real
 // runner, the install engine for the reinstall step.
-func (b *stepsBackend) repairDeps() (doctor.Deps, error) {
+func (b *stepsBackend) repairDeps(r runner.Runner, logPath string) (doctor.Deps, error) {
 	m, err := b.env.Matrix()
 	if err != nil {
 		return doctor.Deps{}, err
 	}
-	return doctor.Deps{Runner: b.run, GPU: b.env.GPUReport, Matrix: m, Registry: doctor.SystemRegistry(), Reinstall: b.reinstall()}, nil
+	return doctor.Deps{Runner: r, GPU: b.env.GPUReport, Matrix: m, Registry: doctor.SystemRegistry(), Reinstall: reinstallWith(r, logPath)}, nil
 }
 
 func (b *stepsBackend) RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error) {
@@ -68,9 +69,11 @@ func planOfRepair(rp doctor.Repair) Plan {
 
 // applyRepair runs a repair plan, translating doctor's events for the install screen.
 func (b *stepsBackend) applyRepair(ctx context.Context, rp doctor.Repair, events chan<- InstallEvent) Outcome {
-	deps, err := b.repairDeps()
+	logw, logPath, closeLog := install.OpenLog(install.DefaultLogPath("repair"))
+	defer closeLog()
+	deps, err := b.repairDeps(runner.New(logw), logPath)
 	if err != nil {
-		return Outcome{Result: "failed", Err: err}
+		return Outcome{Result: "failed", Err: err, LogPath: logPath}
 	}
 	rev := make(chan doctor.RepairEvent, 256)
 	done := make(chan struct{})
@@ -92,7 +95,7 @@ func (b *stepsBackend) applyRepair(ctx context.Context, rp doctor.Repair, events
 	res, err := doctor.ApplyRepair(ctx, deps, rp, rev)
 	close(rev)
 	<-done
-	o := Outcome{OK: err == nil && !res.Failed, Result: "repaired"}
+	o := Outcome{OK: err == nil && !res.Failed, Result: "repaired", LogPath: logPath}
 	switch {
 	case ctx.Err() != nil:
 		o.Result, o.Err = "cancelled", ctx.Err()

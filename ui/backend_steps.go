@@ -111,7 +111,7 @@ func verifyReportOf(r verify.Report) VerifyReport {
 }
 
 func (b *stepsBackend) Doctor(ctx context.Context, venv string) (DoctorReport, error) {
-	deps, err := b.repairDeps()
+	deps, err := b.repairDeps(b.run, "")
 	if err != nil {
 		return DoctorReport{}, err
 	}

@@ -13,7 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/matrix"
 	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
 )
 
@@ -73,13 +75,12 @@ func doctorDeps(env *Env, log io.Writer) (doctor.Deps, []string) {
 		m = nil
 	}
 	return doctor.Deps{
-		Runner:    runner.New(log),
-		GPU:       env.GPUReport,
-		Matrix:    m,
-		Registry:  doctor.SystemRegistry(),
-		Env:       doctor.OSEnviron{},
-		FS:        doctor.OSFS{},
-		Reinstall: env.doctorReinstall(),
+		Runner:   runner.New(log),
+		GPU:      env.GPUReport,
+		Matrix:   m,
+		Registry: doctor.SystemRegistry(),
+		Env:      doctor.OSEnviron{},
+		FS:       doctor.OSFS{},
 	}, notes
 }
 
@@ -145,6 +146,8 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 			return Silent(ExitProblems)
 		}
 	}
+	deps, logPath, closeLog := withRepairLog(deps, &cmdLog)
+	defer closeLog()
 	events := make(chan doctor.RepairEvent, 256)
 	done := make(chan struct{})
 	go func() {
@@ -175,9 +178,14 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		if err := writeDoctorJSON(out, DoctorFixJSON{Report: rep, Repair: plan, Result: &res}); err != nil {
 			return err
 		}
-	} else if res.After != nil {
-		fmt.Fprintln(out)
-		doctor.WriteText(out, *res.After)
+	} else {
+		if res.After != nil {
+			fmt.Fprintln(out)
+			doctor.WriteText(out, *res.After)
+		}
+		if logPath != "" {
+			fmt.Fprintf(out, "log: %s\n", logPath)
+		}
 	}
 	switch {
 	case res.Failed:
@@ -220,5 +228,14 @@ func writeDoctorJSON(out io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// doctorReinstall is the install engine behind repairs; nil until the engine is wired in.
-func (e *Env) doctorReinstall() doctor.ReinstallFunc { return nil }
+// withRepairLog points the repair's commands (and the reinstall's) at a log file as well as the
+// bundle's in-memory log, and wires the install engine in as doctor's reinstall step.
+func withRepairLog(deps doctor.Deps, cmdLog io.Writer) (doctor.Deps, string, func()) {
+	w, path, closeLog := install.OpenLog(install.DefaultLogPath("doctor-fix"))
+	r := runner.New(io.MultiWriter(cmdLog, w))
+	deps.Runner = r
+	deps.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
+		return install.Reinstall(ctx, r, venv, c, path, lines)
+	}
+	return deps, path, closeLog
+}

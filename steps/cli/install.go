@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
@@ -189,19 +188,16 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	logPath := a.Log
 	if logPath == "" {
-		logPath = defaultLogPath("install")
+		logPath = install.DefaultLogPath("install")
 	}
 	opts := install.Options{Venv: v, Python: python, Target: install.TargetOf(*cand), IndexURLOverride: a.IndexURL,
 		Mirror: a.Mirror, CacheDir: a.CacheDir, LogPath: logPath, NoPipUpgrade: a.NoPipUpgrade}
 	rep := installReport{Candidate: cand}
 	var logw io.Writer = io.Discard
 	if !a.DryRun {
-		if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err == nil {
-			if f, err := os.Create(logPath); err == nil {
-				defer f.Close()
-				logw = f
-			}
-		}
+		w, opened, closeLog := install.OpenLog(logPath)
+		defer closeLog()
+		logw, opts.LogPath = w, opened
 	}
 	r := runner.New(logw)
 	plan, err := install.Prepare(ctx, r, opts)
@@ -326,14 +322,6 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 
 func osOf() string {
 	return runtime.GOOS
-}
-
-func defaultLogPath(what string) string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		dir = os.TempDir()
-	}
-	return filepath.Join(dir, "gpuwiz", "logs", what+"-"+time.Now().Format("20060102-150405")+".log")
 }
 
 func writeInstallJSON(w io.Writer, v any) error {
