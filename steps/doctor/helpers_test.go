@@ -13,6 +13,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/internal/pyindex"
 	"gpuwiz/steps/runner"
 )
 
@@ -20,6 +21,7 @@ import (
 var venvTemplate string
 
 func TestMain(m *testing.M) {
+	os.Setenv("GPUWIZ_VERIFY_MATRIX_N", "8") // verify's matmul on the pure-Python stubs
 	code := func() int {
 		if _, err := exec.LookPath("python3"); err == nil {
 			dir, err := os.MkdirTemp("", "doctor-venv-template-")
@@ -106,33 +108,13 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// torchStub is a torch package that answers what doctor's framework check asks.
+// torchStub is a stub torch package (pyindex's, made for verify's script) of this build.
 func torchStub(version, cuda string, archs []string, available bool) map[string]string {
-	cudaPy := "None"
+	spec := pyindex.StubSpec{Version: version, CUDA: cuda, ArchList: archs, CudaAvailable: available}
 	if cuda != "" {
-		cudaPy = fmt.Sprintf("%q", cuda)
+		spec.CuDNN = 90100
 	}
-	quoted := make([]string, len(archs))
-	for i, a := range archs {
-		quoted[i] = fmt.Sprintf("%q", a)
-	}
-	return map[string]string{
-		"torch/__init__.py": fmt.Sprintf(`__version__ = %q
-class _Version: cuda = %s
-version = _Version()
-class _T:
-    def __init__(self, v): self.v = v
-    def __add__(self, o): return _T(self.v + o.v)
-    def sum(self): return self
-    def item(self): return float(self.v)
-def ones(r, c, device="cpu"): return _T(r * c)
-class _Cuda:
-    def get_arch_list(self): return [%s]
-    def is_available(self): return %s
-    def device_count(self): return 1
-cuda = _Cuda()
-`, version, cudaPy, strings.Join(quoted, ", "), map[bool]string{true: "True", false: "False"}[available]),
-	}
+	return pyindex.TorchStub(spec)
 }
 
 func paddleFiles() map[string]string {

@@ -14,32 +14,11 @@ import (
 	"gpuwiz/steps/runner"
 )
 
-const paddleStub = `__version__ = "3.0.0"
-class _V:
-    @staticmethod
-    def cuda(): return "12.6"
-    @staticmethod
-    def cudnn(): return "9.5.1"
-version = _V()
-def is_compiled_with_cuda(): return True
-class _T:
-    def __init__(self, v): self.v = v
-    def __add__(self, o): return _T(self.v + o.v)
-    def sum(self): return self
-    def __float__(self): return float(self.v)
-def ones(shape): return _T(shape[0] * shape[1])
-def set_device(d): pass
-class _Cuda:
-    @staticmethod
-    def device_count(): return 1
-class _Dev: cuda = _Cuda()
-device = _Dev()
-`
 
 // pipReinstall stands in for the install engine: real pip from a loopback index, --index-url only.
 func pipReinstall(t *testing.T) ReinstallFunc {
 	return func(ctx context.Context, venv, python string, c matrix.Candidate, lines chan<- runner.Line) error {
-		whl, err := pyindex.BuildWheel(t.TempDir(), "paddlepaddle-gpu", c.FrameworkVersion, map[string]string{"paddle/__init__.py": paddleStub}, nil, 0)
+		whl, err := pyindex.BuildWheel(t.TempDir(), "paddlepaddle-gpu", c.FrameworkVersion, pyindex.PaddleStub(pyindex.StubSpec{Version: c.FrameworkVersion, CUDA: "12.6", CudaAvailable: true, CuDNN: 90501}), nil, 0)
 		if err != nil {
 			return err
 		}

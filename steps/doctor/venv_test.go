@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gpuwiz/steps/internal/pyindex"
 )
 
 var goodArchs = []string{"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}
@@ -108,4 +110,23 @@ func TestPipOnPathBelongsToAnotherPython(t *testing.T) {
 	f := requireCode(t, rep, CodePipPythonMismatch, SeverityWarning)
 	evidenceContains(t, f, sitePackages(t, other))
 	evidenceContains(t, f, sitePackages(t, venv))
+}
+
+// A GPU whose matmul gives wrong numbers: verify's CPU comparison fails, and doctor reports the
+// framework's own check with the matmul's evidence (nothing more specific explains it).
+func TestWrongGPUResultIsAFrameworkCheckFailure(t *testing.T) {
+	venv := newVenv(t)
+	files := pyindex.TorchStub(pyindex.StubSpec{Version: "2.8.0+cu128", CUDA: "12.8", ArchList: goodArchs, CudaAvailable: true, CuDNN: 91002, WrongResult: true})
+	writeDist(t, venv, "torch", "2.8.0+cu128", files)
+	must(t, os.WriteFile(filepath.Join(venv, "requirements.lock"), []byte("torch==2.8.0+cu128\n"), 0o644))
+	rep := runDoctor(t, linuxDeps(t, "gpu-cc90.json", map[string]string{"PATH": filepath.Join(venv, "bin") + ":/usr/bin:/bin"}), venv)
+	requireCode(t, rep, CodeFrameworkCheckFailed, SeverityError)
+	for _, f := range rep.Findings {
+		if f.Code == CodeFrameworkCheckFailed && !strings.Contains(strings.Join(f.Evidence, "\n"), "matmul") {
+			t.Fatalf("evidence does not name the matmul: %q", f.Evidence)
+		}
+	}
+	if rep.HasCode(CodeCPUBuild) || rep.HasCode(CodeArchMissing) {
+		t.Fatalf("a wrong result is not a CPU build or missing arch: %s", codes(rep))
+	}
 }
