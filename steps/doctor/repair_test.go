@@ -14,7 +14,6 @@ import (
 	"gpuwiz/steps/runner"
 )
 
-
 // pipReinstall stands in for the install engine: real pip from a loopback index, --index-url only.
 func pipReinstall(t *testing.T) ReinstallFunc {
 	return func(ctx context.Context, venv, python string, c matrix.Candidate, lines chan<- runner.Line) error {
