@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/internal/pyindex"
+	"gpuwiz/steps/pyindex"
 )
 
 // cliIndex serves torch 2.6.0 cu126 stubs (the embedded matrix's packages for that build).

@@ -13,7 +13,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
-	"gpuwiz/steps/internal/pyindex"
+	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
 )
 

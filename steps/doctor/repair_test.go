@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/internal/pyindex"
+	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
 )
 

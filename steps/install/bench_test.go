@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"gpuwiz/steps/internal/pyindex"
+	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/internal/pyindex"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pyindex"
 )
 
 // One venv at a path with a space, &, ; and Chinese: created by the install, reinstalled from the

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/internal/pyindex"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
 )
 

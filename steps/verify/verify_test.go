@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"gpuwiz/steps/internal/pyindex"
+	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
 )
 
