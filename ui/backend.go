@@ -25,7 +25,7 @@ type Backend interface {
 	RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error)
 	Activation(venv string) Activation
 	// Bench starts the benchmark with the venv's Python; the feed closes when it ends or ctx is done.
-	Bench(ctx context.Context, venv string) (BenchFeed, string, error)
+	Bench(ctx context.Context, venv string, gpuIndex int) (BenchFeed, string, error)
 }
 
 // Interpreter is one Python found on the machine.

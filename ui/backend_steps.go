@@ -149,7 +149,7 @@ func activationFor(venv, goos string) Activation {
 	return a
 }
 
-func (b *stepsBackend) Bench(ctx context.Context, venv string) (BenchFeed, string, error) {
+func (b *stepsBackend) Bench(ctx context.Context, venv string, gpuIndex int) (BenchFeed, string, error) {
 	python := pyenv.Venv{Root: venv}.Python()
 	fw, err := bench.DetectFramework(ctx, b.run, python)
 	if err != nil {
@@ -163,7 +163,7 @@ func (b *stepsBackend) Bench(ctx context.Context, venv string) (BenchFeed, strin
 	}
 	go func() {
 		defer stopSampling() // the sampler's channel closes with the benchmark
-		_, _ = bench.Run(ctx, b.run, python, fw, bench.Options{Quick: true}, events)
+		_, _ = bench.Run(ctx, b.run, python, fw, bench.Options{Quick: true, GPU: gpuIndex}, events)
 	}()
 	return feed, fw, nil
 }

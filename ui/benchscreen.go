@@ -12,6 +12,7 @@ import (
 type benchScreen struct {
 	c      *Common
 	venv   string
+	gpu    int // the card benchmarked and charted
 	model  *BenchModel
 	cancel context.CancelFunc
 	runID  int
@@ -26,14 +27,16 @@ type benchStartedMsg struct {
 	err       error
 }
 
-func benchStartCmd(ctx context.Context, b Backend, venv string, runID int) tea.Cmd {
+func benchStartCmd(ctx context.Context, b Backend, venv string, gpuIndex, runID int) tea.Cmd {
 	return func() tea.Msg {
-		feed, fw, err := b.Bench(ctx, venv)
+		feed, fw, err := b.Bench(ctx, venv, gpuIndex)
 		return benchStartedMsg{runID, feed, fw, err}
 	}
 }
 
-func newBenchScreen(c *Common, venv string) screen { return &benchScreen{c: c, venv: venv} }
+func newBenchScreen(c *Common, venv string, gpuIndex int) screen {
+	return &benchScreen{c: c, venv: venv, gpu: gpuIndex}
+}
 
 func (s *benchScreen) start() tea.Cmd {
 	if s.cancel != nil {
@@ -42,7 +45,7 @@ func (s *benchScreen) start() tea.Cmd {
 	ctx, cancel := context.WithCancel(s.c.Ctx)
 	s.cancel = cancel
 	s.runID++
-	return benchStartCmd(ctx, s.c.Backend, s.venv, s.runID)
+	return benchStartCmd(ctx, s.c.Backend, s.venv, s.gpu, s.runID)
 }
 
 func (s *benchScreen) Init() tea.Cmd { return s.start() }
@@ -83,7 +86,7 @@ func (s *benchScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if s.model != nil {
 			return s, s.model.Restart(msg.feed)
 		}
-		s.model = NewBenchModel(BenchOptions{Framework: msg.framework, ASCII: s.c.Styles.ASCII, NoColor: s.c.NoColor}, msg.feed)
+		s.model = NewBenchModel(BenchOptions{Framework: msg.framework, GPU: s.gpu, ASCII: s.c.Styles.ASCII, NoColor: s.c.NoColor}, msg.feed)
 		s.model.SetSize(s.w, s.h)
 		return s, s.model.Init()
 	case BenchRerunMsg:

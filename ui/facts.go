@@ -80,3 +80,18 @@ func frameworkName(f string) string {
 	}
 	return f
 }
+
+// forCards is the report narrowed to the chosen card (index ≥ 0), so every later judgement (which
+// builds carry kernels for it) is about that card alone; -1 keeps every card.
+func forCards(r gpu.Report, index int) gpu.Report {
+	if index < 0 {
+		return r
+	}
+	for _, g := range r.GPUs {
+		if g.Index == index {
+			r.GPUs = []gpu.GPU{g}
+			return r
+		}
+	}
+	return r
+}

@@ -18,6 +18,8 @@ type fakeBackend struct {
 	mu           sync.Mutex
 	report       gpu.Report
 	probeErr     error
+	benchGPU     int                 // the card the last Bench call was asked for
+	facts        []matrix.Facts      // every Channels call's facts
 	venvs        map[string]VenvInfo // existing venvs by path
 	installLine  int                 // log lines the install prints
 	blockInstall bool                // install runs until cancelled
@@ -58,6 +60,9 @@ func cand(fw, v, ch, cuda string, ok bool, reasons ...string) matrix.Candidate {
 func (f *fakeBackend) Probe(ctx context.Context) (gpu.Report, error) { return f.report, f.probeErr }
 
 func (f *fakeBackend) Channels(ctx context.Context, facts matrix.Facts) (matrix.Selection, error) {
+	f.mu.Lock()
+	f.facts = append(f.facts, facts)
+	f.mu.Unlock()
 	var all []matrix.Candidate
 	if facts.Framework == "torch" {
 		all = []matrix.Candidate{
@@ -185,7 +190,8 @@ func (f *fakeBackend) RepairPlan(ctx context.Context, venv string, r DoctorRepor
 		Commands:  []string{"python -m pip uninstall -y paddlepaddle paddlepaddle-gpu", "python -m pip install --index-url https://www.paddlepaddle.org.cn/packages/stable/cu126/ paddlepaddle-gpu==3.0.0"}}, nil
 }
 
-func (f *fakeBackend) Bench(ctx context.Context, venv string) (BenchFeed, string, error) {
+func (f *fakeBackend) Bench(ctx context.Context, venv string, gpuIndex int) (BenchFeed, string, error) {
+	f.benchGPU = gpuIndex
 	events := make(chan bench.Event)
 	close(events)
 	return BenchFeed{Events: events}, "torch", nil

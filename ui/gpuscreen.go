@@ -22,6 +22,7 @@ type gpuScreen struct {
 	err     error
 	spin    spinner.Model
 	table   table.Model
+	sel     int // position in the card choice: 0 is every card, i is the i-th card (several cards only)
 	w, h    int
 }
 
@@ -57,11 +58,40 @@ func (s *gpuScreen) SetSize(w, h int) {
 
 func (s *gpuScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
+	if s.several() {
+		up, down := k.Up, k.Down
+		up.SetHelp(up.Help().Key, "card")
+		down.SetHelp(down.Help().Key, "card")
+		return []key.Binding{up, down, k.Select, k.Rerun, k.Back, k.Quit}
+	}
 	return []key.Binding{k.Select, k.Rerun, k.Back, k.Quit}
 }
 func (s *gpuScreen) FullHelp() [][]key.Binding {
 	k := s.c.Keys
-	return [][]key.Binding{{k.Select, k.Rerun}, {k.Back, k.Quit, k.Help}}
+	return [][]key.Binding{{k.Up, k.Down}, {k.Select, k.Rerun}, {k.Back, k.Quit, k.Help}}
+}
+
+// several is true when there is a card to choose: more than one GPU.
+func (s *gpuScreen) several() bool { return s.report != nil && len(s.report.GPUs) > 1 }
+
+// chosen is the GPU index the choice stands for: -1 for every card (and for no card at all).
+func (s *gpuScreen) chosen() int {
+	if s.report == nil || len(s.report.GPUs) == 0 {
+		return -1
+	}
+	if !s.several() {
+		return s.report.GPUs[0].Index
+	}
+	if s.sel == 0 {
+		return -1
+	}
+	return s.report.GPUs[s.sel-1].Index
+}
+
+func (s *gpuScreen) move(d int) {
+	n := len(s.report.GPUs) + 1
+	s.sel = ((s.sel+d)%n + n) % n
+	s.table = s.buildTable()
 }
 
 func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -87,9 +117,13 @@ func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		k := s.c.Keys
 		switch {
 		case key.Matches(msg, k.Select) && s.report != nil:
-			return s, navigate(gpuDoneMsg{*s.report})
+			return s, navigate(gpuDoneMsg{*s.report, s.chosen()})
+		case key.Matches(msg, k.Up) && s.several():
+			s.move(-1)
+		case key.Matches(msg, k.Down) && s.several():
+			s.move(1)
 		case key.Matches(msg, k.Rerun) && (s.report != nil || s.err != nil):
-			s.report, s.err = nil, nil
+			s.report, s.err, s.sel = nil, nil, 0
 			return s, s.Init()
 		}
 	}
@@ -117,8 +151,14 @@ func (s *gpuScreen) buildTable() table.Model {
 	}
 	st.Header = st.Header.BorderStyle(border).BorderBottom(true).Bold(true)
 	st.Selected = lipgloss.NewStyle()
+	if s.several() && s.sel > 0 {
+		st.Selected = lipgloss.NewStyle().Reverse(true) // the chosen card
+	}
 	t := table.New(table.WithColumns(cols), table.WithRows(rows), table.WithStyles(st),
-		table.WithHeight(min(len(rows)+2, max(s.h-8, 3))), table.WithFocused(false))
+		table.WithHeight(min(len(rows)+2, max(s.h-9, 3))), table.WithFocused(false))
+	if s.sel > 0 {
+		t.SetCursor(s.sel - 1)
+	}
 	return t
 }
 
@@ -138,6 +178,19 @@ func (s *gpuScreen) View() string {
 	}
 	if len(r.GPUs) > 0 {
 		b.WriteString(s.table.View() + "\n")
+	}
+	if s.several() {
+		var use string
+		if i := s.chosen(); i < 0 {
+			use = fmt.Sprintf("every card: builds must carry kernels for all %d; the benchmark runs on GPU %d", len(r.GPUs), r.GPUs[0].Index)
+		} else {
+			use = fmt.Sprintf("GPU %d only: builds are judged for this card and the benchmark runs on it (CUDA_DEVICE_ORDER=PCI_BUS_ID with CUDA_VISIBLE_DEVICES=%d keeps your own programs on it too)", i, i)
+		}
+		arrows := "↑/↓"
+		if st.ASCII {
+			arrows = "up/down"
+		}
+		b.WriteString(wrap(st.Label.Render("Use")+" "+use+".  "+arrows+" changes it.", s.w) + "\n")
 	}
 	words := driverWords(*r)
 	if len(words) == 0 {

@@ -27,6 +27,7 @@ const (
 type choices struct {
 	journey   Journey
 	report    *gpu.Report
+	gpu       int // the card chosen on the GPU screen; -1: every card
 	framework string
 	version   string
 	candidate *matrix.Candidate
@@ -45,7 +46,10 @@ type (
 	backMsg          struct{}
 	quitMsg          struct{ code int }
 	journeyChosenMsg struct{ journey Journey }
-	gpuDoneMsg       struct{ report gpu.Report }
+	gpuDoneMsg       struct {
+		report gpu.Report
+		gpu    int // -1: every card
+	}
 	frameworkMsg     struct{ framework, version string }
 	channelChosenMsg struct{ candidate matrix.Candidate }
 	venvChosenMsg    struct {
@@ -72,7 +76,7 @@ type Model struct {
 	height   int
 	exitCode int
 	wg       *sync.WaitGroup
-	newBench func(c *Common, venv string) screen
+	newBench func(c *Common, venv string, gpuIndex int) screen
 }
 
 // NewModel builds the root model on c, starting at the welcome screen.

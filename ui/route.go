@@ -19,8 +19,9 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 			return m, m.push(newGPUScreen(c, msg.journey)), true
 		}
 	case gpuDoneMsg:
-		r := msg.report
-		m.ch.report = &r
+		full := msg.report
+		m.ch.report, m.ch.gpu = &full, msg.gpu
+		r := forCards(full, msg.gpu) // the channel screens judge builds against the chosen card(s)
 		switch m.ch.journey {
 		case JourneyCheck:
 			return m, m.push(newCheckScreen(c, r)), true
@@ -77,7 +78,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		}
 		return m, m.push(newDoneScreen(c, m.ch)), true
 	case benchRequestMsg:
-		return m, m.push(m.newBench(c, m.ch.venv)), true
+		return m, m.push(m.newBench(c, m.ch.venv, m.benchGPU())), true
 	}
 	return m, nil, false
 }
@@ -99,4 +100,15 @@ func exitForOutcome(o Outcome) int {
 		return 130
 	}
 	return 1
+}
+
+// benchGPU is the card the wizard benchmarks: the one chosen on the GPU screen, else the first.
+func (m *Model) benchGPU() int {
+	if m.ch.gpu >= 0 {
+		return m.ch.gpu
+	}
+	if r := m.ch.report; r != nil && len(r.GPUs) > 0 {
+		return r.GPUs[0].Index
+	}
+	return 0
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"gpuwiz/steps/gpu"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -368,5 +370,57 @@ func TestLogRingIsBounded(t *testing.T) {
 	}
 	if r.total != 5 || r.Len() != 3 {
 		t.Fatalf("total %d len %d", r.total, r.Len())
+	}
+}
+
+// Two cards: the channel choice is judged for both until the user picks one with ↑/↓; then the
+// builds are judged for that card alone and the benchmark runs on it.
+func TestGPUScreenPicksTheCard(t *testing.T) {
+	fb := newFakeBackend()
+	fb.report.GPUs = append(fb.report.GPUs, gpu.GPU{Index: 1, Name: "NVIDIA GeForce GTX 1080", UUID: "GPU-2", MemoryTotalMiB: 8192, ComputeCapability: "6.1"})
+	m := newTestRoot(fb)
+	press(t, m, "enter")
+	mustContain(t, m.View(), "every card", "all 2", "GTX 1080")
+	press(t, m, "down")
+	mustContain(t, m.View(), "GPU 0 only", "CUDA_DEVICE_ORDER=PCI_BUS_ID", "CUDA_VISIBLE_DEVICES=0")
+	press(t, m, "down")
+	mustContain(t, m.View(), "GPU 1 only")
+	press(t, m, "down") // wraps to every card
+	mustContain(t, m.View(), "every card")
+	press(t, m, "up")
+	mustContain(t, m.View(), "GPU 1 only")
+
+	fb.facts = nil
+	press(t, m, "enter")
+	topIs[*frameworkScreen](t, m)
+	if len(fb.facts) == 0 {
+		t.Fatal("the framework screen asked for no channels")
+	}
+	for _, f := range fb.facts {
+		if strings.Join(f.ComputeCaps, ",") != "6.1" {
+			t.Fatalf("channels judged for %q, want only GPU 1's 6.1", f.ComputeCaps)
+		}
+	}
+	press(t, m, "enter", "enter")
+	clearInput(t, m, 20)
+	typeText(t, m, "/work/new")
+	press(t, m, "enter", "y", "enter", "b")
+	if m.top().Title() != "Benchmark" || fb.benchGPU != 1 {
+		t.Fatalf("benchmark screen %q on GPU %d, want GPU 1", m.top().Title(), fb.benchGPU)
+	}
+}
+
+// With every card chosen the facts carry every card's capability.
+func TestGPUScreenEveryCardByDefault(t *testing.T) {
+	fb := newFakeBackend()
+	fb.report.GPUs = append(fb.report.GPUs, gpu.GPU{Index: 1, Name: "NVIDIA GeForce GTX 1080", ComputeCapability: "6.1"})
+	m := newTestRoot(fb)
+	press(t, m, "enter")
+	fb.facts = nil
+	press(t, m, "enter")
+	for _, f := range fb.facts {
+		if strings.Join(f.ComputeCaps, ",") != "8.6,6.1" {
+			t.Fatalf("channels judged for %q, want both cards", f.ComputeCaps)
+		}
 	}
 }

@@ -74,8 +74,7 @@ func Run(ctx context.Context, r runner.Runner, python, framework string, opts Op
 	if opts.Quick {
 		argv = append(argv, "--quick")
 	}
-	// Unbuffered, ASCII-safe output whatever the console's code page; no user site-packages shadowing the venv.
-	env := append(os.Environ(), "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8", "PYTHONNOUSERSITE=1")
+	env := childEnv(os.Environ())
 
 	runCtx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
@@ -195,3 +194,21 @@ func lastLog(t *Tally) string {
 
 // ErrUnknownFramework is returned for a framework without a benchmark script.
 var ErrUnknownFramework = errors.New("unknown framework")
+
+// childEnv is the benchmark's environment: unbuffered, ASCII-safe output whatever the console's code
+// page; no user site-packages shadowing the venv; and CUDA numbering the cards as NVML does, so
+// --gpu N is the card `gpuwiz gpu` lists as N and the sampler charts the card doing the work.
+// CUDA's default order is fastest first (a 3090 next to a 1060 is cuda:0 wherever it sits), and
+// CUDA_VISIBLE_DEVICES would renumber what is left, so the child gets PCI bus order and every card.
+func childEnv(environ []string) []string {
+	env := make([]string, 0, len(environ)+5)
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		switch strings.ToUpper(k) {
+		case "CUDA_DEVICE_ORDER", "CUDA_VISIBLE_DEVICES":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8", "PYTHONNOUSERSITE=1", "CUDA_DEVICE_ORDER=PCI_BUS_ID")
+}

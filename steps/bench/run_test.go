@@ -147,3 +147,18 @@ func TestRunUnknownFramework(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The child numbers cards as NVML does (PCI bus order) and sees all of them, so --gpu N is the
+// card the sampler charts as N.
+func TestChildEnvNumbersCardsAsNVML(t *testing.T) {
+	env := childEnv([]string{"PATH=/usr/bin", "CUDA_VISIBLE_DEVICES=1", "cuda_device_order=FASTEST_FIRST", "HOME=/root"})
+	got := strings.Join(env, "\n")
+	for _, want := range []string{"PATH=/usr/bin", "HOME=/root", "CUDA_DEVICE_ORDER=PCI_BUS_ID", "PYTHONUNBUFFERED=1"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "CUDA_VISIBLE_DEVICES") || strings.Contains(got, "FASTEST_FIRST") {
+		t.Errorf("the user's CUDA numbering reached the child:\n%s", got)
+	}
+}

@@ -53,6 +53,9 @@ func newBenchCommand(env *Env) *cobra.Command {
 			if gpuIndex < 0 {
 				return Usagef("--gpu %d: give a GPU index from `gpuwiz gpu` (0 is the first)", gpuIndex)
 			}
+			if err := checkGPUIndex(cmd.Context(), env, gpuIndex); err != nil {
+				return err
+			}
 			if venv != "" {
 				v := pyenv.Venv{Root: venv}
 				if !v.Exists() {
@@ -73,7 +76,7 @@ func newBenchCommand(env *Env) *cobra.Command {
 	f.StringVar(&framework, "framework", "", "torch or paddle (default: whichever is installed, torch first)")
 	f.BoolVar(&asJSON, "json", false, "print the summary and the sampler's readings as JSON")
 	f.BoolVar(&quick, "quick", false, "fewer sizes and repeats")
-	f.IntVar(&gpuIndex, "gpu", 0, "the GPU to benchmark, by index")
+	f.IntVar(&gpuIndex, "gpu", 0, "the GPU to benchmark, by the index `gpuwiz gpu` lists (PCI bus order; CUDA_VISIBLE_DEVICES does not apply)")
 	f.BoolVar(&tui, "tui", false, "show the live benchmark screen (needs a terminal)")
 	return cmd
 }
@@ -252,4 +255,21 @@ func runBenchScreen(ctx context.Context, env *Env, python, framework string, opt
 		return Silent(code)
 	}
 	return nil
+}
+
+// checkGPUIndex refuses a --gpu the probe does not list, naming the cards there are. With no
+// probe answer (no driver, a CPU-only build) the benchmark itself reports what is wrong.
+func checkGPUIndex(ctx context.Context, env *Env, index int) error {
+	r, err := env.GPUReport(ctx)
+	if err != nil || !r.Available || len(r.GPUs) == 0 {
+		return nil
+	}
+	var cards []string
+	for _, g := range r.GPUs {
+		if g.Index == index {
+			return nil
+		}
+		cards = append(cards, fmt.Sprintf("%d (%s)", g.Index, g.Name))
+	}
+	return Usagef("--gpu %d: this machine has GPU %s; pick one of those", index, strings.Join(cards, ", "))
 }
