@@ -3,6 +3,7 @@ package pyenv
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -36,6 +37,11 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
 	names := []string{"python3", "python"}
 	if o.GOOS == "windows" {
 		names = []string{"python", "python3"}
+	} else {
+		// An active venv (or pyenv) takes the plain names; the versioned ones find what else is installed.
+		for minor := 14; minor >= 9; minor-- {
+			names = append(names, fmt.Sprintf("python3.%d", minor))
+		}
 	}
 	for _, n := range names {
 		if p, err := o.LookPath(n); err == nil {
@@ -72,8 +78,9 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
 
 	var found []Interpreter
 	seen := map[string]bool{}
-	for _, c := range cands {
-		key := realPath(c.path, o.GOOS)
+	for i := 0; i < len(cands); i++ {
+		c := cands[i]
+		key := identity(c.path, o.GOOS)
 		if seen[key] {
 			continue
 		}
@@ -86,7 +93,7 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
 			if in.Kind != "store" {
 				continue // a stale registry or conda entry
 			}
-		} else if k := realPath(in.Path, o.GOOS); k != key {
+		} else if k := identity(in.Path, o.GOOS); k != key {
 			if seen[k] {
 				seen[key] = true
 				continue
@@ -96,6 +103,9 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
 		seen[key] = true
 		in.Warnings = append(in.Warnings, SupportWarnings(in, "", "")...)
 		found = append(found, in)
+		if in.Kind == "venv" && in.Base != "" {
+			cands = append(cands, candidate{in.Base, "base of the venv " + in.Prefix}) // a venv cannot make a venv; its base can
+		}
 	}
 	if ctx.Err() != nil {
 		return found, ctx.Err()
@@ -134,6 +144,20 @@ func condaCommand(o DiscoverOptions) string {
 }
 
 // realPath is the dedupe key: symlinks resolved, case folded on Windows.
+// identity is what makes two interpreter paths the same Python: the venv for a venv's interpreter
+// (its python is a symlink to the base on Linux, yet it is not the base), else the resolved path.
+func identity(p, goos string) string {
+	if root := filepath.Dir(filepath.Dir(p)); fileExists(filepath.Join(root, "pyvenv.cfg")) {
+		return "venv:" + realPath(root, goos)
+	}
+	return realPath(p, goos)
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
 func realPath(p, goos string) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		p = r

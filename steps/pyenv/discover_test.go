@@ -206,3 +206,35 @@ func TestDiscoverReadsConda(t *testing.T) {
 		t.Fatalf("found %+v, %v", found, err)
 	}
 }
+
+// With a venv active, python3 on PATH is the venv's (on Linux a symlink to its base). The venv is
+// listed as a venv, and its base as a separate interpreter that can create new venvs: seen on the
+// H200 machine, where the only python3 on PATH was a venv's and the wizard found no Python.
+func TestDiscoverFindsTheBaseOfAnActiveVenv(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "active venv")
+	if out, err := exec.Command(realPython(t), "-m", "venv", "--without-pip", root).CombinedOutput(); err != nil {
+		t.Fatalf("venv: %v\n%s", err, out)
+	}
+	venvPy := filepath.Join(root, "bin", "python3")
+	o := DiscoverOptions{GOOS: "linux", Env: func(string) string { return "" },
+		LookPath: func(name string) (string, error) {
+			if name == "python3" || name == "python" {
+				return venvPy, nil
+			}
+			return "", errors.New("not found")
+		}}
+	found, err := Discover(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 2 {
+		t.Fatalf("want the venv and its base, found %+v", found)
+	}
+	if found[0].Kind != "venv" || found[0].Base == "" {
+		t.Fatalf("first is the venv with its base named: %+v", found[0])
+	}
+	base := found[1]
+	if base.Kind == "venv" || !strings.HasPrefix(base.Source, "base of the venv") || base.Version != found[0].Version {
+		t.Fatalf("second is the base interpreter: %+v", base)
+	}
+}

@@ -20,6 +20,7 @@ type Interpreter struct {
 	Kind     string   `json:"kind"`   // python.org, store, conda, pyenv, venv, system, unknown
 	Source   string   `json:"source"` // PATH, py launcher, registry, conda, flag
 	Prefix   string   `json:"prefix"`
+	Base     string   `json:"base,omitempty"` // a venv's base interpreter (the one that created it)
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -33,10 +34,25 @@ func (in Interpreter) MinorVersion() string {
 }
 
 // describeScript prints facts about the running interpreter; it imports nothing heavy.
+// In a venv, base is the interpreter that made it: sys._base_executable (3.11+ resolves it from
+// pyvenv.cfg), else pyvenv.cfg's home joined with this executable's name.
 const describeScript = `import json, os, struct, sys
+base = ""
+if sys.prefix != getattr(sys, "base_prefix", sys.prefix):
+    base = getattr(sys, "_base_executable", "") or ""
+    if not base or os.path.normcase(base) == os.path.normcase(sys.executable):
+        base = ""
+        try:
+            for line in open(os.path.join(sys.prefix, "pyvenv.cfg"), encoding="utf-8"):
+                k, _, v = line.partition("=")
+                if k.strip().lower() == "home":
+                    cand = os.path.join(v.strip(), os.path.basename(sys.executable))
+                    base = cand if os.path.exists(cand) else ""
+        except OSError:
+            pass
 print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "bits": struct.calcsize("P") * 8,
  "executable": sys.executable, "prefix": sys.prefix, "base_prefix": getattr(sys, "base_prefix", sys.prefix),
- "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta"))}))`
+ "base": base, "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta"))}))`
 
 type description struct {
 	Version    string `json:"version"`
@@ -44,6 +60,7 @@ type description struct {
 	Executable string `json:"executable"`
 	Prefix     string `json:"prefix"`
 	BasePrefix string `json:"base_prefix"`
+	Base       string `json:"base"`
 	Conda      bool   `json:"conda"`
 }
 
@@ -73,6 +90,9 @@ func DescribeWith(ctx context.Context, r runner.Runner, python, goos string) (In
 		in.Path = d.Executable
 	}
 	in.Kind = classify(in.Path, d, goos)
+	if in.Kind == "venv" {
+		in.Base = d.Base
+	}
 	return in, nil
 }
 
