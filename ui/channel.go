@@ -39,7 +39,11 @@ func (s *channelScreen) Init() tea.Cmd {
 	if s.current != nil {
 		v = "" // changing: every version, the current one first
 	}
-	return channelsCmd(s.c.Ctx, s.c.Backend, factsFor(s.report, s.framework, v))
+	f := factsFor(s.report, s.framework, v)
+	if s.current != nil {
+		f.PythonVersion = s.current.PythonVersion // the venv's Python stays: builds must support it
+	}
+	return channelsCmd(s.c.Ctx, s.c.Backend, f)
 }
 
 func (s *channelScreen) Title() string {

@@ -20,6 +20,7 @@ type fakeBackend struct {
 	probeErr     error
 	benchGPU     int                 // the card the last Bench call was asked for
 	facts        []matrix.Facts      // every Channels call's facts
+	newPython    *Interpreter        // listed first by Pythons when set
 	venvs        map[string]VenvInfo // existing venvs by path
 	installLine  int                 // log lines the install prints
 	blockInstall bool                // install runs until cancelled
@@ -80,6 +81,12 @@ func (f *fakeBackend) Channels(ctx context.Context, facts matrix.Facts) (matrix.
 			cand("paddle", "3.0.0", "cu118", "11.8", true, "driver 560.94 runs CUDA 11.8"),
 		}
 	}
+	if strings.HasPrefix(facts.PythonVersion, "3.14") { // as the real matrix says of these releases
+		for i := range all {
+			all[i].Compatible = false
+			all[i].Reasons = append(all[i].Reasons, facts.Framework+" "+all[i].FrameworkVersion+" supports Python 3.9–3.13, not 3.14")
+		}
+	}
 	sel := matrix.Selection{Framework: facts.Framework, Facts: facts}
 	for _, c := range all {
 		if facts.FrameworkVersion == "" || c.FrameworkVersion == facts.FrameworkVersion {
@@ -97,11 +104,15 @@ func (f *fakeBackend) Channels(ctx context.Context, facts matrix.Facts) (matrix.
 }
 
 func (f *fakeBackend) Pythons(ctx context.Context) ([]Interpreter, error) {
-	return []Interpreter{
+	var first []Interpreter
+	if f.newPython != nil {
+		first = append(first, *f.newPython)
+	}
+	return append(first, []Interpreter{
 		{Path: `C:\Users\me\AppData\Local\Microsoft\WindowsApps\python3.12.exe`, Version: "3.12.8", Bits: 64, Kind: "store", Source: "PATH",
 			Warnings: []string{"Microsoft Store Python: torch DLLs fail to load from its sandbox; use python.org"}},
 		{Path: `C:\Python311\python.exe`, Version: "3.11.9", Bits: 64, Kind: "python.org", Source: "py launcher"},
-	}, nil
+	}...), nil
 }
 
 func (f *fakeBackend) CheckVenv(path string) PathCheck {

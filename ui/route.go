@@ -2,6 +2,7 @@ package ui
 
 import (
 	"gpuwiz/matrix"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -40,7 +41,9 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		if m.ch.journey == JourneyChange {
 			return m, m.push(newPlanScreen(c, m.planRequest(), nil)), true
 		}
-		return m, m.push(newVenvScreen(c, JourneyNew, cand.Framework)), true
+		vs := newVenvScreen(c, JourneyNew, cand.Framework)
+		vs.judge = m.pythonJudge(cand)
+		return m, m.push(vs), true
 	case venvChosenMsg:
 		m.ch.venv, m.ch.python, m.ch.reuse, m.ch.current = msg.path, msg.python, msg.reuse, msg.info
 		switch m.ch.journey {
@@ -111,4 +114,34 @@ func (m *Model) benchGPU() int {
 		return r.GPUs[0].Index
 	}
 	return 0
+}
+
+// pythonJudge asks the matrix whether each Python found can run the chosen build: the same facts
+// as the channel screen plus that Python's version and bitness. It answers the reasons, or "".
+func (m *Model) pythonJudge(cand matrix.Candidate) func(Interpreter) string {
+	if m.ch.report == nil {
+		return nil
+	}
+	report := forCards(*m.ch.report, m.ch.gpu)
+	return func(p Interpreter) string {
+		f := factsFor(report, cand.Framework, cand.FrameworkVersion)
+		f.PythonVersion, f.PythonBits = p.Version, p.Bits
+		sel, err := m.c.Backend.Channels(m.c.Ctx, f)
+		if err != nil {
+			return ""
+		}
+		for _, c := range sel.Candidates {
+			if c.Channel != cand.Channel || c.FrameworkVersion != cand.FrameworkVersion || c.Compatible {
+				continue
+			}
+			var why []string
+			for _, r := range c.Reasons {
+				if strings.Contains(r, "Python") {
+					why = append(why, r)
+				}
+			}
+			return strings.Join(why, "; ")
+		}
+		return ""
+	}
 }

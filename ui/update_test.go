@@ -424,3 +424,35 @@ func TestGPUScreenEveryCardByDefault(t *testing.T) {
 		}
 	}
 }
+
+// A Python the chosen build does not support is marked on the venv screen with the matrix's reason,
+// is not the default, and enter on it is refused with what to do.
+func TestVenvScreenRefusesAPythonTheBuildDoesNotSupport(t *testing.T) {
+	fb := newFakeBackend()
+	fb.newPython = &Interpreter{Path: `C:\Python314\python.exe`, Version: "3.14.0", Bits: 64, Kind: "python.org", Source: "py launcher"}
+	m := newTestRoot(fb)
+	press(t, m, "enter", "enter", "enter", "enter")
+	s := topIs[*venvScreen](t, m)
+	mustContain(t, m.View(), `C:\Python314\python.exe`, "cannot run this build", "supports Python 3.9–3.13, not 3.14")
+	if s.pythons[s.cursor].Version != "3.11.9" {
+		t.Fatalf("default Python %s, want the supported python.org 3.11", s.pythons[s.cursor].Version)
+	}
+	press(t, m, "up", "up", "enter") // back to the 3.14 entry
+	topIs[*venvScreen](t, m)
+	mustContain(t, m.View(), "This Python cannot run the chosen build", "Pick another Python")
+	press(t, m, "down", "down", "enter")
+	topIs[*planScreen](t, m)
+}
+
+// Changing a venv's channel judges the builds for the venv's own Python.
+func TestChangeChannelJudgesForTheVenvsPython(t *testing.T) {
+	fb := newFakeBackend()
+	m := newTestRoot(fb)
+	press(t, m, "down", "enter")
+	typeText(t, m, "/work/old")
+	press(t, m, "enter", "enter")
+	topIs[*channelScreen](t, m)
+	if n := len(fb.facts); n == 0 || fb.facts[n-1].PythonVersion != "3.11.9" {
+		t.Fatalf("channel facts %+v, want the venv's Python 3.11.9", fb.facts)
+	}
+}

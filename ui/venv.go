@@ -28,7 +28,10 @@ type venvScreen struct {
 	inspected string
 	notice    string
 	pending   bool // enter was pressed while an answer was still coming: submit when it arrives
-	w, h      int
+	// judge says why a Python cannot run the chosen build ("" when it can); nil: no build chosen yet.
+	judge   func(Interpreter) string
+	verdict []string // judge's answer per entry of pythons
+	w, h    int
 }
 
 func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
@@ -92,8 +95,14 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case pythonsMsg:
 		s.pyLoaded, s.pythons, s.pyErr = true, msg.list, msg.err
+		s.verdict = make([]string, len(s.pythons))
+		if s.judge != nil {
+			for i, p := range s.pythons {
+				s.verdict[i] = s.judge(p)
+			}
+		}
 		for i, p := range s.pythons {
-			if len(p.Warnings) == 0 {
+			if len(p.Warnings) == 0 && s.verdict[i] == "" {
 				s.cursor = i
 				break
 			}
@@ -178,6 +187,8 @@ func (s *venvScreen) submit() tea.Cmd {
 		return waiting("Looking for Python interpreters...")
 	case !s.existing() && !s.check.Exists && len(s.pythons) == 0:
 		s.notice = "No Python was found to create the venv. Install Python 3.10-3.13 (64-bit, python.org) and run gpuwiz again."
+	case !s.existing() && !s.check.Exists && s.verdict[s.cursor] != "":
+		s.notice = "This Python cannot run the chosen build: " + s.verdict[s.cursor] + ". Pick another Python (up/down), or install 64-bit Python 3.12 from python.org and run gpuwiz again."
 	default:
 		msg := venvChosenMsg{path: path, reuse: s.check.Exists, info: s.info}
 		if !s.check.Exists && len(s.pythons) > 0 {
@@ -208,6 +219,9 @@ func (s *venvScreen) View() string {
 				cur, line = st.Cursor, st.Selected.Render(line)
 			}
 			b.WriteString(cur + line + "\n")
+			if i < len(s.verdict) && s.verdict[i] != "" {
+				b.WriteString("    " + st.Err.Render(wrap("x cannot run this build: "+s.verdict[i], max(s.w-4, 20))) + "\n")
+			}
 			for _, w := range p.Warnings {
 				b.WriteString("    " + st.Warn.Render("! "+w) + "\n")
 			}

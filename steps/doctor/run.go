@@ -184,7 +184,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 			fc.Error = err.Error()
 		}
 		ev.Framework = fc
-		step(frameworkTitle(fw) + "'s own check: import, CUDA build, devices, one small computation")
+		step(frameworkTitle(fw) + "'s own check, as gpuwiz verify runs it: import, CUDA build, cuDNN, devices, kernels for each card, a GPU matmul against the CPU")
 	}
 	step("processes holding GPU memory")
 

@@ -1,15 +1,20 @@
 package install
 
 import (
+	"bufio"
 	"context"
 	_ "embed"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
+	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
 
@@ -49,6 +54,19 @@ func (e *engine) backup(ctx context.Context) error {
 	if err := os.MkdirAll(e.backupDir, 0o755); err != nil {
 		return err
 	}
+	// Go reads the dist-info RECORDs itself (no interpreter start-up); a layout it does not know
+	// for sure (no or several site-packages, an egg-info dist among the names) goes to backup.py.
+	if sites := venvSiteDirs(e.plan.Venv); len(sites) > 0 {
+		m, n, ok, err := backupDistInfo(sites, backupNames(e.plan.families, staged), filepath.Join(e.backupDir, "files"))
+		if err != nil {
+			return fmt.Errorf("backing up the dists about to change failed: %w", err)
+		}
+		if ok {
+			e.manifest = m
+			e.emitLine(Event{StepID: StepBackup, Line: fmt.Sprintf("backed up %d files of %d dists", n, len(m.Dists))})
+			return e.writeManifest()
+		}
+	}
 	res := e.run(ctx, StepBackup, runner.Cmd{Name: "backup", Argv: []string{e.py, "-c", backupScript, e.manifestPath(), e.backupDir, string(names)}, Env: e.plan.env})
 	if res.Err != nil {
 		return fmt.Errorf("backing up the dists about to change failed: %w", res.Err)
@@ -59,6 +77,114 @@ func (e *engine) backup(ctx context.Context) error {
 	}
 	e.manifest = m
 	return nil
+}
+
+// venvSiteDirs is the venv's site-packages by its layout: Lib\site-packages on Windows,
+// lib/pythonX.Y/site-packages elsewhere (lib64 is the same directory where it exists). Nil when
+// the layout is not exactly one such directory.
+func venvSiteDirs(root string) []string {
+	if st, err := os.Stat(filepath.Join(root, "Lib", "site-packages")); err == nil && st.IsDir() {
+		return []string{filepath.Join(root, "Lib", "site-packages")}
+	}
+	found, _ := filepath.Glob(filepath.Join(root, "lib", "python3*", "site-packages"))
+	if len(found) != 1 {
+		return nil
+	}
+	return found
+}
+
+// backupDistInfo hard-links (or copies) every file of the named dists into filesDir, reading each
+// dist-info's METADATA and RECORD. ok is false when a named dist is not a dist-info one (an
+// egg-info install), so the caller falls back to importlib.metadata in backup.py.
+func backupDistInfo(sites, names []string, filesDir string) (m *manifest, files int, ok bool, err error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[pyenv.NormalizeName(n)] = true
+	}
+	m = &manifest{Purelib: sites[0], Platlib: sites[len(sites)-1]}
+	if err := os.MkdirAll(filesDir, 0o755); err != nil {
+		return nil, 0, false, err
+	}
+	for _, site := range sites {
+		entries, err := os.ReadDir(site)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		for _, de := range entries {
+			dir := de.Name()
+			switch {
+			case strings.HasSuffix(dir, ".egg-info"):
+				if want[pyenv.NormalizeName(strings.SplitN(strings.TrimSuffix(dir, ".egg-info"), "-", 2)[0])] {
+					return nil, 0, false, nil
+				}
+				continue
+			case !strings.HasSuffix(dir, ".dist-info") || !de.IsDir():
+				continue
+			}
+			name, version := distInfoMeta(filepath.Join(site, dir, "METADATA"))
+			if name == "" || !want[pyenv.NormalizeName(name)] {
+				continue
+			}
+			rec, err := os.Open(filepath.Join(site, dir, "RECORD"))
+			if err != nil {
+				return nil, 0, false, nil // no RECORD: let importlib.metadata decide
+			}
+			rows, err := csv.NewReader(rec).ReadAll()
+			rec.Close()
+			if err != nil {
+				return nil, 0, false, nil
+			}
+			d := struct {
+				Name    string      `json:"name"`
+				Version string      `json:"version"`
+				Files   [][2]string `json:"files"`
+			}{Name: name, Version: version, Files: [][2]string{}}
+			for _, row := range rows {
+				if len(row) == 0 || row[0] == "" {
+					continue
+				}
+				src := filepath.Clean(filepath.Join(site, filepath.FromSlash(row[0])))
+				if filepath.IsAbs(row[0]) {
+					src = filepath.Clean(row[0])
+				}
+				st, err := os.Lstat(src)
+				if err != nil || !st.Mode().IsRegular() {
+					continue // gone already, a symlink, a directory: importlib.metadata skips these too
+				}
+				files++
+				dst := strconv.Itoa(files)
+				if err := linkOrCopy(src, filepath.Join(filesDir, dst)); err != nil {
+					return nil, 0, false, err
+				}
+				d.Files = append(d.Files, [2]string{src, dst})
+			}
+			m.Dists = append(m.Dists, d)
+		}
+	}
+	return m, files, true, nil
+}
+
+// distInfoMeta reads Name and Version from a METADATA file's header block.
+func distInfoMeta(path string) (name, version string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			break // the body starts
+		}
+		if v, ok := strings.CutPrefix(line, "Name:"); ok && name == "" {
+			name = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(line, "Version:"); ok && version == "" {
+			version = strings.TrimSpace(v)
+		}
+	}
+	return name, version
 }
 
 func (e *engine) manifestPath() string { return filepath.Join(e.backupDir, "manifest.json") }

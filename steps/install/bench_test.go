@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
@@ -64,4 +65,54 @@ func BenchmarkInstall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkInstallRatio runs gpuwiz's engine and its plan's commands by hand in the same
+// iteration, alternating which goes first, so machine drift (2 shared cores) falls on both alike.
+// It reports each one's seconds per install and their ratio (target ≤ 1.05).
+func BenchmarkInstallRatio(b *testing.B) {
+	ix := pyindex.Serve(b, buildWheels(b))
+	ctx := context.Background()
+	env := pyindex.PipEnv(b)
+	target := torchTarget(ix, "cu126")
+	r := runner.New(nil)
+	plan := func(b *testing.B) Plan {
+		v := pyindex.NewVenv(b, "")
+		o := Options{Venv: v, Target: target, CacheDir: filepath.Join(b.TempDir(), "cache"), Environ: env, NoPipUpgrade: true, VerifyMatrixN: 8}
+		p, err := Prepare(ctx, r, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}
+	engine := func(p Plan) {
+		if out := Run(ctx, r, p, nil); !out.OK() {
+			b.Fatalf("%+v", out)
+		}
+	}
+	byHand := func(p Plan) {
+		for _, argv := range p.Commands {
+			res := r.Run(ctx, runner.Cmd{Argv: argv, Env: p.env}, nil)
+			if res.Err != nil && !slices.Contains(argv, "--no-index") {
+				b.Fatalf("%v: %v", argv, res.Tail)
+			}
+		}
+	}
+	var tEngine, tHand time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		pe, ph := plan(b), plan(b)
+		b.StartTimer()
+		runs := []func(){func() { s := time.Now(); engine(pe); tEngine += time.Since(s) }, func() { s := time.Now(); byHand(ph); tHand += time.Since(s) }}
+		if i%2 == 1 {
+			runs[0], runs[1] = runs[1], runs[0]
+		}
+		for _, run := range runs {
+			run()
+		}
+	}
+	b.ReportMetric(tEngine.Seconds()/float64(b.N), "gpuwiz-s/op")
+	b.ReportMetric(tHand.Seconds()/float64(b.N), "by-hand-s/op")
+	b.ReportMetric(tEngine.Seconds()/tHand.Seconds(), "ratio")
 }
