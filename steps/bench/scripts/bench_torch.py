@@ -1,29 +1,4 @@
 """gpuwiz GPU benchmark for PyTorch: one JSON object per line on stdout (protocol in steps/bench/event.go)."""
-import argparse
-import json
-import os
-import sys
-import time
-
-
-def emit(_type, /, **fields):
-    fields = dict(type=_type, **fields)
-    sys.stdout.write(json.dumps(fields) + "\n")
-    sys.stdout.flush()
-
-
-def fail(kind, message, code=3):
-    emit("error", kind=kind, message=message)
-    emit("done", ok=False)
-    sys.exit(code)
-
-
-def median(xs):
-    xs = sorted(xs)
-    mid = len(xs) // 2
-    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2.0
-
-
 def is_oom(e):
     return type(e).__name__ == "OutOfMemoryError" or "out of memory" in str(e).lower()
 
