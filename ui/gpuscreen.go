@@ -192,7 +192,7 @@ func (s *gpuScreen) View() string {
 		}
 		b.WriteString(wrap(st.Label.Render("Use")+" "+use+".  "+arrows+" changes it.", s.w) + "\n")
 	}
-	words := driverWords(*r)
+	words := driverWords(forCards(*r, s.chosen())) // about the card(s) the builds will be judged for
 	if len(words) == 0 {
 		words = []string{"The driver and cards look fine for current GPU builds."}
 	}

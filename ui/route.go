@@ -34,7 +34,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		}
 	case frameworkMsg:
 		m.ch.framework, m.ch.version = msg.framework, msg.version
-		return m, m.push(newChannelScreen(c, *m.ch.report, msg.framework, msg.version, nil)), true
+		return m, m.push(newChannelScreen(c, forCards(*m.ch.report, m.ch.gpu), msg.framework, msg.version, nil)), true
 	case channelChosenMsg:
 		cand := msg.candidate
 		m.ch.candidate = &cand

@@ -382,9 +382,12 @@ func TestGPUScreenPicksTheCard(t *testing.T) {
 	press(t, m, "enter")
 	mustContain(t, m.View(), "every card", "all 2", "GTX 1080")
 	press(t, m, "down")
-	mustContain(t, m.View(), "GPU 0 only", "CUDA_DEVICE_ORDER=PCI_BUS_ID", "CUDA_VISIBLE_DEVICES=0")
+	mustContain(t, m.View(), "GPU 0 only", "CUDA_DEVICE_ORDER=PCI_BUS_ID", "CUDA_VISIBLE_DEVICES=0", "look fine")
+	if strings.Contains(m.View(), "dropped this architecture") {
+		t.Fatal("with GPU 0 (8.6) chosen the screen still warns about GPU 1's architecture")
+	}
 	press(t, m, "down")
-	mustContain(t, m.View(), "GPU 1 only")
+	mustContain(t, m.View(), "GPU 1 only", "dropped this architecture")
 	press(t, m, "down") // wraps to every card
 	mustContain(t, m.View(), "every card")
 	press(t, m, "up")
@@ -401,7 +404,18 @@ func TestGPUScreenPicksTheCard(t *testing.T) {
 			t.Fatalf("channels judged for %q, want only GPU 1's 6.1", f.ComputeCaps)
 		}
 	}
-	press(t, m, "enter", "enter")
+	fb.facts = nil
+	press(t, m, "enter")
+	topIs[*channelScreen](t, m)
+	if len(fb.facts) == 0 {
+		t.Fatal("the channel screen asked for no channels")
+	}
+	for _, f := range fb.facts {
+		if strings.Join(f.ComputeCaps, ",") != "6.1" {
+			t.Fatalf("channel screen judged builds for %q, want only GPU 1's 6.1", f.ComputeCaps)
+		}
+	}
+	press(t, m, "enter")
 	clearInput(t, m, 20)
 	typeText(t, m, "/work/new")
 	press(t, m, "enter", "y", "enter", "b")

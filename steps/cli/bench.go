@@ -76,7 +76,7 @@ func newBenchCommand(env *Env) *cobra.Command {
 	f.StringVar(&framework, "framework", "", "torch or paddle (default: whichever is installed, torch first)")
 	f.BoolVar(&asJSON, "json", false, "print the summary and the sampler's readings as JSON")
 	f.BoolVar(&quick, "quick", false, "fewer sizes and repeats")
-	f.IntVar(&gpuIndex, "gpu", 0, "the GPU to benchmark, by the index `gpuwiz gpu` lists (PCI bus order; CUDA_VISIBLE_DEVICES does not apply)")
+	f.IntVar(&gpuIndex, "gpu", 0, "the GPU to benchmark: `N` is the index gpuwiz gpu lists (PCI bus order; CUDA_VISIBLE_DEVICES does not apply)")
 	f.BoolVar(&tui, "tui", false, "show the live benchmark screen (needs a terminal)")
 	return cmd
 }

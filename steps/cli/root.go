@@ -147,7 +147,7 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 	root.SetVersionTemplate("gpuwiz {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&env.G.MatrixFile, "matrix", "", "use this version-matrix TOML file instead of the embedded one")
-	pf.StringVar(&env.G.SimulateFile, "simulate", "", "use this GPU report (from `gpuwiz gpu --json`) instead of probing the hardware")
+	pf.StringVar(&env.G.SimulateFile, "simulate", "", "use the GPU report in `FILE` (written by gpuwiz gpu --json) instead of probing the hardware")
 	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", "no colours (also set by NO_COLOR)")
 	pf.BoolVar(&env.G.ASCII, "ascii", false, "ASCII only: no box drawing, for old consoles")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
