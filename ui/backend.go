@@ -107,6 +107,7 @@ type Outcome struct {
 	OK              bool
 	Result          string // plain words: "installed", "cancelled", "failed"
 	Restored        bool   // the previous set of packages is back
+	VenvRemoved     bool   // the run had created the venv and removed it again (nothing was installed)
 	Err             error
 	LogPath         string
 	LockFile        string

@@ -69,7 +69,7 @@ func (b *stepsBackend) runInstall(ctx context.Context, p planned, events chan<- 
 
 func outcomeOf(o install.Outcome, ctx context.Context) Outcome {
 	out := Outcome{OK: o.Result == install.ResultInstalled, Result: o.Result, Err: o.Err,
-		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile}
+		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile, VenvRemoved: o.VenvRemoved}
 	switch o.Result {
 	case install.ResultUnchanged, install.ResultRestored:
 		out.Restored = true

@@ -65,20 +65,25 @@ func (s *doneScreen) body() string {
 	case o.OK:
 		b.WriteString(st.Err.Render(st.Fail+" Installed, but verification failed: run gpuwiz doctor --venv "+s.ch.venv) + "\n")
 	default:
-		b.WriteString(st.Err.Render(st.Fail+" "+capitalize(o.Result)) + "\n")
+		b.WriteString(st.Err.Render(st.Fail+" "+failureHeadline(o.Result)) + "\n")
 		if o.Err != nil {
 			b.WriteString(wrap(o.Err.Error(), s.w) + "\n")
 		}
-		if o.Restored {
+		switch {
+		case o.VenvRemoved:
+			b.WriteString("Nothing was installed, and the venv this run had created was removed again.\n")
+		case o.Result == "unchanged":
+			b.WriteString("Nothing was removed or installed: the environment is as it was.\n")
+		case o.Restored:
 			b.WriteString("The environment was restored to what it held before.\n")
-		} else {
+		default:
 			b.WriteString(st.Warn.Render("The environment may be half-changed: run gpuwiz doctor --venv "+s.ch.venv) + "\n")
 		}
 	}
-	if s.ch.venv != "" {
+	if s.ch.venv != "" && (o == nil || !o.VenvRemoved) {
 		b.WriteString("\n" + st.Label.Render("venv ") + s.ch.venv + "\n")
 	}
-	if s.act.PowerShell != "" || s.act.Cmd != "" || s.act.Posix != "" {
+	if (o == nil || o.OK) && (s.act.PowerShell != "" || s.act.Cmd != "" || s.act.Posix != "") {
 		b.WriteString("\n" + st.Label.Render("Activate it") + "\n")
 		if s.act.PowerShell != "" {
 			b.WriteString("  PowerShell  " + st.Code.Render(s.act.PowerShell) + "\n")
@@ -109,9 +114,19 @@ func (s *doneScreen) body() string {
 
 func (s *doneScreen) View() string { return s.vp.View() }
 
-func capitalize(s string) string {
-	if s == "" {
+// failureHeadline says in words how an install that did not succeed ended.
+func failureHeadline(result string) string {
+	switch result {
+	case "cancelled", "interrupted":
+		return "Cancelled"
+	case "unchanged":
+		return "Install failed; nothing changed"
+	case "restored":
+		return "Install failed; the previous packages are back"
+	case "failed-restore":
+		return "Install failed, and the previous packages could not all be put back"
+	case "":
 		return "Stopped"
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return "Install " + result
 }

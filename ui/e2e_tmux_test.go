@@ -178,7 +178,7 @@ func TestE2ERepairPaddleMixedInTmux(t *testing.T) {
 	}
 	s.send("Enter")
 	scr = s.waitFor("Run this plan?", 30*time.Second)
-	for _, want := range []string{"Removed", "paddlepaddle-gpu", "uninstall"} {
+	for _, want := range []string{"To remove", "paddlepaddle-gpu", "uninstall"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("repair plan lacks %q:\n%s", want, scr)
 		}
@@ -233,7 +233,7 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 	}
 	s.send("Enter")
 	scr = s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
-	if !strings.Contains(scr, "Removed") {
+	if !strings.Contains(scr, "To remove") {
 		t.Fatalf("changing channel removes the old set first:\n%s", scr)
 	}
 	s.send("y")

@@ -25,6 +25,7 @@ type fakeBackend struct {
 	installLine  int                 // log lines the install prints
 	blockInstall bool                // install runs until cancelled
 	installFail  error
+	venvRemoved  bool
 	verify       VerifyReport
 	findings     []Finding
 	plans        []PlanRequest
@@ -174,7 +175,10 @@ func (f *fakeBackend) Install(ctx context.Context, p Plan, events chan<- Install
 		}
 		if f.installFail != nil && i == len(p.Steps)-1 {
 			events <- InstallEvent{StepID: s.ID, State: StepFailed}
-			return Outcome{Result: "failed", Err: f.installFail, Restored: true, LogPath: "/tmp/gpuwiz.log"}
+			if f.venvRemoved { // the engine's answer for a new venv that failed before any install
+				return Outcome{Result: "unchanged", Err: f.installFail, Restored: true, VenvRemoved: true, LogPath: "/tmp/gpuwiz.log"}
+			}
+			return Outcome{Result: "restored", Err: f.installFail, Restored: true, LogPath: "/tmp/gpuwiz.log"}
 		}
 		events <- InstallEvent{StepID: s.ID, State: StepDone}
 	}

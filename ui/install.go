@@ -242,7 +242,12 @@ func (s *installScreen) outcomeLine() string {
 	if o.Err != nil {
 		msg += ": " + o.Err.Error()
 	}
-	if o.Restored {
+	switch {
+	case o.VenvRemoved:
+		msg += ". Nothing was installed; the new venv was removed again."
+	case o.Result == "unchanged":
+		msg += ". Nothing was removed: the environment is as it was."
+	case o.Restored:
 		msg += ". The environment was restored."
 	}
 	return st.Err.Render(wrap(msg+" Press enter.", s.w))

@@ -106,8 +106,8 @@ func (s *planScreen) body() string {
 	if p.DownloadBytes > 0 {
 		fmt.Fprintf(&b, "%sabout %s\n", st.Label.Render("download "), humanBytes(p.DownloadBytes))
 	}
-	section("Removed", p.Uninstall, st.Err.Render)
-	section("Installed", p.Install, st.OK.Render)
+	section("To remove", p.Uninstall, st.Err.Render)
+	section("To install", p.Install, st.OK.Render)
 	section("Commands, in order", p.Commands, st.Code.Render)
 	section("Warnings", p.Warnings, st.Warn.Render)
 	section("Notes", p.Notes, st.Dim.Render)

@@ -132,7 +132,7 @@ func TestChangeChannelKeepsVersionAndMarksCurrent(t *testing.T) {
 	if ps.plan == nil || !ps.req.Reuse || ps.req.Candidate.Channel != "cu126" {
 		t.Fatalf("plan for reuse on cu126, got %+v", ps.req)
 	}
-	mustContain(t, m.View(), "Removed", "torch==2.6.0+cu118", "Installed", "torch==2.6.0+cu126")
+	mustContain(t, m.View(), "To remove", "torch==2.6.0+cu118", "To install", "torch==2.6.0+cu126")
 }
 
 func TestVenvPathValidatedAsYouType(t *testing.T) {
@@ -256,6 +256,28 @@ func TestInstallFailureShowsRestored(t *testing.T) {
 	mustContain(t, m.View(), "Install failed: pip exited with code 1. The environment was restored.")
 	press(t, m, "enter")
 	topIs[*doneScreen](t, m)
+	mustContain(t, m.View(), "Install failed; the previous packages are back", "restored to what it held before")
+	if m.ExitCode() != 1 {
+		t.Fatalf("exit %d", m.ExitCode())
+	}
+}
+
+// A new venv that failed before anything was installed is gone again: the screens say so and offer
+// no activation of a venv that does not exist.
+func TestInstallFailureOfANewVenvSaysItWasRemoved(t *testing.T) {
+	fb := newFakeBackend()
+	fb.installFail, fb.venvRemoved = errFake("pip download: stage exited with code 1"), true
+	m := newJourneyToPlan(t, fb)
+	press(t, m, "y")
+	mustContain(t, m.View(), "Nothing was installed;", "the new venv was removed again.")
+	press(t, m, "enter")
+	topIs[*doneScreen](t, m)
+	mustContain(t, m.View(), "Install failed; nothing changed", "the venv this run had created was removed again")
+	for _, gone := range []string{"Activate it", "venv  /work/new", "activate"} {
+		if strings.Contains(m.View(), gone) {
+			t.Fatalf("the done screen still offers %q for a removed venv:\n%s", gone, m.View())
+		}
+	}
 	if m.ExitCode() != 1 {
 		t.Fatalf("exit %d", m.ExitCode())
 	}
@@ -299,7 +321,7 @@ func TestRepairJourney(t *testing.T) {
 	}
 	mustContain(t, m.View(), "ERROR", "[paddle-mixed]", "fix: remove both")
 	press(t, m, "enter")
-	mustContain(t, m.View(), "Removed", "paddlepaddle==3.0.0", "paddlepaddle-gpu==3.0.0", "pip uninstall -y paddlepaddle paddlepaddle-gpu")
+	mustContain(t, m.View(), "To remove", "paddlepaddle==3.0.0", "paddlepaddle-gpu==3.0.0", "pip uninstall -y paddlepaddle paddlepaddle-gpu")
 	press(t, m, "y", "enter")
 	topIs[*verifyScreen](t, m)
 	press(t, m, "enter")

@@ -55,6 +55,9 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 		fmt.Fprintf(w, "Installed %s.\n", strings.Join(o.Installed, " "))
 	case install.ResultUnchanged:
 		fmt.Fprintf(w, "Failed at %s; nothing was changed: %s\n", o.FailedStep, o.Error)
+		if o.VenvRemoved {
+			fmt.Fprintln(w, "The venv this run had created was removed again.")
+		}
 	case install.ResultRestored:
 		fmt.Fprintf(w, "Failed at %s; the previous packages are back: %s\n", o.FailedStep, o.Error)
 	default:

@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +58,8 @@ type Outcome struct {
 	SnapshotFile    string         `json:"snapshot_file,omitempty"`
 	LogPath         string         `json:"log_path,omitempty"`
 	BytesDownloaded int64          `json:"bytes_downloaded"`
-	Installed       []string       `json:"installed,omitempty"` // exact pins installed
+	Installed       []string       `json:"installed,omitempty"`    // exact pins installed
+	VenvRemoved     bool           `json:"venv_removed,omitempty"` // the run created the venv and, failing before any install, removed it again
 	Warnings        []string       `json:"warnings,omitempty"`
 }
 
@@ -68,6 +72,7 @@ type engine struct {
 	events          chan<- Event
 	py              string
 	changed         bool // the uninstall has begun: failures from here on restore
+	createdVenv     bool // the venv did not exist before this run: an unchanged failure removes it
 	snapshot        []byte
 	backupDir       string
 	manifest        *manifest
@@ -95,6 +100,9 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 		return e.finish()
 	}
 	defer unlock()
+	if _, err := os.Lstat(plan.Venv); plan.NewVenv && errors.Is(err, fs.ErrNotExist) {
+		e.createdVenv = true
+	}
 	for _, s := range plan.Steps {
 		if e.stepSkip[s.ID] {
 			e.emit(Event{StepID: s.ID, State: StateSkipped})
@@ -143,6 +151,13 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 	e.out.FailedStep, e.out.Err = stepID, err
 	if !e.changed {
 		e.out.Result = ResultUnchanged
+		if e.createdVenv {
+			// Before this run there was no venv: "as it was" means none, not an empty one.
+			if rerr := os.RemoveAll(e.plan.Venv); rerr == nil {
+				e.out.VenvRemoved = true
+				e.emit(Event{StepID: stepID, Message: "removed the venv this run had created: " + e.plan.Venv})
+			}
+		}
 		return
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), restoreTimeout)
@@ -206,7 +221,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 func (e *engine) pip(ctx context.Context, s Step, argv []string) error {
 	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: argv, Env: e.plan.env})
 	if res.Err != nil {
-		return fmt.Errorf("%s: %w%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail))
+		return fmt.Errorf("%s: %w%s%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail), networkNote(res.Tail))
 	}
 	return nil
 }
@@ -215,6 +230,33 @@ func tailNote(tail []string) string {
 	for i := len(tail) - 1; i >= 0; i-- {
 		if strings.Contains(tail[i], "ERROR") {
 			return ": " + strings.TrimSpace(tail[i])
+		}
+	}
+	return ""
+}
+
+// networkFailures are what pip prints when it cannot reach an index, and what to call each.
+var networkFailures = []struct{ seen, means string }{
+	{"Name or service not known", "the index's host name does not resolve"},
+	{"Temporary failure in name resolution", "the index's host name does not resolve"},
+	{"getaddrinfo failed", "the index's host name does not resolve"},
+	{"nodename nor servname", "the index's host name does not resolve"},
+	{"No address associated with hostname", "the index's host name does not resolve"},
+	{"Network is unreachable", "the network is unreachable"},
+	{"Connection refused", "the index refused the connection"},
+	{"ProxyError", "the proxy refused or failed the connection"},
+	{"CERTIFICATE_VERIFY_FAILED", "the index's TLS certificate did not verify (a proxy that intercepts HTTPS needs its CA in pip's cert setting)"},
+	{"timed out", "the connection to the index timed out"},
+}
+
+// networkNote names a failure to reach the package index in pip's output, with what to do.
+func networkNote(tail []string) string {
+	for _, f := range networkFailures {
+		for _, l := range tail {
+			if strings.Contains(l, f.seen) {
+				return "; pip could not reach the package index: " + f.means +
+					". Check the network and any proxy (HTTPS_PROXY), or give --index-url a mirror of the same channel"
+			}
 		}
 	}
 	return ""
@@ -307,6 +349,44 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
 	if err != nil && s.ID == StepStageOpt {
 		e.dropOptional()
+	}
+	if err != nil && ctx.Err() == nil && !strings.Contains(err.Error(), "could not reach the package index") {
+		err = probeIndex(ctx, err, s.Argv)
+	}
+	return err
+}
+
+// probeIndex asks the index pip used whether it answers at all, when pip's own output did not say
+// (with PIP_RETRIES=0 it prints only "No matching distribution"): an index that cannot be reached
+// is the commonest cause and has a plain fix.
+func probeIndex(ctx context.Context, err error, argv []string) error {
+	index := ""
+	for i, a := range argv {
+		if a == "--index-url" && i+1 < len(argv) {
+			index = argv[i+1]
+		}
+	}
+	if index == "" {
+		return err
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, rerr := http.NewRequestWithContext(pctx, http.MethodGet, strings.TrimRight(index, "/")+"/", nil)
+	if rerr != nil {
+		return err
+	}
+	resp, herr := http.DefaultClient.Do(req)
+	if herr != nil {
+		why := herr.Error()
+		if u := (*url.Error)(nil); errors.As(herr, &u) {
+			why = u.Err.Error()
+		}
+		return fmt.Errorf("%w; pip could not reach the package index: %s does not answer (%s). "+
+			"Check the network and any proxy (HTTPS_PROXY), or give --index-url a mirror of the same channel", err, index, why)
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		return fmt.Errorf("%w; the package index %s answers %s: check the channel and --index-url", err, index, resp.Status)
 	}
 	return err
 }

@@ -191,3 +191,62 @@ func TestBadVenvPathsCreateNothing(t *testing.T) {
 		t.Error("created under /proc")
 	}
 }
+
+// A new venv whose index cannot be reached: the run fails before anything is installed, removes the
+// venv it had created (before it there was none), and says pip could not reach the index.
+func TestUnreachableIndexLeavesNoNewVenvBehind(t *testing.T) {
+	ix := serve(t)
+	target := torchTarget(ix, "cu126")
+	ix.Close() // nothing listens on the port any more: connection refused
+	v := pyenv.Venv{Root: filepath.Join(t.TempDir(), "new venv")}
+	o := options(t, v, target, t.TempDir())
+	o.Environ = append(o.Environ, "PIP_RETRIES=0")
+	plan, out, events := install(t, context.Background(), o, nil)
+	if !plan.NewVenv || out.Result != ResultUnchanged || out.FailedStep != StepStage || !out.VenvRemoved {
+		t.Fatalf("want an unchanged failure at the stage that removed the new venv, got %+v", out)
+	}
+	if _, err := os.Stat(v.Root); !os.IsNotExist(err) {
+		t.Fatalf("the venv the run created is still there (%v)", err)
+	}
+	if !strings.Contains(out.Error, "pip could not reach the package index") ||
+		!strings.Contains(out.Error, "HTTPS_PROXY") {
+		t.Fatalf("the error does not say the index was unreachable and what to do: %s", out.Error)
+	}
+	if !hasMessage(events, StepStage, "removed the venv this run had created") {
+		t.Fatal("no event says the new venv was removed")
+	}
+}
+
+// An existing venv is never removed, whatever fails.
+func TestUnreachableIndexKeepsAnExistingVenv(t *testing.T) {
+	ix := serve(t)
+	target := torchTarget(ix, "cu126")
+	ix.Close()
+	v := userVenv(t)
+	before := freeze(t, v)
+	o := options(t, v, target, t.TempDir())
+	o.Environ = append(o.Environ, "PIP_RETRIES=0")
+	_, out, _ := install(t, context.Background(), o, nil)
+	if out.Result != ResultUnchanged || out.VenvRemoved || !v.Exists() {
+		t.Fatalf("want the existing venv kept unchanged, got %+v (exists %v)", out, v.Exists())
+	}
+	if after := freeze(t, v); after != before {
+		t.Fatalf("pip freeze changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// pip's own words for an unreachable index (recorded: DNS failure on Linux, getaddrinfo on Windows,
+// an intercepting proxy) become one plain cause; other failures get no network note.
+func TestNetworkNoteNamesTheCause(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{`WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7fc3d475fd50>: Failed to establish a new connection: [Errno -2] Name or service not known')': /whl/cu130/torch/`, "host name does not resolve"},
+		{`WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x000001C2>: Failed to establish a new connection: [Errno 11001] getaddrinfo failed')': /whl/cu126/torch/`, "host name does not resolve"},
+		{`Could not fetch URL https://download.pytorch.org/whl/cu126/torch/: There was a problem confirming the ssl certificate: HTTPSConnectionPool(host='download.pytorch.org', port=443): Max retries exceeded with url: /whl/cu126/torch/ (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate in certificate chain (_ssl.c:1006)')))`, "TLS certificate did not verify"},
+		{`ERROR: No matching distribution found for torch==2.6.0+cu126`, ""},
+	} {
+		got := networkNote([]string{"Looking in indexes: https://download.pytorch.org/whl/cu126", c.line})
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("networkNote(%.60q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}
