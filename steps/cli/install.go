@@ -252,6 +252,9 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	close(events)
 	<-done
 	rep.Outcome = &res
+	if res.VenvRemoved {
+		rep.ActivateHints = nil // there is no venv left to enter
+	}
 	code := installExitCode(res, ctx)
 	rep.ExitCode = code
 	if a.JSON {

@@ -144,3 +144,38 @@ func TestInstallFromAnswerFileThenVerify(t *testing.T) {
 		t.Error("the log has no commands")
 	}
 }
+
+// An index that does not answer: exit 1, nothing changed, the venv the run created is gone again,
+// the JSON says so and offers no activation of it.
+func TestInstallUnreachableIndexRemovesTheNewVenv(t *testing.T) {
+	ix := cliIndex(t)
+	url := ix.ChannelURL("cu126")
+	ix.Close()
+	t.Setenv("PIP_RETRIES", "0")
+	dir := t.TempDir()
+	venv := filepath.Join(dir, "new env")
+	out, stderr, code := runCLI(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+		"--venv", venv, "--python", pyindex.Python(t), "--index-url", url, "--cache-dir", filepath.Join(dir, "cache"),
+		"--no-pip-upgrade", "--yes", "--json", "--log", filepath.Join(dir, "install.log"))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s\n%s", code, stderr, out)
+	}
+	var rep struct {
+		Outcome struct {
+			Result      string `json:"result"`
+			VenvRemoved bool   `json:"venv_removed"`
+			Error       string `json:"error"`
+		} `json:"outcome"`
+		ActivateHints []string `json:"activate_hints"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Outcome.Result != "unchanged" || !rep.Outcome.VenvRemoved || len(rep.ActivateHints) != 0 ||
+		!strings.Contains(rep.Outcome.Error, "could not reach the package index") {
+		t.Fatalf("report: %+v", rep)
+	}
+	if _, err := os.Stat(venv); !os.IsNotExist(err) {
+		t.Fatalf("the new venv is still there (%v)", err)
+	}
+}
