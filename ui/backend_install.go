@@ -32,7 +32,14 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 	if err != nil {
 		return Plan{}, err
 	}
-	out := Plan{Venv: req.Venv, Candidate: req.Candidate, Uninstall: p.Uninstall, Install: p.Install,
+	removing := make([]string, 0, len(p.Uninstall))
+	for _, name := range p.Uninstall { // shown with the version the venv holds: "torch==2.6.0+cu118"
+		if d, ok := have.Dist(name); ok && d.Version != "" {
+			name += "==" + d.Version
+		}
+		removing = append(removing, name)
+	}
+	out := Plan{Venv: req.Venv, Candidate: req.Candidate, Uninstall: removing, Install: p.Install,
 		Notes: p.Notes, Warnings: p.Warnings, Impl: planned{p, opts}}
 	for _, s := range p.Steps {
 		out.Steps = append(out.Steps, PlanStep{ID: s.ID, Title: s.Title})

@@ -233,8 +233,8 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 	}
 	s.send("Enter")
 	scr = s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
-	if !strings.Contains(scr, "To remove") {
-		t.Fatalf("changing channel removes the old set first:\n%s", scr)
+	if !strings.Contains(scr, "To remove") || !strings.Contains(scr, "torch==2.6.0+cu118") {
+		t.Fatalf("changing channel removes the old set first, named with the version the venv holds:\n%s", scr)
 	}
 	s.send("y")
 	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
