@@ -381,7 +381,7 @@ func probeIndex(ctx context.Context, err error, argv []string) error {
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return fmt.Errorf("%w; pip could not reach the package index: %s does not answer (%s). "+
+		return fmt.Errorf("%w; pip could not reach the package index: %s does not answer from here either (%s). "+
 			"Check the network and any proxy (HTTPS_PROXY), or give --index-url a mirror of the same channel", err, index, why)
 	}
 	resp.Body.Close()
