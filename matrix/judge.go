@@ -121,10 +121,14 @@ func (mx *Matrix) archProblem(b *Build, c majorMinor, goos, framework, version s
 	}
 	archs := b.archs[goos]
 	if len(archs) == 0 {
-		// No arch list recorded: a CUDA version cannot build kernels for GPUs newer than it knows.
+		// No arch list recorded: a CUDA version cannot build kernels for GPUs newer than it knows,
+		// nor for the ones it dropped.
 		if row := mx.cudaRows[b.CUDA]; row != nil {
 			if hi, ok := parseMajorMinor(row.MaxComputeCap); ok && hi.less(c) {
 				return fmt.Sprintf("CUDA %s predates compute capability %s: %s wheels of %s %s cannot have kernels for it", b.CUDA, c, b.Channel, framework, version), ""
+			}
+			if lo, ok := parseMajorMinor(row.MinComputeCap); ok && c.less(lo) {
+				return fmt.Sprintf("CUDA %s builds kernels only for compute capability %s and newer: %s wheels of %s %s cannot have kernels for %s", b.CUDA, lo, b.Channel, framework, version, c), ""
 			}
 		}
 		return "", ""

@@ -140,6 +140,35 @@ func TestPaddleOnWindowsRefusesComputeCap60(t *testing.T) {
 	}
 }
 
+// Builds with no recorded arch list are judged by their CUDA version: CUDA 13 builds no kernels
+// below compute capability 7.5 (Maxwell, Pascal and Volta were dropped), CUDA 12 none below 5.0.
+func TestCUDA13BuildsAreNeverOfferedToPascalOrVolta(t *testing.T) {
+	m := loadEmbedded(t)
+	for _, cc := range []string{"6.1", "7.0"} {
+		s := m.Select(Facts{Framework: "paddle", OS: "linux", DriverVersion: "580.95.05", CUDAMax: "13.0", ComputeCaps: []string{cc}, PythonVersion: "3.11", PythonBits: 64})
+		seen := false
+		for _, c := range s.Candidates {
+			if !strings.HasPrefix(c.Channel, "cu13") {
+				continue
+			}
+			seen = true
+			if c.Compatible || !slices.Contains(c.Reasons, "CUDA "+c.CUDA+" builds kernels only for compute capability 7.5 and newer: "+c.Channel+" wheels of paddle "+c.FrameworkVersion+" cannot have kernels for "+cc) {
+				t.Errorf("cc %s: paddle %s %s compatible=%v reasons %q", cc, c.FrameworkVersion, c.Channel, c.Compatible, c.Reasons)
+			}
+		}
+		if !seen {
+			t.Fatal("the matrix has no cu13x Paddle build to judge")
+		}
+		if s.Recommended == nil || strings.HasPrefix(s.Recommended.Channel, "cu13") || s.Recommended.Channel == "cpu" {
+			t.Errorf("cc %s: recommended %+v, want a CUDA 12 GPU build", cc, s.Recommended)
+		}
+	}
+	s := m.Select(Facts{Framework: "paddle", OS: "linux", DriverVersion: "580.95.05", CUDAMax: "13.0", ComputeCaps: []string{"7.5"}, PythonVersion: "3.11", PythonBits: 64})
+	if s.Recommended == nil || s.Recommended.Channel != "cu130" {
+		t.Errorf("a Turing card (7.5) should get Paddle's cu130: %+v", s.Recommended)
+	}
+}
+
 func TestPython314NeverGetsPaddle(t *testing.T) {
 	s := loadEmbedded(t).Select(Facts{Framework: "paddle", OS: "linux", DriverVersion: "580.65.06", CUDAMax: "13.0", ComputeCaps: []string{"8.6"}, PythonVersion: "3.14", PythonBits: 64})
 	if s.Recommended != nil {

@@ -76,6 +76,8 @@ type CUDARow struct {
 	FullWindows string `toml:"full_windows" json:"full_windows,omitempty"`
 	// The newest compute capability this CUDA version can build kernels for; judges builds without an arch list.
 	MaxComputeCap string `toml:"max_compute_cap" json:"max_compute_cap"`
+	// The oldest compute capability it can build kernels for ("" not recorded); the same use.
+	MinComputeCap string `toml:"min_compute_cap" json:"min_compute_cap,omitempty"`
 	Source        string `toml:"source" json:"source,omitempty"`
 	Verified      bool   `toml:"verified" json:"verified"`
 	Note          string `toml:"note" json:"note,omitempty"`

@@ -45,6 +45,7 @@ func (m *Matrix) validate(lines lineIndex) error {
 		v.driver(p+".full_linux", c.FullLinux, false)
 		v.driver(p+".full_windows", c.FullWindows, false)
 		v.computeCap(p+".max_compute_cap", c.MaxComputeCap, true)
+		v.computeCap(p+".min_compute_cap", c.MinComputeCap, false)
 	}
 	v.releases("torch", m.Torch, cudaSeen)
 	v.releases("paddle", m.Paddle, cudaSeen)
