@@ -17,6 +17,8 @@ type checkScreen struct {
 	c      *Common
 	report gpu.Report
 	sels   map[string]*channelsMsg
+	py     *Interpreter // the Python the builds are judged for: the one a new venv would use
+	pyDone bool         // discovery answered (py stays nil when it found none)
 	vp     viewport.Model
 	w, h   int
 }
@@ -25,11 +27,18 @@ func newCheckScreen(c *Common, r gpu.Report) *checkScreen {
 	return &checkScreen{c: c, report: r, sels: map[string]*channelsMsg{}, vp: viewport.New(0, 0)}
 }
 
-func (s *checkScreen) Init() tea.Cmd {
+// Init looks for Python first: which builds fit depends on the Python a venv would be made from.
+func (s *checkScreen) Init() tea.Cmd { return pythonsCmd(s.c.Ctx, s.c.Backend) }
+
+func (s *checkScreen) judge() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, f := range []string{"torch", "paddle"} {
 		if s.sels[f] == nil {
-			cmds = append(cmds, channelsCmd(s.c.Ctx, s.c.Backend, factsFor(s.report, f, "")))
+			facts := factsFor(s.report, f, "")
+			if s.py != nil {
+				facts.PythonVersion, facts.PythonBits = s.py.Version, s.py.Bits
+			}
+			cmds = append(cmds, channelsCmd(s.c.Ctx, s.c.Backend, facts))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -48,6 +57,17 @@ func (s *checkScreen) ShortHelp() []key.Binding {
 func (s *checkScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
 func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m, ok := msg.(pythonsMsg); ok {
+		if s.pyDone {
+			return s, nil
+		}
+		s.pyDone = true
+		if p, ok := defaultPython(m.list); ok {
+			s.py = &p
+		}
+		s.vp.SetContent(s.body())
+		return s, s.judge()
+	}
 	if m, ok := msg.(channelsMsg); ok {
 		if s.sels[m.framework] == nil {
 			s.sels[m.framework] = &m
@@ -66,6 +86,16 @@ func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (s *checkScreen) body() string {
 	st := s.c.Styles
 	var b strings.Builder
+	switch {
+	case !s.pyDone:
+		b.WriteString("  looking for Python interpreters...\n\n")
+		return b.String()
+	case s.py != nil:
+		b.WriteString(st.Label.Render("Python ") + fmt.Sprintf("%s %d-bit  %s", s.py.Version, s.py.Bits, s.py.Path) + "\n")
+		b.WriteString(st.Dim.Render(wrap("  the builds below are judged for this Python, the one a new venv would be made from", s.w)) + "\n\n")
+	default:
+		b.WriteString(st.Warn.Render(wrap("No Python found: builds are not filtered by Python version. Install 64-bit Python 3.12 from python.org to create a venv.", s.w)) + "\n\n")
+	}
 	for _, f := range []string{"torch", "paddle"} {
 		b.WriteString(st.Label.Render(frameworkName(f)) + "\n")
 		m := s.sels[f]

@@ -337,6 +337,24 @@ func TestCheckJourneyShowsBothFrameworks(t *testing.T) {
 	}
 }
 
+// The check journey judges builds for the Python a new venv would be made from: the first found
+// without warnings (the Store Python is passed over).
+func TestCheckJourneyJudgesForTheDefaultPython(t *testing.T) {
+	fb := newFakeBackend()
+	m := newTestRoot(fb)
+	fb.facts = nil
+	press(t, m, "4", "enter")
+	mustContain(t, m.View(), `Python 3.11.9 64-bit  C:\Python311\python.exe`)
+	if len(fb.facts) != 2 {
+		t.Fatalf("asked for channels %d times, want once per framework", len(fb.facts))
+	}
+	for _, f := range fb.facts {
+		if f.PythonVersion != "3.11.9" || f.PythonBits != 64 {
+			t.Fatalf("%s judged for Python %q (%d-bit), want 3.11.9 64-bit", f.Framework, f.PythonVersion, f.PythonBits)
+		}
+	}
+}
+
 func TestResizeClampsAndFits(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {40, 10}, {5, 2}, {300, 9001}} {
 		m := newTestRoot(newFakeBackend())

@@ -269,3 +269,17 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// defaultPython is the interpreter a new venv is made from unless the user picks another: the first
+// found without warnings (not the Store's, not 32-bit), else the first found.
+func defaultPython(list []Interpreter) (Interpreter, bool) {
+	for _, p := range list {
+		if len(p.Warnings) == 0 {
+			return p, true
+		}
+	}
+	if len(list) > 0 {
+		return list[0], true
+	}
+	return Interpreter{}, false
+}
