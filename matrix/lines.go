@@ -83,6 +83,20 @@ func tablePath(key unstable.Iterator, counts map[string]int, array bool) string 
 	return path
 }
 
+// lazyLines builds the line index on the first lookup: a valid file (the common case) never needs it,
+// and building it is a second parse of the whole document.
+type lazyLines struct {
+	data []byte
+	idx  lineIndex
+}
+
+func (l *lazyLines) line(path string) int {
+	if l.idx == nil {
+		l.idx = indexLines(l.data)
+	}
+	return l.idx.line(path)
+}
+
 // line returns the line of path, falling back to its enclosing tables.
 func (l lineIndex) line(path string) int {
 	for path != "" {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -35,7 +34,7 @@ func LoadFile(path string) (*Matrix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read matrix file: %w", err)
 	}
-	return Parse(data, filepath.Base(path))
+	return Parse(data, path)
 }
 
 // Parse decodes data strictly (unknown keys are errors) and validates it. name is the file name that
@@ -48,8 +47,7 @@ func Parse(data []byte, name string) (*Matrix, error) {
 		return nil, decodeError(name, err)
 	}
 	m.Name = name
-	lines := indexLines(data)
-	if err := m.validate(lines); err != nil {
+	if err := m.validate(&lazyLines{data: data}); err != nil {
 		return nil, err
 	}
 	m.prepare()

@@ -36,13 +36,15 @@ func TestMalformedMatrixFilesGiveOneErrorWithTheLine(t *testing.T) {
 		{"duplicate-key.toml", "duplicate-key.toml:19: "},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			_, err := LoadFile(filepath.Join("..", "testdata", "matrix", tc.file))
+			path := filepath.Join("..", "testdata", "matrix", tc.file)
+			_, err := LoadFile(path)
 			if err == nil {
 				t.Fatal("loaded without error")
 			}
-			msg := err.Error()
-			if !strings.HasPrefix(msg, tc.want) {
-				t.Errorf("error %q\nwant prefix %q", msg, tc.want)
+			// The error names the file as the user gave it, so an editor can jump to it.
+			msg, want := err.Error(), path+strings.TrimPrefix(tc.want, tc.file)
+			if !strings.HasPrefix(msg, want) {
+				t.Errorf("error %q\nwant prefix %q", msg, want)
 			}
 			if n := strings.Count(msg, "\n"); n != 0 {
 				t.Errorf("want one error, got %d lines:\n%s", n+1, msg)

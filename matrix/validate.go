@@ -17,7 +17,7 @@ var knownOS = []string{"linux", "windows"}
 // validator collects one error per problem, each at the line to edit.
 type validator struct {
 	name  string
-	lines lineIndex
+	lines *lazyLines
 	errs  []error
 }
 
@@ -25,7 +25,7 @@ func (v *validator) add(path, format string, a ...any) {
 	v.errs = append(v.errs, &Error{File: v.name, Line: v.lines.line(path), Msg: fmt.Sprintf(format, a...)})
 }
 
-func (m *Matrix) validate(lines lineIndex) error {
+func (m *Matrix) validate(lines *lazyLines) error {
 	v := &validator{name: m.Name, lines: lines}
 	if m.Schema != 1 {
 		v.add("schema", "schema = %d: this gpuwiz reads schema 1; set schema = 1", m.Schema)

@@ -3,6 +3,7 @@ package matrix
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,22 +19,36 @@ func (v majorMinor) less(o majorMinor) bool {
 
 func (v majorMinor) String() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor) }
 
-var majorMinorRE = regexp.MustCompile(`^(\d{1,3})\.(\d{1,3})$`)
-
+// parseMajorMinor reads "X.Y" with one to three digits each (no signs, no spaces). It runs for every
+// arch entry of every build at load, so it is hand-written rather than a regexp.
 func parseMajorMinor(s string) (majorMinor, bool) {
-	m := majorMinorRE.FindStringSubmatch(s)
-	if m == nil {
+	a, b, ok := strings.Cut(s, ".")
+	x, okA := smallUint(a)
+	y, okB := smallUint(b)
+	if !ok || !okA || !okB {
 		return majorMinor{}, false
 	}
-	a, _ := strconv.Atoi(m[1])
-	b, _ := strconv.Atoi(m[2])
-	return majorMinor{a, b}, true
+	return majorMinor{x, y}, true
+}
+
+// smallUint parses 1 to 3 ASCII digits.
+func smallUint(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 3 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 var (
 	driverRE  = regexp.MustCompile(`^\d{3,4}(\.\d{1,3}){0,2}$`)
-	capRE     = regexp.MustCompile(`^(\d{1,2})\.(\d)$`)
-	pythonRE  = regexp.MustCompile(`^(\d+)\.(\d+)(\.\d+)?$`)
 	releaseRE = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
 	channelRE = regexp.MustCompile(`^cu(\d{2})(\d)$`)
 )
@@ -48,11 +63,13 @@ func ValidateDriverVersion(s string) error {
 
 // ValidateComputeCap accepts a compute capability such as "8.6" or "12.0".
 func ValidateComputeCap(s string) error {
-	m := capRE.FindStringSubmatch(s)
-	if m == nil {
+	a, b, _ := strings.Cut(s, ".")
+	major, okA := smallUint(a)
+	_, okB := smallUint(b)
+	if !okA || !okB || len(a) > 2 || len(b) != 1 {
 		return fmt.Errorf("compute capability %q is not of the form X.Y, e.g. 8.6 for an RTX 3080 or 12.0 for an RTX 5090 (nvidia-smi --query-gpu=compute_cap --format=csv)", s)
 	}
-	if major, _ := strconv.Atoi(m[1]); major < 1 || major > 15 {
+	if major < 1 || major > 15 {
 		return fmt.Errorf("compute capability %q: no NVIDIA GPU has major version %d (known: 1 to 12)", s, major)
 	}
 	return nil
@@ -60,11 +77,11 @@ func ValidateComputeCap(s string) error {
 
 // ValidatePythonVersion accepts "3.12" or "3.12.7".
 func ValidatePythonVersion(s string) error {
-	m := pythonRE.FindStringSubmatch(s)
-	if m == nil {
+	v, ok := pythonMajorMinor(s)
+	if !ok {
 		return fmt.Errorf("python version %q is not of the form X.Y, e.g. 3.12", s)
 	}
-	if m[1] != "3" {
+	if v.Major != 3 {
 		return fmt.Errorf("python version %q: only Python 3 has framework builds", s)
 	}
 	return nil
@@ -78,15 +95,21 @@ func ValidateCUDAVersion(s string) error {
 	return nil
 }
 
-// pythonMajorMinor reads "3.12" out of "3.12.7".
+// pythonMajorMinor reads "3.12" out of "3.12.7" (two or three dot-separated numbers).
 func pythonMajorMinor(s string) (majorMinor, bool) {
-	m := pythonRE.FindStringSubmatch(s)
-	if m == nil {
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 || len(parts) > 3 {
 		return majorMinor{}, false
 	}
-	a, _ := strconv.Atoi(m[1])
-	b, _ := strconv.Atoi(m[2])
-	return majorMinor{a, b}, true
+	var n [3]int
+	for i, p := range parts {
+		v, ok := smallUint(p)
+		if !ok {
+			return majorMinor{}, false
+		}
+		n[i] = v
+	}
+	return majorMinor{n[0], n[1]}, true
 }
 
 // arch is one compute capability in a wheel's arch list; ptx when PTX for it ships too.
@@ -101,14 +124,29 @@ func parseArch(s string) (arch, bool) {
 	return arch{v, ptx}, ok
 }
 
-// driverLess compares NVIDIA driver versions numerically ("528.33" < "560.35.05").
+// driverLess compares NVIDIA driver versions numerically ("528.33" < "560.35.05"); a missing part
+// counts as 0. It runs for every build of every selection, so it does not go through go-version.
 func driverLess(a, b string) bool {
-	va, err1 := version.NewVersion(a)
-	vb, err2 := version.NewVersion(b)
-	if err1 != nil || err2 != nil {
+	pa, okA := driverParts(a)
+	pb, okB := driverParts(b)
+	if !okA || !okB {
 		return a < b
 	}
-	return va.LessThan(vb)
+	return slices.Compare(pa[:], pb[:]) < 0
+}
+
+func driverParts(s string) ([3]int, bool) {
+	var out [3]int
+	for i := 0; i < 3 && s != ""; i++ {
+		var p string
+		p, s, _ = strings.Cut(s, ".")
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return out, false
+		}
+		out[i] = n
+	}
+	return out, s == ""
 }
 
 // versionMatches reports whether want ("2.6" or "2.6.0") names release v: a shorter want is a prefix.

@@ -30,7 +30,7 @@ func (e *Env) Matrix() (*matrix.Matrix, error) {
 		}
 		l.m, l.err = matrix.LoadFile(e.G.MatrixFile)
 		if l.err != nil {
-			l.err = Usagef("--matrix %s: %v", e.G.MatrixFile, l.err)
+			l.err = Usagef("--matrix: %v", l.err)
 		}
 	})
 	return l.m, l.err
