@@ -1,6 +1,9 @@
 package matrix
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // releases returns the framework's releases, newest first.
 func (m *Matrix) releases(framework string) []Release {
@@ -100,4 +103,47 @@ func packagesOf(framework string, r *Release, b *Build) []Package {
 			Optional: slices.Contains(r.TorchaudioOptional, b.Channel)})
 	}
 	return pkgs
+}
+
+// HasRelease reports whether the matrix knows a release of framework matching version ("2.6" or "2.6.0").
+func (m *Matrix) HasRelease(framework, version string) bool {
+	for i := range m.releases(framework) {
+		if versionMatches(m.releases(framework)[i].parsed, version) {
+			return true
+		}
+	}
+	return false
+}
+
+// Versions lists framework's releases as the matrix holds them, oldest first.
+func (m *Matrix) Versions(framework string) []string {
+	var out []string
+	for _, r := range m.releases(framework) {
+		out = append(out, r.Version)
+	}
+	slices.Reverse(out) // releases are kept newest first
+	return out
+}
+
+// Channels lists every channel any release of framework has: CUDA channels oldest first, then "cpu".
+func (m *Matrix) Channels(framework string) []string {
+	var out []string
+	for _, r := range m.releases(framework) {
+		for _, b := range r.Builds {
+			if !slices.Contains(out, b.Channel) {
+				out = append(out, b.Channel)
+			}
+		}
+	}
+	// "cu118" < "cu126" < "cu130" as strings too, and every CUDA channel has the same length; "cpu" last.
+	slices.SortFunc(out, func(a, b string) int {
+		if (a == "cpu") != (b == "cpu") {
+			if a == "cpu" {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a, b)
+	})
+	return out
 }

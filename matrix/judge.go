@@ -41,6 +41,9 @@ func newMachine(f Facts) *machine {
 	if !m.hasPython {
 		m.notes = append(m.notes, "Python version unknown: builds are not filtered by Python version")
 	}
+	if !f.NoGPU && !m.gpuUsable() && len(m.caps) > 0 {
+		m.notes = append(m.notes, "a compute capability was given but no driver: GPU builds need the driver's facts too (--driver and --cuda-max)")
+	}
 	if m.gpuUsable() && len(m.caps) == 0 {
 		m.notes = append(m.notes, "GPU compute capability unknown: builds are not checked for the GPU's architecture")
 	}

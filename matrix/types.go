@@ -15,6 +15,7 @@ type Facts struct {
 	PythonVersion    string   `json:"python_version,omitempty"`    // "3.12"
 	PythonBits       int      `json:"python_bits,omitempty"`       // 64, 32, or 0 when unknown
 	NoGPU            bool     `json:"no_gpu,omitempty"`
+	Simulated        bool     `json:"simulated,omitempty"` // the GPU facts came from a --simulate file
 }
 
 // Package is one distribution of a build with its exact version ("torch", "2.6.0", "+cu126").

@@ -49,6 +49,10 @@ func newChannelsCmd(env *Env) *cobra.Command {
 			}
 			sel := m.Select(facts)
 			sel.Notes = append(notes, sel.Notes...)
+			if len(sel.Candidates) == 0 && facts.FrameworkVersion != "" {
+				// Not a machine problem (exit 3) but a version the matrix does not know: say which it knows.
+				return Usagef("--framework-version %s: %s", facts.FrameworkVersion, sel.Notes[len(sel.Notes)-1])
+			}
 			out := cmd.OutOrStdout()
 			if fl.json {
 				enc := json.NewEncoder(out)
@@ -85,6 +89,19 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 	notes := []string{}
 	if !slices.Contains(matrix.Frameworks(), fl.framework) {
 		return matrix.Facts{}, nil, Usagef("--framework %q: use torch or paddle", fl.framework)
+	}
+	simulated := false
+	if env.G.SimulateFile != "" {
+		rep, err := env.GPUReport(ctx)
+		if err != nil {
+			return matrix.Facts{}, nil, err
+		}
+		simulated = true
+		// A rig file made on Windows is judged as Windows: driver minimums and builds differ per OS.
+		if !osGiven && rep.OS != "" && rep.OS != fl.os {
+			fl.os = rep.OS
+			notes = append(notes, fmt.Sprintf("OS %s, from the simulated report (--os overrides it)", rep.OS))
+		}
 	}
 	if fl.os != "windows" && fl.os != "linux" {
 		if !osGiven {
@@ -123,10 +140,17 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 	f := matrix.Facts{
 		Framework: fl.framework, FrameworkVersion: fl.frameworkVersion, OS: fl.os,
 		DriverVersion: fl.driver, CUDAMax: fl.cudaMax, ComputeCaps: fl.computeCaps,
-		PythonVersion: fl.python, PythonBits: fl.pythonBits, NoGPU: fl.noGPU,
+		PythonVersion: fl.python, PythonBits: fl.pythonBits, NoGPU: fl.noGPU, Simulated: simulated,
+	}
+	if f.NoGPU && len(f.ComputeCaps) > 0 {
+		notes = append(notes, "--no-gpu: the --compute-cap values are not used (CPU builds only)")
 	}
 	if !f.NoGPU && (f.DriverVersion == "" || f.CUDAMax == "" || len(f.ComputeCaps) == 0) {
-		notes = append(notes, fillGPUFacts(ctx, env, &f)...)
+		more, err := fillGPUFacts(ctx, env, &f)
+		if err != nil {
+			return matrix.Facts{}, nil, err
+		}
+		notes = append(notes, more...)
 	}
 	if f.PythonVersion == "" {
 		notes = append(notes, fillPythonFacts(ctx, &f)...)
@@ -134,14 +158,16 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 	return f, notes, nil
 }
 
-func fillGPUFacts(ctx context.Context, env *Env, f *matrix.Facts) []string {
+// fillGPUFacts takes the GPU facts the flags left out from the probe (or the --simulate file).
+func fillGPUFacts(ctx context.Context, env *Env, f *matrix.Facts) ([]string, error) {
 	rep, err := env.GPUReport(ctx)
 	if err != nil {
-		return []string{fmt.Sprintf("GPU probe failed (%v): only the GPU facts given as flags count", err)}
+		return nil, err
 	}
 	if !rep.Available {
-		return nil
+		return nil, nil
 	}
+	var notes []string
 	if f.DriverVersion == "" && matrix.ValidateDriverVersion(rep.DriverVersion) == nil {
 		f.DriverVersion = rep.DriverVersion
 	}
@@ -152,10 +178,12 @@ func fillGPUFacts(ctx context.Context, env *Env, f *matrix.Facts) []string {
 		for _, g := range rep.GPUs {
 			if matrix.ValidateComputeCap(g.ComputeCapability) == nil {
 				f.ComputeCaps = append(f.ComputeCaps, g.ComputeCapability)
+			} else {
+				notes = append(notes, fmt.Sprintf("GPU %d (%s) did not report its compute capability (drivers before 510 do not): pass --compute-cap X.Y for it", g.Index, g.Name))
 			}
 		}
 	}
-	return nil
+	return notes, nil
 }
 
 func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,11 +14,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	root, _ := NewRoot(Build{Version: "test"})
 	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
-	code = reportError(err, &errb, context.Background())
+	code = run(context.Background(), root, args, &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -141,5 +138,58 @@ func TestMatrixFlagReplacesEmbedded(t *testing.T) {
 	}
 	if !strings.Contains(out, `"index_url": "http://127.0.0.1:8765/simple"`) || strings.Contains(out, "2.11.0") {
 		t.Errorf("not the --matrix file's builds:\n%s", out)
+	}
+}
+
+// channels with --simulate: a bad file is exit 2 (not a silent CPU recommendation), a good one says on
+// stderr that the hardware is simulated, marks the facts, and judges for the OS the rig was made on.
+func TestChannelsWithASimulatedRig(t *testing.T) {
+	if _, stderr, code := runCLI(t, "--simulate", filepath.Join(t.TempDir(), "missing.json"), "channels"); code != ExitUsage || !strings.Contains(stderr, "does not exist") {
+		t.Fatalf("missing rig: exit %d, %q", code, stderr)
+	}
+	rig := "../../testdata/fakenvml/expected.json" // made by gpuwiz.exe under Wine: "os": "windows"
+	out, stderr, code := runCLI(t, "--simulate", rig, "channels", "--json", "--python", "3.12")
+	if code != 0 || !strings.Contains(stderr, "SIMULATED hardware") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var sel struct {
+		Facts struct {
+			OS        string   `json:"os"`
+			Driver    string   `json:"driver_version"`
+			Caps      []string `json:"compute_caps"`
+			Simulated bool     `json:"simulated"`
+		} `json:"facts"`
+		Notes []string `json:"notes"`
+	}
+	if err := json.Unmarshal([]byte(out), &sel); err != nil {
+		t.Fatal(err)
+	}
+	if sel.Facts.OS != "windows" || sel.Facts.Driver != "566.36" || strings.Join(sel.Facts.Caps, ",") != "8.9,6.1" || !sel.Facts.Simulated {
+		t.Errorf("facts %+v", sel.Facts)
+	}
+	if !strings.Contains(strings.Join(sel.Notes, "\n"), "OS windows, from the simulated report") {
+		t.Errorf("notes %q", sel.Notes)
+	}
+	out, _, _ = runCLI(t, "--simulate", rig, "channels", "--json", "--python", "3.12", "--os", "linux")
+	if !strings.Contains(out, `"os": "linux"`) {
+		t.Errorf("--os linux did not override the rig's OS")
+	}
+}
+
+func TestChannelsSaysWhenAGivenFactIsNotUsed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		note string
+	}{
+		{[]string{"--no-gpu", "--compute-cap", "6.1"}, "--no-gpu: the --compute-cap values are not used"},
+		{[]string{"--compute-cap", "8.6"}, "a compute capability was given but no driver"},
+	} {
+		out, stderr, code := runCLI(t, append([]string{"channels", "--os", "linux", "--python", "3.12"}, tc.args...)...)
+		if code != 0 || !strings.Contains(out, tc.note) {
+			t.Errorf("%v: exit %d, %s\n%s; want note %q", tc.args, code, stderr, out, tc.note)
+		}
+	}
+	if _, stderr, code := runCLI(t, "channels", "--framework-version", "9.9"); code != ExitUsage || !strings.Contains(stderr, "it knows 2.4.1") {
+		t.Errorf("unknown version: exit %d, %q", code, stderr)
 	}
 }

@@ -56,8 +56,9 @@ func TestMatrixValidateTestdata(t *testing.T) {
 		"http-public-host.toml": "http-public-host.toml:26: ",
 		"bad-version.toml":      "bad-version.toml:14: bad torch version",
 	} {
-		_, stderr, code := runCLI(t, "matrix", "validate", filepath.Join("..", "..", "testdata", "matrix", file))
-		if code != ExitFailure || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		path := filepath.Join("..", "..", "testdata", "matrix", file)
+		_, stderr, code := runCLI(t, "matrix", "validate", path)
+		if code != ExitFailure || !strings.HasPrefix(stderr, filepath.Join(filepath.Dir(path), want)) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%s: exit %d, stderr %q", file, code, stderr)
 		}
 	}

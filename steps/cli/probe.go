@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -82,6 +83,9 @@ func (e *Env) GPUReport(ctx context.Context) (gpu.Report, error) {
 		}
 		c.reportE = err
 		return gpu.Report{}, err
+	}
+	if r.Simulated && e.Stderr != nil {
+		fmt.Fprintf(e.Stderr, "gpuwiz: SIMULATED hardware: the GPU facts come from %s, not from this machine\n", e.G.SimulateFile)
 	}
 	if r.Timings != nil {
 		r.Timings.SinceStartMS = float64(time.Since(processStart).Microseconds()) / 1000

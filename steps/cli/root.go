@@ -4,6 +4,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -80,6 +81,9 @@ func Silent(code int) error { return &ExitError{Code: code} }
 type Env struct {
 	G     *Globals
 	Build Build
+	// Stderr takes the one-line SIMULATED banner a command prints when it first uses the --simulate
+	// report; nil (the wizard, which says it on screen, and `gpu`, which says it in its output) prints none.
+	Stderr io.Writer
 }
 
 type commandFactory struct {
@@ -144,6 +148,18 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 			return nil
 		},
 	}
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if env.G.SimulateFile == "" {
+			return nil
+		}
+		if cmd != root && cmd.Name() != "gpu" {
+			env.Stderr = cmd.ErrOrStderr()
+		}
+		// A bad --simulate file stops every command before it does anything (exit 2): a command that
+		// went on would judge this machine as if it had no GPU.
+		_, err := env.GPUProber()
+		return err
+	}
 	root.SetVersionTemplate("gpuwiz {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&env.G.MatrixFile, "matrix", "", "use this version-matrix TOML file instead of the embedded one")
@@ -165,9 +181,55 @@ func Execute(b Build, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	root, _ := NewRoot(b)
+	return run(ctx, root, args, os.Stdout, os.Stderr)
+}
+
+// run executes root and returns the exit code. A command run with --json that fails before printing
+// anything still prints one JSON object, {"exit_code": N, "error": "..."}, so a script that parses
+// stdout gets an answer on every host (the message also goes to stderr, as always).
+func run(ctx context.Context, root *cobra.Command, args []string, stdout, stderr io.Writer) int {
+	out := &countingWriter{w: stdout}
+	root.SetOut(out)
+	root.SetErr(stderr)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	return reportError(err, os.Stderr, ctx)
+	cmd, err := root.ExecuteContextC(ctx)
+	code := reportError(err, stderr, ctx)
+	if code != ExitOK && out.n == 0 && cmd != nil {
+		if f := cmd.Flags().Lookup("json"); f != nil && f.Value.String() == "true" {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			_ = enc.Encode(struct {
+				ExitCode int    `json:"exit_code"`
+				Error    string `json:"error"`
+			}{code, errorText(err, ctx)})
+		}
+	}
+	return code
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
+
+// errorText is the message reportError prints, without the "gpuwiz: " prefix.
+func errorText(err error, ctx context.Context) string {
+	var ee *ExitError
+	switch {
+	case errors.As(err, &ee) && ee.Err != nil:
+		return ee.Err.Error()
+	case errors.As(err, &ee):
+		return fmt.Sprintf("exit %d", ee.Code)
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		return "interrupted"
+	}
+	return err.Error()
 }
 
 func reportError(err error, stderr io.Writer, ctx context.Context) int {

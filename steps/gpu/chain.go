@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 )
 
@@ -47,6 +48,7 @@ func (c *chain) Probe(ctx context.Context) (Report, error) {
 			c.chosen = b.p
 			c.mu.Unlock()
 			r.Warnings = append(fellBack, r.Warnings...)
+			r.OS = runtime.GOOS
 			return r, nil
 		}
 		why := "no answer"
@@ -60,7 +62,9 @@ func (c *chain) Probe(ctx context.Context) (Report, error) {
 	if c.pciCount != nil {
 		n = c.pciCount()
 	}
-	return noDriverReport(looked, n), nil
+	r := noDriverReport(looked, n)
+	r.OS = runtime.GOOS
+	return r, nil
 }
 
 // Sample reads through the backend that answered the last Probe (probing first if none has).

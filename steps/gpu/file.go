@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"time"
+
+	"gpuwiz/matrix"
 )
 
 // FromFile is the --simulate prober: it answers with the report in path (the output of
@@ -53,9 +55,27 @@ func ParseReport(data []byte) (Report, error) {
 	if r.Available && len(r.GPUs) == 0 {
 		return Report{}, errors.New(`"available" is true but "gpus" is empty`)
 	}
+	if r.OS != "" && r.OS != "windows" && r.OS != "linux" {
+		return Report{}, fmt.Errorf(`"os" is %q: use "windows" or "linux" (or leave it out)`, r.OS)
+	}
+	if r.Available {
+		if err := matrix.ValidateDriverVersion(r.DriverVersion); err != nil {
+			return Report{}, fmt.Errorf(`"driver_version": %w`, err)
+		}
+		if r.CUDAMax != "" {
+			if err := matrix.ValidateCUDAVersion(r.CUDAMax); err != nil {
+				return Report{}, fmt.Errorf(`"cuda_max": %w`, err)
+			}
+		}
+	}
 	for i, g := range r.GPUs {
 		if g.Name == "" {
 			return Report{}, fmt.Errorf("gpus[%d] has no name", i)
+		}
+		if c := g.ComputeCapability; c != "" {
+			if err := matrix.ValidateComputeCap(c); err != nil {
+				return Report{}, fmt.Errorf(`gpus[%d] "compute_capability": %w`, i, err)
+			}
 		}
 		if g.Processes == nil {
 			r.GPUs[i].Processes = []Process{}

@@ -19,7 +19,7 @@ func TestFromFile(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bare := filepath.Join(dir, "bare.json")
-	os.WriteFile(bare, []byte(`{"available":true,"gpus":[{"index":0,"name":"NVIDIA GeForce RTX 3060","memory_total_mib":12288,"compute_capability":"8.6"}]}`), 0o644)
+	os.WriteFile(bare, []byte(`{"available":true,"driver_version":"560.94","gpus":[{"index":0,"name":"NVIDIA GeForce RTX 3060","memory_total_mib":12288,"compute_capability":"8.6"}]}`), 0o644)
 	p, err = FromFile(bare)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +42,11 @@ func TestFromFileErrorsNameTheFile(t *testing.T) {
 		{write("typo.json", `{"available":true,"gpus":[{"name":"x"}],"gpu_count":1}`), `unknown field "gpu_count"`},
 		{write("empty.json", `{}`), `"available" is missing`},
 		{write("nocards.json", `{"available":true,"gpus":[]}`), `"gpus" is empty`},
+		{write("baddriver.json", `{"available":true,"driver_version":"abc","gpus":[{"name":"x"}]}`), `"driver_version": driver version "abc"`},
+		{write("nodriver.json", `{"available":true,"gpus":[{"name":"x"}]}`), `"driver_version": driver version ""`},
+		{write("badcuda.json", `{"available":true,"driver_version":"566.36","cuda_max":"zz","gpus":[{"name":"x"}]}`), `"cuda_max": CUDA version "zz"`},
+		{write("badcap.json", `{"available":true,"driver_version":"566.36","gpus":[{"name":"x","compute_capability":"99"}]}`), `gpus[0] "compute_capability": compute capability "99"`},
+		{write("bados.json", `{"available":false,"os":"darwin","gpus":[]}`), `"os" is "darwin"`},
 	} {
 		_, err := FromFile(c.path)
 		if err == nil || !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.want) {

@@ -16,6 +16,7 @@ type Report struct {
 	NVMLVersion   string   `json:"nvml_version,omitempty"`
 	Message       string   `json:"message"` // plain words for the user: what was found, what to do
 	Simulated     bool     `json:"simulated,omitempty"`
+	OS            string   `json:"os,omitempty"` // "windows" or "linux": the machine the report was made on
 	GPUs          []GPU    `json:"gpus"`
 	Warnings      []string `json:"warnings,omitempty"`
 	Timings       *Timings `json:"timings,omitempty"` // only with `gpuwiz gpu --timings`
