@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -36,6 +37,7 @@ type installAnswers struct {
 	CacheDir         string `toml:"cache-dir"`
 	Log              string `toml:"log"`
 	NoPipUpgrade     bool   `toml:"no-pip-upgrade"`
+	Force            bool   `toml:"force"`
 	Yes              bool   `toml:"yes"`
 	DryRun           bool   `toml:"dry-run"`
 	JSON             bool   `toml:"json"`
@@ -93,6 +95,7 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.StringVar(&a.CacheDir, "cache-dir", "", "wheel cache (default: the user cache dir /gpuwiz/wheels)")
 	f.StringVar(&a.Log, "log", "", "log file of every command and its output (default: the user cache dir /gpuwiz/logs)")
 	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, "keep the venv's pip even when it is older than 25.1")
+	f.BoolVar(&a.Force, "force", false, "install the build asked for (--channel, --framework-version) even when it does not fit this machine's driver, GPU or Python")
 	f.BoolVar(&a.DryRun, "dry-run", false, "print the plan and run nothing")
 	f.BoolVar(&a.Yes, "yes", false, "do not ask before changing the venv")
 	f.BoolVar(&a.JSON, "json", false, "print the plan (and outcome) as JSON")
@@ -111,7 +114,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 	if err := dec.Decode(&file); err != nil {
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) {
-			return Usagef("--config %s: unknown key(s):\n%s\nthe keys are the install flags' names (framework, framework-version, channel, venv, python, index-url, mirror, cache-dir, log, no-pip-upgrade, yes, dry-run, json)", path, sm.String())
+			return Usagef("--config %s: unknown key(s):\n%s\nthe keys are the install flags' names (framework, framework-version, channel, venv, python, index-url, mirror, cache-dir, log, no-pip-upgrade, force, yes, dry-run, json)", path, sm.String())
 		}
 		return Usagef("--config %s: %v", path, err)
 	}
@@ -141,6 +144,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 	set("cache-dir", &a.CacheDir, file.CacheDir)
 	set("log", &a.Log, file.Log)
 	setb("no-pip-upgrade", &a.NoPipUpgrade, file.NoPipUpgrade)
+	setb("force", &a.Force, file.Force)
 	setb("yes", &a.Yes, file.Yes)
 	setb("dry-run", &a.DryRun, file.DryRun)
 	setb("json", &a.JSON, file.JSON)
@@ -283,29 +287,41 @@ func installExitCode(o install.Outcome, ctx context.Context) int {
 }
 
 // chooseCandidate finds the build: the exact one asked for, or the matrix's recommendation for this
-// machine (GPU report and the Python) among the builds that fit what was given.
+// machine (GPU report and the Python) among the builds that fit what was given. A build asked for that
+// does not fit is refused with its reasons (exit 3) unless --force.
 func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Venv, python string) (*matrix.Candidate, []string, error) {
 	m, err := env.Matrix()
 	if err != nil {
 		return nil, nil, err
 	}
-	if a.FrameworkVersion != "" && a.Channel != "" {
-		c, ok := m.Lookup(a.Framework, a.FrameworkVersion, a.Channel)
-		if !ok {
-			return nil, nil, Exitf(ExitIncompatible, "the matrix has no %s %s build on channel %s: see gpuwiz channels --framework %s", a.Framework, a.FrameworkVersion, a.Channel, a.Framework)
-		}
-		return &c, nil, nil
+	if a.FrameworkVersion != "" && !m.HasRelease(a.Framework, a.FrameworkVersion) {
+		return nil, nil, Usagef("--framework-version %s: the matrix has no %s release %s (it knows %s)", a.FrameworkVersion, a.Framework, a.FrameworkVersion, strings.Join(m.Versions(a.Framework), ", "))
 	}
-	facts := matrix.Facts{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, OS: osOf()}
-	notes := fillGPUFacts(ctx, env, &facts)
+	if a.Channel != "" && !slices.Contains(m.Channels(a.Framework), a.Channel) {
+		return nil, nil, Usagef("--channel %s: %s has no such channel (it has %s)", a.Channel, a.Framework, strings.Join(m.Channels(a.Framework), ", "))
+	}
+	facts := matrix.Facts{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, OS: osOf(), Simulated: env.G.SimulateFile != ""}
+	notes, err := fillGPUFacts(ctx, env, &facts)
+	if err != nil {
+		return nil, nil, err
+	}
 	py := python
 	if v.Exists() {
 		py = v.Python()
 	}
 	if py != "" {
-		if in, err := pyenv.Describe(ctx, py); err == nil {
-			facts.PythonVersion, facts.PythonBits = in.Version, in.Bits
+		in, err := pyenv.Describe(ctx, py)
+		if err != nil {
+			what := "--python " + py
+			if v.Exists() {
+				what = "the venv's Python " + py
+			}
+			return nil, nil, Usagef("%s does not run as a Python 3 interpreter: %v", what, err)
 		}
+		if err := matrix.ValidatePythonVersion(in.Version); err != nil {
+			return nil, nil, Usagef("%s is Python %s: %v", py, in.Version, err)
+		}
+		facts.PythonVersion, facts.PythonBits = in.Version, in.Bits
 	}
 	sel := m.Select(facts)
 	notes = append(notes, sel.Notes...)
@@ -315,12 +331,28 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 		}
 		return sel.Recommended, notes, nil
 	}
+	// The builds on the channel asked for, newest first (Select orders compatible ones first).
+	var first *matrix.Candidate
 	for i := range sel.Candidates {
-		if c := &sel.Candidates[i]; c.Channel == a.Channel && c.Compatible {
+		c := &sel.Candidates[i]
+		if c.Channel != a.Channel {
+			continue
+		}
+		if c.Compatible {
 			return c, notes, nil
 		}
+		if first == nil {
+			first = c
+		}
 	}
-	return nil, nil, Exitf(ExitIncompatible, "no compatible %s build on channel %s for this machine: see gpuwiz channels --framework %s", a.Framework, a.Channel, a.Framework)
+	if first == nil {
+		return nil, nil, Exitf(ExitIncompatible, "the matrix has no %s %s build on channel %s: see gpuwiz channels --framework %s", a.Framework, a.FrameworkVersion, a.Channel, a.Framework)
+	}
+	if a.Force {
+		notes = append(notes, fmt.Sprintf("--force: %s %s (%s) does not fit this machine: %s", a.Framework, first.FrameworkVersion, first.Channel, strings.Join(first.Reasons, "; ")))
+		return first, notes, nil
+	}
+	return nil, nil, Exitf(ExitIncompatible, "%s %s on %s does not fit this machine: %s\nsee gpuwiz channels --framework %s for what fits, or pass --force to install it anyway", a.Framework, first.FrameworkVersion, a.Channel, strings.Join(first.Reasons, "; "), a.Framework)
 }
 
 func osOf() string {

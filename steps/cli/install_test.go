@@ -10,6 +10,18 @@ import (
 	"gpuwiz/steps/pyindex"
 )
 
+// rigArgs points --simulate at an H200 rig (driver 580, CUDA 13.0, cc 9.0), on which torch 2.6.0 cu126 fits.
+func rigArgs(t *testing.T) []string {
+	t.Helper()
+	rig := filepath.Join(t.TempDir(), "rig.json")
+	if err := os.WriteFile(rig, []byte(rigH200), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--simulate", rig}
+}
+
+func withRig(t *testing.T, args ...string) []string { return append(rigArgs(t), args...) }
+
 // cliIndex serves torch 2.6.0 cu126 stubs (the embedded matrix's packages for that build).
 func cliIndex(t *testing.T) *pyindex.Index {
 	t.Helper()
@@ -36,8 +48,8 @@ func cliIndex(t *testing.T) *pyindex.Index {
 func TestInstallDryRunJSONRunsNothing(t *testing.T) {
 	ix := cliIndex(t)
 	venv := filepath.Join(t.TempDir(), "new venv")
-	out, stderr, code := runCLI(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
-		"--venv", venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--dry-run", "--json", "--cache-dir", t.TempDir())
+	out, stderr, code := runCLI(t, withRig(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+		"--venv", venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--dry-run", "--json", "--cache-dir", t.TempDir())...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -74,7 +86,10 @@ func TestInstallBadInput(t *testing.T) {
 	_ = os.WriteFile(file, nil, 0o644)
 	answers := filepath.Join(t.TempDir(), "a.toml")
 	_ = os.WriteFile(answers, []byte("framework = \"torch\"\nvenv = \"v\"\nchanel = \"cu126\"\n"), 0o644)
-	base := []string{"install", "--framework-version", "2.6.0", "--channel", "cu126", "--python", pyindex.Python(t)}
+	base := withRig(t, "install", "--framework-version", "2.6.0", "--channel", "cu126", "--python", pyindex.Python(t))
+	noRig := []string{"install", "--framework-version", "2.6.0", "--channel", "cu126", "--python", pyindex.Python(t), "--dry-run"}
+	notPython := filepath.Join(t.TempDir(), "python3")
+	_ = os.WriteFile(notPython, []byte("#!/bin/sh\necho not python\n"), 0o755)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -86,7 +101,12 @@ func TestInstallBadInput(t *testing.T) {
 		{"plain http", append(base, "--venv", filepath.Join(t.TempDir(), "v"), "--index-url", "http://example.com/whl/cu126", "--yes"), 2, "loopback"},
 		{"no terminal, no --yes", append(base, "--venv", filepath.Join(t.TempDir(), "v")), 2, "--yes"},
 		{"unknown answer key", []string{"install", "--config", answers, "--yes"}, 2, "chanel"},
-		{"nothing compatible", []string{"install", "--framework-version", "9.9", "--channel", "cu126", "--venv", filepath.Join(t.TempDir(), "v"), "--python", pyindex.Python(t), "--yes"}, 3, "no torch 9.9"},
+		{"unknown version", []string{"install", "--framework-version", "9.9", "--channel", "cu126", "--venv", filepath.Join(t.TempDir(), "v"), "--python", pyindex.Python(t), "--yes"}, 2, "no torch release 9.9 (it knows 2.4.1"},
+		{"unknown channel", append(base, "--channel", "cu999", "--venv", filepath.Join(t.TempDir(), "v"), "--dry-run"), 2, "torch has no such channel (it has cu118"},
+		{"not a python", append(base, "--python", notPython, "--venv", filepath.Join(t.TempDir(), "v"), "--dry-run"), 2, "does not run as a Python 3 interpreter"},
+		{"build asked for does not fit", append(noRig, "--venv", filepath.Join(t.TempDir(), "v")), 3, "torch 2.6.0 on cu126 does not fit this machine: no NVIDIA driver found"},
+		{"driver too old for the channel", []string{"--simulate", "../../ui/testdata/e2e/rig-rtx3060.json", "install", "--channel", "cu130", "--framework-version", "2.9",
+			"--python", pyindex.Python(t), "--venv", filepath.Join(t.TempDir(), "v"), "--dry-run"}, 3, "driver 560.94 supports CUDA 12.6; cu130 needs driver ≥ 580 on Linux"},
 		{"bad framework", []string{"install", "--framework", "jax", "--venv", "v"}, 2, "torch or paddle"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,7 +130,7 @@ func TestInstallFromAnswerFileThenVerify(t *testing.T) {
 	body := "framework = \"torch\"\nframework-version = \"2.6.0\"\nchannel = \"cu126\"\nvenv = \"env; 中文\"\n" +
 		"python = \"" + pyindex.Python(t) + "\"\nindex-url = \"" + ix.ChannelURL("cu126") + "\"\ncache-dir = \"" + filepath.Join(dir, "cache") + "\"\nno-pip-upgrade = true\n"
 	_ = os.WriteFile(answers, []byte(body), 0o644)
-	out, stderr, code := runCLI(t, "install", "--config", answers, "--yes", "--json", "--log", filepath.Join(dir, "install.log"))
+	out, stderr, code := runCLI(t, withRig(t, "install", "--config", answers, "--yes", "--json", "--log", filepath.Join(dir, "install.log"))...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
 	}
@@ -154,9 +174,9 @@ func TestInstallUnreachableIndexRemovesTheNewVenv(t *testing.T) {
 	t.Setenv("PIP_RETRIES", "0")
 	dir := t.TempDir()
 	venv := filepath.Join(dir, "new env")
-	out, stderr, code := runCLI(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+	out, stderr, code := runCLI(t, withRig(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
 		"--venv", venv, "--python", pyindex.Python(t), "--index-url", url, "--cache-dir", filepath.Join(dir, "cache"),
-		"--no-pip-upgrade", "--yes", "--json", "--log", filepath.Join(dir, "install.log"))
+		"--no-pip-upgrade", "--yes", "--json", "--log", filepath.Join(dir, "install.log"))...)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1: %s\n%s", code, stderr, out)
 	}
@@ -177,5 +197,64 @@ func TestInstallUnreachableIndexRemovesTheNewVenv(t *testing.T) {
 	}
 	if _, err := os.Stat(venv); !os.IsNotExist(err) {
 		t.Fatalf("the new venv is still there (%v)", err)
+	}
+}
+
+// --force installs the build asked for on a machine it does not fit (here: no driver at all), and the
+// plan says why it would have been refused.
+func TestInstallForceTakesABuildThatDoesNotFit(t *testing.T) {
+	venv := filepath.Join(t.TempDir(), "v")
+	args := []string{"install", "--framework-version", "2.6.0", "--channel", "cu126", "--python", pyindex.Python(t), "--venv", venv, "--dry-run", "--json"}
+	if _, _, code := runCLI(t, args...); code != ExitIncompatible {
+		t.Fatalf("without --force: exit %d, want 3", code)
+	}
+	out, stderr, code := runCLI(t, append(args, "--force")...)
+	if code != 0 {
+		t.Fatalf("--force: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Candidate struct {
+			FrameworkVersion string `json:"framework_version"`
+			Channel          string `json:"channel"`
+		} `json:"candidate"`
+		Plan struct {
+			Notes []string `json:"notes"`
+		} `json:"plan"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Candidate.FrameworkVersion != "2.6.0" || rep.Candidate.Channel != "cu126" || !strings.Contains(strings.Join(rep.Plan.Notes, "\n"), "--force: torch 2.6.0 (cu126) does not fit this machine: no NVIDIA driver found") {
+		t.Fatalf("candidate %+v, notes %q", rep.Candidate, rep.Plan.Notes)
+	}
+	if _, err := os.Stat(venv); err == nil {
+		t.Error("--dry-run created the venv")
+	}
+}
+
+// Under --json a command that fails before printing anything still prints one JSON object on stdout,
+// so a fleet script that parses stdout (docs/fleet.md) gets an answer from every host.
+func TestJSONErrorsArePrintedOnStdout(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"install", "--channel", "cu999", "--venv", filepath.Join(t.TempDir(), "v"), "--dry-run", "--json"}, 2, "--channel cu999"},
+		{[]string{"install", "--channel", "cu126", "--venv", filepath.Join(t.TempDir(), "v"), "--python", pyindex.Python(t), "--dry-run", "--json"}, 3, "does not fit this machine"},
+		{[]string{"channels", "--driver", "abc", "--json"}, 2, `driver version "abc"`},
+	} {
+		out, stderr, code := runCLI(t, tc.args...)
+		var got struct {
+			ExitCode int    `json:"exit_code"`
+			Error    string `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Errorf("%v: stdout is not JSON (%v): %q", tc.args, err, out)
+			continue
+		}
+		if code != tc.code || got.ExitCode != tc.code || !strings.Contains(got.Error, tc.msg) || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("%v: exit %d, JSON %+v, stderr %q; want %d and %q", tc.args, code, got, stderr, tc.code, tc.msg)
+		}
 	}
 }
