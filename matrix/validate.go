@@ -202,6 +202,10 @@ func (v *validator) indexURL(path, s string) {
 	}
 }
 
+// IsLoopbackHost reports whether host (a URL's Hostname) is localhost or a loopback IP: the only
+// hosts a plain-http index may use.
+func IsLoopbackHost(host string) bool { return isLoopback(host) }
+
 func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true

@@ -277,8 +277,7 @@ func CheckIndexURL(s string) error {
 	case "https":
 		return nil
 	case "http":
-		h := u.Hostname()
-		if h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.") {
+		if matrix.IsLoopbackHost(u.Hostname()) {
 			return nil
 		}
 		return fmt.Errorf("%q uses plain http: use https (http is accepted only for a loopback index)", s)

@@ -93,3 +93,22 @@ func TestConfigInterference(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+func TestCheckIndexURLAllowsPlainHTTPOnlyForLoopback(t *testing.T) {
+	for url, ok := range map[string]bool{
+		"https://download.pytorch.org/whl/cu126": true,
+		"http://127.0.0.1:8080/simple":           true,
+		"http://127.9.9.9/simple":                true,
+		"http://localhost:3141/root/pypi":        true,
+		"http://[::1]:8080/simple":               true,
+		"http://127.example.com/whl/cu126":       false, // a public name that merely starts with 127.
+		"http://localhost.example.com/whl":       false,
+		"http://download.pytorch.org/whl/cu126":  false,
+		"ftp://127.0.0.1/whl":                    false,
+		"download.pytorch.org/whl/cu126":         false,
+	} {
+		if err := CheckIndexURL(url); (err == nil) != ok {
+			t.Errorf("CheckIndexURL(%q) = %v, want ok=%v", url, err, ok)
+		}
+	}
+}
