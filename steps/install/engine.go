@@ -71,8 +71,9 @@ type engine struct {
 	r               runner.Runner
 	events          chan<- Event
 	py              string
-	changed         bool // the uninstall has begun: failures from here on restore
-	createdVenv     bool // the venv did not exist before this run: an unchanged failure removes it
+	changed         bool   // the uninstall has begun: failures from here on restore
+	createdVenv     bool   // the venv did not exist before this run: an unchanged failure removes it
+	createdTop      string // the outermost directory this run creates (the venv or a missing parent); "" when the venv dir existed (empty)
 	snapshot        []byte
 	backupDir       string
 	manifest        *manifest
@@ -100,8 +101,8 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 		return e.finish()
 	}
 	defer unlock()
-	if _, err := os.Lstat(plan.Venv); plan.NewVenv && errors.Is(err, fs.ErrNotExist) {
-		e.createdVenv = true
+	if plan.NewVenv {
+		e.createdVenv, e.createdTop = whatRunCreates(plan.Venv)
 	}
 	for _, s := range plan.Steps {
 		if e.stepSkip[s.ID] {
@@ -139,6 +140,42 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 
 var errSkipped = errors.New("skipped")
 
+// whatRunCreates says whether creating a venv at dir makes something new: dir and any missing
+// parents (top is the outermost of them), or only the contents of an existing empty dir (top "").
+func whatRunCreates(dir string) (creates bool, top string) {
+	for p := dir; ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		top = p
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	if top != "" {
+		return true, top
+	}
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 0, ""
+}
+
+// removeCreated takes away what whatRunCreates said the run would make.
+func (e *engine) removeCreated() error {
+	if e.createdTop != "" {
+		return os.RemoveAll(e.createdTop)
+	}
+	entries, err := os.ReadDir(e.plan.Venv)
+	if err != nil {
+		return err
+	}
+	for _, en := range entries {
+		if err := os.RemoveAll(filepath.Join(e.plan.Venv, en.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (e *engine) finish() Outcome {
 	if e.out.Err != nil {
 		e.out.Error = runner.Redact(e.out.Err.Error())
@@ -152,8 +189,9 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 	if !e.changed {
 		e.out.Result = ResultUnchanged
 		if e.createdVenv {
-			// Before this run there was no venv: "as it was" means none, not an empty one.
-			if rerr := os.RemoveAll(e.plan.Venv); rerr == nil {
+			// Before this run there was no venv: "as it was" means none, not an empty one, and no
+			// parent folders the run made for it.
+			if rerr := e.removeCreated(); rerr == nil {
 				e.out.VenvRemoved = true
 				e.emit(Event{StepID: stepID, Message: "removed the venv this run had created: " + e.plan.Venv})
 			}

@@ -250,3 +250,37 @@ func TestNetworkNoteNamesTheCause(t *testing.T) {
 		}
 	}
 }
+
+// "As it was" includes the folders around the venv: parents the run made are removed with it, and an
+// empty folder the user chose stays, empty.
+func TestUnreachableIndexLeavesTheFoldersAsTheyWere(t *testing.T) {
+	ix := serve(t)
+	target := torchTarget(ix, "cu126")
+	ix.Close()
+	t.Run("missing parents", func(t *testing.T) {
+		base := t.TempDir()
+		v := pyenv.Venv{Root: filepath.Join(base, "projects", "gpu", "venv")}
+		o := options(t, v, target, t.TempDir())
+		o.Environ = append(o.Environ, "PIP_RETRIES=0")
+		_, out, _ := install(t, context.Background(), o, nil)
+		if out.Result != ResultUnchanged || !out.VenvRemoved {
+			t.Fatalf("%+v", out)
+		}
+		if _, err := os.Stat(filepath.Join(base, "projects")); !os.IsNotExist(err) {
+			t.Fatalf("the parent folders the run made are still there (%v)", err)
+		}
+	})
+	t.Run("existing empty folder", func(t *testing.T) {
+		v := pyenv.Venv{Root: filepath.Join(t.TempDir(), "chosen")}
+		if err := os.Mkdir(v.Root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		o := options(t, v, target, t.TempDir())
+		o.Environ = append(o.Environ, "PIP_RETRIES=0")
+		_, out, _ := install(t, context.Background(), o, nil)
+		entries, err := os.ReadDir(v.Root)
+		if out.Result != ResultUnchanged || !out.VenvRemoved || err != nil || len(entries) != 0 {
+			t.Fatalf("want the folder kept and empty: %+v, entries %v, err %v", out, entries, err)
+		}
+	})
+}

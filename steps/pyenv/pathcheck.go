@@ -53,7 +53,9 @@ func CheckVenvPath(path, goos string) PathCheck {
 			return pc
 		}
 		if entries, _ := os.ReadDir(abs); len(entries) > 0 {
-			pc.Warnings = append(pc.Warnings, fmt.Sprintf("%s exists, is not empty and is not a venv: the venv files will be added beside what is there", abs))
+			// Mixing venv files into someone's folder cannot be undone cleanly if the install fails.
+			pc.Errors = append(pc.Errors, fmt.Sprintf("%s exists, is not empty and is not a venv: choose a new or empty directory (for example %s)", abs, filepath.Join(abs, "venv")))
+			return pc
 		}
 		if !writable(abs) {
 			pc.Errors = append(pc.Errors, fmt.Sprintf("cannot write in %s: choose a directory you own", abs))

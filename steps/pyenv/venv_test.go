@@ -65,8 +65,13 @@ func TestCheckVenvPath(t *testing.T) {
 	busy := filepath.Join(dir, "busy")
 	os.MkdirAll(busy, 0o755)
 	os.WriteFile(filepath.Join(busy, "notes.txt"), nil, 0o644)
-	if pc := CheckVenvPath(busy, "linux"); !pc.OK() || len(pc.Warnings) != 1 {
+	if pc := CheckVenvPath(busy, "linux"); pc.OK() || !strings.Contains(pc.Errors[0], "not empty and is not a venv") {
 		t.Fatalf("non-empty dir: %+v", pc)
+	}
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	if pc := CheckVenvPath(empty, "linux"); !pc.OK() || len(pc.Warnings) != 0 {
+		t.Fatalf("an empty dir is fine: %+v", pc)
 	}
 }
 
