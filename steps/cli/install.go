@@ -152,7 +152,9 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 }
 
 func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
-	ctx, out := cmd.Context(), cmd.OutOrStdout()
+	// Index URLs may carry credentials (https://user:token@host/...): the plan, the events and the
+	// JSON show them redacted, as the log does.
+	ctx, out := cmd.Context(), io.Writer(redactingWriter{cmd.OutOrStdout()})
 	if a.Framework != "torch" && a.Framework != "paddle" {
 		return Usagef("--framework %q: use torch or paddle", a.Framework)
 	}
@@ -353,6 +355,17 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 		return first, notes, nil
 	}
 	return nil, nil, Exitf(ExitIncompatible, "%s %s on %s does not fit this machine: %s\nsee gpuwiz channels --framework %s for what fits, or pass --force to install it anyway", a.Framework, first.FrameworkVersion, a.Channel, strings.Join(first.Reasons, "; "), a.Framework)
+}
+
+// redactingWriter passes every write through runner.Redact. Each write is a whole line or a whole
+// JSON document here, so a secret is never split across two writes.
+type redactingWriter struct{ w io.Writer }
+
+func (r redactingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, runner.Redact(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func osOf() string {

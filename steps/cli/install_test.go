@@ -258,3 +258,22 @@ func TestJSONErrorsArePrintedOnStdout(t *testing.T) {
 		}
 	}
 }
+
+// Credentials in an index URL never reach the screen or the JSON (the log redacts them too).
+func TestInstallDryRunRedactsIndexCredentials(t *testing.T) {
+	url := "https://bob:s3cr3t@example.com/simple/?token=t0ken"
+	for _, extra := range [][]string{nil, {"--json"}} {
+		args := withRig(t, append([]string{"install", "--framework-version", "2.6.0", "--channel", "cu126", "--python", pyindex.Python(t),
+			"--venv", filepath.Join(t.TempDir(), "v"), "--index-url", url, "--dry-run"}, extra...)...)
+		out, stderr, code := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if strings.Contains(out, "s3cr3t") || strings.Contains(out, "t0ken") || !strings.Contains(out, "https://***@example.com/simple/?token=***") {
+			t.Errorf("%v: output shows the secret or no redacted URL:\n%s", extra, out)
+		}
+		if extra != nil && !json.Valid([]byte(out)) {
+			t.Errorf("redacted JSON is not valid JSON:\n%s", out)
+		}
+	}
+}
