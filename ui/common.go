@@ -23,6 +23,7 @@ type Common struct {
 	Keys          KeyMap
 	Simulated     bool
 	NoColor       bool
+	OS            string // the OS builds are judged for: runtime.GOOS ("linux" in tests, for stable goldens)
 	Ctx           context.Context
 	Backend       Backend
 }

@@ -79,7 +79,7 @@ func TestGolden(t *testing.T) {
 			steps: []goldenStep{k("Set up"), k("No NVIDIA driver", "enter")}},
 		{name: "gpu_old_card", edit: func(f *fakeBackend) {
 			f.report.GPUs[0].Name, f.report.GPUs[0].ComputeCapability, f.report.CUDAMax = "NVIDIA GeForce GTX 1060 6GB", "6.1", "12.2"
-		}, steps: []goldenStep{k("Set up"), k("dropped this", "enter")}},
+		}, steps: []goldenStep{k("Set up"), k("no build at all", "enter")}},
 		{name: "framework", steps: toPlan[:3]},
 		{name: "channel", steps: toPlan[:4]},
 		{name: "venv", steps: toPlan[:5]},

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -192,7 +193,7 @@ func (s *gpuScreen) View() string {
 		}
 		b.WriteString(wrap(st.Label.Render("Use")+" "+use+".  "+arrows+" changes it.", s.w) + "\n")
 	}
-	words := driverWords(forCards(*r, s.chosen())) // about the card(s) the builds will be judged for
+	words := driverWords(forCards(*r, s.chosen()), reportOS(*r, s.c.OS)) // about the card(s) the builds will be judged for
 	if len(words) == 0 {
 		words = []string{"The driver and cards look fine for current GPU builds."}
 	}
@@ -200,7 +201,7 @@ func (s *gpuScreen) View() string {
 	for _, w := range words {
 		b.WriteString(wrap(w, s.w) + "\n")
 	}
-	for _, w := range r.Warnings {
+	for _, w := range screenWarnings(*r) {
 		b.WriteString(st.Warn.Render(wrap("! "+w, s.w)) + "\n")
 	}
 	next := "Press enter to choose a framework."
@@ -212,4 +213,16 @@ func (s *gpuScreen) View() string {
 	}
 	b.WriteString("\n" + st.Dim.Render(next))
 	return b.String()
+}
+
+// screenWarnings are the probe's warnings less its per-card architecture ones: the screen says what
+// fits each card in its own words, from the matrix (driverWords).
+func screenWarnings(r gpu.Report) []string {
+	var out []string
+	for _, w := range r.Warnings {
+		if !slices.ContainsFunc(r.GPUs, func(g gpu.GPU) bool { return gpu.ArchWarning(g) == w }) {
+			out = append(out, w)
+		}
+	}
+	return out
 }

@@ -21,7 +21,9 @@ func TestMain(m *testing.M) {
 }
 
 func testCommon(fb Backend, ascii bool) *Common {
-	return NewCommon(context.Background(), cli.Globals{SimulateFile: "rig.json", ASCII: ascii}, fb)
+	c := NewCommon(context.Background(), cli.Globals{SimulateFile: "rig.json", ASCII: ascii}, fb)
+	c.OS = "linux" // the GPU screen's notes differ per OS: goldens are made for Linux
+	return c
 }
 
 func newTestRoot(fb Backend) *Model {

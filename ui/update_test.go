@@ -54,8 +54,8 @@ func TestGPUScreenPlainWords(t *testing.T) {
 	}{
 		{"no driver", func(f *fakeBackend) { f.report.Available, f.report.GPUs = false, nil }, "No NVIDIA driver answered"},
 		{"old driver", func(f *fakeBackend) { f.report.CUDAMax, f.report.DriverVersion = "11.4", "472.12" }, "need CUDA 11.8 or newer"},
-		{"dropped arch", func(f *fakeBackend) { f.report.GPUs[0].ComputeCapability, f.report.GPUs[0].Name = "6.1", "GTX 1080" }, "dropped this architecture"},
-		{"kepler", func(f *fakeBackend) { f.report.GPUs[0].ComputeCapability = "3.5" }, "only cu118 builds"},
+		{"dropped arch", func(f *fakeBackend) { f.report.GPUs[0].ComputeCapability, f.report.GPUs[0].Name = "6.1", "GTX 1080" }, "2.14 on cu126"},
+		{"kepler", func(f *fakeBackend) { f.report.GPUs[0].ComputeCapability = "3.5" }, "use a CPU build"},
 		{"fine", func(*fakeBackend) {}, "look fine"},
 	}
 	for _, c := range cases {
@@ -67,6 +67,50 @@ func TestGPUScreenPlainWords(t *testing.T) {
 			mustContain(t, m.View(), c.want, "SIMULATED")
 		})
 	}
+}
+
+// A Pascal card gets one note, derived from the matrix for the OS, and the probe's own architecture
+// warning is not repeated under it; the probe's other warnings stay.
+func TestGPUScreenOneArchNote(t *testing.T) {
+	fb := newFakeBackend()
+	card := gpu.GPU{Index: 0, Name: "NVIDIA GeForce GTX 1080", ComputeCapability: "6.1", MemoryTotalMiB: 8192}
+	fb.report.GPUs = []gpu.GPU{card}
+	probeWarning := gpu.ArchWarning(card)
+	fb.report.Warnings = []string{probeWarning, "nvmlDeviceGetPowerUsage not exported"}
+	m := newTestRoot(fb)
+	m.Update(tea.WindowSizeMsg{Width: 400, Height: 40}) // one line per sentence
+	press(t, m, "enter")
+	v := ansi.Strip(m.View())
+	mustContain(t, v, "nvmlDeviceGetPowerUsage not exported",
+		"GPU 0 (NVIDIA GeForce GTX 1080, compute capability 6.1): the newest PyTorch with kernels for it on Linux is 2.14 on cu126. No cu128 or newer build has them; from torch 2.15 on, no build at all.")
+	if strings.Contains(v, "dropped") || strings.Contains(v, "torch 2.15+") || strings.Count(v, "compute capability 6.1") != 1 {
+		t.Fatalf("the card is described more than once, or with the old words:\n%s", v)
+	}
+}
+
+// The note is the matrix's answer for the OS: Windows cu128 carried Pascal for a while, Linux never;
+// Volta had Linux cu128 up to 2.10; cards every newest channel carries get no note.
+func TestArchNoteFromMatrix(t *testing.T) {
+	for _, c := range []struct{ cc, goos, want string }{
+		{"6.1", "linux", ": the newest PyTorch with kernels for it on Linux is 2.14 on cu126. No cu128 or newer build has them; from torch 2.15 on, no build at all."},
+		{"6.1", "windows", ": the newest PyTorch with kernels for it on Windows is 2.14 on cu126. Newer channels: cu128 up to torch 2.7 only, cu129 and newer never; from torch 2.15 on, no build at all."},
+		{"7.0", "linux", ": the newest PyTorch with kernels for it on Linux is 2.14 on cu126. Newer channels: cu128 up to torch 2.10 only, cu129 up to torch 2.8 only, cu130 and newer never; from torch 2.15 on, no build at all."},
+		{"3.7", "linux", ": the newest PyTorch with kernels for it on Linux is 2.7 on cu118. No cu121 or newer build has them; from torch 2.8 on, no build at all."},
+		{"3.5", "linux", ": no PyTorch GPU build from 2.4 to 2.15 has kernels for it on Linux; use a CPU build."},
+		{"7.5", "linux", ""}, {"8.6", "windows", ""}, {"12.0", "linux", ""},
+	} {
+		if got := archWords(c.cc, c.goos); got != c.want {
+			t.Errorf("%s on %s:\n got %q\nwant %q", c.cc, c.goos, got, c.want)
+		}
+	}
+	// A report made on Windows (a simulated Windows rig) is described as Windows on any machine.
+	fb := newFakeBackend()
+	fb.report.OS = "windows"
+	fb.report.GPUs[0].ComputeCapability = "6.1"
+	m := newTestRoot(fb)
+	m.Update(tea.WindowSizeMsg{Width: 400, Height: 40})
+	press(t, m, "enter")
+	mustContain(t, ansi.Strip(m.View()), "on Windows is 2.14 on cu126")
 }
 
 func TestGPUTableListsCards(t *testing.T) {
@@ -423,11 +467,11 @@ func TestGPUScreenPicksTheCard(t *testing.T) {
 	mustContain(t, m.View(), "every card", "all 2", "GTX 1080")
 	press(t, m, "down")
 	mustContain(t, m.View(), "GPU 0 only", "CUDA_DEVICE_ORDER=PCI_BUS_ID", "CUDA_VISIBLE_DEVICES=0", "look fine")
-	if strings.Contains(m.View(), "dropped this architecture") {
+	if strings.Contains(m.View(), "2.14 on cu126") {
 		t.Fatal("with GPU 0 (8.6) chosen the screen still warns about GPU 1's architecture")
 	}
 	press(t, m, "down")
-	mustContain(t, m.View(), "GPU 1 only", "dropped this architecture")
+	mustContain(t, m.View(), "GPU 1 only", "2.14 on cu126")
 	press(t, m, "down") // wraps to every card
 	mustContain(t, m.View(), "every card")
 	press(t, m, "up")
