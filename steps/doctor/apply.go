@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
 
@@ -38,8 +39,15 @@ type StepResult struct {
 	Err   string `json:"err,omitempty"`
 }
 
-// ApplyRepair runs the plan's actions in order, then the reinstall, then doctor again (which runs the
-// framework's own check). It stops at the first failed step; cancelling ctx stops the running child.
+// ApplyRepair runs the plan, then doctor again (which runs the framework's own check). Cancelling
+// ctx stops the running child.
+//
+// With a reinstall, the install engine runs first and alone: it stages every new wheel before it
+// removes anything, makes the plan's Engine removals itself under the venv lock, and puts the old
+// packages back on failure, so a failed reinstall ends the repair with the venv as it was and no
+// other step run. Only after it succeeded do the plan's own (harmless) actions run; one of those
+// failing is reported in Steps but does not undo or fail the repair. Without a reinstall the
+// actions run in order under the venv lock, stopping at the first failure.
 func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- RepairEvent) (RepairResult, error) {
 	d := deps.withDefaults()
 	send := func(e RepairEvent) {
@@ -62,26 +70,14 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		send(RepairEvent{Step: step, Of: total, Title: title, Done: true, Err: err.Error()})
 		return res, nil
 	}
-	for i, a := range rep.Actions {
-		step := i + 1
-		send(RepairEvent{Step: step, Of: total, Title: a.Title})
-		var err error
-		switch {
-		case a.RemovePath != "":
-			err = removeRepairPath(a.RemovePath, rep)
-		case len(a.Argv) > 0:
-			err = runStep(ctx, d, a.Title, a.Argv, step, total, send)
+	c := rep.Reinstall
+	if c == nil {
+		for i, a := range rep.Actions {
+			if a.Engine {
+				return fail(i+1, a.Title, fmt.Errorf("only the install engine makes this removal, and this plan installs nothing"))
+			}
 		}
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		if err != nil {
-			return fail(step, a.Title, err)
-		}
-		res.Steps = append(res.Steps, StepResult{Title: a.Title, OK: true})
-		send(RepairEvent{Step: step, Of: total, Title: a.Title, Done: true})
-	}
-	if c := rep.Reinstall; c != nil {
+	} else {
 		title := fmt.Sprintf("Install %s %s (%s) through the install engine", c.Framework, c.FrameworkVersion, c.Channel)
 		send(RepairEvent{Step: total, Of: total, Title: title})
 		if d.Reinstall == nil {
@@ -104,8 +100,20 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		if err != nil {
 			return fail(total, title, err)
 		}
+		for i, a := range rep.Actions {
+			if a.Engine {
+				res.Steps = append(res.Steps, StepResult{Title: a.Title, OK: true})
+				send(RepairEvent{Step: i + 1, Of: total, Title: a.Title, Done: true})
+			}
+		}
 		res.Steps = append(res.Steps, StepResult{Title: title, OK: true})
 		send(RepairEvent{Step: total, Of: total, Title: title, Done: true})
+	}
+	if err := applyOwnActions(ctx, d, rep, total, c != nil, send, &res); err != nil {
+		return res, err
+	}
+	if res.Failed {
+		return res, nil
 	}
 	send(RepairEvent{Step: 0, Of: total, Title: "Run doctor again"})
 	after, err := Run(ctx, deps, Options{Venv: rep.Venv, Python: pythonIfNoVenv(rep)})
@@ -115,6 +123,64 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	res.After = &after
 	send(RepairEvent{Step: 0, Of: total, Title: "Run doctor again", Done: true})
 	return res, nil
+}
+
+// applyOwnActions runs the plan's actions that are not the engine's, holding the venv lock so no
+// gpuwiz install works on the venv meanwhile. afterInstall: the engine already succeeded, so a
+// failure is reported and the rest still run; otherwise the first failure ends the repair.
+func applyOwnActions(ctx context.Context, d Deps, rep Repair, total int, afterInstall bool, send func(RepairEvent), res *RepairResult) error {
+	first := -1
+	for i, a := range rep.Actions {
+		if !a.Engine {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	record := func(step int, title string, err error) {
+		if err == nil {
+			res.Steps = append(res.Steps, StepResult{Title: title, OK: true})
+			send(RepairEvent{Step: step, Of: total, Title: title, Done: true})
+			return
+		}
+		res.Steps = append(res.Steps, StepResult{Title: title, Err: err.Error()})
+		send(RepairEvent{Step: step, Of: total, Title: title, Done: true, Err: err.Error()})
+		if !afterInstall {
+			res.Failed = true
+		}
+	}
+	if rep.Venv != "" {
+		unlock, err := pyenv.Lock(rep.Venv)
+		if err != nil {
+			record(first+1, rep.Actions[first].Title, err)
+			return nil
+		}
+		defer unlock()
+	}
+	for i, a := range rep.Actions {
+		if a.Engine {
+			continue
+		}
+		step := i + 1
+		send(RepairEvent{Step: step, Of: total, Title: a.Title})
+		var err error
+		switch {
+		case a.RemovePath != "":
+			err = removeRepairPath(a.RemovePath, rep)
+		case len(a.Argv) > 0:
+			err = runStep(ctx, d, a.Title, a.Argv, step, total, send)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		record(step, a.Title, err)
+		if res.Failed {
+			return nil
+		}
+	}
+	return nil
 }
 
 func pythonIfNoVenv(r Repair) string {

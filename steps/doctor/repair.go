@@ -6,6 +6,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/pyenv"
 )
 
 // Action is one repair step: a command (Argv) or a directory to delete (RemovePath).
@@ -14,9 +15,18 @@ type Action struct {
 	Fixes      string   `json:"fixes"` // the finding code
 	Argv       []string `json:"argv,omitempty"`
 	RemovePath string   `json:"remove_path,omitempty"`
+	// Engine marks a removal that the install engine makes itself, inside the reinstall: only once
+	// every new wheel is downloaded, under the venv lock, after a backup, and undone on any failure.
+	// It is listed so the plan shows what goes; ApplyRepair never runs it on its own.
+	Engine bool `json:"engine,omitempty"`
 }
 
 // Repair is the plan that fixes what can be fixed; the rest is listed with its fix in words.
+//
+// Nothing in it removes a package outside the install engine: when there is a Reinstall, every
+// uninstall and every leftover it clears are Engine actions, and the other actions (harmless ones,
+// such as purging pip's cache) run only after the engine succeeded. A plan without a Reinstall
+// only deletes leftovers that no installed dist owns.
 type Repair struct {
 	Python    string            `json:"python"`
 	Venv      string            `json:"venv,omitempty"`
@@ -43,14 +53,23 @@ var fixedByPlan = map[string]bool{
 	CodeFrameworkCheckFailed: true, CodeArchMissing: true,
 }
 
-// RepairPlan turns a report into the steps that fix it: remove both Paddle dists and the leftover
-// paddle/ directory, remove ~ leftovers, purge CPU torch wheels from pip's cache, reinstall the same
-// build (or, when that build cannot work on this GPU, the recommended one) through the install engine.
+// engineNote says, in the plan, when the listed removals happen.
+const engineNote = "nothing is removed before the new wheels are downloaded: the install engine stages them first, " +
+	"then backs up, uninstalls and installs under the venv lock, and puts the old packages back if anything fails"
+
+// RepairPlan turns a report into the steps that fix it. A build that must go is replaced through
+// the install engine: the same build (or, when that cannot work on this GPU, the recommended one),
+// whose run uninstalls the framework's conflicting dists (both Paddle dists, the torch family) and
+// moves ~ leftovers and a stray paddle/ aside, all after staging. The plan lists those removals as
+// Engine actions and adds only harmless steps of its own (purging CPU torch wheels from pip's
+// cache), run after the engine succeeded. Without a reinstall it deletes only leftovers no dist owns.
 func RepairPlan(rep Report, o RepairOptions) Repair {
 	py := rep.Python.Path
 	r := Repair{Python: py, Venv: rep.Venv, Actions: []Action{}, Unfixable: []Finding{}}
 	pip := func(args ...string) []string { return pipArgv(py, args...) }
-	needReinstall, keepBuild := false, true
+	needReinstall, keepBuild, purgeTorch := false, true, false
+	var byReinstall []Finding // findings only a reinstall fixes
+	var leftover, paddleMix *Finding
 	for _, f := range rep.Findings {
 		if !f.IsProblem() {
 			continue
@@ -61,43 +80,114 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 		}
 		switch f.Code {
 		case CodePaddleMixed:
-			r.Actions = append(r.Actions, Action{Title: "Uninstall both paddlepaddle and paddlepaddle-gpu", Fixes: f.Code, Argv: pip("uninstall", "-y", "paddlepaddle", "paddlepaddle-gpu")})
-			if rep.SitePackages != "" {
-				r.Actions = append(r.Actions, Action{Title: "Delete the leftover paddle/ directory", Fixes: f.Code, RemovePath: joinFor(goosOfPath(rep.SitePackages), rep.SitePackages, "paddle")})
+			switch {
+			case rep.Framework == "paddle":
+				byReinstall = append(byReinstall, f)
+				needReinstall = true
+			case hasPaddleDist(rep):
+				// The engine removes only the dists of the framework it installs.
+				r.Unfixable = append(r.Unfixable, f)
+				r.Notes = append(r.Notes, "the Paddle dists are left alone: gpuwiz removes them only while it reinstalls Paddle, and this venv's build is "+rep.Framework)
+				continue
 			}
-			needReinstall = true
+			// Otherwise a paddle/ that no dist owns, beside another framework or none: a leftover.
+			paddleMix = &f
 		case CodeLeftoverPartial:
-			for _, l := range rep.Leftovers {
-				r.Actions = append(r.Actions, Action{Title: "Delete the interrupted-uninstall leftover " + l, Fixes: f.Code, RemovePath: l})
-			}
+			leftover = &f
 			needReinstall = needReinstall || rep.Framework != ""
 		case CodeCPUBuild, CodeChannelMismatch:
-			if rep.Framework == "torch" || hasDist(rep, "torch") {
-				r.Actions = append(r.Actions,
-					Action{Title: "Uninstall torch, torchvision and torchaudio", Fixes: f.Code, Argv: pip("uninstall", "-y", "torch", "torchvision", "torchaudio")},
-					Action{Title: "Purge cached torch wheels from pip's cache (pip would re-serve the CPU build)", Fixes: f.Code, Argv: pip("cache", "remove", "torch")})
-			} else {
-				r.Actions = append(r.Actions, Action{Title: "Uninstall paddlepaddle and paddlepaddle-gpu", Fixes: f.Code, Argv: pip("uninstall", "-y", "paddlepaddle", "paddlepaddle-gpu")})
-			}
+			byReinstall = append(byReinstall, f)
 			needReinstall = true
+			purgeTorch = purgeTorch || rep.Framework == "torch"
 			if f.Code == CodeCPUBuild && rep.Lock == nil {
 				keepBuild = false
 			}
 		case CodeArchMissing:
+			byReinstall = append(byReinstall, f)
 			needReinstall, keepBuild = true, false
 		case CodeFrameworkCheckFailed:
+			byReinstall = append(byReinstall, f)
 			needReinstall = true
 		}
 	}
-	r.Actions = dedupeActions(r.Actions)
-	if needReinstall && rep.Framework != "" {
+	if needReinstall && rep.Framework != "" && rep.Venv != "" {
 		c, same, note := reinstallTarget(rep, o, keepBuild)
 		r.Reinstall, r.SameBuild = c, same
 		if note != "" {
 			r.Notes = append(r.Notes, note)
 		}
 	}
+	sp := rep.SitePackages
+	paddleDir := ""
+	if sp != "" {
+		paddleDir = joinFor(goosOfPath(sp), sp, "paddle")
+	}
+	if c := r.Reinstall; c != nil {
+		if names := familyInstalled(rep, c.Framework); len(names) > 0 {
+			fixes := CodeLeftoverPartial // the only other finding that asks for a reinstall
+			if len(byReinstall) > 0 {
+				fixes = byReinstall[0].Code
+			}
+			r.Actions = append(r.Actions, Action{Title: "Uninstall " + strings.Join(names, ", ") + ": done by the install engine once the new wheels are downloaded and the old files backed up",
+				Fixes: fixes, Argv: pip(append([]string{"uninstall", "-y"}, names...)...), Engine: true})
+		}
+		if c.Framework == "paddle" && paddleMix != nil && paddleDir != "" {
+			title := "Move aside the paddle/ directory no dist owns"
+			if hasPaddleDist(rep) {
+				title = "Move aside what is left of paddle/ after that uninstall (files no dist owns)"
+			}
+			r.Actions = append(r.Actions, Action{Title: title + ": done by the install engine, deleted once the new build is in",
+				Fixes: CodePaddleMixed, RemovePath: paddleDir, Engine: true})
+		}
+		if leftover != nil {
+			for _, l := range rep.Leftovers {
+				r.Actions = append(r.Actions, Action{Title: "Move aside the interrupted-uninstall leftover " + l + ": done by the install engine, deleted once the new build is in",
+					Fixes: CodeLeftoverPartial, RemovePath: l, Engine: true})
+			}
+		}
+		if c.Framework != "paddle" && paddleMix != nil && !hasPaddleDist(rep) && rep.PaddleDirOrphan != "" {
+			r.Actions = append(r.Actions, Action{Title: "After the install succeeded: delete the paddle/ directory no dist owns", Fixes: CodePaddleMixed, RemovePath: rep.PaddleDirOrphan})
+		}
+		if purgeTorch {
+			r.Actions = append(r.Actions, Action{Title: "After the install succeeded: purge cached torch wheels from pip's cache (pip would re-serve the CPU build)",
+				Fixes: CodeCPUBuild, Argv: pip("cache", "remove", "torch")})
+		}
+		r.Notes = append(r.Notes, engineNote)
+	} else {
+		// No install: nothing that a dist owns may go, only leftovers that none owns. The findings
+		// only a reinstall fixes are left to the user (the notes say why).
+		r.Unfixable = append(r.Unfixable, byReinstall...)
+		if paddleMix != nil && !hasPaddleDist(rep) && rep.PaddleDirOrphan != "" {
+			r.Actions = append(r.Actions, Action{Title: "Delete the paddle/ directory no dist owns", Fixes: CodePaddleMixed, RemovePath: rep.PaddleDirOrphan})
+		}
+		if leftover != nil {
+			for _, l := range rep.Leftovers {
+				r.Actions = append(r.Actions, Action{Title: "Delete the interrupted-uninstall leftover " + l, Fixes: CodeLeftoverPartial, RemovePath: l})
+			}
+		}
+	}
+	r.Actions = dedupeActions(r.Actions)
 	return r
+}
+
+// familyInstalled names the installed dists of framework's conflict set: what the install engine
+// uninstalls before it installs that framework (its plan takes the same set from the venv).
+func familyInstalled(rep Report, framework string) []string {
+	family := pyenv.TorchFamilyNames
+	if framework == "paddle" {
+		family = pyenv.PaddleNames
+	}
+	var out []string
+	for _, n := range family {
+		if hasDist(rep, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func hasPaddleDist(rep Report) bool {
+	return hasDist(rep, "paddlepaddle") || hasDist(rep, "paddlepaddle-gpu")
 }
 
 func hasDist(rep Report, name string) bool {

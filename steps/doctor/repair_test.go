@@ -9,65 +9,61 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/pyindex"
-	"gpuwiz/steps/runner"
 )
 
-// pipReinstall stands in for the install engine: real pip from a loopback index, --index-url only.
-func pipReinstall(t *testing.T) ReinstallFunc {
-	return func(ctx context.Context, venv, python string, c matrix.Candidate, lines chan<- runner.Line) error {
-		whl, err := pyindex.BuildWheel(t.TempDir(), "paddlepaddle-gpu", c.FrameworkVersion, pyindex.PaddleStub(pyindex.StubSpec{Version: c.FrameworkVersion, CUDA: "12.6", CudaAvailable: true, CuDNN: 90501}), nil, 0)
-		if err != nil {
-			return err
-		}
-		ix := pyindex.Serve(t, map[string][]string{c.Channel: {whl}})
-		res := runner.New(nil).Run(ctx, runner.Cmd{Argv: pipArgv(python, "install", "--index-url", ix.ChannelURL(c.Channel), "paddlepaddle-gpu=="+c.FrameworkVersion)}, lines)
-		return res.Err
-	}
-}
-
+// doctor --fix on a venv holding both Paddle dists (real pip installs), a stray file in paddle/
+// and a ~ leftover, with the loopback index up: the install engine stages paddlepaddle-gpu, then
+// removes both dists, paddle/ and ~addle itself, and doctor finds the mix gone.
 func TestRepairBothPaddleDistsEndToEnd(t *testing.T) {
-	venv := newVenv(t)
-	writeDist(t, venv, "paddlepaddle", "3.0.0", paddleFiles())
-	writeDist(t, venv, "paddlepaddle-gpu", "3.0.0", paddleFiles())
-	sp := sitePackages(t, venv)
-	must(t, os.WriteFile(filepath.Join(sp, "paddle", "stray.py"), []byte("# left by the CPU build\n"), 0o644))
-	must(t, os.MkdirAll(filepath.Join(sp, "~addle"), 0o755))
-	must(t, os.WriteFile(filepath.Join(venv, "requirements.lock"), []byte("--index-url https://www.paddlepaddle.org.cn/packages/stable/cu126/\npaddlepaddle-gpu==3.0.0\n"), 0o644))
-	d := linuxDeps(t, "gpu-cc90.json", map[string]string{"PATH": filepath.Join(venv, "bin") + ":/usr/bin:/bin"})
-	d.Reinstall = pipReinstall(t)
-	rep := runDoctor(t, d, venv)
+	_, gpuWhl := paddleWheels(t)
+	ix := pyindex.Serve(t, map[string][]string{"cu126": {gpuWhl}})
+	g := newEngineRig(t, ix.URL+"/whl/")
+	must(t, os.MkdirAll(filepath.Join(g.sp, "~addle"), 0o755))
+	rep := runDoctor(t, g.deps, g.venv)
 	requireCode(t, rep, CodePaddleMixed, SeverityError)
 	requireCode(t, rep, CodeLeftoverPartial, SeverityWarning)
 
-	plan := RepairPlan(rep, RepairOptions{Matrix: d.Matrix})
+	gr, _ := g.deps.GPU(context.Background())
+	plan := RepairPlan(rep, RepairOptions{Matrix: g.matrix, GPU: gr})
 	if plan.Reinstall == nil || !plan.SameBuild || plan.Reinstall.Channel != "cu126" || plan.Reinstall.FrameworkVersion != "3.0.0" {
 		t.Fatalf("reinstall target: %+v (notes %q)", plan.Reinstall, plan.Notes)
 	}
-	var removes []string
+	var removes, uninstalls []string
 	for _, a := range plan.Actions {
+		if !a.Engine {
+			t.Fatalf("a removal outside the install engine: %+v", a)
+		}
 		removes = append(removes, a.RemovePath)
+		uninstalls = append(uninstalls, strings.Join(a.Argv, " "))
 	}
-	if !strings.Contains(strings.Join(removes, " "), filepath.Join(sp, "paddle")) || !strings.Contains(strings.Join(removes, " "), "~addle") {
-		t.Fatalf("plan does not remove paddle/ and ~addle: %+v", plan.Actions)
+	if !strings.Contains(strings.Join(removes, " "), filepath.Join(g.sp, "paddle")) || !strings.Contains(strings.Join(removes, " "), "~addle") {
+		t.Fatalf("plan does not list paddle/ and ~addle: %+v", plan.Actions)
 	}
-	events := make(chan RepairEvent, 1024)
-	res, err := ApplyRepair(context.Background(), d, plan, events)
+	if !strings.Contains(strings.Join(uninstalls, "\n"), "uninstall -y paddlepaddle paddlepaddle-gpu") {
+		t.Fatalf("plan does not list the uninstall of both dists: %+v", plan.Actions)
+	}
+	events := make(chan RepairEvent, 4096)
+	res, err := ApplyRepair(context.Background(), g.deps, plan, events)
 	if err != nil || res.Failed {
 		t.Fatalf("ApplyRepair: %v %+v", err, res.Steps)
 	}
-	if res.After == nil || res.After.HasCode(CodePaddleMixed) || res.After.HasCode(CodeLeftoverPartial) || res.After.Problems != 0 {
+	if res.After == nil || res.After.HasCode(CodePaddleMixed) || res.After.HasCode(CodeLeftoverPartial) {
 		t.Fatalf("after repair: %s", codes(*res.After))
 	}
-	if _, err := os.Stat(filepath.Join(sp, "paddle", "stray.py")); !os.IsNotExist(err) {
-		t.Fatalf("stray file of the old build survived: %v", err)
+	for _, p := range []string{filepath.Join(g.sp, "paddle", "stray.py"), filepath.Join(g.sp, "~addle")} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Fatalf("%s survived the repair: %v", p, err)
+		}
 	}
 	if got := res.After.Installed; len(got) != 1 || got[0].Name != "paddlepaddle-gpu" {
 		t.Fatalf("installed after repair: %+v", got)
 	}
 	if !res.After.FrameworkCheck.Imported || res.After.FrameworkCheck.CUDA != "12.6" {
 		t.Fatalf("framework check after repair: %+v", res.After.FrameworkCheck)
+	}
+	if ix.Requests(filepath.Base(gpuWhl)) == 0 {
+		t.Error("the index served no paddlepaddle-gpu wheel: the reinstall did not go through it")
 	}
 	close(events)
 	n := 0
@@ -94,8 +90,16 @@ func TestRepairPlanCPUTorch(t *testing.T) {
 		argvs = append(argvs, strings.Join(a.Argv, " "))
 	}
 	joined := strings.Join(argvs, "\n")
-	if !strings.Contains(joined, "uninstall -y torch torchvision torchaudio") || !strings.Contains(joined, "cache remove torch") {
+	if !strings.Contains(joined, "uninstall -y torch") || !strings.Contains(joined, "cache remove torch") {
 		t.Fatalf("actions: %s", joined)
+	}
+	// The uninstall is the engine's (after staging, undone on failure); only the cache purge is
+	// doctor's own, and it comes after the install.
+	for _, a := range plan.Actions {
+		uninstall := strings.Contains(strings.Join(a.Argv, " "), "uninstall")
+		if uninstall != a.Engine {
+			t.Fatalf("action %q: engine=%v", a.Title, a.Engine)
+		}
 	}
 	if plan.Reinstall == nil || plan.Reinstall.Channel == "cpu" || plan.SameBuild {
 		t.Fatalf("a CPU build must be replaced by a CUDA build: %+v", plan.Reinstall)

@@ -52,11 +52,15 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	go func() {
 		defer close(done)
 		for e := range ev {
-			if e.Line == "" || lines == nil {
+			text := e.Line
+			if text == "" && e.State == StateRunning && e.Message != "" {
+				text = "gpuwiz: " + e.Message // the engine's own steps, so the order shows: download, back up, uninstall, install
+			}
+			if text == "" || lines == nil {
 				continue
 			}
 			select {
-			case lines <- runner.Line{Text: e.Line}:
+			case lines <- runner.Line{Text: text}:
 			default:
 			}
 		}
