@@ -249,3 +249,19 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 		t.Fatalf("after the change the venv holds %q", got)
 	}
 }
+
+// In a terminal with stdin redirected the wizard refuses at once, naming the headless commands.
+func TestE2EStdinNotATerminalInTmux(t *testing.T) {
+	needTmux(t)
+	dir := t.TempDir()
+	rig, _ := filepath.Abs(filepath.Join("testdata", "e2e", "rig-rtx3060.json"))
+	s := startShell(t, dir, []string{"TERM=xterm-256color", "PATH=" + os.Getenv("PATH")})
+	s.sendText(buildBinary(t) + " --simulate " + rig + " < /dev/null; echo EXIT=$?")
+	s.send("Enter")
+	scr := s.waitFor("EXIT=2", 10*time.Second, "EXIT=0", "EXIT=1", "interrupted")
+	for _, want := range []string{"stdin is not", "gpuwiz install --yes", "gpuwiz --help"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("want %q on the screen:\n%s", want, scr)
+		}
+	}
+}

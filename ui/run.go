@@ -28,9 +28,16 @@ func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.
 	if code := checkInputs(ctx, env, stderr); code != 0 {
 		return code
 	}
-	out, ok := stdout.(*os.File)
-	if !ok || !term.IsTerminal(int(out.Fd())) {
+	out, ok := terminalFile(stdout)
+	if !ok {
 		fmt.Fprintln(stderr, "gpuwiz: the wizard needs a terminal; for scripts and pipes use `gpuwiz install --yes` (see gpuwiz install --help)")
+		return cli.ExitUsage
+	}
+	// Without a terminal on stdin bubbletea reads end-of-file at once and the wizard would stop as
+	// "interrupted" (exit 130) before drawing anything.
+	in, ok := terminalFile(stdin)
+	if !ok {
+		fmt.Fprintln(stderr, "gpuwiz: the wizard reads its keys from a terminal, and stdin is not one; without a keyboard use `gpuwiz install --yes` (see `gpuwiz --help` for every headless command)")
 		return cli.ExitUsage
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -38,7 +45,7 @@ func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.
 	configureLipgloss(g.NoColor)
 	c := NewCommon(ctx, g, NewStepsBackend(env))
 	m := NewModel(c)
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithAltScreen())
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
 	final, err := p.Run()
 	cancel()
 	waitFor(m, restoreWait)
@@ -58,6 +65,24 @@ func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.
 	}
 	return m.ExitCode()
 }
+
+// terminalFile is the terminal behind stdin or stdout: an *os.File on one, or a writer that wraps
+// one and hands it out with Unwrap() io.Writer (the CLI counts what commands print).
+func terminalFile(x any) (*os.File, bool) {
+	for {
+		switch v := x.(type) {
+		case *os.File:
+			return v, isTerminal(v)
+		case interface{ Unwrap() io.Writer }:
+			x = v.Unwrap()
+		default:
+			return nil, false
+		}
+	}
+}
+
+// isTerminal is a variable so tests can stand in for a terminal.
+var isTerminal = func(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // checkInputs reads the --matrix and --simulate files before the screen is taken, so a bad file is
 // a plain message and exit 2 rather than an error deep in the journey.

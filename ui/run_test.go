@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,3 +44,58 @@ func TestRunRejectsBadInputFilesFirst(t *testing.T) {
 		}
 	}
 }
+
+// stdout on a terminal but stdin not (`gpuwiz < /dev/null`): refused up front with the headless
+// commands and exit 2, not started and stopped as "interrupted" (130).
+func TestRunWithoutTerminalOnStdinNamesHeadlessCommands(t *testing.T) {
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "tty"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	in, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	was := isTerminal
+	isTerminal = func(f *os.File) bool { return f == out }
+	defer func() { isTerminal = was }()
+	var errOut bytes.Buffer
+	code := Run(context.Background(), cli.Globals{}, in, out, &errOut)
+	if code != cli.ExitUsage {
+		t.Fatalf("exit %d, want 2; stderr %q", code, errOut.String())
+	}
+	for _, want := range []string{"stdin is not", "gpuwiz install --yes", "gpuwiz --help"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Fatalf("stderr %q lacks %q", errOut.String(), want)
+		}
+	}
+	if fi, _ := out.Stat(); fi.Size() != 0 {
+		t.Fatalf("the wizard drew %d bytes on stdout", fi.Size())
+	}
+}
+
+// A writer that wraps the terminal (the CLI counts what commands print) still counts as one.
+func TestRunSeesTheTerminalThroughAWrappingWriter(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	was := isTerminal
+	isTerminal = func(g *os.File) bool { return g == f }
+	defer func() { isTerminal = was }()
+	if got, ok := terminalFile(unwrapper{f}); !ok || got != f {
+		t.Fatalf("terminalFile through Unwrap: %v %v", got, ok)
+	}
+	if _, ok := terminalFile(&bytes.Buffer{}); ok {
+		t.Fatal("a buffer is not a terminal")
+	}
+}
+
+type unwrapper struct{ w io.Writer }
+
+func (u unwrapper) Write(p []byte) (int, error) { return u.w.Write(p) }
+func (u unwrapper) Unwrap() io.Writer           { return u.w }
