@@ -122,6 +122,9 @@ func (mx *Matrix) archProblem(b *Build, c majorMinor, goos, framework, version s
 	if lo, ok := parseMajorMinor(min); ok && c.less(lo) {
 		return fmt.Sprintf("%s on %s needs compute capability %s or newer; this GPU has %s", framework, osName(goos), min, c), ""
 	}
+	if hi, ok := parseMajorMinor(b.MaxComputeCap); ok && hi.less(c) {
+		return fmt.Sprintf("%s wheels of %s %s have no kernels for compute capability %s (they stop at %s)", b.Channel, framework, version, c, b.MaxComputeCap), ""
+	}
 	archs := b.archs[goos]
 	if len(archs) == 0 {
 		// No arch list recorded: a CUDA version cannot build kernels for GPUs newer than it knows,

@@ -70,22 +70,19 @@ func (m *Matrix) Select(f Facts) Selection {
 		u := all[newestUnverified].c
 		sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s (%s) also fits, but its matrix entry is unverified, so it is not the default: ask for it with --framework-version %s", f.Framework, u.FrameworkVersion, u.Channel, u.FrameworkVersion))
 	}
-	switch {
-	case rec >= 0:
-	case env.gpuUsable():
-		for i, j := range all {
-			if j.c.Compatible {
-				rec = i
-				sel.Notes = append(sel.Notes, fmt.Sprintf("no GPU build of %s fits this machine (reasons below): the CPU build is recommended", f.Framework))
-				break
-			}
+	if rec < 0 {
+		// The CPU build, by the same rule: a verified release before an unverified one.
+		if rec = firstCompatible(all, true); rec < 0 {
+			rec = firstCompatible(all, false)
 		}
-	default:
-		for i, j := range all {
-			if j.c.Compatible {
-				rec = i
-				sel.Notes = append(sel.Notes, fmt.Sprintf("%s: the CPU build of %s is recommended", env.noGPUReason(), f.Framework))
-				break
+		if rec >= 0 {
+			why := env.noGPUReason()
+			if env.gpuUsable() {
+				why = fmt.Sprintf("no GPU build of %s fits this machine (reasons below)", f.Framework)
+			}
+			sel.Notes = append(sel.Notes, fmt.Sprintf("%s: the CPU build of %s is recommended", why, f.Framework))
+			if u := firstCompatible(all, false); u >= 0 && u != rec && all[u].release.parsed.GreaterThan(all[rec].release.parsed) {
+				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s (%s) also fits, but its matrix entry is unverified, so it is not the default: ask for it with --framework-version %s", f.Framework, all[u].c.FrameworkVersion, all[u].c.Channel, all[u].c.FrameworkVersion))
 			}
 		}
 	}
@@ -111,6 +108,17 @@ func (m *Matrix) Select(f Facts) Selection {
 		sel.Candidates = append(sel.Candidates, j.c)
 	}
 	return sel
+}
+
+// firstCompatible is the index of the first compatible candidate (of a verified release and build
+// when verified), or -1.
+func firstCompatible(all []judged, verified bool) int {
+	for i, j := range all {
+		if j.c.Compatible && (!verified || (j.release.Verified && j.build.Verified)) {
+			return i
+		}
+	}
+	return -1
 }
 
 // better orders candidates: compatible first; then newer release; GPU before CPU; fully supported

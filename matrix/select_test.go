@@ -367,3 +367,34 @@ func hasNote(s Selection, sub string) bool {
 	}
 	return false
 }
+
+// Paddle 3.1's cu129 wheels were seen without sm_120 kernels: an RTX 50 card is refused them, with the
+// reason, and still gets a Paddle GPU build that can run.
+func TestPaddle31HasNoKernelsForRTX50(t *testing.T) {
+	for _, goos := range []string{"windows", "linux"} {
+		s := loadEmbedded(t).Select(Facts{Framework: "paddle", OS: goos, DriverVersion: "576.02", CUDAMax: "12.9", ComputeCaps: []string{"12.0"}, PythonVersion: "3.12", PythonBits: 64})
+		c := find(t, s, "3.1.1", "cu129")
+		if c.Compatible || !strings.Contains(strings.Join(c.Reasons, " "), "cu129 wheels of paddle 3.1.1 have no kernels for compute capability 12.0 (they stop at 9.0)") {
+			t.Errorf("%s: 3.1.1 cu129 for an RTX 50: %+v", goos, c)
+		}
+		if r := s.Recommended; r == nil || r.Channel == "cpu" {
+			t.Errorf("%s: want a Paddle GPU build for an RTX 50, got %+v", goos, r)
+		}
+		if s := loadEmbedded(t).Select(Facts{Framework: "paddle", OS: goos, DriverVersion: "576.02", CUDAMax: "12.9", ComputeCaps: []string{"8.9"}, PythonVersion: "3.12", PythonBits: 64}); !find(t, s, "3.1.1", "cu129").Compatible {
+			t.Errorf("%s: an RTX 40 lost 3.1.1 cu129", goos)
+		}
+	}
+}
+
+// With no GPU build to offer, the CPU build follows the same rule as GPU builds: a verified release
+// first, the unverified newer one named in a note.
+func TestCPUFallbackPrefersAVerifiedRelease(t *testing.T) {
+	s := loadEmbedded(t).Select(Facts{Framework: "torch", OS: "linux", NoGPU: true, PythonVersion: "3.12", PythonBits: 64})
+	r := s.Recommended
+	if r == nil || r.Channel != "cpu" || !r.Verified {
+		t.Fatalf("want a verified CPU build, got %+v", r)
+	}
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "2.15.0 (cpu) also fits, but its matrix entry is unverified") {
+		t.Errorf("no note names the newer unverified release: %q", s.Notes)
+	}
+}

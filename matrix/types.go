@@ -115,9 +115,12 @@ type Build struct {
 	// The lowest compute capability the framework supports on that OS ("" none).
 	MinComputeCapLinux   string `toml:"min_compute_cap_linux" json:"min_compute_cap_linux,omitempty"`
 	MinComputeCapWindows string `toml:"min_compute_cap_windows" json:"min_compute_cap_windows,omitempty"`
-	Source               string `toml:"source" json:"source,omitempty"`
-	Verified             bool   `toml:"verified" json:"verified"`
-	Note                 string `toml:"note" json:"note,omitempty"`
+	// The newest compute capability the wheels have kernels for, when reports from the field say so but
+	// no full arch list is recorded ("" none): a newer GPU is refused.
+	MaxComputeCap string `toml:"max_compute_cap" json:"max_compute_cap,omitempty"`
+	Source        string `toml:"source" json:"source,omitempty"`
+	Verified      bool   `toml:"verified" json:"verified"`
+	Note          string `toml:"note" json:"note,omitempty"`
 
 	cuda  majorMinor // set by prepare
 	archs map[string][]arch

@@ -178,6 +178,7 @@ func (v *validator) build(p string, b Build, cudaSeen map[string]string) {
 	}
 	v.computeCap(p+".min_compute_cap_linux", b.MinComputeCapLinux, false)
 	v.computeCap(p+".min_compute_cap_windows", b.MinComputeCapWindows, false)
+	v.computeCap(p+".max_compute_cap", b.MaxComputeCap, false)
 }
 
 // indexURL allows https anywhere and plain http only on this machine (test indexes on loopback).

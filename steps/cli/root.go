@@ -141,7 +141,11 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 			if b.Wizard == nil {
 				return Exitf(ExitFailure, "this build has no wizard")
 			}
-			code := b.Wizard(cmd.Context(), *env.G, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			out := cmd.OutOrStdout()
+			if cw, ok := out.(*countingWriter); ok {
+				out = cw.w // the wizard needs the terminal itself (*os.File), not a wrapper
+			}
+			code := b.Wizard(cmd.Context(), *env.G, cmd.InOrStdin(), out, cmd.ErrOrStderr())
 			if code != 0 {
 				return Silent(code)
 			}
