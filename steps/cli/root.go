@@ -216,6 +216,9 @@ type countingWriter struct {
 	n int
 }
 
+// Unwrap hands out the writer underneath (the terminal, for the wizard's checks).
+func (c *countingWriter) Unwrap() io.Writer { return c.w }
+
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += n
