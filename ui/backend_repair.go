@@ -38,8 +38,12 @@ func (b *stepsBackend) RepairPlan(ctx context.Context, venv string, r DoctorRepo
 // planOfRepair lists a repair as the plan screen and the install screen show it.
 func planOfRepair(rp doctor.Repair) Plan {
 	p := Plan{Venv: rp.Venv, Impl: rp, Notes: rp.Notes}
-	for i, a := range rp.Actions {
-		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(i + 1), Title: a.Title})
+	// In the order ApplyRepair runs them, with its step numbers: the engine's removals and the
+	// install, then doctor's own steps.
+	stepOf, installStep := rp.StepNumbers()
+	add := func(i int) {
+		a := rp.Actions[i]
+		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(stepOf[i]), Title: a.Title})
 		switch {
 		case a.RemovePath != "":
 			p.Uninstall = append(p.Uninstall, a.RemovePath)
@@ -49,14 +53,23 @@ func planOfRepair(rp doctor.Repair) Plan {
 			p.Uninstall = append(p.Uninstall, uninstalled(a.Argv)...)
 		}
 	}
+	for i, a := range rp.Actions {
+		if a.Engine {
+			add(i)
+		}
+	}
 	if c := rp.Reinstall; c != nil {
 		p.Candidate = *c
-		n := len(rp.Actions) + 1
-		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(n), Title: fmt.Sprintf("Install %s %s (%s)", frameworkName(c.Framework), c.FrameworkVersion, c.Channel)})
+		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(installStep), Title: fmt.Sprintf("Install %s %s (%s)", frameworkName(c.Framework), c.FrameworkVersion, c.Channel)})
 		for _, pk := range c.Packages {
 			p.Install = append(p.Install, pk.Requirement()+pk.LocalLabel)
 		}
 		p.Commands = append(p.Commands, "install "+c.Framework+" "+c.FrameworkVersion+" from "+c.IndexURL+" (--index-url only, through the install engine)")
+	}
+	for i, a := range rp.Actions {
+		if !a.Engine {
+			add(i)
+		}
 	}
 	if len(p.Steps) > 0 {
 		p.Steps = append(p.Steps, PlanStep{ID: "0", Title: "Run doctor again"})

@@ -201,8 +201,9 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 	if p.Empty() {
 		fmt.Fprintln(out, "  nothing gpuwiz can fix by itself; follow the fixes above.")
 	}
+	// In the order ApplyRepair runs them: the engine's removals and the install, then doctor's own steps.
 	i := 0
-	for _, a := range p.Actions {
+	line := func(a doctor.Action) {
 		i++
 		if a.RemovePath != "" {
 			fmt.Fprintf(out, "  %d. %s\n", i, a.Title)
@@ -210,9 +211,19 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 			fmt.Fprintf(out, "  %d. %s: %s\n", i, a.Title, runner.QuoteArgv(a.Argv))
 		}
 	}
+	for _, a := range p.Actions {
+		if a.Engine {
+			line(a)
+		}
+	}
 	if c := p.Reinstall; c != nil {
 		i++
 		fmt.Fprintf(out, "  %d. Install %s %s (%s) from %s, then verify\n", i, c.Framework, c.FrameworkVersion, c.Channel, c.IndexURL)
+	}
+	for _, a := range p.Actions {
+		if !a.Engine {
+			line(a)
+		}
 	}
 	for _, n := range p.Notes {
 		fmt.Fprintf(out, "  note: %s\n", n)

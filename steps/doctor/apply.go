@@ -63,6 +63,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	if rep.Reinstall != nil {
 		total++
 	}
+	stepOf, installStep := rep.StepNumbers()
 	var res RepairResult
 	fail := func(step int, title string, err error) (RepairResult, error) {
 		res.Steps = append(res.Steps, StepResult{Title: title, Err: err.Error()})
@@ -74,20 +75,20 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	if c == nil {
 		for i, a := range rep.Actions {
 			if a.Engine {
-				return fail(i+1, a.Title, fmt.Errorf("only the install engine makes this removal, and this plan installs nothing"))
+				return fail(stepOf[i], a.Title, fmt.Errorf("only the install engine makes this removal, and this plan installs nothing"))
 			}
 		}
 	} else {
 		title := fmt.Sprintf("Install %s %s (%s) through the install engine", c.Framework, c.FrameworkVersion, c.Channel)
-		send(RepairEvent{Step: total, Of: total, Title: title})
+		send(RepairEvent{Step: installStep, Of: total, Title: title})
 		if d.Reinstall == nil {
-			return fail(total, title, fmt.Errorf("this build has no install engine wired in: run gpuwiz install --venv %s", rep.Venv))
+			return fail(installStep, title, fmt.Errorf("this build has no install engine wired in: run gpuwiz install --venv %s", rep.Venv))
 		}
 		lines := make(chan runner.Line, 256)
 		done := make(chan struct{})
 		go func() {
 			for l := range lines {
-				send(RepairEvent{Step: total, Of: total, Title: title, Line: l.Text})
+				send(RepairEvent{Step: installStep, Of: total, Title: title, Line: l.Text})
 			}
 			close(done)
 		}()
@@ -98,18 +99,18 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 			return res, ctx.Err()
 		}
 		if err != nil {
-			return fail(total, title, err)
+			return fail(installStep, title, err)
 		}
 		for i, a := range rep.Actions {
 			if a.Engine {
 				res.Steps = append(res.Steps, StepResult{Title: a.Title, OK: true})
-				send(RepairEvent{Step: i + 1, Of: total, Title: a.Title, Done: true})
+				send(RepairEvent{Step: stepOf[i], Of: total, Title: a.Title, Done: true})
 			}
 		}
 		res.Steps = append(res.Steps, StepResult{Title: title, OK: true})
-		send(RepairEvent{Step: total, Of: total, Title: title, Done: true})
+		send(RepairEvent{Step: installStep, Of: total, Title: title, Done: true})
 	}
-	if err := applyOwnActions(ctx, d, rep, total, c != nil, send, &res); err != nil {
+	if err := applyOwnActions(ctx, d, rep, stepOf, total, c != nil, send, &res); err != nil {
 		return res, err
 	}
 	if res.Failed {
@@ -128,7 +129,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 // applyOwnActions runs the plan's actions that are not the engine's, holding the venv lock so no
 // gpuwiz install works on the venv meanwhile. afterInstall: the engine already succeeded, so a
 // failure is reported and the rest still run; otherwise the first failure ends the repair.
-func applyOwnActions(ctx context.Context, d Deps, rep Repair, total int, afterInstall bool, send func(RepairEvent), res *RepairResult) error {
+func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, total int, afterInstall bool, send func(RepairEvent), res *RepairResult) error {
 	first := -1
 	for i, a := range rep.Actions {
 		if !a.Engine {
@@ -154,7 +155,7 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, total int, afterIn
 	if rep.Venv != "" {
 		unlock, err := pyenv.Lock(rep.Venv)
 		if err != nil {
-			record(first+1, rep.Actions[first].Title, err)
+			record(stepOf[first], rep.Actions[first].Title, err)
 			return nil
 		}
 		defer unlock()
@@ -163,7 +164,7 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, total int, afterIn
 		if a.Engine {
 			continue
 		}
-		step := i + 1
+		step := stepOf[i]
 		send(RepairEvent{Step: step, Of: total, Title: a.Title})
 		var err error
 		switch {
@@ -181,6 +182,31 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, total int, afterIn
 		}
 	}
 	return nil
+}
+
+// StepNumbers numbers the plan in the order ApplyRepair runs it, which is also the order the CLI and
+// the wizard list it: the engine's removals, then the install, then doctor's own steps. stepOf[i] is
+// Actions[i]'s number (1-based); install is the install's number (0 without a Reinstall).
+func (r Repair) StepNumbers() (stepOf []int, install int) {
+	stepOf = make([]int, len(r.Actions))
+	n := 0
+	for i, a := range r.Actions {
+		if a.Engine {
+			n++
+			stepOf[i] = n
+		}
+	}
+	if r.Reinstall != nil {
+		n++
+		install = n
+	}
+	for i, a := range r.Actions {
+		if !a.Engine {
+			n++
+			stepOf[i] = n
+		}
+	}
+	return stepOf, install
 }
 
 func pythonIfNoVenv(r Repair) string {

@@ -223,9 +223,22 @@ func TestRepairRunsOwnStepsOnlyAfterTheEngine(t *testing.T) {
 			}
 			return nil
 		}
-		res, err := ApplyRepair(context.Background(), d, plan, nil)
+		events := make(chan RepairEvent, 256)
+		res, err := ApplyRepair(context.Background(), d, plan, events)
 		if err != nil {
 			t.Fatal(err)
+		}
+		close(events)
+		// The steps start in the order they are numbered (the order the CLI and the wizard list them).
+		last := 0
+		for e := range events {
+			if e.Line != "" || e.Done || e.Step == 0 {
+				continue
+			}
+			if e.Step <= last {
+				t.Errorf("step %d (%s) started after step %d", e.Step, e.Title, last)
+			}
+			last = e.Step
 		}
 		var own []string
 		for _, l := range log {
