@@ -168,7 +168,14 @@ func benchProber(env *Env) (gpu.Prober, string) {
 	if err != nil {
 		return nil, "none (" + err.Error() + ")"
 	}
-	return p, "gpu probe"
+	r, err := env.GPUReport(context.Background())
+	switch {
+	case err != nil:
+		return nil, "none (" + err.Error() + ")"
+	case !r.Available:
+		return nil, "none (no NVIDIA driver answered: " + r.Message + ")"
+	}
+	return p, "gpu probe (" + r.Backend + ")"
 }
 
 func printBenchEvent(w io.Writer, e bench.Event) {
