@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -26,6 +27,15 @@ type Common struct {
 	OS            string // the OS builds are judged for: runtime.GOOS ("linux" in tests, for stable goldens)
 	Ctx           context.Context
 	Backend       Backend
+	Clock         func() time.Time // nil: time.Now; tests stop it for stable elapsed times
+}
+
+// now is the time by c.Clock.
+func (c *Common) now() time.Time {
+	if c.Clock != nil {
+		return c.Clock()
+	}
+	return time.Now()
 }
 
 // screen is one page of the wizard. Screens ask the root for navigation by returning messages.

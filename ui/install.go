@@ -68,17 +68,14 @@ func (s *installScreen) Init() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(s.c.Ctx)
 	s.job = &installJob{events: make(chan InstallEvent, installEventBuffer), outcome: make(chan Outcome, 1), cancel: cancel}
-	s.started = time.Now()
+	s.started = s.c.now()
 	s.now = s.started
 	return tea.Batch(startInstallCmd(ctx, s.c.Backend, s.plan, s.job, s.wg), installTickCmd(s.job), s.spin.Tick)
 }
 
-func (s *installScreen) Busy() bool    { return s.outcome == nil }
-func (s *installScreen) Title() string { return "Install" }
-func (s *installScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.bar.Width = max(min(w-20, 60), 10)
-}
+func (s *installScreen) Busy() bool       { return s.outcome == nil }
+func (s *installScreen) Title() string    { return "Install" }
+func (s *installScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *installScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
 	if s.outcome != nil {
@@ -94,7 +91,7 @@ func (s *installScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.Sh
 func (s *installScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case installBatchMsg:
-		s.now = time.Now()
+		s.now = s.c.now()
 		s.apply(msg.events)
 		if msg.outcome != nil {
 			o := *msg.outcome
@@ -107,7 +104,7 @@ func (s *installScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if s.outcome != nil {
 			return s, nil
 		}
-		s.now = time.Now()
+		s.now = s.c.now()
 		var cmd tea.Cmd
 		s.spin, cmd = s.spin.Update(msg)
 		return s, cmd
@@ -188,7 +185,7 @@ func (s *installScreen) View() string {
 		case StepSkipped:
 			mark, style = st.Skipped, st.Dim
 		}
-		b.WriteString(" " + style.Render(padRight(mark, 2)+" "+step.Title) + "\n")
+		b.WriteString(" " + style.Render(padRight(mark, 2)+" "+ansi.Truncate(step.Title, max(s.w-4, 0), s.ellipsis())) + "\n")
 	}
 	elapsed := s.now.Sub(s.started).Truncate(time.Second)
 	switch {
@@ -200,18 +197,22 @@ func (s *installScreen) View() string {
 	case s.confirming:
 		b.WriteString(st.Warn.Render(wrap("Cancel the install? y: stop pip and put the environment back, n: keep going", s.w)) + "\n")
 	case s.cancelled:
-		b.WriteString(st.Warn.Render(fmt.Sprintf("Cancelling: stopping pip and restoring the environment... %s", elapsed)) + "\n")
+		b.WriteString(st.Warn.Render(s.statusLine(elapsed, "Cancelling: stopping pip and restoring the environment...")) + "\n")
 	case s.total > 0:
 		pct := float64(s.done) / float64(s.total)
-		b.WriteString(s.bar.ViewAs(pct) + fmt.Sprintf(" %s / %s  %s", humanBytes(s.done), humanBytes(s.total), elapsed) + "\n")
+		lead := s.statusLine(elapsed, "")
+		size := fmt.Sprintf(" %s / %s", humanBytes(s.done), humanBytes(s.total))
+		bar := s.bar
+		bar.Width = max(min(s.w-ansi.StringWidth(lead)-ansi.StringWidth(size), 60), 10)
+		b.WriteString(ansi.Truncate(lead+bar.ViewAs(pct)+size, s.w, "") + "\n")
 	case s.done > 0:
-		b.WriteString(s.spin.View() + fmt.Sprintf(" downloaded %s (size unknown)  %s", humanBytes(s.done), elapsed) + "\n")
+		b.WriteString(s.statusLine(elapsed, fmt.Sprintf("downloaded %s (size unknown)", humanBytes(s.done))) + "\n")
 	default:
 		msg := s.message
 		if msg == "" {
 			msg = "working"
 		}
-		b.WriteString(s.spin.View() + " " + msg + "  " + elapsed.String() + "\n")
+		b.WriteString(s.statusLine(elapsed, msg) + "\n")
 	}
 	b.WriteString(st.HRule(s.w) + "\n")
 	tail := s.log.Tail(s.logHeight(), s.scroll)
@@ -224,6 +225,20 @@ func (s *installScreen) View() string {
 		b.WriteString(st.Dim.Render(fmt.Sprintf("(%d earlier lines in the log file)", hidden)))
 	}
 	return b.String()
+}
+
+// statusLine is the spinner and the elapsed time first, where the window cannot cut them off, then
+// text, shortened with an ellipsis to what is left of the line (long step titles name whole URLs).
+func (s *installScreen) statusLine(elapsed time.Duration, text string) string {
+	lead := strings.TrimRight(s.spin.View(), " ") + " " + elapsed.String() + "  "
+	return lead + ansi.Truncate(text, max(s.w-ansi.StringWidth(lead), 0), s.ellipsis())
+}
+
+func (s *installScreen) ellipsis() string {
+	if s.c.Styles.ASCII {
+		return "..."
+	}
+	return "…"
 }
 
 func (s *installScreen) outcomeLine() string {
