@@ -221,6 +221,10 @@ func (m *BenchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.current = ""
 		if m.summary == nil { // the feed ended without Run's final event
 			s := m.tally.Summary()
+			if !m.tally.Done() && s.Failure == nil {
+				// Neither the script's "done" nor a failure came: say it stopped, not "has not finished".
+				s.OK, s.Verdict = false, stoppedVerdict(s)
+			}
 			m.summary = &s
 		}
 		m.keys.Rerun.SetEnabled(true)
@@ -336,8 +340,10 @@ func (m *BenchModel) resultsBlock() string {
 	}
 	state := m.current
 	switch {
-	case m.summary != nil:
+	case m.summary != nil && (s.OK || m.tally.Done()):
 		state = "finished"
+	case m.summary != nil: // it crashed, timed out or its output ended early
+		state = "stopped"
 	case state == "" && s.Device == nil:
 		state = "starting Python and " + frameworkOrWords(m.opts.Framework)
 	}
@@ -383,12 +389,26 @@ func (m *BenchModel) resultsBlock() string {
 			}
 			cs = append(cs, c.DType+" "+mark)
 		}
-		lines = append(lines, "answers vs float64: "+strings.Join(cs, " "))
+		// "fp64", not "float64": the line must fit the results column, half of the wizard's 78 columns
+		lines = append(lines, "answers vs fp64: "+strings.Join(cs, " "))
 	}
 	for _, o := range s.OOMs {
 		lines = append(lines, m.styles.Warn.Render(fmt.Sprintf("out of memory at %d %s: retried at %d", o.N, o.DType, o.RetryN)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// stoppedVerdict is the verdict for a run whose events ended with neither the script's "done" nor
+// Run's summary: the run could not start or was cut off. Its last words, if any, say why.
+func stoppedVerdict(s bench.Summary) string {
+	v := "the benchmark stopped before it finished"
+	if s.LastStep != "" {
+		v += " (during " + s.LastStep + ")"
+	}
+	if n := len(s.Log); n > 0 {
+		return v + "; last output: " + strings.TrimSpace(s.Log[n-1])
+	}
+	return v + "; press r to run it again"
 }
 
 func frameworkOrWords(s string) string {

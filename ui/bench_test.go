@@ -167,3 +167,83 @@ func TestBenchFeedRearms(t *testing.T) {
 		t.Fatalf("state: current %q last %+v", m.current, m.last)
 	}
 }
+
+// endedAfter feeds events to the screen, then the end of the stream; it returns the view and the
+// verdict.
+func endedAfter(t *testing.T, events []bench.Event) (string, string) {
+	t.Helper()
+	m := NewBenchModel(BenchOptions{Framework: "torch"}, BenchFeed{})
+	m.SetSize(100, 30)
+	for _, e := range events {
+		m.Update(BenchEventMsg{e})
+	}
+	m.Update(BenchClosedMsg{})
+	s, ok := m.Summary()
+	if !ok {
+		t.Fatal("no summary after the stream closed")
+	}
+	return m.View(), s.Verdict
+}
+
+// stateIs reports whether the results column's status line (a line that starts with it) reads state.
+func stateIs(view, state string) bool {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.HasPrefix(l, state+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// A stream that ends with neither the script's "done" nor Run's summary used to read "finished  ✗
+// the benchmark has not finished". Now the status and the verdict agree: it stopped, and its last
+// words say why.
+func TestBenchStreamEndingEarlySaysStopped(t *testing.T) {
+	crash := recordedEvents(t, "crash_midrun.jsonl")
+	for _, c := range []struct {
+		name   string
+		events []bench.Event
+		want   string
+	}{
+		{"nothing at all", nil, "the benchmark stopped before it finished; press r to run it again"},
+		{"cut off mid-run", crash, "the benchmark stopped before it finished (during matmul cuda fp32 4096); last output: Fatal Python error: Segmentation fault"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			view, verdict := endedAfter(t, c.events)
+			if verdict != c.want {
+				t.Fatalf("verdict %q, want %q", verdict, c.want)
+			}
+			if !stateIs(view, "stopped") || stateIs(view, "finished") || strings.Contains(view, "has not finished") {
+				t.Fatalf("status and verdict disagree:\n%s", view)
+			}
+		})
+	}
+	// Run's summary of a crash: "stopped", with Run's words.
+	tally := bench.NewTally("torch")
+	for _, e := range crash {
+		tally.Add(e)
+	}
+	tally.Fail(bench.KindCrash, "Python exited with code 139 during matmul cuda fp32 4096")
+	view, verdict := endedAfter(t, append(append([]bench.Event{}, crash...), bench.Finished{Summary: tally.Summary()}))
+	if !stateIs(view, "stopped") || !strings.HasPrefix(verdict, "the benchmark crashed") {
+		t.Fatalf("a crash reads as stopped (verdict %q):\n%s", verdict, view)
+	}
+	// A complete run without Run's summary (the script's own "done"): finished, and the verdict is good.
+	view, verdict = endedAfter(t, recordedEvents(t, "h200_torch.jsonl"))
+	if !stateIs(view, "finished") || !strings.HasPrefix(verdict, "the GPU is doing the work") {
+		t.Fatalf("a run that said done (verdict %q):\n%s", verdict, view)
+	}
+}
+
+// The wizard's benchmark screen when the backend's stream ends at once (the run could not start).
+func TestWizardBenchmarkStoppedAtOnce(t *testing.T) {
+	fb := newFakeBackend()
+	fb.benchEvents, fb.benchCutOff = []bench.Event{}, true
+	m := newJourneyToPlan(t, fb)
+	press(t, m, "y", "enter", "b")
+	v := strings.Join(strings.Fields(m.View()), " ")
+	mustContain(t, v, "stopped ✗ the benchmark stopped before it finished")
+	if strings.Contains(v, "has not finished") {
+		t.Fatalf("old words:\n%s", v)
+	}
+}

@@ -2,8 +2,11 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -19,6 +22,9 @@ type fakeBackend struct {
 	report       gpu.Report
 	probeErr     error
 	benchGPU     int                 // the card the last Bench call was asked for
+	benchEvents  []bench.Event       // what Bench plays instead of the H200 recording
+	benchCutOff  bool                // Bench's stream ends without Run's summary
+	benchSamples bool                // Bench plays the recorded sampler readings too (teatest only)
 	facts        []matrix.Facts      // every Channels call's facts
 	newPython    *Interpreter        // listed first by Pythons when set
 	venvs        map[string]VenvInfo // existing venvs by path
@@ -205,11 +211,95 @@ func (f *fakeBackend) RepairPlan(ctx context.Context, venv string, r DoctorRepor
 		Commands:  []string{"python -m pip uninstall -y paddlepaddle paddlepaddle-gpu", "python -m pip install --index-url https://www.paddlepaddle.org.cn/packages/stable/cu126/ paddlepaddle-gpu==3.0.0"}}, nil
 }
 
+// Bench plays a recorded run: the H200's events (testdata/bench/h200_torch.jsonl), then Run's
+// Finished summary, as bench.Run sends them; benchEvents replaces the events and benchCutOff ends
+// the stream without the summary. With benchSamples the sampler readings recorded beside it come in
+// between, in one fixed order (the last event last): that needs both channels read at once, as a
+// real program does, so only teatest runs may ask for it.
 func (f *fakeBackend) Bench(ctx context.Context, venv string, gpuIndex int) (BenchFeed, string, error) {
 	f.benchGPU = gpuIndex
-	events := make(chan bench.Event)
-	close(events)
-	return BenchFeed{Events: events}, "torch", nil
+	evs := f.benchEvents
+	if evs == nil {
+		evs = recording("h200_torch.jsonl")
+	}
+	var samples [][]gpu.Sample
+	if f.benchSamples {
+		samples = recordedSampleSets()
+	}
+	msgs := interleave(evs, samples, false)
+	for i := len(msgs) - 1; i >= 0; i-- { // the last event last: when it shows, every reading was read
+		if _, ok := msgs[i].(BenchEventMsg); ok {
+			msgs = append(append(msgs[:i:i], msgs[i+1:]...), msgs[i])
+			break
+		}
+	}
+	if !f.benchCutOff {
+		t := bench.NewTally("torch")
+		for _, e := range evs {
+			t.Add(e)
+		}
+		msgs = append(msgs, BenchEventMsg{bench.Finished{Summary: t.Summary()}})
+	}
+	if !f.benchSamples { // everything buffered: the screen tests read it one command at a time
+		events := make(chan bench.Event, len(msgs))
+		for _, msg := range msgs {
+			events <- msg.(BenchEventMsg).Event
+		}
+		close(events)
+		return BenchFeed{Events: events}, "torch", nil
+	}
+	events, readings := make(chan bench.Event), make(chan []gpu.Sample)
+	go func() {
+		defer close(readings)
+		defer close(events)
+		for _, msg := range msgs {
+			switch msg := msg.(type) {
+			case BenchEventMsg:
+				select {
+				case events <- msg.Event:
+				case <-ctx.Done():
+					return
+				}
+			case GPUSamplesMsg:
+				select {
+				case readings <- msg.Samples:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return BenchFeed{Events: events, Samples: readings}, "torch", nil
+}
+
+// recording reads a recorded benchmark output from testdata/bench.
+func recording(name string) []bench.Event {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "bench", name))
+	if err != nil {
+		panic(err)
+	}
+	var out []bench.Event
+	for _, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		out = append(out, bench.ParseLine([]byte(line)))
+	}
+	return out
+}
+
+// recordedSampleSets are the sampler readings recorded beside the H200 run.
+func recordedSampleSets() [][]gpu.Sample {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "bench", "samples_h200.jsonl"))
+	if err != nil {
+		panic(err)
+	}
+	var out [][]gpu.Sample
+	for _, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		var s []gpu.Sample
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			panic(err)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func (f *fakeBackend) Activation(venv string) Activation {

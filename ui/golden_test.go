@@ -93,7 +93,8 @@ func TestGolden(t *testing.T) {
 			f.verify = VerifyReport{Checks: []Check{{Title: "torch imports", OK: true, Evidence: "2.7.1+cpu"},
 				{Title: "CUDA build", Evidence: "torch.version.cuda is None", Cause: "pip reused a CPU wheel from its cache", Fix: "gpuwiz doctor --venv /work/new, then repair"}}}
 		}, steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Some checks failed", "enter"))},
-		{name: "benchmark", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("Benchmark", "b"))},
+		{name: "benchmark", edit: func(f *fakeBackend) { f.benchSamples = true },
+			steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("the GPU is doing the work", "b"))},
 		{name: "done", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("q or enter to quit", "enter"))},
 		{name: "change_venv", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...)}},
 		{name: "change_channel", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...), k("Press enter", "enter"), k("Same version first", "enter")}},
