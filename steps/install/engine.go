@@ -221,6 +221,11 @@ func (e *engine) step(ctx context.Context, s Step) error {
 			return fmt.Errorf("pip upgrade failed (%v); going on with the venv's pip", res.Err)
 		}
 		e.afterPipUpgrade(ctx)
+		if !e.plan.NewVenv {
+			// Before the snapshot, so a later failure leaves pip upgraded: say so rather than let
+			// "unchanged" claim the venv is byte-for-byte as it was.
+			e.out.Warnings = append(e.out.Warnings, "pip itself was upgraded first (for resumable downloads); it stays upgraded whatever happens next (--no-pip-upgrade keeps the venv's pip)")
+		}
 		return nil
 	case StepSnapshot:
 		return e.takeSnapshot(ctx, s)
