@@ -29,6 +29,7 @@ type Device struct {
 	Capability  string   `json:"capability"`
 	TotalMiB    uint64   `json:"total_mib"`
 	FreeMiB     uint64   `json:"free_mib"`
+	FreeGuess   bool     `json:"free_estimated,omitempty"` // FreeMiB is a plan (Paddle 2.x: 90% of the card), not cudaMemGetInfo's
 	TF32        bool     `json:"tf32"`
 	ArchList    []string `json:"arch_list,omitempty"`
 	PID         int      `json:"pid"`

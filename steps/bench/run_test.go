@@ -16,6 +16,13 @@ import (
 // in testdata/bench/stub, pretending to be the machine that mode names.
 func runStub(t *testing.T, mode string, opts Options) (Summary, []Event, error) {
 	t.Helper()
+	return runStubOf(t, "torch", mode, opts)
+}
+
+// runStubOf is runStub for framework's script and stub (GPUWIZ_TORCH_STUB or GPUWIZ_PADDLE_STUB
+// names the mode).
+func runStubOf(t *testing.T, framework, mode string, opts Options) (Summary, []Event, error) {
+	t.Helper()
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3 on this machine")
@@ -23,7 +30,7 @@ func runStub(t *testing.T, mode string, opts Options) (Summary, []Event, error) 
 	stub, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "bench", "stub"))
 	t.Setenv("PYTHONPATH", stub)
 	t.Setenv("PYTHONDONTWRITEBYTECODE", "1")
-	t.Setenv("GPUWIZ_TORCH_STUB", mode)
+	t.Setenv("GPUWIZ_"+strings.ToUpper(framework)+"_STUB", mode)
 	if opts.Timeout == 0 {
 		opts.Timeout = time.Minute // a hang fails the test instead of stalling it
 	}
@@ -36,7 +43,7 @@ func runStub(t *testing.T, mode string, opts Options) (Summary, []Event, error) 
 		}
 		close(collected)
 	}()
-	s, err := Run(context.Background(), runner.New(nil), python, "torch", opts, events)
+	s, err := Run(context.Background(), runner.New(nil), python, framework, opts, events)
 	<-collected // Run closed events
 	return s, got, err
 }

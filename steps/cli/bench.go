@@ -183,8 +183,12 @@ func printBenchEvent(w io.Writer, e bench.Event) {
 	case bench.Hello:
 		fmt.Fprintf(w, "Python %s started (pid %d), importing %s…\n", v.Python, v.PID, v.Framework)
 	case bench.Device:
-		fmt.Fprintf(w, "%s %s (CUDA %s) on GPU %d: %s, compute capability %s, %d of %d MiB free, TF32 %s\n",
-			v.Framework, v.Version, v.CUDA, v.Index, v.Name, v.Capability, v.FreeMiB, v.TotalMiB, onOff(v.TF32))
+		free := fmt.Sprintf("%d of %d MiB free", v.FreeMiB, v.TotalMiB)
+		if v.FreeGuess {
+			free = fmt.Sprintf("%d MiB, free memory unknown (planning on %d)", v.TotalMiB, v.FreeMiB)
+		}
+		fmt.Fprintf(w, "%s %s (CUDA %s) on GPU %d: %s, compute capability %s, %s, TF32 %s\n",
+			v.Framework, v.Version, v.CUDA, v.Index, v.Name, v.Capability, free, onOff(v.TF32))
 	case bench.Step:
 		fmt.Fprintf(w, "  %-28s ", v.Name)
 	case bench.Result:

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpuwiz/steps/bench"
 	"gpuwiz/steps/pyindex"
 )
 
@@ -18,5 +19,23 @@ func TestBenchGPUIndexIsCheckedAgainstTheCards(t *testing.T) {
 	_, stderr, code = runCLI(t, "--simulate", rig, "bench", "--python", pyindex.Python(t), "--gpu", "1")
 	if code != ExitFailure || !strings.Contains(stderr, "could not benchmark") {
 		t.Fatalf("--gpu 1: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// The device line gives free memory as cudaMemGetInfo measured it, or says it is unknown when the
+// script could only plan on a share of the card (Paddle 2.x).
+func TestBenchDeviceLineSaysWhenFreeMemoryIsAGuess(t *testing.T) {
+	d := bench.Device{Framework: "paddle", Version: "2.6.2", CUDA: "12.0", Name: "NVIDIA H200", Capability: "9.0",
+		TotalMiB: 143771, FreeMiB: 129393, TF32: true}
+	var b strings.Builder
+	printBenchEvent(&b, d)
+	if want := "paddle 2.6.2 (CUDA 12.0) on GPU 0: NVIDIA H200, compute capability 9.0, 129393 of 143771 MiB free, TF32 on\n"; b.String() != want {
+		t.Errorf("measured:\n got %q\nwant %q", b.String(), want)
+	}
+	d.FreeGuess = true
+	b.Reset()
+	printBenchEvent(&b, d)
+	if want := "paddle 2.6.2 (CUDA 12.0) on GPU 0: NVIDIA H200, compute capability 9.0, 143771 MiB, free memory unknown (planning on 129393), TF32 on\n"; b.String() != want {
+		t.Errorf("estimated:\n got %q\nwant %q", b.String(), want)
 	}
 }

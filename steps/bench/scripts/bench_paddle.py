@@ -1,5 +1,9 @@
 """gpuwiz GPU benchmark for PaddlePaddle: one JSON object per line on stdout (protocol in steps/bench/event.go)."""
+import re
+
+
 def is_oom(e):
+    # Paddle's Python layer raises its ResourceExhausted errors as MemoryError (some builds as ResourceExhaustedError).
     text = str(e).lower()
     return "resourceexhausted" in type(e).__name__.lower() or "out of memory" in text or isinstance(e, MemoryError)
 
@@ -7,6 +11,23 @@ def is_oom(e):
 def arch_problem(e):
     text = str(e).lower()
     return "no kernel image" in text or "invalid device function" in text or "not compatible" in text
+
+
+def summary(e):
+    """The line of a Paddle error worth showing. Paddle's messages start with blank lines, maybe a C++
+    traceback (FLAGS_call_stack_level=2), then 'Error Message Summary:' between dashed rules and the
+    cause, often as 'ResourceExhaustedError: ' with its text on a later line and ' (at file.cc:N)' after."""
+    text = str(e)
+    if "Error Message Summary:" in text:
+        text = text.rsplit("Error Message Summary:", 1)[1]
+    lines = [l.strip() for l in text.splitlines()]
+    lines = [l for l in lines if l.strip("-")]
+    if not lines:
+        return ""
+    line = lines[0]
+    if line.endswith(":") and len(lines) > 1:
+        line += " " + lines[1]
+    return re.sub(r"\s*\(at [^()]*\)$", "", line)
 
 
 parser = argparse.ArgumentParser()
@@ -36,15 +57,33 @@ paddle.set_device("gpu:%d" % args.gpu)
 props = paddle.device.cuda.get_device_properties(args.gpu)
 capability = "%d.%d" % (props.major, props.minor)
 total = int(props.total_memory)
-# Paddle has no cudaMemGetInfo binding; its allocator grows on demand, so plan on 90% of the card.
-free = int(total * 0.9)
+
+
+def free_memory():
+    """Free bytes on the card and whether that is a guess. Paddle 3.x has paddle.cuda.mem_get_info
+    (cudaMemGetInfo, added in 2025; it takes 'gpu:N' in every version that has it, an int only in later
+    ones). Paddle 2.x has no binding of cudaMemGetInfo at all (paddle.device.cuda only reports what its
+    own allocator holds), and the allocator grows on demand, so there the plan is 90% of the card: memory
+    other processes hold is not seen, and a size that does not fit fails as out of memory and is retried
+    at half the size."""
+    try:
+        from paddle import cuda as paddle_cuda
+        free_bytes, _ = paddle_cuda.mem_get_info("gpu:%d" % args.gpu)
+        if int(free_bytes) > 0:
+            return int(free_bytes), False
+    except Exception:
+        pass
+    return int(total * 0.9), True
+
+
+free, free_estimated = free_memory()
 try:
     tf32 = bool(paddle.get_flags(["FLAGS_allow_tf32_cublas"])["FLAGS_allow_tf32_cublas"])
 except Exception:
     tf32 = False
 emit("device", framework="paddle", version=version, cuda=str(cuda_build), index=args.gpu, name=props.name,
      uuid="", pci_bus_id="", capability=capability, total_mib=total // 2**20, free_mib=free // 2**20,
-     tf32=tf32, arch_list=[], pid=os.getpid(), device_count=count)
+     free_estimated=free_estimated, tf32=tf32, arch_list=[], pid=os.getpid(), device_count=count)
 
 
 def sync():
@@ -57,8 +96,8 @@ try:
     float(probe.sum())
 except Exception as e:
     if arch_problem(e):
-        fail("arch-missing", "paddle %s has no kernels for compute capability %s: %s" % (version, capability, e))
-    fail("no-device", "the first CUDA kernel failed: %s" % e)
+        fail("arch-missing", "paddle %s has no kernels for compute capability %s: %s" % (version, capability, summary(e)))
+    fail("no-device", "the first CUDA kernel failed: %s: %s" % (type(e).__name__, summary(e)))
 
 dtypes = ["fp32"]
 if props.major >= 7:
@@ -99,8 +138,12 @@ def gpu_matmul(name, n):
             if not is_oom(e):
                 raise
             del a, b
+            try:
+                paddle.device.cuda.empty_cache()
+            except Exception:
+                pass
             retry = n // 2
-            emit("oom", op="matmul", dtype=name, n=n, retry_n=retry if retry >= MIN_N else 0, message=str(e).splitlines()[0])
+            emit("oom", op="matmul", dtype=name, n=n, retry_n=retry if retry >= MIN_N else 0, message=summary(e))
             if retry < MIN_N:
                 fail("oom", "out of memory even at %d×%d %s" % (n, n, name))
             n = retry
@@ -131,7 +174,8 @@ try:
     for name in dtypes:
         for n in sizes:
             if 3 * n * n * NBYTES[name] * 1.25 >= free:
-                emit("skip", op="matmul", dtype=name, n=n, reason="needs %d MiB" % (3 * n * n * NBYTES[name] // 2**20))
+                emit("skip", op="matmul", dtype=name, n=n, reason="needs %d MiB, %d MiB %s" % (
+                    3 * n * n * NBYTES[name] // 2**20, free // 2**20, "planned on" if free_estimated else "free"))
                 continue
             emit("step", name="matmul cuda %s %d" % (name, n))
             got_n, ms = gpu_matmul(name, n)
@@ -165,6 +209,6 @@ except SystemExit:
     raise
 except Exception as e:
     kind = "arch-missing" if arch_problem(e) else ("oom" if is_oom(e) else "runtime")
-    fail(kind, "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
+    fail(kind, "%s: %s" % (type(e).__name__, summary(e)))
 
 emit("done", ok=True)
