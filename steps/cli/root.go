@@ -141,11 +141,8 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 			if b.Wizard == nil {
 				return Exitf(ExitFailure, "this build has no wizard")
 			}
-			out := cmd.OutOrStdout()
-			if cw, ok := out.(*countingWriter); ok {
-				out = cw.w // the wizard needs the terminal itself (*os.File), not a wrapper
-			}
-			code := b.Wizard(cmd.Context(), *env.G, cmd.InOrStdin(), out, cmd.ErrOrStderr())
+			// The wizard finds the terminal behind the stdout wrapper through its Unwrap.
+			code := b.Wizard(cmd.Context(), *env.G, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			if code != 0 {
 				return Silent(code)
 			}
