@@ -107,13 +107,17 @@ type Outcome struct {
 	OK              bool
 	Result          string // plain words: "installed", "cancelled", "failed"
 	Restored        bool   // the previous set of packages is back
-	VenvRemoved     bool   // the run had created the venv and removed it again (nothing was installed)
+	VenvRemoved     bool   // the run had created the venv and removed it again
+	Leftovers       []Leftover
 	Err             error
 	LogPath         string
 	LockFile        string
 	ConstraintsFile string
 	Verify          *VerifyReport
 }
+
+// Leftover is what a failed install could not put back, and the command that clears it.
+type Leftover struct{ What, Path, Clear string }
 
 // VerifyReport is the checklist after an install.
 type VerifyReport struct {

@@ -81,6 +81,9 @@ func outcomeOf(o install.Outcome, ctx context.Context) Outcome {
 	case install.ResultUnchanged, install.ResultRestored:
 		out.Restored = true
 	}
+	for _, l := range o.Leftovers {
+		out.Leftovers = append(out.Leftovers, Leftover{What: l.What, Path: l.Path, Clear: l.Clear})
+	}
 	if ctx.Err() != nil && !out.OK {
 		out.Result = "cancelled"
 	}

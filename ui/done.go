@@ -71,13 +71,16 @@ func (s *doneScreen) body() string {
 		}
 		switch {
 		case o.VenvRemoved:
-			b.WriteString("Nothing was installed, and the venv this run had created was removed again.\n")
+			b.WriteString("The venv this run had created was removed again: nothing is left of it.\n")
 		case o.Result == "unchanged":
 			b.WriteString("Nothing was removed or installed: the environment is as it was.\n")
 		case o.Restored:
 			b.WriteString("The environment was restored to what it held before.\n")
 		default:
-			b.WriteString(st.Warn.Render("The environment may be half-changed: run gpuwiz doctor --venv "+s.ch.venv) + "\n")
+			b.WriteString(st.Warn.Render("The environment still differs from before the install: run gpuwiz doctor --venv "+s.ch.venv) + "\n")
+			for _, l := range o.Leftovers {
+				b.WriteString(wrap("  "+l.What+" "+l.Path, s.w) + "\n" + st.Code.Render(wrap("    "+l.Clear, s.w)) + "\n")
+			}
 		}
 	}
 	if s.ch.venv != "" && (o == nil || !o.VenvRemoved) {
@@ -123,8 +126,8 @@ func failureHeadline(result string) string {
 		return "Install failed; nothing changed"
 	case "restored":
 		return "Install failed; the previous packages are back"
-	case "failed-restore":
-		return "Install failed, and the previous packages could not all be put back"
+	case "damaged":
+		return "Install failed, and the venv is damaged: see what is left below"
 	case "":
 		return "Stopped"
 	}

@@ -59,9 +59,19 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 			fmt.Fprintln(w, "The venv this run had created was removed again.")
 		}
 	case install.ResultRestored:
-		fmt.Fprintf(w, "Failed at %s; the previous packages are back: %s\n", o.FailedStep, o.Error)
+		if o.VenvRemoved {
+			fmt.Fprintf(w, "Failed at %s; the venv this run had created was removed again: %s\n", o.FailedStep, o.Error)
+		} else {
+			fmt.Fprintf(w, "Failed at %s; the previous packages are back (site-packages checked file by file): %s\n", o.FailedStep, o.Error)
+		}
 	default:
-		fmt.Fprintf(w, "Failed at %s and could not put everything back: %s\n", o.FailedStep, o.Error)
+		fmt.Fprintf(w, "Failed at %s, and the venv is damaged: it still differs from before the run: %s\n", o.FailedStep, o.Error)
+		if len(o.Leftovers) > 0 {
+			fmt.Fprintln(w, "What is left, and the command that clears each:")
+			for _, l := range o.Leftovers {
+				fmt.Fprintf(w, "  %s %s\n    %s\n", l.What, l.Path, l.Clear)
+			}
+		}
 	}
 	if o.Result != install.ResultInstalled && len(tail) > 0 {
 		fmt.Fprintln(w, "last output:")

@@ -3,6 +3,7 @@ package install
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -31,8 +32,9 @@ const (
 const (
 	ResultInstalled     = "installed"      // the new set is in place (Verify says whether it works)
 	ResultUnchanged     = "unchanged"      // failed before anything was removed: the venv is as it was
-	ResultRestored      = "restored"       // failed after the uninstall; the old set is back
-	ResultFailedRestore = "failed-restore" // failed, and putting the old set back failed too (Err says what is left)
+	ResultRestored      = "restored"       // failed after the first change; the venv equals its snapshot again, file by file
+	ResultDamaged       = "damaged"        // failed, and the venv still differs from its snapshot: Leftovers lists each difference and how to clear it
+	ResultFailedRestore = ResultDamaged    // the old name of ResultDamaged
 )
 
 // Event is one report of a running install: a step's state change, a line of output, download
@@ -59,7 +61,8 @@ type Outcome struct {
 	LogPath         string         `json:"log_path,omitempty"`
 	BytesDownloaded int64          `json:"bytes_downloaded"`
 	Installed       []string       `json:"installed,omitempty"`    // exact pins installed
-	VenvRemoved     bool           `json:"venv_removed,omitempty"` // the run created the venv and, failing before any install, removed it again
+	VenvRemoved     bool           `json:"venv_removed,omitempty"` // the run created the venv and, failing, removed it again
+	Leftovers       []Leftover     `json:"leftovers,omitempty"`    // damaged: what still differs from the snapshot, each with the command that clears it
 	Warnings        []string       `json:"warnings,omitempty"`
 }
 
@@ -81,6 +84,8 @@ type engine struct {
 	out             Outcome
 	stepSkip        map[string]bool
 	optionalDropped bool
+	site            *siteState      // site-packages and scripts as the snapshot found them
+	backedUp        map[string]bool // files in the backup, by path (built on first use)
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -183,33 +188,54 @@ func (e *engine) finish() Outcome {
 	return e.out
 }
 
-// fail ends the run: before the uninstall nothing changed; after it the old set is put back.
+// fail ends the run. A venv this run created is removed again, whatever step failed: before this
+// run there was none. Otherwise, before the first change nothing needs undoing; after it the old
+// set is put back and the venv compared with its snapshot, and only an exact match is "restored".
 func (e *engine) fail(ctx context.Context, stepID string, err error) {
 	e.out.FailedStep, e.out.Err = stepID, err
+	if e.createdVenv {
+		e.out.Result = ResultUnchanged
+		if e.changed {
+			e.out.Result = ResultRestored
+		}
+		if rerr := e.removeCreated(); rerr != nil {
+			e.out.Result = ResultDamaged
+			left := e.plan.Venv
+			if e.createdTop != "" {
+				left = e.createdTop
+			}
+			e.out.Leftovers = []Leftover{{Path: left, What: "extra", Clear: removeCommand(hostGOOS(), left)}}
+			e.out.Err = fmt.Errorf("%w; removing the venv this run created failed: %v", err, rerr)
+			e.emit(Event{StepID: stepID, Message: "could not remove the venv this run had created: " + rerr.Error()})
+			return
+		}
+		e.out.VenvRemoved, e.out.Restored = true, e.changed
+		e.emit(Event{StepID: stepID, Message: "removed the venv this run had created: " + e.plan.Venv})
+		return
+	}
 	if !e.changed {
 		e.out.Result = ResultUnchanged
-		if e.createdVenv {
-			// Before this run there was no venv: "as it was" means none, not an empty one, and no
-			// parent folders the run made for it.
-			if rerr := e.removeCreated(); rerr == nil {
-				e.out.VenvRemoved = true
-				e.emit(Event{StepID: stepID, Message: "removed the venv this run had created: " + e.plan.Venv})
-			}
-		}
 		return
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), restoreTimeout)
 	defer cancel()
 	e.emit(Event{StepID: "restore", State: StateRunning, Message: "putting the previous packages back"})
-	if rerr := e.restore(rctx); rerr != nil {
-		e.out.Result = ResultFailedRestore
-		e.out.Err = fmt.Errorf("%w; restoring the previous packages failed too: %v (snapshot: %s, backup: %s)", err, rerr, e.out.SnapshotFile, e.backupDir)
-		e.emit(Event{StepID: "restore", State: StateFailed, Message: rerr.Error()})
+	left, rerr := e.restore(rctx)
+	if rerr != nil || len(left) > 0 {
+		e.out.Result, e.out.Leftovers = ResultDamaged, left
+		why := ""
+		if rerr != nil {
+			why = rerr.Error()
+		} else {
+			why = fmt.Sprintf("%d difference(s) from the snapshot are left", len(left))
+		}
+		e.out.Err = fmt.Errorf("%w; restoring the previous packages did not finish: %s (snapshot: %s, backup: %s)", err, why, e.out.SnapshotFile, e.backupDir)
+		e.emit(Event{StepID: "restore", State: StateFailed, Message: why})
 		return
 	}
 	e.out.Result, e.out.Restored = ResultRestored, true
 	_ = os.RemoveAll(e.backupDir)
-	e.emit(Event{StepID: "restore", State: StateDone, Message: "the previous packages are back (pip freeze equal to the snapshot)"})
+	e.emit(Event{StepID: "restore", State: StateDone, Message: "the previous packages are back (site-packages equals the snapshot, file by file)"})
 }
 
 func (e *engine) step(ctx context.Context, s Step) error {
@@ -217,7 +243,12 @@ func (e *engine) step(ctx context.Context, s Step) error {
 	case StepVenv:
 		return pyenv.Create(ctx, e.r, e.plan.python, e.plan.Venv)
 	case StepPipUpgrade:
-		if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: s.Argv, Env: e.plan.userEnv}); res.Err != nil {
+		res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: s.Argv, Env: e.plan.userEnv})
+		if why := unreachableIndex(res.Tail); why != "" {
+			// pip exits 0 when it cannot reach the index ("Requirement already satisfied"): nothing was upgraded.
+			return fmt.Errorf("%w (index unreachable: %s%s); going on with the venv's pip", errSkipped, why, proxyNote(e.plan.userEnv))
+		}
+		if res.Err != nil {
 			return fmt.Errorf("pip upgrade failed (%v); going on with the venv's pip", res.Err)
 		}
 		e.afterPipUpgrade(ctx)
@@ -264,7 +295,11 @@ func (e *engine) step(ctx context.Context, s Step) error {
 func (e *engine) pip(ctx context.Context, s Step, argv []string) error {
 	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: argv, Env: e.plan.env})
 	if res.Err != nil {
-		return fmt.Errorf("%s: %w%s%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail), networkNote(res.Tail))
+		note := networkNote(res.Tail)
+		if note != "" {
+			note += proxyNote(e.plan.env)
+		}
+		return fmt.Errorf("%s: %w%s%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail), note)
 	}
 	return nil
 }
@@ -292,15 +327,28 @@ var networkFailures = []struct{ seen, means string }{
 	{"timed out", "the connection to the index timed out"},
 }
 
-// networkNote names a failure to reach the package index in pip's output, with what to do.
-func networkNote(tail []string) string {
+// unreachableIndex is what pip's output says went wrong reaching an index, "" when nothing did.
+func unreachableIndex(tail []string) string {
 	for _, f := range networkFailures {
 		for _, l := range tail {
 			if strings.Contains(l, f.seen) {
-				return "; pip could not reach the package index: " + f.means +
-					". Check the network and any proxy (HTTPS_PROXY), or give --index-url a mirror of the same channel"
+				return f.means
 			}
 		}
+	}
+	for _, l := range tail {
+		if strings.Contains(l, "Could not fetch URL") || strings.Contains(l, "Max retries exceeded") {
+			return "the index did not answer"
+		}
+	}
+	return ""
+}
+
+// networkNote names a failure to reach the package index in pip's output, with what to do.
+func networkNote(tail []string) string {
+	if why := unreachableIndex(tail); why != "" {
+		return "; pip could not reach the package index: " + why +
+			". Check the network and any proxy (HTTPS_PROXY), or give --index-url a mirror of the same channel"
 	}
 	return ""
 }
@@ -369,6 +417,15 @@ func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
 	}
 	e.out.SnapshotFile = filepath.Join(e.plan.StateDir, "snapshot-"+stamp+".txt")
 	e.backupDir = filepath.Join(e.plan.StateDir, "backup-"+stamp)
+	site, err := readSiteState(e.stateDirs())
+	if err != nil {
+		return fmt.Errorf("reading what site-packages holds: %w", err)
+	}
+	e.site = &site
+	listing, _ := json.MarshalIndent(site, "", " ")
+	if err := os.WriteFile(strings.TrimSuffix(e.out.SnapshotFile, ".txt")+".json", listing, 0o644); err != nil {
+		return err
+	}
 	return os.WriteFile(e.out.SnapshotFile, out, 0o644)
 }
 
@@ -394,7 +451,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		e.dropOptional()
 	}
 	if err != nil && ctx.Err() == nil && !strings.Contains(err.Error(), "could not reach the package index") {
-		err = probeIndex(ctx, err, s.Argv)
+		err = probeIndex(ctx, err, s.Argv, e.plan.env)
 	}
 	return err
 }
@@ -402,7 +459,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 // probeIndex asks the index pip used whether it answers at all, when pip's own output did not say
 // (with PIP_RETRIES=0 it prints only "No matching distribution"): an index that cannot be reached
 // is the commonest cause and has a plain fix.
-func probeIndex(ctx context.Context, err error, argv []string) error {
+func probeIndex(ctx context.Context, err error, argv []string, env []string) error {
 	index := ""
 	for i, a := range argv {
 		if a == "--index-url" && i+1 < len(argv) {
@@ -424,8 +481,8 @@ func probeIndex(ctx context.Context, err error, argv []string) error {
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return fmt.Errorf("%w; pip could not reach the package index: %s does not answer from here either (%s). "+
-			"Check the network and any proxy (HTTPS_PROXY), or give --index-url a mirror of the same channel", err, index, why)
+		return fmt.Errorf("%w; pip could not reach the package index: %s does not answer from here either (%s%s). "+
+			"Check the network and any proxy (HTTPS_PROXY), or give --index-url a mirror of the same channel", err, index, why, proxyNote(env))
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {

@@ -60,6 +60,19 @@ func buildWheels(t testing.TB) map[string][]string {
 			add(c.ch, "torchaudio", "2.6.0"+label, map[string]string{"torchaudio/__init__.py": "__version__ = '2.6.0" + label + "'\n"}, []string{"torch==2.6.0"}, 0)
 			add(c.ch, "gpuwiz-dep", "1.0", map[string]string{"gpuwiz_dep/__init__.py": "x = 1\n"}, nil, 0)
 		}
+		// cu126-norecord: the cu126 torch and torchvision, a new dependency, and a torchaudio without a
+		// RECORD, so pip installs the others and then fails on it.
+		kitFiles["cu126-norecord"] = append(kitFiles["cu126-norecord"], kitFiles["cu126"][:2]...)
+		kitFiles["cu126-norecord"] = append(kitFiles["cu126-norecord"], kitFiles["cu126"][3])
+		add("cu126-norecord", "gpuwiz-newdep", "1.0", map[string]string{"gpuwiz_newdep/__init__.py": "x = 1\n"}, nil, 0)
+		if kitErr == nil {
+			var p string
+			d := filepath.Join(dir, "cu126-norecord")
+			p, kitErr = pyindex.BuildWheelWithoutRecord(d, "torchaudio", "2.6.0+cu126",
+				map[string]string{"torchaudio/__init__.py": "__version__ = '2.6.0+cu126'\n", "torchaudio/lib/x.py": "y = 2\n"},
+				[]string{"torch==2.6.0", "gpuwiz-newdep>=1.0"})
+			kitFiles["cu126-norecord"] = append(kitFiles["cu126-norecord"], p)
+		}
 		gpu := pyindex.PaddleStub(pyindex.StubSpec{Version: "3.0.0", CUDA: "12.6", CudaAvailable: true, CuDNN: 90501, Capability: "8.6"})
 		cpu := pyindex.PaddleStub(pyindex.StubSpec{Version: "3.0.0"})
 		add("paddle-cu126", "paddlepaddle-gpu", "3.0.0", gpu, []string{"gpuwiz-dep>=1.0"}, 0)

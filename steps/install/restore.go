@@ -49,16 +49,19 @@ func freezeDiff(want, got map[string]string) string {
 }
 
 // restore puts the snapshot's set back offline: it uninstalls whatever the failed run added or
-// changed, deletes what a killed pip half-wrote, puts the backed-up files back, returns the
-// leftovers moved aside, and checks that pip freeze equals the snapshot.
-func (e *engine) restore(ctx context.Context) error {
+// changed, deletes what a killed or failed pip half-wrote (dist-info folders without a RECORD, the
+// files of wheels it was writing), puts the backed-up files back, returns the leftovers moved aside,
+// and removes every top-level entry of site-packages and the scripts folder that the snapshot did
+// not have. Then it compares: pip freeze must equal the snapshot's, and so must the folders' entries,
+// every RECORD and every file a RECORD lists. What still differs is returned as leftovers.
+func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	if e.manifest == nil {
-		return fmt.Errorf("no backup was taken")
+		return nil, fmt.Errorf("no backup was taken")
 	}
 	want := freezeSet(e.snapshot)
 	now, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	backedUp := map[string]bool{}
 	for _, d := range e.manifest.Dists {
@@ -72,15 +75,15 @@ func (e *engine) restore(ctx context.Context) error {
 	}
 	slices.Sort(remove)
 	if len(remove) > 0 {
-		// A dist a killed pip left without its RECORD may refuse to uninstall: its files are
-		// removed below from the staged wheel's file list either way.
+		// A dist a failed pip left without its RECORD refuses to uninstall: its files are removed
+		// below from the staged wheel's file list either way.
 		_, _ = e.capture(ctx, "restore: uninstall", append([]string{e.py, "-m", "pip", "uninstall", "-y", "--no-input", "--disable-pip-version-check"}, remove...))
 	}
-	e.removeHalfInstalled(remove, backedUp)
+	e.removeHalfInstalled(remove, backedUp, want)
 	for _, d := range e.manifest.Dists {
 		for _, f := range d.Files {
 			if err := linkOrCopy(filepath.Join(e.backupDir, "files", f[1]), f[0]); err != nil {
-				return fmt.Errorf("putting back %s: %w", f[0], err)
+				return nil, fmt.Errorf("putting back %s: %w", f[0], err)
 			}
 		}
 	}
@@ -88,18 +91,33 @@ func (e *engine) restore(ctx context.Context) error {
 		m := e.manifest.Moved[i]
 		_ = os.RemoveAll(m[0])
 		if err := os.Rename(m[1], m[0]); err != nil {
-			return fmt.Errorf("moving back %s: %w", m[0], err)
+			return nil, fmt.Errorf("moving back %s: %w", m[0], err)
 		}
 	}
 	e.removeNewTildeDirs()
+	if e.site != nil {
+		if cur, err := readSiteState(e.stateDirs()); err == nil {
+			for _, p := range e.site.extraEntries(cur) {
+				_ = os.RemoveAll(p)
+			}
+		}
+	}
 	after, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if d := freezeDiff(want, freezeSet(after)); d != "" {
-		return fmt.Errorf("the venv differs from the snapshot: %s", d)
+	var left []Leftover
+	if e.site != nil {
+		cur, err := readSiteState(e.stateDirs())
+		if err != nil {
+			return nil, err
+		}
+		left = e.site.compare(cur, hostGOOS(), e.py)
 	}
-	return nil
+	if d := freezeDiff(want, freezeSet(after)); d != "" && len(left) == 0 {
+		return nil, fmt.Errorf("the venv differs from the snapshot: %s", d)
+	}
+	return left, nil
 }
 
 func (e *engine) freezeArgv() []string {
@@ -108,7 +126,7 @@ func (e *engine) freezeArgv() []string {
 
 // removeHalfInstalled deletes, for every dist the restore touches, the files its staged wheels
 // would have written: a pip killed mid-install leaves them without a RECORD to uninstall by.
-func (e *engine) removeHalfInstalled(removed []string, backedUp map[string]bool) {
+func (e *engine) removeHalfInstalled(removed []string, backedUp map[string]bool, before map[string]string) {
 	staged, _ := stagedWheels(e.plan.StageDir)
 	touch := map[string]bool{}
 	for _, n := range removed {
@@ -120,6 +138,11 @@ func (e *engine) removeHalfInstalled(removed []string, backedUp map[string]bool)
 	for _, pin := range e.pins {
 		n, _, _ := strings.Cut(pin, "==")
 		touch[pyenv.NormalizeName(n)] = true
+	}
+	for _, w := range staged {
+		if before[w.name] == "" {
+			touch[w.name] = true // a dist the venv did not have: whatever pip wrote of it goes
+		}
 	}
 	site := e.manifest.Purelib
 	dirs := map[string]bool{}
@@ -133,6 +156,9 @@ func (e *engine) removeHalfInstalled(removed []string, backedUp map[string]bool)
 		}
 		for _, p := range paths {
 			abs := filepath.Join(site, p)
+			if e.site != nil && e.site.owned[filepath.Clean(abs)] && !e.backedUpFile(abs) {
+				continue // another dist that stays owns it too (nvidia/__init__.py of every nvidia-* wheel)
+			}
 			if os.Remove(abs) == nil {
 				dirs[filepath.Dir(abs)] = true
 			}
@@ -198,4 +224,17 @@ func (e *engine) moveLeftovers() error {
 		e.emit(Event{StepID: StepLeftovers, Message: "moved aside " + t})
 	}
 	return e.writeManifest()
+}
+
+// backedUpFile reports whether the backup holds path, so the restore puts it back anyway.
+func (e *engine) backedUpFile(path string) bool {
+	if e.backedUp == nil {
+		e.backedUp = map[string]bool{}
+		for _, d := range e.manifest.Dists {
+			for _, f := range d.Files {
+				e.backedUp[filepath.Clean(f[0])] = true
+			}
+		}
+	}
+	return e.backedUp[filepath.Clean(path)]
 }

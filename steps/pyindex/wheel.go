@@ -30,6 +30,17 @@ func escapeName(dist string) string { return unsafeWheelChars.ReplaceAllString(d
 // content), with Requires-Dist lines from requires, and padBytes of incompressible data (stored,
 // not deflated) so downloads and installs take measurable time. It returns the wheel's path.
 func BuildWheel(dir, dist, version string, files map[string]string, requires []string, padBytes int) (string, error) {
+	return buildWheel(dir, dist, version, files, requires, padBytes, true)
+}
+
+// BuildWheelWithoutRecord is BuildWheel with no RECORD in the archive: pip 23 to 25 write its files
+// and then fail ("OSError: RECORD"), leaving a dist-info without a RECORD behind, after installing
+// whatever came before it in the same command.
+func BuildWheelWithoutRecord(dir, dist, version string, files map[string]string, requires []string) (string, error) {
+	return buildWheel(dir, dist, version, files, requires, 0, false)
+}
+
+func buildWheel(dir, dist, version string, files map[string]string, requires []string, padBytes int, withRecord bool) (string, error) {
 	info := escapeName(dist) + "-" + version + ".dist-info"
 	var meta strings.Builder
 	fmt.Fprintf(&meta, "Metadata-Version: 2.1\nName: %s\nVersion: %s\nSummary: gpuwiz test stub of %s\n", dist, version, dist)
@@ -73,13 +84,15 @@ func BuildWheel(dir, dist, version string, files map[string]string, requires []s
 		sum := sha256.Sum256(body)
 		fmt.Fprintf(&record, "%s,sha256=%s,%d\n", n, base64.RawURLEncoding.EncodeToString(sum[:]), len(body))
 	}
-	record.WriteString(info + "/RECORD,,\n")
-	w, err := zw.Create(info + "/RECORD")
-	if err != nil {
-		return "", err
-	}
-	if _, err := w.Write([]byte(record.String())); err != nil {
-		return "", err
+	if withRecord {
+		record.WriteString(info + "/RECORD,,\n")
+		w, err := zw.Create(info + "/RECORD")
+		if err != nil {
+			return "", err
+		}
+		if _, err := w.Write([]byte(record.String())); err != nil {
+			return "", err
+		}
 	}
 	if err := zw.Close(); err != nil {
 		return "", err
