@@ -97,6 +97,6 @@ func outcomeOf(o install.Outcome, ctx context.Context) Outcome {
 // reinstall is the install engine behind a repair's reinstall step, logging through r to logPath.
 func reinstallWith(r runner.Runner, logPath string) doctor.ReinstallFunc {
 	return func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
-		return install.Reinstall(ctx, r, venv, c, logPath, lines)
+		return install.Reinstall(ctx, r, venv, c, install.ReinstallOptions{LogPath: logPath}, lines)
 	}
 }

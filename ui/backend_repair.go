@@ -32,6 +32,11 @@ func (b *stepsBackend) RepairPlan(ctx context.Context, venv string, r DoctorRepo
 	}
 	g, _ := b.env.GPUReport(ctx)
 	rp := doctor.RepairPlan(rep, doctor.RepairOptions{Matrix: m, GPU: g})
+	if c := rp.Reinstall; c != nil {
+		if src, err := install.RepairSource(rp.Venv, *c, install.ReinstallOptions{}); err == nil {
+			rp.Source = src.Describe()
+		}
+	}
 	return planOfRepair(rp), nil
 }
 
@@ -64,7 +69,11 @@ func planOfRepair(rp doctor.Repair) Plan {
 		for _, pk := range c.Packages {
 			p.Install = append(p.Install, pk.Requirement()+pk.LocalLabel)
 		}
-		p.Commands = append(p.Commands, "install "+c.Framework+" "+c.FrameworkVersion+" from "+c.IndexURL+" (--index-url only, through the install engine)")
+		from := rp.Source
+		if from == "" {
+			from = c.IndexURL + " (--index-url only)"
+		}
+		p.Commands = append(p.Commands, "install "+c.Framework+" "+c.FrameworkVersion+" through the install engine, from "+from)
 	}
 	for i, a := range rp.Actions {
 		if !a.Engine {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"gpuwiz/matrix"
@@ -29,8 +30,9 @@ type DoctorFixJSON struct {
 }
 
 func newDoctorCommand(env *Env) *cobra.Command {
-	var venv, python, bundle string
+	var venv, python, bundle, config string
 	var asJSON, fix, yes bool
+	var src install.ReinstallOptions
 	cmd := &cobra.Command{
 		Use:   "doctor [--venv PATH | --python PATH]",
 		Short: "Find what is wrong with a GPU build of PyTorch or PaddlePaddle, and repair it",
@@ -38,7 +40,9 @@ func newDoctorCommand(env *Env) *cobra.Command {
 			"built for, the driver, the framework's own check and one small computation, then pip's configuration,\n" +
 			"PATH and (on Windows) the registry. It works when the framework does not even import.\n" +
 			"--bundle FILE writes a zip (report, pip freeze, GPU report, logs; credentials redacted) for a bug report.\n" +
-			"--fix applies the repair plan (asks first unless --yes).\n" +
+			"--fix applies the repair plan (asks first unless --yes). A reinstall takes the exact build from gpuwiz's\n" +
+			"wheel cache when it is there (no network at all), else from --index-url/--find-links/--mirror, else from\n" +
+			"the source the venv's requirements.lock recorded, else from the channel's official index; the plan says which.\n" +
 			"Exit codes: 0 no problem found; 5 problems found; 2 bad input; 1 the repair failed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -53,7 +57,26 @@ func newDoctorCommand(env *Env) *cobra.Command {
 			if yes && !fix {
 				return Usagef("--yes only goes with --fix")
 			}
-			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes)
+			if config != "" {
+				if !fix {
+					return Usagef("--config only goes with --fix")
+				}
+				if err := readRepairAnswers(config, cmd, &src, &yes); err != nil {
+					return err
+				}
+			}
+			for name, u := range map[string]string{"--index-url": src.IndexURL, "--mirror": src.Mirror, "--find-links": src.FindLinks} {
+				if u == "" {
+					continue
+				}
+				if !fix {
+					return Usagef("%s only goes with --fix", name)
+				}
+				if err := install.CheckIndexURL(u); err != nil {
+					return Usagef("%s: %v", name, err)
+				}
+			}
+			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, src)
 		},
 	}
 	f := cmd.Flags()
@@ -63,6 +86,11 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	f.StringVar(&bundle, "bundle", "", "also write a zip for a bug report to this file")
 	f.BoolVar(&fix, "fix", false, "apply the repair plan after the diagnosis")
 	f.BoolVar(&yes, "yes", false, "with --fix: do not ask before changing the environment")
+	f.StringVar(&src.IndexURL, "index-url", "", "with --fix: reinstall from this index (a mirror of the channel) when the wheel cache lacks the build")
+	f.StringVar(&src.Mirror, "mirror", "", "with --fix: Paddle's dependencies (and pip's upgrade) from this index")
+	f.StringVar(&src.FindLinks, "find-links", "", "with --fix: a flat page of the framework's wheels (several mirrors of PyTorch's wheels are one)")
+	f.StringVar(&src.CacheDir, "cache-dir", "", "with --fix: the wheel cache (default: the user cache dir /gpuwiz/wheels)")
+	f.StringVar(&config, "config", "", "with --fix: TOML answer file (index-url, mirror, find-links, cache-dir, yes), as for install; flags win")
 	return cmd
 }
 
@@ -84,7 +112,7 @@ func doctorDeps(env *Env, log io.Writer) (doctor.Deps, []string) {
 	}, notes
 }
 
-func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Writer, opts doctor.Options, bundle string, asJSON, fix, yes bool) error {
+func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Writer, opts doctor.Options, bundle string, asJSON, fix, yes bool, src install.ReinstallOptions) error {
 	var cmdLog bytes.Buffer
 	deps, notes := doctorDeps(env, &cmdLog)
 	for _, n := range notes {
@@ -121,6 +149,13 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 	}
 	g, _ := env.GPUReport(ctx)
 	plan := doctor.RepairPlan(rep, doctor.RepairOptions{Matrix: deps.Matrix, GPU: g})
+	if c := plan.Reinstall; c != nil {
+		s, err := install.RepairSource(plan.Venv, *c, src)
+		if err != nil {
+			return Usagef("%s", strings.TrimPrefix(err.Error(), install.ErrBadInput.Error()+": "))
+		}
+		plan.Source = s.Describe()
+	}
 	if !asJSON {
 		doctor.WriteText(out, rep)
 		writeRepairPlan(out, plan)
@@ -146,7 +181,7 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 			return Silent(ExitProblems)
 		}
 	}
-	deps, logPath, closeLog := withRepairLog(deps, &cmdLog)
+	deps, logPath, closeLog := withRepairLog(deps, &cmdLog, src)
 	defer closeLog()
 	events := make(chan doctor.RepairEvent, 256)
 	done := make(chan struct{})
@@ -218,7 +253,11 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 	}
 	if c := p.Reinstall; c != nil {
 		i++
-		fmt.Fprintf(out, "  %d. Install %s %s (%s) from %s, then verify\n", i, c.Framework, c.FrameworkVersion, c.Channel, c.IndexURL)
+		from := p.Source
+		if from == "" {
+			from = c.IndexURL
+		}
+		fmt.Fprintf(out, "  %d. Install %s %s (%s) through the install engine, then verify; wheels from %s\n", i, c.Framework, c.FrameworkVersion, c.Channel, runner.Redact(from))
 	}
 	for _, a := range p.Actions {
 		if !a.Engine {
@@ -241,12 +280,52 @@ func writeDoctorJSON(out io.Writer, v any) error {
 
 // withRepairLog points the repair's commands (and the reinstall's) at a log file as well as the
 // bundle's in-memory log, and wires the install engine in as doctor's reinstall step.
-func withRepairLog(deps doctor.Deps, cmdLog io.Writer) (doctor.Deps, string, func()) {
+func withRepairLog(deps doctor.Deps, cmdLog io.Writer, src install.ReinstallOptions) (doctor.Deps, string, func()) {
 	w, path, closeLog := install.OpenLog(install.DefaultLogPath("doctor-fix"))
 	r := runner.New(io.MultiWriter(cmdLog, w))
 	deps.Runner = r
+	src.LogPath = path
 	deps.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
-		return install.Reinstall(ctx, r, venv, c, path, lines)
+		return install.Reinstall(ctx, r, venv, c, src, lines)
 	}
 	return deps, path, closeLog
+}
+
+// repairAnswers are the keys of doctor --fix's answer file: the install answer file's source keys.
+type repairAnswers struct {
+	IndexURL  string `toml:"index-url"`
+	Mirror    string `toml:"mirror"`
+	FindLinks string `toml:"find-links"`
+	CacheDir  string `toml:"cache-dir"`
+	Yes       bool   `toml:"yes"`
+}
+
+// readRepairAnswers fills every source no flag set from the TOML file; unknown keys are errors.
+func readRepairAnswers(path string, cmd *cobra.Command, src *install.ReinstallOptions, yes *bool) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Usagef("--config: %v", err)
+	}
+	var file repairAnswers
+	if err := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields().Decode(&file); err != nil {
+		var sm *toml.StrictMissingError
+		if errors.As(err, &sm) {
+			return Usagef("--config %s: unknown key(s):\n%s\ndoctor --fix reads index-url, mirror, find-links, cache-dir and yes", path, sm.String())
+		}
+		return Usagef("--config %s: %v", path, err)
+	}
+	fl := cmd.Flags()
+	for _, k := range []struct {
+		flag string
+		dst  *string
+		v    string
+	}{{"index-url", &src.IndexURL, file.IndexURL}, {"mirror", &src.Mirror, file.Mirror}, {"find-links", &src.FindLinks, file.FindLinks}, {"cache-dir", &src.CacheDir, file.CacheDir}} {
+		if !fl.Changed(k.flag) && k.v != "" {
+			*k.dst = k.v
+		}
+	}
+	if !fl.Changed("yes") && file.Yes {
+		*yes = true
+	}
+	return nil
 }

@@ -34,6 +34,7 @@ type installAnswers struct {
 	Python           string `toml:"python"`
 	IndexURL         string `toml:"index-url"`
 	Mirror           string `toml:"mirror"`
+	FindLinks        string `toml:"find-links"`
 	CacheDir         string `toml:"cache-dir"`
 	Log              string `toml:"log"`
 	NoPipUpgrade     bool   `toml:"no-pip-upgrade"`
@@ -92,6 +93,7 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.StringVar(&a.Python, "python", "", "the Python that creates a new venv (default: the first 64-bit python.org-style Python found)")
 	f.StringVar(&a.IndexURL, "index-url", "", "use this index instead of the channel's (https; http only for loopback)")
 	f.StringVar(&a.Mirror, "mirror", "", "Paddle: index for paddlepaddle-gpu's dependencies (never for paddlepaddle-gpu itself); also where pip upgrades itself from")
+	f.StringVar(&a.FindLinks, "find-links", "", "a flat page of the framework's wheels (pip --find-links), searched beside the index, which then serves the dependencies (--mirror when given)")
 	f.StringVar(&a.CacheDir, "cache-dir", "", "wheel cache (default: the user cache dir /gpuwiz/wheels)")
 	f.StringVar(&a.Log, "log", "", "log file of every command and its output (default: the user cache dir /gpuwiz/logs)")
 	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, "keep the venv's pip even when it is older than 25.1")
@@ -114,7 +116,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 	if err := dec.Decode(&file); err != nil {
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) {
-			return Usagef("--config %s: unknown key(s):\n%s\nthe keys are the install flags' names (framework, framework-version, channel, venv, python, index-url, mirror, cache-dir, log, no-pip-upgrade, force, yes, dry-run, json)", path, sm.String())
+			return Usagef("--config %s: unknown key(s):\n%s\nthe keys are the install flags' names (framework, framework-version, channel, venv, python, index-url, mirror, find-links, cache-dir, log, no-pip-upgrade, force, yes, dry-run, json)", path, sm.String())
 		}
 		return Usagef("--config %s: %v", path, err)
 	}
@@ -141,6 +143,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 	set("python", &a.Python, file.Python)
 	set("index-url", &a.IndexURL, file.IndexURL)
 	set("mirror", &a.Mirror, file.Mirror)
+	set("find-links", &a.FindLinks, file.FindLinks)
 	set("cache-dir", &a.CacheDir, file.CacheDir)
 	set("log", &a.Log, file.Log)
 	setb("no-pip-upgrade", &a.NoPipUpgrade, file.NoPipUpgrade)
@@ -161,7 +164,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	if a.Venv == "" {
 		return Usagef("no venv: pass --venv PATH (an existing venv, or where to create one)")
 	}
-	for name, u := range map[string]string{"--index-url": a.IndexURL, "--mirror": a.Mirror} {
+	for name, u := range map[string]string{"--index-url": a.IndexURL, "--mirror": a.Mirror, "--find-links": a.FindLinks} {
 		if u != "" {
 			if err := install.CheckIndexURL(u); err != nil {
 				return Usagef("%s: %v", name, err)
@@ -197,7 +200,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		logPath = install.DefaultLogPath("install")
 	}
 	opts := install.Options{Venv: v, Python: python, Target: install.TargetOf(*cand), IndexURLOverride: a.IndexURL,
-		Mirror: a.Mirror, CacheDir: a.CacheDir, LogPath: logPath, NoPipUpgrade: a.NoPipUpgrade}
+		Mirror: a.Mirror, FindLinks: a.FindLinks, CacheDir: a.CacheDir, LogPath: logPath, NoPipUpgrade: a.NoPipUpgrade}
 	rep := installReport{Candidate: cand}
 	var logw io.Writer = io.Discard
 	if !a.DryRun {

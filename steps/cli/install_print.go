@@ -25,6 +25,7 @@ func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
 		fmt.Fprintf(w, "uninstall: %s\n", strings.Join(p.Uninstall, " "))
 	}
 	fmt.Fprintf(w, "install: %s\n", strings.Join(p.Install, " "))
+	fmt.Fprintf(w, "wheels from: %s\n", p.Source.Describe())
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}

@@ -82,7 +82,7 @@ func newEngineRig(t *testing.T, indexURL string) engineRig {
 	r := runner.New(logw)
 	d.Runner = r
 	d.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
-		return install.Reinstall(ctx, r, venv, c, logPath, lines)
+		return install.Reinstall(ctx, r, venv, c, install.ReinstallOptions{LogPath: logPath}, lines)
 	}
 	return engineRig{deps: d, matrix: m, venv: venv, sp: sp, logPath: logPath}
 }

@@ -33,7 +33,10 @@ type Repair struct {
 	Actions   []Action          `json:"actions"`
 	Reinstall *matrix.Candidate `json:"reinstall,omitempty"` // the build to install through the safe engine
 	// SameBuild is true when Reinstall is the build that was there (same version and channel).
-	SameBuild bool      `json:"same_build"`
+	SameBuild bool `json:"same_build"`
+	// Source says where the reinstall takes its wheels from and why (the wheel cache, the source the
+	// venv's lock recorded, a given index, or the channel's index); the caller fills it in.
+	Source    string    `json:"source,omitempty"`
 	Unfixable []Finding `json:"unfixable"` // findings the plan leaves to the user
 	Notes     []string  `json:"notes,omitempty"`
 }

@@ -60,6 +60,7 @@ type Outcome struct {
 	SnapshotFile    string         `json:"snapshot_file,omitempty"`
 	LogPath         string         `json:"log_path,omitempty"`
 	BytesDownloaded int64          `json:"bytes_downloaded"`
+	Source          string         `json:"source,omitempty"`       // "cache" (no network), or the index or page the wheels came from
 	Installed       []string       `json:"installed,omitempty"`    // exact pins installed
 	VenvRemoved     bool           `json:"venv_removed,omitempty"` // the run created the venv and, failing, removed it again
 	Leftovers       []Leftover     `json:"leftovers,omitempty"`    // damaged: what still differs from the snapshot, each with the command that clears it
@@ -86,6 +87,7 @@ type engine struct {
 	optionalDropped bool
 	site            *siteState      // site-packages and scripts as the snapshot found them
 	backedUp        map[string]bool // files in the backup, by path (built on first use)
+	installedWheels []string        // the staged wheel files pip installed ("Processing …whl")
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -361,6 +363,9 @@ func (e *engine) run(ctx context.Context, stepID string, c runner.Cmd) runner.Re
 	go func() {
 		defer wg.Done()
 		for l := range lines {
+			if stepID == StepInstall {
+				e.noteInstalledWheel(l.Text)
+			}
 			ev := Event{StepID: stepID, Line: l.Text}
 			if p, ok := runner.ParseProgress(l.Text); ok {
 				ev = Event{StepID: stepID, Progress: &p}
@@ -430,23 +435,42 @@ func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
 }
 
 // stage puts the step's wheels in the stage dir: from the cache alone when it already holds the
-// set (the offline try), else from the index.
+// set (the offline try), else from the index. Before the first stage step every cached wheel is
+// checked against the sha256 it was staged with (or the venv's lock recorded); one that fails, or
+// that has no recorded hash, is moved out of pip's sight and downloaded again. Every wheel a
+// download adds is recorded with its hash and where it came from, whether the step succeeded or not,
+// so a run that died at 80 % keeps what it finished.
 func (e *engine) stage(ctx context.Context, s Step) error {
 	if err := os.MkdirAll(e.plan.StageDir, 0o755); err != nil {
 		return fmt.Errorf("wheel cache %s: %w", e.plan.StageDir, err)
 	}
+	if s.ID == StepStage {
+		if err := e.checkCache(); err != nil {
+			return err
+		}
+	}
 	before := dirFiles(e.plan.StageDir)
 	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil {
-		e.emit(Event{StepID: s.ID, Message: "every wheel is already in the cache: nothing to download"})
+		e.emit(Event{StepID: s.ID, Message: "every wheel is already in the cache (checked against its sha256): nothing to download"})
 		if s.ID == StepStage {
 			e.stepSkip[StepStageDeps] = true
+			e.out.Source = "cache"
 		}
 		return nil
 	} else if ctx.Err() != nil {
 		return res.Err
 	}
+	if s.ID == StepStage {
+		e.out.Source = e.plan.IndexURL
+		if e.plan.FindLinks != "" {
+			e.out.Source = e.plan.FindLinks
+		}
+	}
 	err := e.pip(ctx, s, s.Argv)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
+	if rerr := recordNew(e.plan.StageDir, e.out.Source); rerr != nil && err == nil {
+		err = fmt.Errorf("recording the staged wheels' sha256: %w", rerr)
+	}
 	if err != nil && s.ID == StepStageOpt {
 		e.dropOptional()
 	}
@@ -454,6 +478,21 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		err = probeIndex(ctx, err, s.Argv, e.plan.env)
 	}
 	return err
+}
+
+// checkCache checks every cached wheel of the build before anything reuses it.
+func (e *engine) checkCache() error {
+	c := checkCache(e.plan.StageDir, e.plan.lockHashes)
+	for _, f := range c.Bad {
+		e.emit(Event{StepID: StepStage, Message: f + " in the wheel cache no longer has the sha256 it was staged with: it is downloaded again"})
+	}
+	for _, f := range c.Unknown {
+		e.emit(Event{StepID: StepStage, Message: f + " in the wheel cache has no recorded sha256: it is not reused"})
+	}
+	if len(c.Verified) > 0 {
+		e.emitLine(Event{StepID: StepStage, Line: fmt.Sprintf("wheel cache: %d wheel(s), %s, match their recorded sha256", len(c.Verified), humanBytes(c.Bytes))})
+	}
+	return quarantine(e.plan.StageDir, append(c.Bad, c.Unknown...))
 }
 
 // probeIndex asks the index pip used whether it answers at all, when pip's own output did not say
@@ -515,6 +554,9 @@ func (e *engine) stageDeps(ctx context.Context, s Step) error {
 	before := dirFiles(e.plan.StageDir)
 	err = e.pip(ctx, s, s.Argv)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
+	if rerr := recordNew(e.plan.StageDir, e.plan.Target.Mirror); rerr != nil && err == nil {
+		err = fmt.Errorf("recording the staged wheels' sha256: %w", rerr)
+	}
 	return err
 }
 

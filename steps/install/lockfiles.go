@@ -1,26 +1,73 @@
 package install
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+
+	"gpuwiz/steps/pyenv"
 )
 
-// writeLockFiles writes requirements.lock (pip freeze of the new set) and constraints.txt pinning
-// the framework build, so a later `pip install -r requirements.txt -c constraints.txt` can never
-// swap it for a build from another index.
+// noteInstalledWheel keeps the wheel file of a "Processing /cache/…/torch-….whl" line of pip install.
+func (e *engine) noteInstalledWheel(line string) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "Processing ")
+	if !ok {
+		return
+	}
+	if i := strings.Index(rest, ".whl"); i > 0 {
+		e.installedWheels = append(e.installedWheels, filepath.Base(rest[:i+4]))
+	}
+}
+
+// writeLockFiles writes requirements.lock (pip freeze of the new set, with where the build came
+// from and the sha256 of every wheel the install used) and constraints.txt pinning the framework
+// build, so a later `pip install -r requirements.txt -c constraints.txt` can never swap it for a
+// build from another index, and a repair can take the same wheels from the cache or the same source.
 func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	out, err := e.capture(ctx, s.ID, s.Argv)
 	if err != nil {
 		return err
 	}
-	header := fmt.Sprintf("# written by gpuwiz: pip freeze of %s after installing %s %s (%s)\n", e.plan.Venv, e.plan.Target.Framework, e.plan.Target.FrameworkVersion, e.plan.Target.Channel)
-	if err := os.WriteFile(e.plan.LockFile, append([]byte(header), out...), 0o644); err != nil {
-		return err
+	rec := readWheelRecord(e.plan.StageDir)
+	byDist := map[string][2]string{} // normalised name==version → wheel file, sha256
+	for _, f := range e.installedWheels {
+		if name, version, ok := parseWheelName(f); ok {
+			byDist[name+"=="+version] = [2]string{f, rec.Wheels[f].SHA256}
+		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, e.plan.IndexURL)
+	fmt.Fprintf(&b, "# written by gpuwiz: pip freeze of %s after installing %s %s (%s)\n", e.plan.Venv, e.plan.Target.Framework, e.plan.Target.FrameworkVersion, e.plan.Target.Channel)
+	b.WriteString("# where the build came from (a repair takes the same wheels from the cache, else from here; credentials are not kept):\n")
+	fmt.Fprintf(&b, "# index-url: %s\n", stripCredentials(e.plan.IndexURL))
+	if e.plan.FindLinks != "" {
+		fmt.Fprintf(&b, "# find-links: %s\n", stripCredentials(e.plan.FindLinks))
+	}
+	if m := e.plan.Target.Mirror; m != "" {
+		fmt.Fprintf(&b, "# mirror: %s\n", stripCredentials(m))
+	}
+	if e.out.Source != "" {
+		fmt.Fprintf(&b, "# staged from: %s\n", stripCredentials(e.out.Source))
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		name, version, ok := strings.Cut(line, "==")
+		if w, found := byDist[pyenv.NormalizeName(name)+"=="+version]; ok && found && w[1] != "" {
+			line += "  # sha256=" + w[1] + " " + w[0]
+		}
+		b.WriteString(line + "\n")
+	}
+	if err := os.WriteFile(e.plan.LockFile, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	b.Reset()
+	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, stripCredentials(e.plan.IndexURL))
 	b.WriteString("# Use it with every later install into this venv:\n")
 	b.WriteString("#   pip install -r requirements.txt -c " + e.plan.ConstraintsFile + "\n")
 	b.WriteString("# pip then refuses any other torch/paddle build instead of silently replacing this one.\n")
@@ -32,4 +79,50 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	}
 	e.out.LockFile, e.out.ConstraintsFile = e.plan.LockFile, e.plan.ConstraintsFile
 	return nil
+}
+
+// LockSources is what requirements.lock says about where a venv's build came from.
+type LockSources struct {
+	Framework string            `json:"framework,omitempty"`
+	Version   string            `json:"version,omitempty"`
+	Channel   string            `json:"channel,omitempty"`
+	IndexURL  string            `json:"index_url,omitempty"`
+	FindLinks string            `json:"find_links,omitempty"`
+	Mirror    string            `json:"mirror,omitempty"`
+	Hashes    map[string]string `json:"hashes,omitempty"` // wheel file → sha256
+}
+
+// ReadLockSources reads the sources and wheel hashes gpuwiz wrote into venv/requirements.lock
+// (zero when there is no such file, or it is an older one without them).
+func ReadLockSources(venv string) LockSources {
+	var l LockSources
+	f, err := os.Open(filepath.Join(venv, "requirements.lock"))
+	if err != nil {
+		return l
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if _, what, ok := strings.Cut(line, " after installing "); ok && strings.HasPrefix(line, "# written by gpuwiz:") {
+			// "torch 2.6.0 (cu126)"
+			if f := strings.Fields(what); len(f) == 3 {
+				l.Framework, l.Version, l.Channel = f[0], f[1], strings.Trim(f[2], "()")
+			}
+		}
+		for key, dst := range map[string]*string{"# index-url:": &l.IndexURL, "# find-links:": &l.FindLinks, "# mirror:": &l.Mirror} {
+			if v, ok := strings.CutPrefix(line, key); ok {
+				*dst = strings.TrimSpace(v)
+			}
+		}
+		if _, c, ok := strings.Cut(line, "# sha256="); ok && !strings.HasPrefix(line, "#") {
+			if sum, file, ok := strings.Cut(strings.TrimSpace(c), " "); ok {
+				if l.Hashes == nil {
+					l.Hashes = map[string]string{}
+				}
+				l.Hashes[strings.TrimSpace(file)] = sum
+			}
+		}
+	}
+	return l
 }

@@ -1,8 +1,6 @@
 package install
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -12,6 +10,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
 )
 
 // Step kinds.
@@ -68,6 +67,8 @@ type Plan struct {
 	NewVenv         bool   `json:"new_venv"`
 	Target          Target `json:"target"`
 	IndexURL        string `json:"index_url"`
+	FindLinks       string `json:"find_links,omitempty"`
+	Source          Source `json:"source"`
 	StageDir        string `json:"stage_dir"`
 	StateDir        string `json:"state_dir"` // <venv>/.gpuwiz: snapshots and backups
 	LockFile        string `json:"lock_file"`
@@ -75,15 +76,16 @@ type Plan struct {
 	LogPath         string `json:"log_path,omitempty"`
 	PipVersion      string `json:"pip_version,omitempty"` // before any upgrade; "" when unknown
 
-	venv      pyenv.Venv
-	python    string   // base interpreter for a new venv
-	pins      []string // exact install requirements, local label included: "torch==2.6.0+cu126"
-	optional  []string // pins of optional packages, installed only when staged
-	families  []string // dist names of the framework family (the conflict set)
-	leftovers []string // absolute ~* dirs known before the run
-	env       []string // child environment for the framework's pip steps
-	userEnv   []string // the user's environment (pip upgrade, pip config)
-	verifyN   int
+	venv       pyenv.Venv
+	python     string            // base interpreter for a new venv
+	pins       []string          // exact install requirements, local label included: "torch==2.6.0+cu126"
+	optional   []string          // pins of optional packages, installed only when staged
+	families   []string          // dist names of the framework family (the conflict set)
+	leftovers  []string          // absolute ~* dirs known before the run
+	lockHashes map[string]string // wheel file → sha256 the venv's lock recorded
+	env        []string          // child environment for the framework's pip steps
+	userEnv    []string          // the user's environment (pip upgrade, pip config)
+	verifyN    int
 }
 
 // ErrBadInput wraps plan errors caused by the options (a usage error for the CLI).
@@ -116,6 +118,11 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 			return Plan{}, badInput("mirror: %v", err)
 		}
 	}
+	if opts.FindLinks != "" {
+		if err := CheckIndexURL(opts.FindLinks); err != nil {
+			return Plan{}, badInput("find-links: %v", err)
+		}
+	}
 	if opts.Venv.Root == "" {
 		return Plan{}, badInput("no venv path: pass --venv PATH")
 	}
@@ -130,15 +137,15 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	root := opts.Venv.Root
 	p := Plan{
 		Uninstall: []string{}, Install: []string{}, Commands: [][]string{}, Notes: []string{}, Warnings: []string{},
-		Venv: root, NewVenv: newVenv, Target: t, IndexURL: index,
-		StageDir:        StageDir(cache, t.Framework, t.Channel, index),
+		Venv: root, NewVenv: newVenv, Target: t, IndexURL: index, FindLinks: opts.FindLinks,
+		StageDir:        StageDir(cache, t),
 		StateDir:        filepath.Join(root, ".gpuwiz"),
 		LockFile:        filepath.Join(root, "requirements.lock"),
 		ConstraintsFile: filepath.Join(root, "constraints.txt"),
 		LogPath:         opts.LogPath,
 		PipVersion:      installed.PipVersion,
 		venv:            opts.Venv, python: opts.Python, verifyN: opts.VerifyMatrixN,
-		userEnv: opts.environ(),
+		userEnv: opts.environ(), lockHashes: opts.LockHashes,
 	}
 	p.Target.Mirror = mirror
 	p.env = frameworkEnv(p.userEnv, index)
@@ -178,25 +185,45 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 	p.add(Step{ID: StepSnapshot, Title: "save what the venv holds (pip freeze --all)", Kind: KindSnapshot, Argv: pip("freeze", "--all")})
 
+	// The framework's wheels come from the channel's index, or from a flat find-links page (several
+	// mirrors of PyTorch's wheels are only that) searched beside the index, which then serves the
+	// dependencies: the mirror when one is given, else the channel's index.
+	from := []string{"--index-url", index}
+	if p.FindLinks != "" {
+		deps := index
+		if mirror != "" {
+			deps = mirror
+		}
+		from = []string{"--find-links", p.FindLinks, "--index-url", deps}
+	}
 	offline := func(reqs ...string) []string {
 		return pip("download", append([]string{"--no-index", "--find-links", p.StageDir, "-d", p.StageDir}, reqs...)...)
 	}
 	if t.Framework == "paddle" && mirror != "" {
-		p.add(Step{ID: StepStage, Title: "download " + strings.Join(p.pins, " ") + " alone from the official index " + index,
+		alone := []string{"--index-url", index}
+		where := "the official index " + index
+		if p.FindLinks != "" {
+			alone, where = []string{"--no-index", "--find-links", p.FindLinks}, p.FindLinks
+		}
+		p.add(Step{ID: StepStage, Title: "download " + strings.Join(p.pins, " ") + " alone from " + where,
 			Kind: KindPip, Offline: offline(p.pins...),
-			Argv: pip("download", append([]string{progress[0], progress[1], "--no-deps", "--index-url", index, "-d", p.StageDir}, p.pins...)...)})
+			Argv: pip("download", append(append([]string{progress[0], progress[1], "--no-deps"}, alone...), append([]string{"-d", p.StageDir}, p.pins...)...)...)})
 		p.add(Step{ID: StepStageDeps, Title: "download its dependencies from the mirror " + mirror, Kind: KindPip,
 			Argv: pip("download", progress[0], progress[1], "--index-url", mirror, "-d", p.StageDir, "-r", p.depsFile())})
 		p.Notes = append(p.Notes, "paddlepaddle-gpu's own files come only from "+index+"; the mirror serves its dependencies")
 	} else {
-		p.add(Step{ID: StepStage, Title: "download " + strings.Join(p.pins, " ") + " and dependencies from " + index,
+		where := index
+		if p.FindLinks != "" {
+			where = p.FindLinks + " (dependencies from " + from[3] + ")"
+		}
+		p.add(Step{ID: StepStage, Title: "download " + strings.Join(p.pins, " ") + " and dependencies from " + where,
 			Kind: KindPip, Offline: offline(p.pins...),
-			Argv: pip("download", append([]string{progress[0], progress[1], "--index-url", index, "-d", p.StageDir}, p.pins...)...)})
+			Argv: pip("download", append(append([]string{progress[0], progress[1]}, from...), append([]string{"-d", p.StageDir}, p.pins...)...)...)})
 	}
 	if len(p.optional) > 0 {
 		p.add(Step{ID: StepStageOpt, Title: "download optional " + strings.Join(p.optional, " ") + " when the index has it",
 			Kind: KindPip, Offline: offline(p.optional...), BestEffort: true,
-			Argv: pip("download", append([]string{progress[0], progress[1], "--index-url", index, "-d", p.StageDir}, p.optional...)...)})
+			Argv: pip("download", append(append([]string{progress[0], progress[1]}, from...), append([]string{"-d", p.StageDir}, p.optional...)...)...)})
 	}
 
 	for _, d := range installed.Dists {
@@ -224,6 +251,18 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.add(Step{ID: StepVerify, Title: "verify the " + t.Framework + " build (" + t.Channel + ")", Kind: KindVerify})
 	p.add(Step{ID: StepLock, Title: "write requirements.lock and constraints.txt", Kind: KindLock, Argv: pip("freeze")})
 
+	p.Source = Source{Kind: "index", IndexURL: index, FindLinks: p.FindLinks, Why: opts.SourceWhy}
+	if p.Source.Why == "" {
+		p.Source.Why = "the channel's official index"
+		if opts.IndexURLOverride != "" || p.FindLinks != "" {
+			p.Source.Why = "the index given for this install"
+		}
+	}
+	if ok, n, size, from := cachedBuild(p.StageDir, p.pins); ok {
+		p.Source.Kind = "cache"
+		p.Source.Why = fmt.Sprintf("every wheel of %s is in the wheel cache (%d files, %s, staged from %s): no network is needed; each is checked against its sha256 first, and one that fails comes from %s (%s)",
+			strings.Join(p.pins, " "), n, humanBytes(size), strings.Join(from, ", "), runner.Redact(index), p.Source.Why)
+	}
 	p.Notes = append(p.Notes,
 		"nothing is uninstalled until every wheel is in "+p.StageDir+"; any failure after that puts the old set back",
 		"later installs keep this build with: pip install -r requirements.txt -c "+p.ConstraintsFile)
@@ -260,13 +299,6 @@ func (p Plan) depsFile() string {
 // pin is the exact requirement with the local label, so a +cpu build of the same number never fits.
 func pin(pkg matrix.Package) string { return pkg.Name + "==" + pkg.Version + pkg.LocalLabel }
 
-// StageDir is the wheel cache of one channel of one index: the same channel name on a different
-// index (a mirror, a test index) never shares files.
-func StageDir(cache, framework, channel, indexURL string) string {
-	sum := sha256.Sum256([]byte(strings.TrimRight(indexURL, "/")))
-	return filepath.Join(cache, framework+"-"+channel+"-"+hex.EncodeToString(sum[:4]))
-}
-
 // CheckIndexURL accepts https, and http only for a loopback host.
 func CheckIndexURL(s string) error {
 	u, err := url.Parse(s)
@@ -283,4 +315,15 @@ func CheckIndexURL(s string) error {
 		return fmt.Errorf("%q uses plain http: use https (http is accepted only for a loopback index)", s)
 	}
 	return fmt.Errorf("%q: use an https URL", s)
+}
+
+// humanBytes is a size in the units a download bar uses.
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }

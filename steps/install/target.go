@@ -35,11 +35,14 @@ type Options struct {
 	Venv             pyenv.Venv
 	Python           string // interpreter that creates the venv when it does not exist yet
 	Target           Target
-	IndexURLOverride string // replaces Target.IndexURL (a local mirror of the channel, a test index)
-	Mirror           string // Paddle: index for the ordinary dependencies; also where pip upgrades itself from
-	CacheDir         string // wheel cache; default os.UserCacheDir()/gpuwiz/wheels
-	LogPath          string // where the runner's log goes (reported in the Outcome)
-	NoPipUpgrade     bool   // keep the venv's pip even when it is older than 25.1 (offline machines)
+	IndexURLOverride string            // replaces Target.IndexURL (a local mirror of the channel, a test index)
+	Mirror           string            // Paddle: index for the ordinary dependencies; also where pip upgrades itself from
+	FindLinks        string            // a flat page of the framework's wheels (pip --find-links); dependencies come from the index
+	SourceWhy        string            // why the index is the one to use ("recorded in the venv's lock"), for the plan
+	LockHashes       map[string]string // wheel file → sha256 the venv's lock recorded: cached wheels copied from elsewhere are checked against it
+	CacheDir         string            // wheel cache; default os.UserCacheDir()/gpuwiz/wheels
+	LogPath          string            // where the runner's log goes (reported in the Outcome)
+	NoPipUpgrade     bool              // keep the venv's pip even when it is older than 25.1 (offline machines)
 	// Environ is the environment pip would see without gpuwiz (nil: os.Environ()); the child
 	// environment is built from it with the index settings overridden.
 	Environ []string

@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/pyindex"
+)
+
+// repairRig is a machine whose official torch index cannot be reached (nothing listens on it):
+// the matrix points there, the user installs from a loopback mirror instead.
+type repairRig struct {
+	dir, matrix, rig, venv, cache string
+}
+
+func newRepairRig(t *testing.T) repairRig {
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	t.Setenv("HOME", dir)
+	t.Setenv("GPUWIZ_VERIFY_MATRIX_N", "8")
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "PIP_") {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
+	for _, kv := range pyindex.PipEnv(t) {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "PIP_") {
+			t.Setenv(k, v)
+		}
+	}
+	t.Setenv("PIP_RETRIES", "0")
+	t.Setenv("PIP_TIMEOUT", "3")
+	g := repairRig{dir: dir, matrix: filepath.Join(dir, "matrix.toml"), rig: filepath.Join(dir, "rig.json"),
+		venv: filepath.Join(dir, "my venv"), cache: filepath.Join(dir, "cache", "gpuwiz", "wheels")}
+	m := strings.ReplaceAll(string(matrix.EmbeddedTOML()), "https://download.pytorch.org/whl/", "http://127.0.0.1:9/whl/")
+	must(t, os.WriteFile(g.matrix, []byte(m), 0o644))
+	must(t, os.WriteFile(g.rig, []byte(rigH200), 0o644))
+	return g
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (g repairRig) cli(t *testing.T, args ...string) (string, string, int) {
+	return runCLI(t, append([]string{"--matrix", g.matrix, "--simulate", g.rig}, args...)...)
+}
+
+// installFromMirror installs torch 2.6.0 cu126 from the mirror and breaks it (a file of torch goes).
+func (g repairRig) installFromMirror(t *testing.T, mirror string) {
+	t.Helper()
+	out, stderr, code := g.cli(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+		"--venv", g.venv, "--python", pyindex.Python(t), "--index-url", mirror, "--no-pip-upgrade", "--yes", "--json")
+	if code != 0 {
+		t.Fatalf("install from the mirror: exit %d\n%s\n%s", code, out, stderr)
+	}
+	lock, err := os.ReadFile(filepath.Join(g.venv, "requirements.lock"))
+	must(t, err)
+	if !strings.Contains(string(lock), "# index-url: "+mirror) || !strings.Contains(string(lock), "torch==2.6.0+cu126  # sha256=") {
+		t.Fatalf("the lock records neither the mirror nor the wheels' hashes:\n%s", lock)
+	}
+	sites, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "torch", "_tensor.py"))
+	if len(sites) != 1 {
+		t.Fatalf("torch/_tensor.py not found: %v", sites)
+	}
+	must(t, os.Remove(sites[0]))
+	t.Setenv("PATH", filepath.Join(g.venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // the venv is active
+}
+
+type fixJSON struct {
+	Repair struct {
+		Reinstall *struct {
+			FrameworkVersion string `json:"framework_version"`
+			Channel          string `json:"channel"`
+		} `json:"reinstall"`
+		Source string `json:"source"`
+	} `json:"repair"`
+	Result struct {
+		Failed bool `json:"failed"`
+		Steps  []struct {
+			Title string
+			OK    bool
+			Err   string
+		} `json:"steps"`
+		After *struct {
+			Problems int `json:"problems"`
+		} `json:"after"`
+	} `json:"result"`
+}
+
+func (g repairRig) fix(t *testing.T, extra ...string) fixJSON {
+	t.Helper()
+	out, stderr, code := g.cli(t, append([]string{"doctor", "--venv", g.venv, "--fix", "--yes", "--json"}, extra...)...)
+	var rep fixJSON
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("exit %d, not JSON: %v\n%s\n%s", code, err, out, stderr)
+	}
+	if rep.Repair.Reinstall == nil || rep.Repair.Reinstall.Channel != "cu126" || rep.Result.Failed || rep.Result.After == nil || rep.Result.After.Problems != 0 || code != 0 {
+		t.Fatalf("repair: exit %d\n%s\nstderr: %s", code, out, stderr)
+	}
+	return rep
+}
+
+// Installed from a mirror, broken, and the mirror gone too: doctor --fix puts the same build back
+// from the wheel cache, with no network at all (neither the official index nor the mirror answers).
+func TestDoctorFixRepairsFromTheCacheWithNoNetwork(t *testing.T) {
+	g := newRepairRig(t)
+	ix := cliIndex(t)
+	g.installFromMirror(t, ix.ChannelURL("cu126"))
+	ix.Close()
+	rep := g.fix(t)
+	if !strings.Contains(rep.Repair.Source, "wheel cache") || !strings.Contains(rep.Repair.Source, "no network is needed") {
+		t.Fatalf("the plan should say the wheels come from the cache: %q", rep.Repair.Source)
+	}
+}
+
+// The cache is gone: the repair goes to the mirror the lock recorded, not to the official index
+// (which does not answer here).
+func TestDoctorFixUsesTheMirrorTheLockRecorded(t *testing.T) {
+	g := newRepairRig(t)
+	ix := cliIndex(t)
+	g.installFromMirror(t, ix.ChannelURL("cu126"))
+	must(t, os.RemoveAll(g.cache))
+	before := ix.TotalRequests()
+	rep := g.fix(t)
+	if !strings.Contains(rep.Repair.Source, ix.ChannelURL("cu126")) || !strings.Contains(rep.Repair.Source, "requirements.lock") {
+		t.Fatalf("the plan should name the lock's mirror: %q", rep.Repair.Source)
+	}
+	if ix.TotalRequests() == before {
+		t.Fatal("the mirror served nothing: the repair did not use it")
+	}
+}
+
+// A corrupted wheel in the cache is not reused: the repair fetches it again from --index-url.
+func TestDoctorFixRefusesACorruptedCachedWheel(t *testing.T) {
+	g := newRepairRig(t)
+	ix := cliIndex(t)
+	g.installFromMirror(t, ix.ChannelURL("cu126"))
+	whl := filepath.Join(g.cache, "torch-2.6.0-cu126", "torch-2.6.0+cu126-py3-none-any.whl")
+	b, err := os.ReadFile(whl)
+	must(t, err)
+	b[len(b)/2] ^= 0xff
+	must(t, os.WriteFile(whl, b, 0o644))
+	before := ix.Requests("torch-2.6.0+cu126-py3-none-any.whl")
+	g.fix(t, "--index-url", ix.ChannelURL("cu126"))
+	if ix.Requests("torch-2.6.0+cu126-py3-none-any.whl") != before+1 {
+		t.Fatal("the corrupted torch wheel was not fetched again")
+	}
+	if _, err := os.Stat(filepath.Join(g.cache, "torch-2.6.0-cu126", ".rejected", "torch-2.6.0+cu126-py3-none-any.whl")); err != nil {
+		t.Fatalf("the corrupted wheel should be set aside: %v", err)
+	}
+}

@@ -1,0 +1,278 @@
+package install
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"gpuwiz/steps/runner"
+)
+
+// The wheel cache holds one folder per exact build (framework, version, channel): the wheels of
+// that build are the same files whichever index or mirror served them, so a repair or a re-run
+// reuses them from any source, and with none at all. cacheFile records, for every wheel in the
+// folder, the sha256 it had when it was staged (pip checks a download against the hash the index
+// gives) and where it came from; a wheel is reused only when its bytes still have that hash.
+const cacheFile = "gpuwiz-wheels.json"
+
+type cachedWheel struct {
+	SHA256 string    `json:"sha256"`
+	Size   int64     `json:"size"`
+	From   string    `json:"from"` // the index or find-links page it was staged from (credentials removed)
+	Staged time.Time `json:"staged"`
+}
+
+type wheelRecord struct {
+	Wheels map[string]cachedWheel `json:"wheels"` // file name → record
+}
+
+// StageDir is the wheel cache folder of one exact build.
+func StageDir(cache string, t Target) string {
+	v := t.FrameworkVersion
+	if v == "" && len(t.Packages) > 0 {
+		v = t.Packages[0].Version
+	}
+	return filepath.Join(cache, t.Framework+"-"+v+"-"+t.Channel)
+}
+
+func readWheelRecord(dir string) wheelRecord {
+	rec := wheelRecord{Wheels: map[string]cachedWheel{}}
+	b, err := os.ReadFile(filepath.Join(dir, cacheFile))
+	if err != nil {
+		return rec
+	}
+	// A record this version cannot read is as good as none: every wheel is checked again.
+	if json.Unmarshal(b, &rec) != nil || rec.Wheels == nil {
+		rec.Wheels = map[string]cachedWheel{}
+	}
+	return rec
+}
+
+func writeWheelRecord(dir string, rec wheelRecord) error {
+	b, err := json.MarshalIndent(rec, "", " ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, cacheFile+".tmp")
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, cacheFile))
+}
+
+// fileSHA256 is the hex sha256 of a file's bytes.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashAll hashes files on every core: a torch build is 2.5–4.5 GB.
+func hashAll(files []string) map[string]string {
+	out := make(map[string]string, len(files))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	work := make(chan string)
+	for i := 0; i < max(1, runtime.NumCPU()); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range work {
+				sum, err := fileSHA256(f)
+				if err != nil {
+					sum = ""
+				}
+				mu.Lock()
+				out[f] = sum
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, f := range files {
+		work <- f
+	}
+	close(work)
+	wg.Wait()
+	return out
+}
+
+// cacheCheck is what the wheel cache holds of a build, after checking every wheel's bytes.
+type cacheCheck struct {
+	Verified []string // wheels whose sha256 matches the record (or the venv's lock)
+	Bad      []string // wheels whose bytes changed since they were staged: never reused
+	Unknown  []string // wheels with no recorded hash: never reused
+	Bytes    int64    // size of the verified wheels
+	From     []string // where the verified wheels were staged from
+}
+
+// checkCache hashes every wheel in dir and compares it with the cache's record, else with the hash
+// the venv's lock recorded for that file name (wheels copied from another machine).
+func checkCache(dir string, lockHashes map[string]string) cacheCheck {
+	var c cacheCheck
+	staged, _ := stagedWheels(dir)
+	if len(staged) == 0 {
+		return c
+	}
+	rec := readWheelRecord(dir)
+	files := make([]string, 0, len(staged))
+	for _, w := range staged {
+		files = append(files, w.file)
+	}
+	sums := hashAll(files)
+	from := map[string]bool{}
+	for _, w := range staged {
+		base := filepath.Base(w.file)
+		want := rec.Wheels[base].SHA256
+		if want == "" {
+			want = lockHashes[base]
+		}
+		switch got := sums[w.file]; {
+		case want == "":
+			c.Unknown = append(c.Unknown, base)
+		case got != want:
+			c.Bad = append(c.Bad, base)
+		default:
+			c.Verified = append(c.Verified, base)
+			c.Bytes += w.size
+			if f := rec.Wheels[base].From; f != "" {
+				from[f] = true
+			} else {
+				from["the venv's lock"] = true
+			}
+		}
+	}
+	for f := range from {
+		c.From = append(c.From, f)
+	}
+	sort.Strings(c.From)
+	return c
+}
+
+// holdsPins reports whether the verified wheels include one for every pin.
+func (c cacheCheck) holdsPins(dir string, pins []string) bool {
+	var ws []wheelInfo
+	for _, f := range c.Verified {
+		if name, version, ok := parseWheelName(f); ok {
+			ws = append(ws, wheelInfo{file: filepath.Join(dir, f), name: name, version: version})
+		}
+	}
+	for _, p := range pins {
+		if _, ok := wheelFor(ws, p); !ok {
+			return false
+		}
+	}
+	return len(pins) > 0
+}
+
+// quarantine moves wheels that must not be reused out of the folder pip reads, so neither the
+// offline try nor the download can pick them up; a download then fetches them again.
+func quarantine(dir string, files []string) error {
+	if len(files) == 0 {
+		return nil
+	}
+	q := filepath.Join(dir, ".rejected")
+	if err := os.MkdirAll(q, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Rename(filepath.Join(dir, f), filepath.Join(q, f)); err != nil {
+			return fmt.Errorf("moving %s out of the wheel cache: %w", f, err)
+		}
+	}
+	return nil
+}
+
+// recordNew adds to the cache's record every wheel in dir it does not list yet, with its sha256 and
+// the source it was staged from.
+func recordNew(dir, from string) error {
+	rec := readWheelRecord(dir)
+	staged, _ := stagedWheels(dir)
+	var todo []string
+	for _, w := range staged {
+		r, ok := rec.Wheels[filepath.Base(w.file)]
+		if !ok || r.Size != w.size {
+			todo = append(todo, w.file)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	sums := hashAll(todo)
+	now := time.Now().UTC()
+	for _, f := range todo {
+		st, err := os.Stat(f)
+		if err != nil || sums[f] == "" {
+			continue
+		}
+		rec.Wheels[filepath.Base(f)] = cachedWheel{SHA256: sums[f], Size: st.Size(), From: stripCredentials(from), Staged: now}
+	}
+	return writeWheelRecord(dir, rec)
+}
+
+// stripCredentials drops user:password@ from a URL (and redacts token-like query values): the
+// cache and the lock never keep secrets.
+func stripCredentials(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		u.User = nil
+		s = u.String()
+	}
+	return runner.Redact(s)
+}
+
+// wheelHash is the recorded sha256 of a staged wheel ("" when unknown).
+func wheelHash(dir, file string) string {
+	return readWheelRecord(dir).Wheels[filepath.Base(file)].SHA256
+}
+
+// Source is where an install takes its wheels from, and why.
+type Source struct {
+	Kind      string `json:"kind"`                 // "cache": every wheel is staged already; "index": some must be downloaded
+	IndexURL  string `json:"index_url"`            // where what the cache lacks comes from
+	FindLinks string `json:"find_links,omitempty"` // a flat page of the framework's wheels, searched with the index
+	Why       string `json:"why"`
+}
+
+// cachedBuild says, from the cache's record alone (no hashing: the stage step checks every byte),
+// whether the cache holds a wheel for every pin, and how many files and bytes it has.
+func cachedBuild(dir string, pins []string) (ok bool, files int, bytes int64, from []string) {
+	rec := readWheelRecord(dir)
+	staged, _ := stagedWheels(dir)
+	var known []wheelInfo
+	seen := map[string]bool{}
+	for _, w := range staged {
+		r, ok := rec.Wheels[filepath.Base(w.file)]
+		if !ok || r.Size != w.size {
+			continue
+		}
+		known = append(known, w)
+		files++
+		bytes += w.size
+		if r.From != "" && !seen[r.From] {
+			seen[r.From] = true
+			from = append(from, r.From)
+		}
+	}
+	for _, p := range pins {
+		if _, ok := wheelFor(known, p); !ok {
+			return false, files, bytes, from
+		}
+	}
+	sort.Strings(from)
+	return len(pins) > 0, files, bytes, from
+}
