@@ -71,7 +71,7 @@ func (s *doneScreen) body() string {
 		}
 		switch {
 		case o.VenvRemoved:
-			b.WriteString("The venv this run had created was removed again: nothing is left of it.\n")
+			b.WriteString("Nothing is left of it: the venv this run had created was removed again.\n")
 		case o.Result == "unchanged":
 			b.WriteString("Nothing was removed or installed: the environment is as it was.\n")
 		case o.Restored:

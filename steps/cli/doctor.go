@@ -90,7 +90,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	f.StringVar(&src.Mirror, "mirror", "", "with --fix: Paddle's dependencies (and pip's upgrade) from this index")
 	f.StringVar(&src.FindLinks, "find-links", "", "with --fix: a flat page of the framework's wheels (several mirrors of PyTorch's wheels are one)")
 	f.StringVar(&src.CacheDir, "cache-dir", "", "with --fix: the wheel cache (default: the user cache dir /gpuwiz/wheels)")
-	f.StringVar(&config, "config", "", "with --fix: TOML answer file (index-url, mirror, find-links, cache-dir, yes), as for install; flags win")
+	f.StringVar(&config, "config", "", "with --fix: install's TOML answer file; its index-url, mirror, find-links, cache-dir and yes are used (flags win)")
 	return cmd
 }
 
@@ -291,26 +291,18 @@ func withRepairLog(deps doctor.Deps, cmdLog io.Writer, src install.ReinstallOpti
 	return deps, path, closeLog
 }
 
-// repairAnswers are the keys of doctor --fix's answer file: the install answer file's source keys.
-type repairAnswers struct {
-	IndexURL  string `toml:"index-url"`
-	Mirror    string `toml:"mirror"`
-	FindLinks string `toml:"find-links"`
-	CacheDir  string `toml:"cache-dir"`
-	Yes       bool   `toml:"yes"`
-}
-
-// readRepairAnswers fills every source no flag set from the TOML file; unknown keys are errors.
+// readRepairAnswers takes the sources (index-url, mirror, find-links, cache-dir) and yes from an
+// install answer file, so one file serves install and repair; keys install does not know are errors.
 func readRepairAnswers(path string, cmd *cobra.Command, src *install.ReinstallOptions, yes *bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Usagef("--config: %v", err)
 	}
-	var file repairAnswers
+	var file installAnswers
 	if err := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields().Decode(&file); err != nil {
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) {
-			return Usagef("--config %s: unknown key(s):\n%s\ndoctor --fix reads index-url, mirror, find-links, cache-dir and yes", path, sm.String())
+			return Usagef("--config %s: unknown key(s):\n%s\nthe file is install's answer file; doctor --fix reads its index-url, mirror, find-links, cache-dir and yes", path, sm.String())
 		}
 		return Usagef("--config %s: %v", path, err)
 	}

@@ -158,3 +158,25 @@ func TestDoctorFixRefusesACorruptedCachedWheel(t *testing.T) {
 		t.Fatalf("the corrupted wheel should be set aside: %v", err)
 	}
 }
+
+// doctor --fix --config takes install's answer file: its index-url wins over the lock's mirror,
+// which no longer answers; a key install does not know is refused before anything runs.
+func TestDoctorFixConfigTakesTheInstallAnswerFile(t *testing.T) {
+	g := newRepairRig(t)
+	ix := cliIndex(t)
+	g.installFromMirror(t, ix.ChannelURL("cu126"))
+	ix.Close()
+	must(t, os.RemoveAll(g.cache))
+	bad := filepath.Join(g.dir, "bad.toml")
+	must(t, os.WriteFile(bad, []byte("index-urll = \"https://example.org\"\n"), 0o644))
+	if _, stderr, code := g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--config", bad); code != 2 || !strings.Contains(stderr, "index-urll") {
+		t.Fatalf("a bad key: exit %d, %s", code, stderr)
+	}
+	ix2 := cliIndex(t)
+	answers := filepath.Join(g.dir, "answers.toml")
+	must(t, os.WriteFile(answers, []byte("framework = \"torch\"\nindex-url = \""+ix2.ChannelURL("cu126")+"\"\n"), 0o644))
+	rep := g.fix(t, "--config", answers)
+	if !strings.Contains(rep.Repair.Source, ix2.ChannelURL("cu126")) || ix2.TotalRequests() == 0 {
+		t.Fatalf("the answer file's index was not used: %q, %d requests", rep.Repair.Source, ix2.TotalRequests())
+	}
+}
