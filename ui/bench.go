@@ -18,22 +18,30 @@ import (
 )
 
 // BenchEventMsg carries one benchmark event to the screen.
-type BenchEventMsg struct{ Event bench.Event }
+type BenchEventMsg struct {
+	addr
+	Event bench.Event
+}
 
 // BenchClosedMsg says the benchmark's event channel closed (the run is over).
-type BenchClosedMsg struct{}
+type BenchClosedMsg struct{ addr }
 
 // GPUSamplesMsg carries one sampler reading of every GPU.
-type GPUSamplesMsg struct{ Samples []gpu.Sample }
+type GPUSamplesMsg struct {
+	addr
+	Samples []gpu.Sample
+}
 
 // SamplerClosedMsg says the sampler's channel closed.
-type SamplerClosedMsg struct{}
+type SamplerClosedMsg struct{ addr }
 
 // BenchFeed turns the benchmark's and the sampler's channels into commands that read one message
 // each; the screen re-arms the matching command after every message, so nothing is read in Update.
+// Its messages are addressed to the screen that started the run.
 type BenchFeed struct {
 	Events  <-chan bench.Event
 	Samples <-chan []gpu.Sample
+	to      screenID
 }
 
 // NextEvent waits for the next benchmark event.
@@ -44,9 +52,9 @@ func (f BenchFeed) NextEvent() tea.Cmd {
 	return func() tea.Msg {
 		e, ok := <-f.Events
 		if !ok {
-			return BenchClosedMsg{}
+			return BenchClosedMsg{addr{f.to}}
 		}
-		return BenchEventMsg{e}
+		return BenchEventMsg{addr{f.to}, e}
 	}
 }
 
@@ -58,9 +66,9 @@ func (f BenchFeed) NextSamples() tea.Cmd {
 	return func() tea.Msg {
 		s, ok := <-f.Samples
 		if !ok {
-			return SamplerClosedMsg{}
+			return SamplerClosedMsg{addr{f.to}}
 		}
-		return GPUSamplesMsg{s}
+		return GPUSamplesMsg{addr{f.to}, s}
 	}
 }
 

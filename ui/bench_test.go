@@ -75,13 +75,13 @@ func interleave(events []bench.Event, samples [][]gpu.Sample, closeEvents bool) 
 	var msgs []tea.Msg
 	si := 0
 	for i, e := range events {
-		msgs = append(msgs, BenchEventMsg{e})
+		msgs = append(msgs, BenchEventMsg{Event: e})
 		for ; si < len(samples) && si*len(events) < (i+1)*len(samples); si++ {
-			msgs = append(msgs, GPUSamplesMsg{samples[si]})
+			msgs = append(msgs, GPUSamplesMsg{Samples: samples[si]})
 		}
 	}
 	for ; si < len(samples); si++ {
-		msgs = append(msgs, GPUSamplesMsg{samples[si]})
+		msgs = append(msgs, GPUSamplesMsg{Samples: samples[si]})
 	}
 	if closeEvents {
 		msgs = append(msgs, BenchClosedMsg{})
@@ -175,7 +175,7 @@ func endedAfter(t *testing.T, events []bench.Event) (string, string) {
 	m := NewBenchModel(BenchOptions{Framework: "torch"}, BenchFeed{})
 	m.SetSize(100, 30)
 	for _, e := range events {
-		m.Update(BenchEventMsg{e})
+		m.Update(BenchEventMsg{Event: e})
 	}
 	m.Update(BenchClosedMsg{})
 	s, ok := m.Summary()

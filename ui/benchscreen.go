@@ -8,44 +8,42 @@ import (
 )
 
 // benchScreen embeds the live benchmark screen (BenchModel) and owns its run: it starts the
-// benchmark in a command, restarts it on BenchRerunMsg and cancels it when the user leaves.
+// benchmark in a command and cancels it when the user leaves. Running it again is a new screen
+// (the root swaps it on BenchRerunMsg), so nothing of the old run can reach the new one.
 type benchScreen struct {
 	c      *Common
+	id     screenID
 	venv   string
 	gpu    int // the card benchmarked and charted
 	model  *BenchModel
 	cancel context.CancelFunc
-	runID  int
 	err    error
 	w, h   int
 }
 
 type benchStartedMsg struct {
-	runID     int
+	addr
 	feed      BenchFeed
 	framework string
 	err       error
 }
 
-func benchStartCmd(ctx context.Context, b Backend, venv string, gpuIndex, runID int) tea.Cmd {
+func benchStartCmd(to screenID, ctx context.Context, b Backend, venv string, gpuIndex int) tea.Cmd {
 	return func() tea.Msg {
 		feed, fw, err := b.Bench(ctx, venv, gpuIndex)
-		return benchStartedMsg{runID, feed, fw, err}
+		feed.to = to
+		return benchStartedMsg{addr{to}, feed, fw, err}
 	}
 }
 
 func newBenchScreen(c *Common, venv string, gpuIndex int) screen {
-	return &benchScreen{c: c, venv: venv, gpu: gpuIndex}
+	return &benchScreen{c: c, id: c.newID(), venv: venv, gpu: gpuIndex}
 }
 
 func (s *benchScreen) start() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
 	ctx, cancel := context.WithCancel(s.c.Ctx)
 	s.cancel = cancel
-	s.runID++
-	return benchStartCmd(ctx, s.c.Backend, s.venv, s.gpu, s.runID)
+	return benchStartCmd(s.id, ctx, s.c.Backend, s.venv, s.gpu)
 }
 
 func (s *benchScreen) Init() tea.Cmd { return s.start() }
@@ -57,7 +55,8 @@ func (s *benchScreen) Leave() {
 	}
 }
 
-func (s *benchScreen) Title() string { return "Benchmark" }
+func (s *benchScreen) ident() screenID { return s.id }
+func (s *benchScreen) Title() string   { return "Benchmark" }
 
 // OwnHelp: BenchModel draws its help line; the root's would repeat it.
 func (s *benchScreen) OwnHelp() {}
@@ -76,25 +75,16 @@ func (s *benchScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.Shor
 func (s *benchScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case benchStartedMsg:
-		if msg.runID != s.runID {
-			return s, nil
-		}
 		s.err = msg.err
 		if msg.err != nil {
 			return s, nil
 		}
-		if s.model != nil {
-			return s, s.model.Restart(msg.feed)
-		}
 		s.model = NewBenchModel(BenchOptions{Framework: msg.framework, GPU: s.gpu, ASCII: s.c.Styles.ASCII, NoColor: s.c.NoColor}, msg.feed)
 		s.model.SetSize(s.w, s.h)
 		return s, s.model.Init()
-	case BenchRerunMsg:
-		return s, s.start()
 	case tea.KeyMsg:
 		if s.model == nil && key.Matches(msg, s.c.Keys.Rerun) {
-			s.err = nil
-			return s, s.start()
+			return s, navigate(BenchRerunMsg{})
 		}
 	}
 	if s.model == nil {

@@ -15,6 +15,7 @@ import (
 // their reason, minor-compat rows marked, the current channel marked when changing an environment.
 type channelScreen struct {
 	c         *Common
+	id        screenID
 	report    gpu.Report
 	framework string
 	version   string
@@ -28,7 +29,7 @@ type channelScreen struct {
 }
 
 func newChannelScreen(c *Common, r gpu.Report, framework, version string, current *VenvInfo) *channelScreen {
-	return &channelScreen{c: c, report: r, framework: framework, version: version, current: current}
+	return &channelScreen{c: c, id: c.newID(), report: r, framework: framework, version: version, current: current}
 }
 
 func (s *channelScreen) Init() tea.Cmd {
@@ -43,9 +44,10 @@ func (s *channelScreen) Init() tea.Cmd {
 	if s.current != nil {
 		f.PythonVersion = s.current.PythonVersion // the venv's Python stays: builds must support it
 	}
-	return channelsCmd(s.c.Ctx, s.c.Backend, f)
+	return channelsCmd(s.id, s.c.Ctx, s.c.Backend, f)
 }
 
+func (s *channelScreen) ident() screenID { return s.id }
 func (s *channelScreen) Title() string {
 	return fmt.Sprintf("Channel for %s %s", frameworkName(s.framework), s.version)
 }
@@ -124,9 +126,6 @@ func (s *channelScreen) defaultCursor() int {
 func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case channelsMsg:
-		if s.sel != nil || msg.framework != s.framework {
-			return s, nil
-		}
 		s.err = msg.err
 		if msg.err == nil {
 			sel := msg.sel

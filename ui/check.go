@@ -15,6 +15,7 @@ import (
 // checkScreen ends "just check this machine": the builds of both frameworks that fit, then quit.
 type checkScreen struct {
 	c      *Common
+	id     screenID
 	report gpu.Report
 	sels   map[string]*channelsMsg
 	py     *Interpreter // the Python the builds are judged for: the one a new venv would use
@@ -24,11 +25,11 @@ type checkScreen struct {
 }
 
 func newCheckScreen(c *Common, r gpu.Report) *checkScreen {
-	return &checkScreen{c: c, report: r, sels: map[string]*channelsMsg{}, vp: viewport.New(0, 0)}
+	return &checkScreen{c: c, id: c.newID(), report: r, sels: map[string]*channelsMsg{}, vp: viewport.New(0, 0)}
 }
 
 // Init looks for Python first: which builds fit depends on the Python a venv would be made from.
-func (s *checkScreen) Init() tea.Cmd { return pythonsCmd(s.c.Ctx, s.c.Backend) }
+func (s *checkScreen) Init() tea.Cmd { return pythonsCmd(s.id, s.c.Ctx, s.c.Backend) }
 
 func (s *checkScreen) judge() tea.Cmd {
 	var cmds []tea.Cmd
@@ -38,13 +39,14 @@ func (s *checkScreen) judge() tea.Cmd {
 			if s.py != nil {
 				facts.PythonVersion, facts.PythonBits = s.py.Version, s.py.Bits
 			}
-			cmds = append(cmds, channelsCmd(s.c.Ctx, s.c.Backend, facts))
+			cmds = append(cmds, channelsCmd(s.id, s.c.Ctx, s.c.Backend, facts))
 		}
 	}
 	return tea.Batch(cmds...)
 }
 
-func (s *checkScreen) Title() string { return "Builds that fit this machine" }
+func (s *checkScreen) ident() screenID { return s.id }
+func (s *checkScreen) Title() string   { return "Builds that fit this machine" }
 func (s *checkScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h-1, 1)
@@ -58,9 +60,6 @@ func (s *checkScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.Shor
 
 func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(pythonsMsg); ok {
-		if s.pyDone {
-			return s, nil
-		}
 		s.pyDone = true
 		if p, ok := defaultPython(m.list); ok {
 			s.py = &p
@@ -69,10 +68,8 @@ func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return s, s.judge()
 	}
 	if m, ok := msg.(channelsMsg); ok {
-		if s.sels[m.framework] == nil {
-			s.sels[m.framework] = &m
-			s.vp.SetContent(s.body())
-		}
+		s.sels[m.framework] = &m
+		s.vp.SetContent(s.body())
 		return s, nil
 	}
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.c.Keys.Select) {

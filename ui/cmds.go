@@ -12,108 +12,118 @@ import (
 )
 
 // Every call into the backend happens here, inside a tea.Cmd; Update only reads the messages.
+// Each message names the screen that started the command (addr), and the root hands it to that
+// screen alone: a screen never sees another's results, and a result for a screen that has gone is
+// dropped.
 
 type probeMsg struct {
+	addr
 	report gpu.Report
 	err    error
 }
 
-func probeCmd(ctx context.Context, b Backend) tea.Cmd {
+func probeCmd(to screenID, ctx context.Context, b Backend) tea.Cmd {
 	return func() tea.Msg {
 		r, err := b.Probe(ctx)
-		return probeMsg{r, err}
+		return probeMsg{addr{to}, r, err}
 	}
 }
 
 type channelsMsg struct {
+	addr
 	framework string
 	sel       matrix.Selection
 	err       error
 }
 
-func channelsCmd(ctx context.Context, b Backend, facts matrix.Facts) tea.Cmd {
+func channelsCmd(to screenID, ctx context.Context, b Backend, facts matrix.Facts) tea.Cmd {
 	return func() tea.Msg {
 		sel, err := b.Channels(ctx, facts)
-		return channelsMsg{facts.Framework, sel, err}
+		return channelsMsg{addr{to}, facts.Framework, sel, err}
 	}
 }
 
 type pythonsMsg struct {
+	addr
 	list []Interpreter
 	err  error
 }
 
-func pythonsCmd(ctx context.Context, b Backend) tea.Cmd {
+func pythonsCmd(to screenID, ctx context.Context, b Backend) tea.Cmd {
 	return func() tea.Msg {
 		l, err := b.Pythons(ctx)
-		return pythonsMsg{l, err}
+		return pythonsMsg{addr{to}, l, err}
 	}
 }
 
-// venvCheckMsg answers one keystroke's path; seq drops answers to older keystrokes.
+// venvCheckMsg answers the check of one typed path.
 type venvCheckMsg struct {
-	seq   int
+	addr
 	path  string
 	check PathCheck
 }
 
-func venvCheckCmd(b Backend, seq int, path string) tea.Cmd {
-	return func() tea.Msg { return venvCheckMsg{seq, path, b.CheckVenv(path)} }
+func venvCheckCmd(to screenID, b Backend, path string) tea.Cmd {
+	return func() tea.Msg { return venvCheckMsg{addr{to}, path, b.CheckVenv(path)} }
 }
 
 type inspectMsg struct {
+	addr
 	path string
 	info VenvInfo
 	err  error
 }
 
-func inspectCmd(ctx context.Context, b Backend, path string) tea.Cmd {
+func inspectCmd(to screenID, ctx context.Context, b Backend, path string) tea.Cmd {
 	return func() tea.Msg {
 		info, err := b.InspectVenv(ctx, path)
-		return inspectMsg{path, info, err}
+		return inspectMsg{addr{to}, path, info, err}
 	}
 }
 
 type planMsg struct {
+	addr
 	plan Plan
 	err  error
 }
 
-func planCmd(ctx context.Context, b Backend, req PlanRequest) tea.Cmd {
+func planCmd(to screenID, ctx context.Context, b Backend, req PlanRequest) tea.Cmd {
 	return func() tea.Msg {
 		p, err := b.Plan(ctx, req)
-		return planMsg{p, err}
+		return planMsg{addr{to}, p, err}
 	}
 }
 
-func repairPlanCmd(ctx context.Context, b Backend, venv string, r DoctorReport) tea.Cmd {
+func repairPlanCmd(to screenID, ctx context.Context, b Backend, venv string, r DoctorReport) tea.Cmd {
 	return func() tea.Msg {
 		p, err := b.RepairPlan(ctx, venv, r)
-		return planMsg{p, err}
+		return planMsg{addr{to}, p, err}
 	}
 }
 
 type verifyMsg struct {
+	addr
 	report VerifyReport
 	err    error
 }
 
-func verifyCmd(ctx context.Context, b Backend, venv string, c matrix.Candidate) tea.Cmd {
+func verifyCmd(to screenID, ctx context.Context, b Backend, venv string, c matrix.Candidate) tea.Cmd {
 	return func() tea.Msg {
 		r, err := b.Verify(ctx, venv, c)
-		return verifyMsg{r, err}
+		return verifyMsg{addr{to}, r, err}
 	}
 }
 
 type doctorMsg struct {
+	addr
 	report DoctorReport
 	err    error
 }
 
-func doctorCmd(ctx context.Context, b Backend, venv string) tea.Cmd {
+func doctorCmd(to screenID, ctx context.Context, b Backend, venv string) tea.Cmd {
 	return func() tea.Msg {
 		r, err := b.Doctor(ctx, venv)
-		return doctorMsg{r, err}
+		return doctorMsg{addr{to}, r, err}
 	}
 }
 
@@ -123,8 +133,9 @@ const installFlushInterval = 80 * time.Millisecond
 // installEventBuffer bounds the channel between the install and the screen.
 const installEventBuffer = 1024
 
-// installJob is one running install: its channels, its cancel and a WaitGroup that Run waits on.
+// installJob is one running install: its screen, its channels and its cancel.
 type installJob struct {
+	to      screenID
 	events  chan InstallEvent
 	outcome chan Outcome
 	cancel  context.CancelFunc
@@ -145,6 +156,7 @@ func startInstallCmd(ctx context.Context, b Backend, plan Plan, job *installJob,
 
 // installBatchMsg carries what the install reported since the last tick.
 type installBatchMsg struct {
+	addr
 	events  []InstallEvent
 	outcome *Outcome
 }
@@ -156,7 +168,7 @@ func installTickCmd(job *installJob) tea.Cmd {
 }
 
 func drainInstall(job *installJob) installBatchMsg {
-	var batch installBatchMsg
+	batch := installBatchMsg{addr: addr{job.to}}
 	drain := func(limit int) {
 		for len(batch.events) < limit {
 			select {

@@ -28,7 +28,25 @@ type Common struct {
 	Ctx           context.Context
 	Backend       Backend
 	Clock         func() time.Time // nil: time.Now; tests stop it for stable elapsed times
+	lastID        screenID
 }
+
+// screenID names one screen for as long as it lives; a screen shown again is a new screen.
+type screenID uint64
+
+// newID is a screen's id, taken once when the screen is built (in Update: no locking needed).
+func (c *Common) newID() screenID {
+	c.lastID++
+	return c.lastID
+}
+
+// addr is embedded in every message a command sends back: the screen that asked for it.
+type addr struct{ to screenID }
+
+func (a addr) receiver() screenID { return a.to }
+
+// addressed is a message for one screen; the root delivers it to that screen only.
+type addressed interface{ receiver() screenID }
 
 // now is the time by c.Clock.
 func (c *Common) now() time.Time {
@@ -45,6 +63,7 @@ type screen interface {
 	FullHelp() [][]key.Binding
 	SetSize(width, height int)
 	Title() string
+	ident() screenID // the receiver of the screen's command results
 }
 
 // busyScreen is a screen that must not be left or quit at once (an install is running).

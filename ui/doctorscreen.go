@@ -12,6 +12,7 @@ import (
 // doctorScreen runs doctor on the chosen venv and lists the findings, most severe first.
 type doctorScreen struct {
 	c      *Common
+	id     screenID
 	venv   string
 	report *DoctorReport
 	err    error
@@ -21,17 +22,18 @@ type doctorScreen struct {
 }
 
 func newDoctorScreen(c *Common, venv string) *doctorScreen {
-	return &doctorScreen{c: c, venv: venv, spin: newSpinnerView(c), vp: viewport.New(0, 0)}
+	return &doctorScreen{c: c, id: c.newID(), venv: venv, spin: newSpinnerView(c), vp: viewport.New(0, 0)}
 }
 
 func (s *doctorScreen) Init() tea.Cmd {
 	if s.report != nil {
 		return nil
 	}
-	return tea.Batch(s.spin.tick(), doctorCmd(s.c.Ctx, s.c.Backend, s.venv))
+	return tea.Batch(s.spin.tick(), doctorCmd(s.id, s.c.Ctx, s.c.Backend, s.venv))
 }
 
-func (s *doctorScreen) Title() string { return "Doctor" }
+func (s *doctorScreen) ident() screenID { return s.id }
+func (s *doctorScreen) Title() string   { return "Doctor" }
 func (s *doctorScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h-2, 1)
@@ -58,9 +60,6 @@ func rankOf(sev string) int {
 func (s *doctorScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case doctorMsg:
-		if s.report != nil {
-			return s, nil
-		}
 		s.err = msg.err
 		if msg.err == nil {
 			r := msg.report

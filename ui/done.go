@@ -12,6 +12,7 @@ import (
 // doneScreen says what was done, how to activate the venv and where the log and lock file are.
 type doneScreen struct {
 	c    *Common
+	id   screenID
 	ch   choices
 	act  Activation
 	vp   viewport.Model
@@ -19,15 +20,16 @@ type doneScreen struct {
 }
 
 func newDoneScreen(c *Common, ch choices) *doneScreen {
-	s := &doneScreen{c: c, ch: ch, vp: viewport.New(0, 0)}
+	s := &doneScreen{c: c, id: c.newID(), ch: ch, vp: viewport.New(0, 0)}
 	if ch.venv != "" {
 		s.act = c.Backend.Activation(ch.venv) // pure string building, no IO
 	}
 	return s
 }
 
-func (s *doneScreen) Init() tea.Cmd { return nil }
-func (s *doneScreen) Title() string { return "Done" }
+func (s *doneScreen) Init() tea.Cmd   { return nil }
+func (s *doneScreen) ident() screenID { return s.id }
+func (s *doneScreen) Title() string   { return "Done" }
 func (s *doneScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h, 1)

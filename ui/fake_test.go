@@ -238,7 +238,7 @@ func (f *fakeBackend) Bench(ctx context.Context, venv string, gpuIndex int) (Ben
 		for _, e := range evs {
 			t.Add(e)
 		}
-		msgs = append(msgs, BenchEventMsg{bench.Finished{Summary: t.Summary()}})
+		msgs = append(msgs, BenchEventMsg{Event: bench.Finished{Summary: t.Summary()}})
 	}
 	if !f.benchSamples { // everything buffered: the screen tests read it one command at a time
 		events := make(chan bench.Event, len(msgs))

@@ -24,6 +24,7 @@ type frameworkChoice struct {
 // frameworkScreen picks PyTorch or PaddlePaddle and a version, defaulting to the recommendation.
 type frameworkScreen struct {
 	c       *Common
+	id      screenID
 	report  gpu.Report
 	choices []*frameworkChoice
 	cursor  int
@@ -31,19 +32,20 @@ type frameworkScreen struct {
 }
 
 func newFrameworkScreen(c *Common, r gpu.Report) *frameworkScreen {
-	return &frameworkScreen{c: c, report: r, choices: []*frameworkChoice{{framework: "torch"}, {framework: "paddle"}}}
+	return &frameworkScreen{c: c, id: c.newID(), report: r, choices: []*frameworkChoice{{framework: "torch"}, {framework: "paddle"}}}
 }
 
 func (s *frameworkScreen) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, ch := range s.choices {
 		if !ch.loaded {
-			cmds = append(cmds, channelsCmd(s.c.Ctx, s.c.Backend, factsFor(s.report, ch.framework, "")))
+			cmds = append(cmds, channelsCmd(s.id, s.c.Ctx, s.c.Backend, factsFor(s.report, ch.framework, "")))
 		}
 	}
 	return tea.Batch(cmds...)
 }
 
+func (s *frameworkScreen) ident() screenID  { return s.id }
 func (s *frameworkScreen) Title() string    { return "Framework" }
 func (s *frameworkScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *frameworkScreen) ShortHelp() []key.Binding {
@@ -72,7 +74,7 @@ func (s *frameworkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case channelsMsg:
 		for _, ch := range s.choices {
-			if ch.framework != msg.framework || ch.loaded {
+			if ch.framework != msg.framework {
 				continue
 			}
 			ch.loaded, ch.err = true, msg.err

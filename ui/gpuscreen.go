@@ -18,6 +18,7 @@ import (
 // gpuScreen shows the probe's report: a table of cards and plain words about the driver.
 type gpuScreen struct {
 	c       *Common
+	id      screenID
 	journey Journey
 	report  *gpu.Report
 	err     error
@@ -28,7 +29,7 @@ type gpuScreen struct {
 }
 
 func newGPUScreen(c *Common, j Journey) *gpuScreen {
-	s := &gpuScreen{c: c, journey: j, spin: newSpinner(c)}
+	s := &gpuScreen{c: c, id: c.newID(), journey: j, spin: newSpinner(c)}
 	return s
 }
 
@@ -45,10 +46,11 @@ func (s *gpuScreen) Init() tea.Cmd {
 	if s.report != nil {
 		return nil
 	}
-	return tea.Batch(s.spin.Tick, probeCmd(s.c.Ctx, s.c.Backend))
+	return tea.Batch(s.spin.Tick, probeCmd(s.id, s.c.Ctx, s.c.Backend))
 }
 
-func (s *gpuScreen) Title() string { return "GPU & driver" }
+func (s *gpuScreen) ident() screenID { return s.id }
+func (s *gpuScreen) Title() string   { return "GPU & driver" }
 
 func (s *gpuScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
@@ -98,9 +100,6 @@ func (s *gpuScreen) move(d int) {
 func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case probeMsg:
-		if s.report != nil {
-			return s, nil
-		}
 		s.err = msg.err
 		if msg.err == nil {
 			r := msg.report

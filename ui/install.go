@@ -23,6 +23,7 @@ const logTailLines = 500
 // time and a bounded tail of the live log. Ctrl+C asks first, then cancels the child tree.
 type installScreen struct {
 	c          *Common
+	id         screenID
 	plan       Plan
 	wg         *sync.WaitGroup
 	job        *installJob
@@ -44,7 +45,7 @@ type installScreen struct {
 }
 
 func newInstallScreen(c *Common, p Plan, wg *sync.WaitGroup) *installScreen {
-	s := &installScreen{c: c, plan: p, wg: wg, states: map[string]string{}, log: newLogRing(logTailLines),
+	s := &installScreen{c: c, id: c.newID(), plan: p, wg: wg, states: map[string]string{}, log: newLogRing(logTailLines),
 		spin: newSpinner(c)}
 	opts := []progress.Option{progress.WithoutPercentage()}
 	if c.Styles.ASCII {
@@ -67,13 +68,14 @@ func (s *installScreen) Init() tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(s.c.Ctx)
-	s.job = &installJob{events: make(chan InstallEvent, installEventBuffer), outcome: make(chan Outcome, 1), cancel: cancel}
+	s.job = &installJob{to: s.id, events: make(chan InstallEvent, installEventBuffer), outcome: make(chan Outcome, 1), cancel: cancel}
 	s.started = s.c.now()
 	s.now = s.started
 	return tea.Batch(startInstallCmd(ctx, s.c.Backend, s.plan, s.job, s.wg), installTickCmd(s.job), s.spin.Tick)
 }
 
 func (s *installScreen) Busy() bool       { return s.outcome == nil }
+func (s *installScreen) ident() screenID  { return s.id }
 func (s *installScreen) Title() string    { return "Install" }
 func (s *installScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *installScreen) ShortHelp() []key.Binding {

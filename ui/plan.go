@@ -12,6 +12,7 @@ import (
 // planScreen shows exactly what will run; nothing runs until the user confirms.
 type planScreen struct {
 	c      *Common
+	id     screenID
 	req    PlanRequest
 	doctor *DoctorReport // the repair journey: the plan fixes these findings
 	plan   *Plan
@@ -21,7 +22,7 @@ type planScreen struct {
 }
 
 func newPlanScreen(c *Common, req PlanRequest, doctor *DoctorReport) *planScreen {
-	return &planScreen{c: c, req: req, doctor: doctor, vp: viewport.New(0, 0)}
+	return &planScreen{c: c, id: c.newID(), req: req, doctor: doctor, vp: viewport.New(0, 0)}
 }
 
 func (s *planScreen) Init() tea.Cmd {
@@ -29,12 +30,13 @@ func (s *planScreen) Init() tea.Cmd {
 		return nil
 	}
 	if s.doctor != nil {
-		return repairPlanCmd(s.c.Ctx, s.c.Backend, s.req.Venv, *s.doctor)
+		return repairPlanCmd(s.id, s.c.Ctx, s.c.Backend, s.req.Venv, *s.doctor)
 	}
-	return planCmd(s.c.Ctx, s.c.Backend, s.req)
+	return planCmd(s.id, s.c.Ctx, s.c.Backend, s.req)
 }
 
-func (s *planScreen) Title() string { return "Plan" }
+func (s *planScreen) ident() screenID { return s.id }
+func (s *planScreen) Title() string   { return "Plan" }
 func (s *planScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h-2, 1)
@@ -52,9 +54,6 @@ func (s *planScreen) FullHelp() [][]key.Binding {
 func (s *planScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case planMsg:
-		if s.plan != nil || s.err != nil {
-			return s, nil
-		}
 		s.err = msg.err
 		if msg.err == nil {
 			p := msg.plan

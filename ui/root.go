@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -183,19 +184,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m.updateTop(msg)
 }
 
-// updateTop hands msg to the top screen. Results of commands started by a screen that is no longer
-// on top still reach that screen: every screen ignores messages it did not ask for.
+// updateTop hands msg to the one screen it is for: a command's result to the screen that started
+// it, wherever that screen is on the stack (it is dropped when that screen has gone); anything
+// else (keys, spinner ticks) to the top screen.
 func (m *Model) updateTop(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmds []tea.Cmd
-	for i, s := range m.stack {
-		if _, isKey := msg.(tea.KeyMsg); isKey && i != len(m.stack)-1 {
-			continue
+	i := len(m.stack) - 1
+	if a, ok := msg.(addressed); ok {
+		i = slices.IndexFunc(m.stack, func(s screen) bool { return s.ident() == a.receiver() })
+		if i < 0 {
+			return m, nil
 		}
-		next, cmd := s.Update(msg)
-		m.stack[i] = next.(screen)
-		cmds = append(cmds, cmd)
 	}
-	return m, tea.Batch(cmds...)
+	next, cmd := m.stack[i].Update(msg)
+	m.stack[i] = next.(screen)
+	return m, cmd
 }
 
 func (m *Model) View() string {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -202,14 +203,36 @@ func TestVenvPathValidatedAsYouType(t *testing.T) {
 func TestVenvDropsStaleChecks(t *testing.T) {
 	c := testCommon(newFakeBackend(), false)
 	s := newVenvScreen(c, JourneyNew, "torch")
-	s.seq = 5
-	s.Update(venvCheckMsg{seq: 4, path: "old", check: PathCheck{Errors: []string{"stale"}}})
+	s.Update(venvCheckMsg{addr: addr{s.id}, path: "old", check: PathCheck{Errors: []string{"stale"}}})
 	if s.check != nil {
-		t.Fatal("an answer to an older keystroke must be dropped")
+		t.Fatal("an answer about a path no longer typed must be dropped")
 	}
-	s.Update(venvCheckMsg{seq: 5, path: "venv-torch", check: PathCheck{}})
+	s.Update(venvCheckMsg{addr: addr{s.id}, path: "venv-torch", check: PathCheck{}})
 	if s.check == nil {
 		t.Fatal("the current answer is kept")
+	}
+}
+
+// A command's result goes to the screen that started it and to no other, wherever that screen is
+// on the stack; once its screen has gone it is dropped.
+func TestResultsReachOnlyTheirScreen(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter") // welcome, GPU, framework: the channel screen is on top
+	ch := topIs[*channelScreen](t, m)
+	fw := m.stack[len(m.stack)-2].(*frameworkScreen)
+	before := ch.View()
+	odd := matrix.Selection{Candidates: []matrix.Candidate{cand("torch", "9.9.9", "cu999", "99.9", true)}}
+	settle(t, m, channelsMsg{addr: addr{fw.id}, framework: "torch", sel: odd})
+	if ch.View() != before {
+		t.Fatalf("the channel screen took the framework screen's result:\n%s", ch.View())
+	}
+	if got := fw.choices[0].versions; len(got) != 1 || got[0] != "9.9.9" {
+		t.Fatalf("the framework screen below the top did not get its result: %v", got)
+	}
+	press(t, m, "esc")
+	settle(t, m, channelsMsg{addr: addr{ch.id}, framework: "torch", sel: odd}) // its screen has gone
+	if fw.choices[0].versions[0] != "9.9.9" || len(m.stack) != 3 {
+		t.Fatal("a result for a screen that has gone changed another")
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 // an environment it picks the existing venv instead, and shows what it holds.
 type venvScreen struct {
 	c         *Common
+	id        screenID
 	journey   Journey
 	framework string
 	pythons   []Interpreter
@@ -21,7 +22,6 @@ type venvScreen struct {
 	pyLoaded  bool
 	cursor    int
 	input     textinput.Model
-	seq       int
 	check     *PathCheck
 	info      *VenvInfo
 	infoErr   error
@@ -46,7 +46,7 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 	} else {
 		in.Placeholder = `C:\work\venv or ~/venvs/torch`
 	}
-	return &venvScreen{c: c, journey: j, framework: framework, input: in}
+	return &venvScreen{c: c, id: c.newID(), journey: j, framework: framework, input: in}
 }
 
 func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
@@ -54,7 +54,7 @@ func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
 func (s *venvScreen) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	if !s.existing() && !s.pyLoaded {
-		cmds = append(cmds, pythonsCmd(s.c.Ctx, s.c.Backend))
+		cmds = append(cmds, pythonsCmd(s.id, s.c.Ctx, s.c.Backend))
 	}
 	if s.input.Value() != "" {
 		cmds = append(cmds, s.recheck())
@@ -62,6 +62,7 @@ func (s *venvScreen) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+func (s *venvScreen) ident() screenID { return s.id }
 func (s *venvScreen) Title() string {
 	if s.existing() {
 		return "Existing venv"
@@ -86,9 +87,8 @@ func (s *venvScreen) FullHelp() [][]key.Binding {
 }
 
 func (s *venvScreen) recheck() tea.Cmd {
-	s.seq++
 	s.check, s.info, s.infoErr, s.notice, s.pending = nil, nil, nil, "", false
-	return venvCheckCmd(s.c.Backend, s.seq, s.input.Value())
+	return venvCheckCmd(s.id, s.c.Backend, s.input.Value())
 }
 
 func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -109,14 +109,14 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return s, s.resubmit()
 	case venvCheckMsg:
-		if msg.seq != s.seq {
-			return s, nil // an answer to an older keystroke
+		if msg.path != s.input.Value() {
+			return s, nil // about a path typed before the last keystroke
 		}
 		chk := msg.check
 		s.check = &chk
 		if chk.Exists && len(chk.Errors) == 0 && s.existing() {
 			s.inspected = msg.path
-			return s, inspectCmd(s.c.Ctx, s.c.Backend, msg.path)
+			return s, inspectCmd(s.id, s.c.Ctx, s.c.Backend, msg.path)
 		}
 		return s, s.resubmit()
 	case inspectMsg:

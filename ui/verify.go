@@ -13,6 +13,7 @@ import (
 // verifyScreen is the checklist after an install: each check passed or failed, with cause and fix.
 type verifyScreen struct {
 	c         *Common
+	id        screenID
 	venv      string
 	candidate matrix.Candidate
 	report    *VerifyReport
@@ -23,7 +24,7 @@ type verifyScreen struct {
 }
 
 func newVerifyScreen(c *Common, venv string, cand matrix.Candidate, r *VerifyReport) *verifyScreen {
-	return &verifyScreen{c: c, venv: venv, candidate: cand, report: r, spin: newSpinnerView(c), vp: viewport.New(0, 0)}
+	return &verifyScreen{c: c, id: c.newID(), venv: venv, candidate: cand, report: r, spin: newSpinnerView(c), vp: viewport.New(0, 0)}
 }
 
 func (s *verifyScreen) Init() tea.Cmd {
@@ -31,10 +32,11 @@ func (s *verifyScreen) Init() tea.Cmd {
 		s.refresh()
 		return nil
 	}
-	return tea.Batch(s.spin.tick(), verifyCmd(s.c.Ctx, s.c.Backend, s.venv, s.candidate))
+	return tea.Batch(s.spin.tick(), verifyCmd(s.id, s.c.Ctx, s.c.Backend, s.venv, s.candidate))
 }
 
-func (s *verifyScreen) Title() string { return "Verify" }
+func (s *verifyScreen) ident() screenID { return s.id }
+func (s *verifyScreen) Title() string   { return "Verify" }
 func (s *verifyScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h-2, 1)
@@ -52,9 +54,6 @@ func (s *verifyScreen) FullHelp() [][]key.Binding {
 func (s *verifyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case verifyMsg:
-		if s.report != nil {
-			return s, nil
-		}
 		s.err = msg.err
 		if msg.err == nil {
 			r := msg.report

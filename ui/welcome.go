@@ -22,13 +22,15 @@ var welcomeChoices = []welcomeChoice{
 // welcomeScreen asks which journey to take.
 type welcomeScreen struct {
 	c      *Common
+	id     screenID
 	cursor int
 	w, h   int
 }
 
-func newWelcome(c *Common) *welcomeScreen { return &welcomeScreen{c: c} }
+func newWelcome(c *Common) *welcomeScreen { return &welcomeScreen{c: c, id: c.newID()} }
 
 func (s *welcomeScreen) Init() tea.Cmd    { return nil }
+func (s *welcomeScreen) ident() screenID  { return s.id }
 func (s *welcomeScreen) Title() string    { return "Welcome" }
 func (s *welcomeScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *welcomeScreen) ShortHelp() []key.Binding {
