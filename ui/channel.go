@@ -54,11 +54,11 @@ func (s *channelScreen) Title() string {
 func (s *channelScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *channelScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Select, k.Back, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Select}
 }
 func (s *channelScreen) FullHelp() [][]key.Binding {
 	k := s.c.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.Select}, {k.Back, k.Quit, k.Help}}
+	return [][]key.Binding{{k.Up, k.Down}, {k.Select}}
 }
 
 func (s *channelScreen) isCurrent(c matrix.Candidate) bool {

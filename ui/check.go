@@ -21,11 +21,13 @@ type checkScreen struct {
 	py     *Interpreter // the Python the builds are judged for: the one a new venv would use
 	pyDone bool         // discovery answered (py stays nil when it found none)
 	vp     viewport.Model
+	quit   key.Binding // enter quits too
 	w, h   int
 }
 
 func newCheckScreen(c *Common, r gpu.Report) *checkScreen {
-	return &checkScreen{c: c, id: c.newID(), report: r, sels: map[string]*channelsMsg{}, vp: viewport.New(0, 0)}
+	return &checkScreen{c: c, id: c.newID(), report: r, sels: map[string]*channelsMsg{}, vp: c.newViewport(),
+		quit: relabel(c.Keys.Select, "quit")}
 }
 
 // Init looks for Python first: which builds fit depends on the Python a venv would be made from.
@@ -54,9 +56,12 @@ func (s *checkScreen) SetSize(w, h int) {
 }
 func (s *checkScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	return []key.Binding{k.Quit, k.Up, k.Down, k.Back}
+	return []key.Binding{s.quit, k.Up, k.Down}
 }
-func (s *checkScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+func (s *checkScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{s.quit}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+}
 
 func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(pythonsMsg); ok {
@@ -72,7 +77,7 @@ func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.vp.SetContent(s.body())
 		return s, nil
 	}
-	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.c.Keys.Select) {
+	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.quit) {
 		return s, tea.Quit
 	}
 	var cmd tea.Cmd

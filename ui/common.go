@@ -158,5 +158,3 @@ func wrapHanging(s string, w int, hang string) string {
 	out.WriteString(line.String())
 	return out.String()
 }
-
-func globalHelp(k KeyMap) []key.Binding { return []key.Binding{k.Back, k.Quit, k.Help} }

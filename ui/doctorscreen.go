@@ -18,11 +18,14 @@ type doctorScreen struct {
 	err    error
 	spin   spinnerView
 	vp     viewport.Model
+	keys   struct{ repair, again key.Binding }
 	w, h   int
 }
 
 func newDoctorScreen(c *Common, venv string) *doctorScreen {
-	return &doctorScreen{c: c, id: c.newID(), venv: venv, spin: newSpinnerView(c), vp: viewport.New(0, 0)}
+	s := &doctorScreen{c: c, id: c.newID(), venv: venv, spin: newSpinnerView(c), vp: c.newViewport()}
+	s.keys.repair, s.keys.again = relabel(c.Keys.Select, "repair plan"), relabel(c.Keys.Rerun, "examine again")
+	return s
 }
 
 func (s *doctorScreen) Init() tea.Cmd {
@@ -40,12 +43,18 @@ func (s *doctorScreen) SetSize(w, h int) {
 	s.refresh()
 }
 func (s *doctorScreen) ShortHelp() []key.Binding {
-	k := s.c.Keys
-	return []key.Binding{k.Select, k.Rerun, k.Back, k.Quit}
+	var out []key.Binding
+	if s.report != nil && len(s.report.Findings) > 0 {
+		out = append(out, s.keys.repair)
+	}
+	if s.report != nil || s.err != nil {
+		out = append(out, s.keys.again)
+	}
+	return out
 }
 func (s *doctorScreen) FullHelp() [][]key.Binding {
 	k := s.c.Keys
-	return [][]key.Binding{{k.Select, k.Rerun}, {k.Up, k.Down, k.Back, k.Quit, k.Help}}
+	return [][]key.Binding{s.ShortHelp(), {k.Up, k.Down, k.PageUp, k.PageDown}}
 }
 
 var severityRank = map[string]int{"critical": 0, "error": 1, "warning": 2, "warn": 2, "info": 3}
@@ -70,11 +79,10 @@ func (s *doctorScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.refresh()
 		return s, nil
 	case tea.KeyMsg:
-		k := s.c.Keys
 		switch {
-		case key.Matches(msg, k.Select) && s.report != nil && len(s.report.Findings) > 0:
+		case key.Matches(msg, s.keys.repair) && s.report != nil && len(s.report.Findings) > 0:
 			return s, navigate(doctorFinishMsg{*s.report})
-		case key.Matches(msg, k.Rerun) && (s.report != nil || s.err != nil):
+		case key.Matches(msg, s.keys.again) && (s.report != nil || s.err != nil):
 			s.report, s.err = nil, nil
 			return s, s.Init()
 		}

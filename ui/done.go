@@ -16,11 +16,12 @@ type doneScreen struct {
 	ch   choices
 	act  Activation
 	vp   viewport.Model
+	quit key.Binding // enter quits too
 	w, h int
 }
 
 func newDoneScreen(c *Common, ch choices) *doneScreen {
-	s := &doneScreen{c: c, id: c.newID(), ch: ch, vp: viewport.New(0, 0)}
+	s := &doneScreen{c: c, id: c.newID(), ch: ch, vp: c.newViewport(), quit: relabel(c.Keys.Select, "quit")}
 	if ch.venv != "" {
 		s.act = c.Backend.Activation(ch.venv) // pure string building, no IO
 	}
@@ -37,12 +38,15 @@ func (s *doneScreen) SetSize(w, h int) {
 }
 func (s *doneScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	return []key.Binding{k.Quit, k.Up, k.Down}
+	return []key.Binding{s.quit, k.Up, k.Down}
 }
-func (s *doneScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+func (s *doneScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{s.quit}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+}
 
 func (s *doneScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.c.Keys.Select) {
+	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.quit) {
 		return s, tea.Quit
 	}
 	var cmd tea.Cmd

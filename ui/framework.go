@@ -50,11 +50,11 @@ func (s *frameworkScreen) Title() string    { return "Framework" }
 func (s *frameworkScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *frameworkScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Select, k.Back, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Select}
 }
 func (s *frameworkScreen) FullHelp() [][]key.Binding {
 	k := s.c.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.Left, k.Right}, {k.Select, k.Back, k.Quit, k.Help}}
+	return [][]key.Binding{{k.Up, k.Down}, {k.Left, k.Right}, {k.Select}}
 }
 
 // versionsOf lists the distinct framework versions of sel, in the matrix's order (newest first).

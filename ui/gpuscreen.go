@@ -25,11 +25,14 @@ type gpuScreen struct {
 	spin    spinner.Model
 	table   table.Model
 	sel     int // position in the card choice: 0 is every card, i is the i-th card (several cards only)
+	keys    struct{ up, down, probe key.Binding }
 	w, h    int
 }
 
 func newGPUScreen(c *Common, j Journey) *gpuScreen {
 	s := &gpuScreen{c: c, id: c.newID(), journey: j, spin: newSpinner(c)}
+	k := c.Keys
+	s.keys.up, s.keys.down, s.keys.probe = relabel(k.Up, "card"), relabel(k.Down, "card"), relabel(k.Rerun, "probe again")
 	return s
 }
 
@@ -60,19 +63,19 @@ func (s *gpuScreen) SetSize(w, h int) {
 }
 
 func (s *gpuScreen) ShortHelp() []key.Binding {
-	k := s.c.Keys
+	var out []key.Binding
 	if s.several() {
-		up, down := k.Up, k.Down
-		up.SetHelp(up.Help().Key, "card")
-		down.SetHelp(down.Help().Key, "card")
-		return []key.Binding{up, down, k.Select, k.Rerun, k.Back, k.Quit}
+		out = append(out, s.keys.up, s.keys.down)
 	}
-	return []key.Binding{k.Select, k.Rerun, k.Back, k.Quit}
+	if s.report != nil {
+		out = append(out, s.c.Keys.Select)
+	}
+	if s.report != nil || s.err != nil {
+		out = append(out, s.keys.probe)
+	}
+	return out
 }
-func (s *gpuScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	return [][]key.Binding{{k.Up, k.Down}, {k.Select, k.Rerun}, {k.Back, k.Quit, k.Help}}
-}
+func (s *gpuScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
 // several is true when there is a card to choose: more than one GPU.
 func (s *gpuScreen) several() bool { return s.report != nil && len(s.report.GPUs) > 1 }
@@ -122,7 +125,7 @@ func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			s.move(-1)
 		case key.Matches(msg, k.Down) && s.several():
 			s.move(1)
-		case key.Matches(msg, k.Rerun) && (s.report != nil || s.err != nil):
+		case key.Matches(msg, s.keys.probe) && (s.report != nil || s.err != nil):
 			s.report, s.err, s.sel = nil, nil, 0
 			return s, s.Init()
 		}

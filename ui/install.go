@@ -41,6 +41,7 @@ type installScreen struct {
 	cancelled  bool
 	outcome    *Outcome
 	message    string
+	keys       struct{ cancel, stop, keep, verify key.Binding }
 	w, h       int
 }
 
@@ -60,6 +61,9 @@ func newInstallScreen(c *Common, p Plan, wg *sync.WaitGroup) *installScreen {
 	for _, st := range p.Steps {
 		s.states[st.ID] = StepPending
 	}
+	k := c.Keys
+	s.keys.cancel, s.keys.stop, s.keys.keep = relabel(k.ForceQuit, "cancel"), relabel(k.Confirm, "stop and restore"), relabel(k.Deny, "keep going")
+	s.keys.verify = relabel(k.Select, "verify")
 	return s
 }
 
@@ -80,15 +84,24 @@ func (s *installScreen) Title() string    { return "Install" }
 func (s *installScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *installScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	if s.outcome != nil {
-		return []key.Binding{k.Select, k.Up, k.Down, k.Quit}
+	switch {
+	case s.outcome != nil:
+		next := s.keys.verify
+		if !s.outcome.OK {
+			next = k.Select
+		}
+		return []key.Binding{next, k.Up, k.Down}
+	case s.confirming:
+		return []key.Binding{s.keys.stop, s.keys.keep}
+	case s.cancelled:
+		return []key.Binding{k.Up, k.Down}
 	}
-	if s.confirming {
-		return []key.Binding{k.Confirm, k.Deny}
-	}
-	return []key.Binding{key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel")), k.Up, k.Down}
+	return []key.Binding{s.keys.cancel, k.Up, k.Down}
 }
-func (s *installScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+func (s *installScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{s.ShortHelp(), {k.PageUp, k.PageDown}}
+}
 
 func (s *installScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -131,12 +144,12 @@ func (s *installScreen) key(msg tea.KeyMsg) tea.Cmd {
 		if key.Matches(msg, k.Select) {
 			return navigate(installFinishMsg{*s.outcome})
 		}
-	case s.confirming && key.Matches(msg, k.Confirm):
+	case s.confirming && key.Matches(msg, s.keys.stop):
 		s.confirming, s.cancelled = false, true
 		s.job.cancel()
-	case s.confirming && (key.Matches(msg, k.Deny) || key.Matches(msg, k.Back)):
+	case s.confirming && key.Matches(msg, s.keys.keep, k.Back):
 		s.confirming = false
-	case key.Matches(msg, k.ForceQuit) && !s.cancelled:
+	case key.Matches(msg, s.keys.cancel) && !s.cancelled:
 		s.confirming = true
 	}
 	return nil

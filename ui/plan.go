@@ -18,11 +18,14 @@ type planScreen struct {
 	plan   *Plan
 	err    error
 	vp     viewport.Model
+	keys   struct{ yes, enter key.Binding }
 	w, h   int
 }
 
 func newPlanScreen(c *Common, req PlanRequest, doctor *DoctorReport) *planScreen {
-	return &planScreen{c: c, id: c.newID(), req: req, doctor: doctor, vp: viewport.New(0, 0)}
+	s := &planScreen{c: c, id: c.newID(), req: req, doctor: doctor, vp: c.newViewport()}
+	s.keys.yes, s.keys.enter = relabel(c.Keys.Confirm, "run it"), relabel(c.Keys.Select, "run it")
+	return s
 }
 
 func (s *planScreen) Init() tea.Cmd {
@@ -42,13 +45,22 @@ func (s *planScreen) SetSize(w, h int) {
 	s.vp.Width, s.vp.Height = w, max(h-2, 1)
 	s.refresh()
 }
+func (s *planScreen) runnable() bool { return s.plan != nil && len(s.plan.Steps) > 0 }
+
 func (s *planScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	return []key.Binding{k.Confirm, k.Back, k.Up, k.Down, k.Quit}
+	if !s.runnable() {
+		return []key.Binding{k.Up, k.Down}
+	}
+	return []key.Binding{s.keys.yes, k.Up, k.Down}
 }
 func (s *planScreen) FullHelp() [][]key.Binding {
 	k := s.c.Keys
-	return [][]key.Binding{{k.Confirm, k.Select}, {k.Up, k.Down, k.PageUp, k.PageDown}, {k.Back, k.Quit, k.Help}}
+	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}
+	if !s.runnable() {
+		return [][]key.Binding{scroll}
+	}
+	return [][]key.Binding{{s.keys.yes, s.keys.enter}, scroll}
 }
 
 func (s *planScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -62,8 +74,7 @@ func (s *planScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.refresh()
 		return s, nil
 	case tea.KeyMsg:
-		k := s.c.Keys
-		if (key.Matches(msg, k.Confirm) || key.Matches(msg, k.Select)) && s.plan != nil && len(s.plan.Steps) > 0 {
+		if key.Matches(msg, s.keys.yes, s.keys.enter) && s.runnable() {
 			return s, navigate(planConfirmedMsg{*s.plan})
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/matrix"
@@ -72,6 +73,7 @@ type Model struct {
 	c        *Common
 	stack    []screen
 	help     help.Model
+	footerH  int // lines of the help bar as last drawn
 	ch       choices
 	width    int
 	height   int
@@ -126,26 +128,28 @@ func (m *Model) pop() {
 	m.resize()
 }
 
-func (m *Model) bodyHeight() int {
-	helpLines := 1
-	if m.help.ShowAll {
-		helpLines = 0
-		for _, col := range m.top().FullHelp() {
-			helpLines = max(helpLines, len(col))
-		}
-	}
-	return max(m.height-3-helpLines, 1)
-}
-
+// resize gives the screens what is left of the window under the title and the rule, above the
+// help bar, whose height is measured from what it draws.
 func (m *Model) resize() {
-	m.c.Width, m.c.Height = m.width-2, m.bodyHeight()
 	m.help.Width = m.width - 2
+	m.footerH = lipgloss.Height(m.footer())
+	m.c.Width, m.c.Height = m.width-2, max(m.height-3-m.footerH, 1)
 	for _, s := range m.stack {
 		s.SetSize(m.c.Width, m.c.Height)
 	}
 }
 
+// Update handles msg, then fits the screens again if the help bar's height changed (a screen's
+// keys can change with its state).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if lipgloss.Height(m.footer()) != m.footerH {
+		m.resize()
+	}
+	return next, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = clampSize(msg.Width, msg.Height)
@@ -214,16 +218,44 @@ func (m *Model) View() string {
 		}
 	}
 	body := padLines(fitBlock(top.View(), m.c.Width, m.c.Height), m.c.Height)
-	helpView := m.help.View(helpKeys{top})
-	if _, own := top.(ownHelpScreen); own {
-		helpView = ""
-	}
-	out := strings.Join([]string{title, s.HRule(m.width - 2), body, helpView}, "\n")
+	out := strings.Join([]string{title, s.HRule(m.width - 2), body, m.footer()}, "\n")
 	return s.App.Render(fitBlock(out, m.width-2, m.height))
 }
 
-// helpKeys adapts a screen to help.KeyMap.
-type helpKeys struct{ s screen }
+// footer is the help bar: the top screen's keys and the global ones.
+func (m *Model) footer() string {
+	if _, own := m.top().(ownHelpScreen); own {
+		return ""
+	}
+	return m.help.View(helpKeys{m})
+}
 
-func (h helpKeys) ShortHelp() []key.Binding  { return h.s.ShortHelp() }
-func (h helpKeys) FullHelp() [][]key.Binding { return h.s.FullHelp() }
+// helpKeys is the help bar's key map: the top screen's own keys, then the global keys the root
+// answers for it. A busy screen gets none (the root leaves its keys to it); a screen that takes
+// letters gets ctrl+c, not q, and no ?; esc shows when there is a screen to go back to.
+type helpKeys struct{ m *Model }
+
+func (h helpKeys) global() []key.Binding {
+	top, k := h.m.top(), h.m.c.Keys
+	if isBusy(top) {
+		return nil
+	}
+	var out []key.Binding
+	if len(h.m.stack) > 1 {
+		out = append(out, k.Back)
+	}
+	if isTyping(top) {
+		return append(out, k.ForceQuit)
+	}
+	return append(out, k.Quit, k.Help)
+}
+
+func (h helpKeys) ShortHelp() []key.Binding { return slices.Concat(h.m.top().ShortHelp(), h.global()) }
+
+func (h helpKeys) FullHelp() [][]key.Binding {
+	cols := slices.Clone(h.m.top().FullHelp())
+	if g := h.global(); len(g) > 0 {
+		cols = append(cols, g)
+	}
+	return cols
+}

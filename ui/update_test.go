@@ -8,6 +8,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -575,5 +576,76 @@ func TestChangeChannelJudgesForTheVenvsPython(t *testing.T) {
 	topIs[*channelScreen](t, m)
 	if n := len(fb.facts); n == 0 || fb.facts[n-1].PythonVersion != "3.11.9" {
 		t.Fatalf("channel facts %+v, want the venv's Python 3.11.9", fb.facts)
+	}
+}
+
+// helpBindings is every binding the help bar lists for the top screen, short and full.
+func helpBindings(m *Model) []key.Binding {
+	h := helpKeys{m}
+	out := h.ShortHelp()
+	for _, col := range h.FullHelp() {
+		out = append(out, col...)
+	}
+	return out
+}
+
+// The venv screen's help used to say "↑/k up · ↓/j down" while k and j typed into the path. Every
+// key its help lists now does what the help says: no letter is listed (letters type), the arrows
+// move between Pythons, and k and j are typed.
+func TestVenvHelpListsOnlyKeysThatWork(t *testing.T) {
+	for _, journey := range []string{"1", "2"} {
+		m := newTestRoot(newFakeBackend())
+		press(t, m, journey)
+		if journey == "1" {
+			press(t, m, "enter", "enter", "enter")
+		}
+		vs := topIs[*venvScreen](t, m)
+		for _, b := range helpBindings(m) {
+			for _, k := range b.Keys() {
+				if len([]rune(k)) == 1 {
+					t.Errorf("journey %s: the help lists %q (%s %s), which types into the path", journey, k, b.Help().Key, b.Help().Desc)
+				}
+			}
+		}
+		if journey == "2" {
+			continue
+		}
+		mustContain(t, m.footer(), "↑ python", "↓ python", "ctrl+c quit")
+		if strings.Contains(m.footer(), "/k") || strings.Contains(m.footer(), "q quit") {
+			t.Fatalf("help: %s", m.footer())
+		}
+		press(t, m, "up")
+		if vs.cursor != 0 {
+			t.Fatalf("up moves to the first Python, cursor %d", vs.cursor)
+		}
+		press(t, m, "down")
+		if vs.cursor != 1 {
+			t.Fatalf("down moves to the second Python, cursor %d", vs.cursor)
+		}
+		before := vs.input.Value()
+		typeText(t, m, "kj")
+		if vs.input.Value() != before+"kj" || vs.cursor != 1 {
+			t.Fatalf("k and j type (value %q) and move nothing (cursor %d)", vs.input.Value(), vs.cursor)
+		}
+	}
+}
+
+// The root adds the global keys to what a screen lists: esc only with a screen to go back to, q and
+// ? unless the screen takes letters, nothing while the screen is busy.
+func TestRootAddsTheGlobalKeys(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	if f := m.footer(); strings.Contains(f, "esc") || !strings.Contains(f, "q quit") || !strings.Contains(f, "? more keys") {
+		t.Fatalf("welcome: %s", f)
+	}
+	press(t, m, "enter")
+	mustContain(t, m.footer(), "esc back", "q quit", "? more keys")
+	fb := newFakeBackend()
+	fb.blockInstall = true
+	m = newJourneyToPlan(t, fb)
+	_, confirm := m.Update(keyMsg("y"))
+	m.Update(confirm()) // the install screen, its commands not run: busy until an outcome comes
+	topIs[*installScreen](t, m)
+	if f := m.footer(); strings.Contains(f, "quit") || strings.Contains(f, "?") || !strings.Contains(f, "ctrl+c cancel") {
+		t.Fatalf("installing: %s", f)
 	}
 }

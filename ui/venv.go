@@ -31,7 +31,9 @@ type venvScreen struct {
 	// judge says why a Python cannot run the chosen build ("" when it can); nil: no build chosen yet.
 	judge   func(Interpreter) string
 	verdict []string // judge's answer per entry of pythons
-	w, h    int
+	// up and down move between Pythons on their arrow keys only: k and j type into the path
+	up, down key.Binding
+	w, h     int
 }
 
 func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
@@ -46,7 +48,8 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 	} else {
 		in.Placeholder = `C:\work\venv or ~/venvs/torch`
 	}
-	return &venvScreen{c: c, id: c.newID(), journey: j, framework: framework, input: in}
+	return &venvScreen{c: c, id: c.newID(), journey: j, framework: framework, input: in,
+		up: arrowOnly(c.Keys.Up, "python"), down: arrowOnly(c.Keys.Down, "python")}
 }
 
 func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
@@ -75,16 +78,12 @@ func (s *venvScreen) SetSize(w, h int) {
 }
 func (s *venvScreen) Typing() bool { return true }
 func (s *venvScreen) ShortHelp() []key.Binding {
-	k := s.c.Keys
-	if s.existing() {
-		return []key.Binding{k.Select, k.Back, k.ForceQuit}
+	if s.existing() || len(s.pythons) < 2 {
+		return []key.Binding{s.c.Keys.Select}
 	}
-	return []key.Binding{k.Up, k.Down, k.Select, k.Back, k.ForceQuit}
+	return []key.Binding{s.up, s.down, s.c.Keys.Select}
 }
-func (s *venvScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.Select}, {k.Back, k.ForceQuit}}
-}
+func (s *venvScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
 func (s *venvScreen) recheck() tea.Cmd {
 	s.check, s.info, s.infoErr, s.notice, s.pending = nil, nil, nil, "", false
@@ -128,12 +127,12 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		k := s.c.Keys
 		switch {
-		case key.Matches(msg, k.Up) && msg.Type == tea.KeyUp:
+		case key.Matches(msg, s.up) && !s.existing():
 			if s.cursor > 0 {
 				s.cursor--
 			}
 			return s, nil
-		case key.Matches(msg, k.Down) && msg.Type == tea.KeyDown:
+		case key.Matches(msg, s.down) && !s.existing():
 			if s.cursor < len(s.pythons)-1 {
 				s.cursor++
 			}

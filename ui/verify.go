@@ -20,11 +20,14 @@ type verifyScreen struct {
 	err       error
 	spin      spinnerView
 	vp        viewport.Model
+	keys      struct{ finish, again key.Binding }
 	w, h      int
 }
 
 func newVerifyScreen(c *Common, venv string, cand matrix.Candidate, r *VerifyReport) *verifyScreen {
-	return &verifyScreen{c: c, id: c.newID(), venv: venv, candidate: cand, report: r, spin: newSpinnerView(c), vp: viewport.New(0, 0)}
+	s := &verifyScreen{c: c, id: c.newID(), venv: venv, candidate: cand, report: r, spin: newSpinnerView(c), vp: c.newViewport()}
+	s.keys.finish, s.keys.again = relabel(c.Keys.Select, "finish"), relabel(c.Keys.Rerun, "check again")
+	return s
 }
 
 func (s *verifyScreen) Init() tea.Cmd {
@@ -43,12 +46,17 @@ func (s *verifyScreen) SetSize(w, h int) {
 	s.refresh()
 }
 func (s *verifyScreen) ShortHelp() []key.Binding {
-	k := s.c.Keys
-	return []key.Binding{k.Bench, k.Select, k.Rerun, k.Quit}
+	switch {
+	case s.report != nil:
+		return []key.Binding{s.c.Keys.Bench, s.keys.finish, s.keys.again}
+	case s.err != nil:
+		return []key.Binding{s.keys.finish, s.keys.again}
+	}
+	return nil
 }
 func (s *verifyScreen) FullHelp() [][]key.Binding {
 	k := s.c.Keys
-	return [][]key.Binding{{k.Bench, k.Select, k.Rerun}, {k.Up, k.Down, k.Quit, k.Help}}
+	return [][]key.Binding{s.ShortHelp(), {k.Up, k.Down, k.PageUp, k.PageDown}}
 }
 
 func (s *verifyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -66,9 +74,9 @@ func (s *verifyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Bench) && s.report != nil:
 			return s, navigate(benchRequestMsg{})
-		case key.Matches(msg, k.Select) && (s.report != nil || s.err != nil):
+		case key.Matches(msg, s.keys.finish) && (s.report != nil || s.err != nil):
 			return s, navigate(verifyFinishMsg{s.report})
-		case key.Matches(msg, k.Rerun) && (s.report != nil || s.err != nil):
+		case key.Matches(msg, s.keys.again) && (s.report != nil || s.err != nil):
 			s.report, s.err = nil, nil
 			return s, s.Init()
 		}

@@ -24,10 +24,16 @@ type welcomeScreen struct {
 	c      *Common
 	id     screenID
 	cursor int
+	pick   key.Binding // 1-4: one key per journey
 	w, h   int
 }
 
-func newWelcome(c *Common) *welcomeScreen { return &welcomeScreen{c: c, id: c.newID()} }
+func newWelcome(c *Common) *welcomeScreen {
+	pick := c.Keys.Pick
+	pick.SetKeys("1", "2", "3", "4")
+	pick.SetHelp("1-4", "choose")
+	return &welcomeScreen{c: c, id: c.newID(), pick: pick}
+}
 
 func (s *welcomeScreen) Init() tea.Cmd    { return nil }
 func (s *welcomeScreen) ident() screenID  { return s.id }
@@ -35,11 +41,11 @@ func (s *welcomeScreen) Title() string    { return "Welcome" }
 func (s *welcomeScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *welcomeScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Select, k.Quit, k.Help}
+	return []key.Binding{k.Up, k.Down, k.Select}
 }
 func (s *welcomeScreen) FullHelp() [][]key.Binding {
 	k := s.c.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.Select}, {k.Back, k.Quit, k.ForceQuit, k.Help}}
+	return [][]key.Binding{{k.Up, k.Down}, {k.Select, s.pick}}
 }
 
 func (s *welcomeScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -50,7 +56,7 @@ func (s *welcomeScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			s.cursor = (s.cursor + len(welcomeChoices) - 1) % len(welcomeChoices)
 		case key.Matches(msg, k.Down):
 			s.cursor = (s.cursor + 1) % len(welcomeChoices)
-		case msg.String() >= "1" && msg.String() <= "4" && len(msg.String()) == 1:
+		case key.Matches(msg, s.pick):
 			s.cursor = int(msg.String()[0] - '1')
 			return s, navigate(journeyChosenMsg{welcomeChoices[s.cursor].journey})
 		case key.Matches(msg, k.Select):
