@@ -31,7 +31,7 @@ func newCheckScreen(c *Common, r gpu.Report) *checkScreen {
 }
 
 // Init looks for Python first: which builds fit depends on the Python a venv would be made from.
-func (s *checkScreen) Init() tea.Cmd { return pythonsCmd(s.id, s.c.Ctx, s.c.Backend) }
+func (s *checkScreen) Init() tea.Cmd { return pythonsCmd(s.id, s.c.Ctx, s.c.Backend, nil) }
 
 func (s *checkScreen) judge() tea.Cmd {
 	var cmds []tea.Cmd

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,15 +46,64 @@ func channelsCmd(to screenID, ctx context.Context, b Backend, facts matrix.Facts
 
 type pythonsMsg struct {
 	addr
-	list []Interpreter
-	err  error
+	list     []Interpreter
+	verdicts []string // per Python, why it cannot run the build ("": it can); nil without a build
+	err      error
 }
 
-func pythonsCmd(to screenID, ctx context.Context, b Backend) tea.Cmd {
+// pythonsCmd finds the Pythons and, when a build is chosen (fit), judges each against it.
+func pythonsCmd(to screenID, ctx context.Context, b Backend, fit *buildFit) tea.Cmd {
 	return func() tea.Msg {
 		l, err := b.Pythons(ctx)
-		return pythonsMsg{addr{to}, l, err}
+		msg := pythonsMsg{addr: addr{to}, list: l, err: err}
+		if fit != nil {
+			msg.verdicts = make([]string, len(l))
+			for i, p := range l {
+				msg.verdicts[i] = fit.whyNot(ctx, b, p)
+			}
+		}
+		return msg
 	}
+}
+
+// buildFit is the chosen build and the facts of the machine it was chosen for: what a Python must
+// fit to make the venv.
+type buildFit struct {
+	facts matrix.Facts
+	cand  matrix.Candidate
+}
+
+// whyNot asks the matrix whether Python p can run the build: the same facts as the channel screen
+// plus p's version and bitness. It answers the reasons about Python, or "".
+func (f buildFit) whyNot(ctx context.Context, b Backend, p Interpreter) string {
+	facts := f.facts
+	facts.PythonVersion, facts.PythonBits = p.Version, p.Bits
+	sel, err := b.Channels(ctx, facts)
+	if err != nil {
+		return ""
+	}
+	for _, c := range sel.Candidates {
+		if c.Channel != f.cand.Channel || c.FrameworkVersion != f.cand.FrameworkVersion || c.Compatible {
+			continue
+		}
+		var why []string
+		for _, r := range c.Reasons {
+			if strings.Contains(r, "Python") {
+				why = append(why, r)
+			}
+		}
+		return strings.Join(why, "; ")
+	}
+	return ""
+}
+
+type activationMsg struct {
+	addr
+	act Activation
+}
+
+func activationCmd(to screenID, b Backend, venv string) tea.Cmd {
+	return func() tea.Msg { return activationMsg{addr{to}, b.Activation(venv)} }
 }
 
 // venvCheckMsg answers the check of one typed path.

@@ -21,14 +21,16 @@ type doneScreen struct {
 }
 
 func newDoneScreen(c *Common, ch choices) *doneScreen {
-	s := &doneScreen{c: c, id: c.newID(), ch: ch, vp: c.newViewport(), quit: relabel(c.Keys.Select, "quit")}
-	if ch.venv != "" {
-		s.act = c.Backend.Activation(ch.venv) // pure string building, no IO
-	}
-	return s
+	return &doneScreen{c: c, id: c.newID(), ch: ch, vp: c.newViewport(), quit: relabel(c.Keys.Select, "quit")}
 }
 
-func (s *doneScreen) Init() tea.Cmd   { return nil }
+func (s *doneScreen) Init() tea.Cmd {
+	if s.ch.venv == "" {
+		return nil
+	}
+	return activationCmd(s.id, s.c.Backend, s.ch.venv)
+}
+
 func (s *doneScreen) ident() screenID { return s.id }
 func (s *doneScreen) Title() string   { return "Done" }
 func (s *doneScreen) SetSize(w, h int) {
@@ -46,6 +48,11 @@ func (s *doneScreen) FullHelp() [][]key.Binding {
 }
 
 func (s *doneScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if a, ok := msg.(activationMsg); ok {
+		s.act = a.act
+		s.vp.SetContent(s.body())
+		return s, nil
+	}
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.quit) {
 		return s, tea.Quit
 	}

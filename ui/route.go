@@ -1,10 +1,9 @@
 package ui
 
 import (
-	"gpuwiz/matrix"
-	"strings"
-
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/matrix"
 )
 
 // route turns a screen's result into the next screen of the current journey.
@@ -42,7 +41,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 			return m, m.push(newPlanScreen(c, m.planRequest(), nil)), true
 		}
 		vs := newVenvScreen(c, JourneyNew, cand.Framework)
-		vs.judge = m.pythonJudge(cand)
+		vs.fit = m.buildFit(cand)
 		return m, m.push(vs), true
 	case venvChosenMsg:
 		m.ch.venv, m.ch.python, m.ch.reuse, m.ch.current = msg.path, msg.python, msg.reuse, msg.info
@@ -119,32 +118,10 @@ func (m *Model) benchGPU() int {
 	return 0
 }
 
-// pythonJudge asks the matrix whether each Python found can run the chosen build: the same facts
-// as the channel screen plus that Python's version and bitness. It answers the reasons, or "".
-func (m *Model) pythonJudge(cand matrix.Candidate) func(Interpreter) string {
+// buildFit is what a Python must fit for cand on the chosen card(s); nil before the GPU screen.
+func (m *Model) buildFit(cand matrix.Candidate) *buildFit {
 	if m.ch.report == nil {
 		return nil
 	}
-	report := forCards(*m.ch.report, m.ch.gpu)
-	return func(p Interpreter) string {
-		f := factsFor(report, cand.Framework, cand.FrameworkVersion)
-		f.PythonVersion, f.PythonBits = p.Version, p.Bits
-		sel, err := m.c.Backend.Channels(m.c.Ctx, f)
-		if err != nil {
-			return ""
-		}
-		for _, c := range sel.Candidates {
-			if c.Channel != cand.Channel || c.FrameworkVersion != cand.FrameworkVersion || c.Compatible {
-				continue
-			}
-			var why []string
-			for _, r := range c.Reasons {
-				if strings.Contains(r, "Python") {
-					why = append(why, r)
-				}
-			}
-			return strings.Join(why, "; ")
-		}
-		return ""
-	}
+	return &buildFit{facts: factsFor(forCards(*m.ch.report, m.ch.gpu), cand.Framework, cand.FrameworkVersion), cand: cand}
 }

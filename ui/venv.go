@@ -27,10 +27,9 @@ type venvScreen struct {
 	infoErr   error
 	inspected string
 	notice    string
-	pending   bool // enter was pressed while an answer was still coming: submit when it arrives
-	// judge says why a Python cannot run the chosen build ("" when it can); nil: no build chosen yet.
-	judge   func(Interpreter) string
-	verdict []string // judge's answer per entry of pythons
+	pending   bool      // enter was pressed while an answer was still coming: submit when it arrives
+	fit       *buildFit // the build a new venv's Python must run; nil: no build chosen yet
+	verdict   []string  // per entry of pythons, why it cannot run the build ("" when it can)
 	// up and down move between Pythons on their arrow keys only: k and j type into the path
 	up, down key.Binding
 	w, h     int
@@ -57,7 +56,7 @@ func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
 func (s *venvScreen) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	if !s.existing() && !s.pyLoaded {
-		cmds = append(cmds, pythonsCmd(s.id, s.c.Ctx, s.c.Backend))
+		cmds = append(cmds, pythonsCmd(s.id, s.c.Ctx, s.c.Backend, s.fit))
 	}
 	if s.input.Value() != "" {
 		cmds = append(cmds, s.recheck())
@@ -93,12 +92,9 @@ func (s *venvScreen) recheck() tea.Cmd {
 func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case pythonsMsg:
-		s.pyLoaded, s.pythons, s.pyErr = true, msg.list, msg.err
-		s.verdict = make([]string, len(s.pythons))
-		if s.judge != nil {
-			for i, p := range s.pythons {
-				s.verdict[i] = s.judge(p)
-			}
+		s.pyLoaded, s.pythons, s.pyErr, s.verdict = true, msg.list, msg.err, msg.verdicts
+		if len(s.verdict) != len(s.pythons) {
+			s.verdict = make([]string, len(s.pythons))
 		}
 		for i, p := range s.pythons {
 			if len(p.Warnings) == 0 && s.verdict[i] == "" {
