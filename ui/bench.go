@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
-	"github.com/NimbleMarkets/ntcharts/linechart/streamlinechart"
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
@@ -72,100 +70,65 @@ func (f BenchFeed) NextSamples() tea.Cmd {
 	}
 }
 
-// BenchKeyMap is the screen's own keys.
-type BenchKeyMap struct {
-	Quit, Rerun, Help key.Binding
-}
-
-// ShortHelp is the one-line help.
-func (k BenchKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Rerun, k.Help, k.Quit} }
-
-// FullHelp is the expanded help.
-func (k BenchKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
-
 // BenchOptions configure the screen.
 type BenchOptions struct {
 	Framework string // shown until the device line arrives
 	GPU       int    // the index whose samples are charted
-	ASCII     bool   // no box drawing or Unicode marks
-	NoColor   bool
 }
 
-// BenchRerunMsg is sent when the user asks to run the benchmark again; the owner starts a new feed.
+// BenchRerunMsg is sent when the user asks to run the benchmark again; the root starts a new screen.
 type BenchRerunMsg struct{}
 
-// chartSpec is one live chart: what it reads from a sample and its fixed range (max 0: automatic).
-type chartSpec struct {
-	label string
-	unit  string
-	max   float64
-	value func(gpu.Sample) float64
-}
-
-var benchCharts = []chartSpec{
-	{"GPU busy", "%", 100, func(s gpu.Sample) float64 { return s.UtilizationPct }},
-	{"memory", "MiB", 0, func(s gpu.Sample) float64 { return float64(s.MemoryUsedMiB) }},
-	{"temperature", "°C", 100, func(s gpu.Sample) float64 { return s.TemperatureC }},
-	{"power", "W", 0, func(s gpu.Sample) float64 { return s.PowerW }},
-	{"SM clock", "MHz", 0, func(s gpu.Sample) float64 { return s.SMClockMHz }},
-}
-
-// BenchModel is the live benchmark screen.
+// BenchModel is the live benchmark: progress, results, the verdict, the GPU's charts and processes.
+// It draws in the body the root gives it, with the wizard's styles and keys; the root draws the
+// title (Title) and the help bar (ShortHelp, FullHelp).
 type BenchModel struct {
-	opts   BenchOptions
-	feed   BenchFeed
-	keys   BenchKeyMap
-	help   help.Model
-	bar    progress.Model
-	styles Styles
+	c    *Common
+	opts BenchOptions
+	feed BenchFeed
+	bar  progress.Model
 
 	width, height int
 	tally         *bench.Tally
 	summary       *bench.Summary // set when the run is over
 	current       string         // the step in progress
-	charts        []streamlinechart.Model
+	charts        []*benchChart
 	last          *gpu.Sample // latest reading of opts.GPU
-	chartMax      []float64
+	first         time.Time   // time of the first reading: the charts' second 0
+	readings      int
 	seen          map[int]gpu.Process // every process seen on the charted GPU, for the bench pid's proof
 	closed        bool
 }
 
 // NewBenchModel builds the screen reading feed; Init starts reading.
-func NewBenchModel(opts BenchOptions, feed BenchFeed) *BenchModel {
-	m := &BenchModel{opts: opts, feed: feed, styles: NewStyles(opts.ASCII), tally: bench.NewTally(opts.Framework),
-		chartMax: make([]float64, len(benchCharts)), seen: map[int]gpu.Process{}}
-	if opts.NoColor {
-		m.styles = plainStyles(m.styles)
+func NewBenchModel(c *Common, opts BenchOptions, feed BenchFeed) *BenchModel {
+	m := &BenchModel{c: c, opts: opts, feed: feed, tally: bench.NewTally(opts.Framework), seen: map[int]gpu.Process{},
+		bar: c.Styles.NewBar()}
+	for _, spec := range benchCharts {
+		m.charts = append(m.charts, newBenchChart(spec, c.Styles.ASCII, 4, 3))
 	}
-	m.keys = BenchKeyMap{
-		Quit:  key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "quit")),
-		Rerun: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again"), key.WithDisabled()),
-		Help:  key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-	}
-	m.help = help.New()
-	if opts.ASCII {
-		m.help.ShortSeparator, m.help.FullSeparator, m.help.Ellipsis = " | ", "   ", "..."
-	}
-	profile := lipgloss.ColorProfile() // the bar renders colours itself: follow lipgloss's profile
-	if opts.NoColor {
-		profile = termenv.Ascii
-	}
-	m.bar = progress.New(progress.WithoutPercentage(), progress.WithSolidFill("#56D364"), progress.WithColorProfile(profile))
-	if opts.ASCII {
-		m.bar.Full, m.bar.Empty = '#', '.'
-	}
-	m.SetSize(80, 24)
+	m.SetSize(80, 20)
 	return m
 }
 
-func plainStyles(s Styles) Styles {
-	plain := lipgloss.NewStyle()
-	s.Title, s.OK, s.Warn, s.Err, s.Dim, s.Selected, s.Code, s.Recommend = plain.Bold(true), plain, plain, plain.Bold(true), plain, plain.Reverse(true), plain, plain.Bold(true)
-	return s
+// over is true once the run has ended: then r runs it again.
+func (m *BenchModel) over() bool { return m.closed }
+
+// ShortHelp is the benchmark's own keys: r once the run is over.
+func (m *BenchModel) ShortHelp() []key.Binding {
+	if !m.over() {
+		return nil
+	}
+	return []key.Binding{m.c.Keys.Rerun}
 }
 
-// Keys returns the screen's key map (for a surrounding help view).
-func (m *BenchModel) Keys() BenchKeyMap { return m.keys }
+// FullHelp is ShortHelp in one column.
+func (m *BenchModel) FullHelp() [][]key.Binding {
+	if !m.over() {
+		return nil
+	}
+	return [][]key.Binding{m.ShortHelp()}
+}
 
 // Summary returns the run's summary once it is over.
 func (m *BenchModel) Summary() (bench.Summary, bool) {
@@ -178,49 +141,28 @@ func (m *BenchModel) Summary() (bench.Summary, bool) {
 // Init starts reading both channels.
 func (m *BenchModel) Init() tea.Cmd { return tea.Batch(m.feed.NextEvent(), m.feed.NextSamples()) }
 
-// Restart clears the results and reads a new feed (after BenchRerunMsg).
-func (m *BenchModel) Restart(feed BenchFeed) tea.Cmd {
-	w, h := m.width, m.height
-	*m = *NewBenchModel(m.opts, feed)
-	m.SetSize(w, h)
-	return m.Init()
-}
-
 // SetSize fits the screen, and its charts, to w×h cells.
 func (m *BenchModel) SetSize(w, h int) {
 	m.width, m.height = max(w, 1), max(h, 1)
-	m.help.Width = m.width
 	cw, ch := m.chartCell()
 	m.bar.Width = max(10, min(30, m.width/2-8))
-	if len(m.charts) == 0 {
-		m.charts = make([]streamlinechart.Model, len(benchCharts))
-		for i, c := range benchCharts {
-			opts := []streamlinechart.Option{streamlinechart.WithXYSteps(0, 0)}
-			if c.max > 0 {
-				opts = append(opts, streamlinechart.WithYRange(0, c.max))
-			}
-			m.charts[i] = streamlinechart.New(max(cw, 4), max(ch, 2), opts...)
-		}
-		return
-	}
-	for i := range m.charts {
-		m.charts[i].Resize(max(cw, 4), max(ch, 2))
+	for _, c := range m.charts {
+		c.resize(cw, ch-1) // a line for the chart's title
 	}
 }
 
-// chartCell is one chart's size in a 3×2 grid (the sixth cell holds the process panel).
+// chartCell is one chart's cell in a 3×2 grid (the sixth cell holds the process panel): the title
+// line, then the chart with its axes.
 func (m *BenchModel) chartCell() (int, int) {
-	return m.width/3 - 1, (m.height-topLines-2)/2 - 1
+	return m.width/3 - 1, (m.height - topLines) / 2
 }
 
 // topLines is the height of the progress and results block above the charts.
-const topLines = 10
+const topLines = 8
 
-// Update handles events, samples and keys.
-func (m *BenchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update handles events, samples and r once the run is over; the root answers the other keys.
+func (m *BenchModel) Update(msg tea.Msg) (*BenchModel, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.SetSize(msg.Width, msg.Height)
 	case BenchEventMsg:
 		m.addEvent(msg.Event)
 		return m, m.feed.NextEvent()
@@ -235,18 +177,12 @@ func (m *BenchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			m.summary = &s
 		}
-		m.keys.Rerun.SetEnabled(true)
 	case GPUSamplesMsg:
 		m.addSamples(msg.Samples)
 		return m, m.feed.NextSamples()
 	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, m.keys.Quit):
-			return m, tea.Quit
-		case key.Matches(msg, m.keys.Help):
-			m.help.ShowAll = !m.help.ShowAll
-		case key.Matches(msg, m.keys.Rerun):
-			return m, func() tea.Msg { return BenchRerunMsg{} }
+		if m.over() && key.Matches(msg, m.c.Keys.Rerun) {
+			return m, navigate(BenchRerunMsg{})
 		}
 	}
 	return m, nil
@@ -277,45 +213,35 @@ func (m *BenchModel) addSamples(samples []gpu.Sample) {
 		for _, p := range s.Processes {
 			m.seen[p.PID] = p
 		}
-		for i, c := range benchCharts {
-			v := c.value(s)
-			if c.max == 0 && v > m.chartMax[i] {
-				m.chartMax[i] = v // fixed 0-based range that only grows, so bars never jump
-				top := v * 1.1
-				if i == 1 && s.MemoryTotalMiB > 0 {
-					top = float64(s.MemoryTotalMiB)
-				}
-				m.charts[i].SetYRange(0, top)
-				m.charts[i].SetViewYRange(0, top)
-			}
-			m.charts[i].Push(v)
-			m.charts[i].Draw()
+		if m.readings == 0 {
+			m.first = s.Time
+		}
+		at := s.Time.Sub(m.first).Seconds()
+		if s.Time.IsZero() || m.first.IsZero() { // a reading without a time: the sampler's period
+			at = float64(m.readings) * benchSampleEvery.Seconds()
+		}
+		m.readings++
+		for i, c := range m.charts {
+			c.add(at, c.spec.value(s), s.MemoryTotalMiB)
+			m.charts[i] = c
 		}
 	}
 }
 
 // View draws the screen; below 60×16 it drops the charts and keeps the words.
 func (m *BenchModel) View() string {
-	var b strings.Builder
-	b.WriteString(m.header())
-	b.WriteString("\n")
-	compact := m.width < 60 || m.height < 16
+	if m.width < 60 || m.height < 16 {
+		out := m.resultsBlock() + "\n" + m.sideBlock() + "\n" + m.liveLine() + "\n" + m.processBlock(m.width, 4)
+		return fitBlock(out, m.width, m.height)
+	}
 	top := lipgloss.JoinHorizontal(lipgloss.Top,
 		lipgloss.NewStyle().Width(m.width/2).Render(m.resultsBlock()),
 		lipgloss.NewStyle().Width(m.width-m.width/2).Render(m.sideBlock()))
-	if compact {
-		top = m.resultsBlock() + "\n" + m.sideBlock() + "\n" + m.liveLine() + "\n" + m.processBlock(m.width, 4)
-		return fitBlock(b.String()+top+"\n"+m.help.View(m.keys), m.width, m.height)
-	}
-	b.WriteString(padLines(fitBlock(top, m.width, topLines), topLines))
-	b.WriteString("\n")
-	b.WriteString(m.chartGrid())
-	b.WriteString("\n")
-	b.WriteString(m.help.View(m.keys))
-	return fitBlock(b.String(), m.width, m.height)
+	return fitBlock(padLines(fitBlock(top, m.width, topLines), topLines)+"\n"+m.chartGrid(), m.width, m.height)
 }
 
-func (m *BenchModel) header() string {
+// Title names the run for the root's title line: the card, the framework and its CUDA.
+func (m *BenchModel) Title() string {
 	s := m.tally.Summary()
 	title := "Benchmark"
 	if d := s.Device; d != nil {
@@ -323,10 +249,10 @@ func (m *BenchModel) header() string {
 	} else if m.opts.Framework != "" {
 		title = "Benchmark · " + m.opts.Framework
 	}
-	if m.opts.ASCII {
+	if m.c.Styles.ASCII {
 		title = strings.ReplaceAll(title, "·", "-")
 	}
-	return m.styles.Title.Render(title)
+	return title
 }
 
 func (m *BenchModel) resultsBlock() string {
@@ -363,7 +289,7 @@ func (m *BenchModel) resultsBlock() string {
 	if s.Device == nil && m.summary != nil {
 		return strings.Join(lines, "\n") // it failed before the GPU answered: no table to show
 	}
-	lines = append(lines, m.styles.Label.Render(fmt.Sprintf("%-6s %7s %7s %7s", "TFLOPS", "2048", "4096", "8192")))
+	lines = append(lines, m.c.Styles.Label.Render(fmt.Sprintf("%-6s %7s %7s %7s", "TFLOPS", "2048", "4096", "8192")))
 	for _, dt := range []string{"fp32", "fp16", "bf16"} {
 		row := fmt.Sprintf("%-6s", dt)
 		any := false
@@ -380,20 +306,24 @@ func (m *BenchModel) resultsBlock() string {
 			lines = append(lines, row)
 		}
 	}
+	var more []string // one line, so that the charts keep their room at 80×24
 	for _, r := range s.Results {
 		switch {
 		case r.Op == "matmul" && r.Device == "cpu":
-			lines = append(lines, fmt.Sprintf("CPU fp32 %d: %.2f TFLOPS", r.N, r.TFLOPS))
+			more = append(more, fmt.Sprintf("CPU fp32 %.2f TFLOPS", r.TFLOPS))
 		case r.Op == "copy":
-			lines = append(lines, fmt.Sprintf("copy: %.0f GB/s", r.GBps))
+			more = append(more, fmt.Sprintf("copy %.0f GB/s", r.GBps))
 		}
+	}
+	if len(more) > 0 {
+		lines = append(lines, strings.Join(more, ", "))
 	}
 	if len(s.Checks) > 0 {
 		var cs []string
 		for _, c := range s.Checks {
-			mark := m.styles.OK.Render(m.styles.Pass)
+			mark := m.c.Styles.OK.Render(m.c.Styles.Pass)
 			if !c.OK {
-				mark = m.styles.Err.Render(m.styles.Fail)
+				mark = m.c.Styles.Err.Render(m.c.Styles.Fail)
 			}
 			cs = append(cs, c.DType+" "+mark)
 		}
@@ -401,7 +331,7 @@ func (m *BenchModel) resultsBlock() string {
 		lines = append(lines, "answers vs fp64: "+strings.Join(cs, " "))
 	}
 	for _, o := range s.OOMs {
-		lines = append(lines, m.styles.Warn.Render(fmt.Sprintf("out of memory at %d %s: retried at %d", o.N, o.DType, o.RetryN)))
+		lines = append(lines, m.c.Styles.Warn.Render(fmt.Sprintf("out of memory at %d %s: retried at %d", o.N, o.DType, o.RetryN)))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -432,7 +362,7 @@ func (m *BenchModel) sideBlock() string {
 	if m.summary == nil {
 		s := m.tally.Summary()
 		if s.Device == nil {
-			return m.styles.Dim.Render("waiting for the GPU…")
+			return m.c.Styles.Dim.Render("waiting for the GPU…")
 		}
 		d := s.Device
 		tf32 := "off"
@@ -460,13 +390,13 @@ func (m *BenchModel) sideBlock() string {
 	if s.CopyGBps > 0 {
 		lines = append(lines, fmt.Sprintf("copy %.0f GB/s", s.CopyGBps))
 	}
-	style, mark := m.styles.OK, m.styles.Pass
+	style, mark := m.c.Styles.OK, m.c.Styles.Pass
 	if !s.OK {
-		style, mark = m.styles.Err, m.styles.Fail
+		style, mark = m.c.Styles.Err, m.c.Styles.Fail
 	}
 	lines = append(lines, style.Render(lipgloss.NewStyle().Width(w).Render(mark+" "+s.Verdict)))
 	out := strings.Join(lines, "\n")
-	if m.opts.ASCII {
+	if m.c.Styles.ASCII {
 		out = strings.ReplaceAll(strings.ReplaceAll(out, "×", "x"), "·", "-")
 	}
 	return out
@@ -474,45 +404,39 @@ func (m *BenchModel) sideBlock() string {
 
 func (m *BenchModel) liveLine() string {
 	if m.last == nil {
-		return m.styles.Dim.Render("no live readings yet")
+		return m.c.Styles.Dim.Render("no live readings yet")
 	}
 	s := m.last
-	return fmt.Sprintf("GPU %.0f%% · %d MiB · %.0f°C · %.0f W · %.0f MHz", s.UtilizationPct, s.MemoryUsedMiB, s.TemperatureC, s.PowerW, s.SMClockMHz)
+	line := fmt.Sprintf("GPU %.0f%% · %d MiB · %.0f°C · %.0f W · %.0f MHz", s.UtilizationPct, s.MemoryUsedMiB, s.TemperatureC, s.PowerW, s.SMClockMHz)
+	if m.c.Styles.ASCII {
+		line = strings.NewReplacer("·", "-", "°", "").Replace(line)
+	}
+	return line
 }
 
+// chartGrid is the five charts and the process panel, three to a row; each chart is titled with
+// its latest reading.
 func (m *BenchModel) chartGrid() string {
 	cw, ch := m.chartCell()
 	cells := make([]string, 0, 6)
-	for i, c := range benchCharts {
-		label := c.label
+	for _, c := range m.charts {
+		label := c.spec.label
 		if m.last != nil {
-			label = fmt.Sprintf("%s %.0f %s", c.label, c.value(*m.last), c.unit)
+			label = fmt.Sprintf("%s %.0f %s", c.spec.label, c.spec.value(*m.last), c.unit())
 		}
-		chart := m.charts[i].View()
-		if m.last == nil {
-			chart = ""
-		}
-		if m.opts.ASCII {
-			chart = asciiLines.Replace(chart)
-			label = strings.ReplaceAll(label, "°", "")
-		}
-		cell := m.styles.Label.Render(label) + "\n" + padLines(chart, ch)
-		cells = append(cells, lipgloss.NewStyle().Width(cw+1).Height(ch+1).MaxHeight(ch+1).Render(cell))
+		cell := m.c.Styles.Label.Render(label) + "\n" + c.view()
+		cells = append(cells, lipgloss.NewStyle().Width(cw+1).Height(ch).MaxHeight(ch).Render(cell))
 	}
-	cells = append(cells, m.processBlock(cw, ch+1))
+	cells = append(cells, m.processBlock(cw, ch))
 	row1 := lipgloss.JoinHorizontal(lipgloss.Top, cells[0], cells[1], cells[2])
 	row2 := lipgloss.JoinHorizontal(lipgloss.Top, cells[3], cells[4], cells[5])
 	return row1 + "\n" + row2
 }
 
-// asciiLines maps the charts' line runes to ASCII for --ascii consoles.
-var asciiLines = strings.NewReplacer("─", "-", "│", "|", "╭", ".", "╮", ".", "╰", "'", "╯", "'",
-	"┌", ".", "┐", ".", "└", "'", "┘", "'", "┼", "+", "├", "+", "┤", "+", "┬", "+", "┴", "+")
-
 // processBlock lists the charted GPU's processes; the benchmark's own Python is highlighted.
 func (m *BenchModel) processBlock(w, h int) string {
 	pid := m.tally.Summary().PID
-	lines := []string{m.styles.Label.Render("GPU processes")}
+	lines := []string{m.c.Styles.Label.Render("GPU processes")}
 	var procs []gpu.Process
 	if m.last != nil {
 		procs = append(procs, m.last.Processes...)
@@ -527,7 +451,7 @@ func (m *BenchModel) processBlock(w, h int) string {
 		procs = append(procs, p)
 	}
 	if len(procs) == 0 {
-		lines = append(lines, m.styles.Dim.Render("none reported"))
+		lines = append(lines, m.c.Styles.Dim.Render("none reported"))
 	} else {
 		sort.SliceStable(procs, func(i, j int) bool { return procs[i].PID == pid && procs[j].PID != pid })
 		for _, p := range procs {
@@ -537,9 +461,9 @@ func (m *BenchModel) processBlock(w, h int) string {
 			}
 			line := fmt.Sprintf("%d %s%s", p.PID, p.Name, mem)
 			if p.PID == pid && pid != 0 {
-				line = m.styles.Selected.Render(m.styles.Cursor + fmt.Sprintf("%d bench %s%s", p.PID, p.Name, mem))
+				line = m.c.Styles.Selected.Render(m.c.Styles.Cursor + fmt.Sprintf("%d bench %s%s", p.PID, p.Name, mem))
 			} else {
-				line = m.styles.NoCursor + line
+				line = m.c.Styles.NoCursor + line
 			}
 			lines = append(lines, line)
 		}

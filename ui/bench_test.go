@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -53,20 +54,36 @@ func recordedSamples(t *testing.T) [][]gpu.Sample {
 	return out
 }
 
-// benchProgram runs the screen at w×h, sending the recorded messages in a fixed order so the
-// final frame is deterministic, and returns the final view.
-func benchProgram(t *testing.T, opts BenchOptions, w, h int, msgs []tea.Msg, wait string) string {
+// benchProgram runs the benchmark screen alone, as `bench --tui` does, at w×h, sending the
+// recorded messages in a fixed order so the final frame is deterministic, and returns the final
+// view (the root's: title, screen and help bar).
+func benchProgram(t *testing.T, ascii bool, w, h int, msgs []tea.Msg, wait string) string {
 	t.Helper()
 	lipgloss.SetColorProfile(termenv.Ascii)
-	m := NewBenchModel(opts, BenchFeed{})
+	c := testCommon(nil, ascii)
+	c.Simulated = false
+	idle := func(context.Context) (BenchFeed, string, error) { return BenchFeed{}, "torch", nil }
+	m := newBenchRoot(c, func() screen { return newBenchScreen(c, 0, idle) })
+	to := addr{m.top().ident()}
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(string(b), "starting Python") },
+		teatest.WithDuration(10*time.Second))
 	for _, msg := range msgs {
-		tm.Send(msg)
+		switch msg := msg.(type) {
+		case BenchEventMsg:
+			msg.addr = to
+			tm.Send(msg)
+		case GPUSamplesMsg:
+			msg.addr = to
+			tm.Send(msg)
+		case BenchClosedMsg:
+			tm.Send(BenchClosedMsg{to})
+		}
 	}
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(string(b), wait) },
 		teatest.WithDuration(10*time.Second))
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*BenchModel)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
 	return final.View()
 }
 
@@ -91,8 +108,7 @@ func interleave(events []bench.Event, samples [][]gpu.Sample, closeEvents bool) 
 
 func TestBenchScreenH200Golden(t *testing.T) {
 	events := recordedEvents(t, "h200_torch.jsonl")
-	view := benchProgram(t, BenchOptions{Framework: "torch"}, 80, 24,
-		interleave(events, recordedSamples(t), true), "run again")
+	view := benchProgram(t, false, 80, 24, interleave(events, recordedSamples(t), true), "run again")
 	for _, want := range []string{"NVIDIA H200", "the GPU is doing the work", "48213 bench", "684.9"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("view lacks %q", want)
@@ -105,8 +121,7 @@ func TestBenchScreenH200Golden(t *testing.T) {
 func TestBenchScreenMidRunASCIIGolden(t *testing.T) {
 	events := recordedEvents(t, "h200_torch.jsonl")
 	half := events[:12]
-	view := benchProgram(t, BenchOptions{Framework: "torch", ASCII: true, NoColor: true}, 80, 24,
-		interleave(half, recordedSamples(t)[:24], false), "matmul cuda fp32 8192")
+	view := benchProgram(t, true, 80, 24, interleave(half, recordedSamples(t)[:24], false), "matmul cuda fp32 8192")
 	for _, r := range view {
 		if r > 127 {
 			t.Fatalf("--ascii view has %q:\n%s", r, view)
@@ -117,8 +132,7 @@ func TestBenchScreenMidRunASCIIGolden(t *testing.T) {
 }
 
 func TestBenchScreenCPUOnlySmallGolden(t *testing.T) {
-	view := benchProgram(t, BenchOptions{Framework: "torch"}, 50, 14,
-		interleave(recordedEvents(t, "cpu_torch.jsonl"), nil, true), "no CUDA build")
+	view := benchProgram(t, false, 50, 14, interleave(recordedEvents(t, "cpu_torch.jsonl"), nil, true), "no CUDA build")
 	assertFits(t, view, 50, 14)
 	golden.RequireEqual(t, []byte(view))
 }
@@ -140,7 +154,7 @@ func assertFits(t *testing.T, view string, w, h int) {
 func TestBenchFeedRearms(t *testing.T) {
 	events := make(chan bench.Event, 4)
 	samples := make(chan []gpu.Sample, 4)
-	m := NewBenchModel(BenchOptions{}, BenchFeed{Events: events, Samples: samples})
+	m := NewBenchModel(testCommon(nil, false), BenchOptions{}, BenchFeed{Events: events, Samples: samples})
 	events <- bench.Step{Name: "matmul cuda fp32 4096"}
 	close(events)
 	samples <- []gpu.Sample{{Index: 0, UtilizationPct: 97}}
@@ -172,7 +186,7 @@ func TestBenchFeedRearms(t *testing.T) {
 // verdict.
 func endedAfter(t *testing.T, events []bench.Event) (string, string) {
 	t.Helper()
-	m := NewBenchModel(BenchOptions{Framework: "torch"}, BenchFeed{})
+	m := NewBenchModel(testCommon(nil, false), BenchOptions{Framework: "torch"}, BenchFeed{})
 	m.SetSize(100, 30)
 	for _, e := range events {
 		m.Update(BenchEventMsg{Event: e})
@@ -245,5 +259,61 @@ func TestWizardBenchmarkStoppedAtOnce(t *testing.T) {
 	mustContain(t, v, "stopped ✗ the benchmark stopped before it finished")
 	if strings.Contains(v, "has not finished") {
 		t.Fatalf("old words:\n%s", v)
+	}
+}
+
+// ? on the benchmark screen inside the wizard used to toggle the root's hidden help: the body shrank
+// by two lines and the benchmark's own help line stayed as it was. Now the help bar is the root's:
+// ? opens the benchmark's full help there, the screen is fitted to what is left, and ? closes it.
+func TestWizardBenchmarkFullHelp(t *testing.T) {
+	m := newJourneyToPlan(t, newFakeBackend())
+	press(t, m, "y", "enter", "b")
+	bs := topIs[*benchScreen](t, m)
+	if bs.model == nil || !bs.model.over() {
+		t.Fatal("the recorded run did not end")
+	}
+	short := m.footer()
+	if lipgloss.Height(short) != 1 || !strings.Contains(short, "r run again · esc back · q quit · ? more keys") {
+		t.Fatalf("short help: %q", short)
+	}
+	press(t, m, "?")
+	full := m.footer()
+	lines := strings.Split(full, "\n")
+	words := func(i int) string { return strings.Join(strings.Fields(lines[i]), " ") }
+	if len(lines) != 3 || words(0) != "r run again esc back" || words(1) != "q quit" || words(2) != "? more keys" {
+		t.Fatalf("full help: the benchmark's column, then the global one:\n%s", full)
+	}
+	if bs.model.height != 24-3-3 {
+		t.Fatalf("the benchmark was not fitted above the full help: height %d", bs.model.height)
+	}
+	view := m.View()
+	assertFits(t, view, 80, 24)
+	if !strings.HasSuffix(strings.TrimRight(view, " \n"), strings.TrimSpace(lines[2])) {
+		t.Fatalf("the full help is not the last thing drawn:\n%s", view)
+	}
+	mustContain(t, view, "GPU processes", "r run again")
+	press(t, m, "?")
+	if m.footer() != short || bs.model.height != 24-3-1 {
+		t.Fatalf("? again: footer %q, height %d", m.footer(), bs.model.height)
+	}
+}
+
+// r after a run is a new benchmark screen: what the old run still sends finds no receiver (this was
+// the runID guard).
+func TestBenchRunAgainIsANewScreen(t *testing.T) {
+	fb := newFakeBackend()
+	m := newJourneyToPlan(t, fb)
+	press(t, m, "y", "enter", "b")
+	old := topIs[*benchScreen](t, m)
+	depth := len(m.stack)
+	press(t, m, "r")
+	again := topIs[*benchScreen](t, m)
+	if again == old || again.id == old.id || len(m.stack) != depth {
+		t.Fatalf("r: same screen %v, stack %d (was %d)", again == old, len(m.stack), depth)
+	}
+	before := again.model.tally.Summary().Steps
+	settle(t, m, BenchEventMsg{addr: addr{old.id}, Event: bench.Step{Name: "matmul cuda fp32 2048"}})
+	if again.model.tally.Summary().Steps != before || again.model.current != "" {
+		t.Fatal("the old run's event reached the new screen")
 	}
 }

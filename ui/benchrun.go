@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"golang.org/x/term"
@@ -14,8 +15,9 @@ import (
 	"gpuwiz/steps/runner"
 )
 
-// RunBench shows the live benchmark screen alone (`gpuwiz bench --tui`): the benchmark of python's
-// framework with the GPU sampler beside it, then the summary; q leaves.
+// RunBench shows the live benchmark screen alone (`gpuwiz bench --tui`): the wizard's benchmark
+// screen on a Common of its own, under the same title and help bar. r runs it again; q leaves and
+// the last run's verdict is printed.
 func RunBench(ctx context.Context, env *cli.Env, python, framework string, opts bench.Options) int {
 	if !term.IsTerminal(int(os.Stdout.Fd())) {
 		fmt.Fprintln(os.Stderr, "gpuwiz: the benchmark screen needs a terminal; use `gpuwiz bench --json` in scripts")
@@ -24,28 +26,88 @@ func RunBench(ctx context.Context, env *cli.Env, python, framework string, opts 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	configureLipgloss(env.G.NoColor)
-	events := make(chan bench.Event, 64)
-	feed := BenchFeed{Events: events}
-	sampleCtx, stopSampling := context.WithCancel(ctx)
+	c := NewCommon(ctx, *env.G, nil)
+	c.Simulated = false // the benchmark is real even with --simulate: it only has no live readings
+	var prober gpu.Prober
 	if p, err := env.GPUProber(); err == nil && env.G.SimulateFile == "" {
-		feed.Samples = gpu.Watch(sampleCtx, p, benchSampleEvery)
+		prober = p
 	}
-	done := make(chan bench.Summary, 1)
-	go func() {
-		defer stopSampling()
-		s, _ := bench.Run(ctx, runner.New(nil), python, framework, opts, events)
-		done <- s
-	}()
-	m := NewBenchModel(BenchOptions{Framework: framework, GPU: opts.GPU, ASCII: env.G.ASCII, NoColor: env.G.NoColor}, feed)
-	if _, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithAltScreen()).Run(); err != nil {
-		cancel()
+	runs := &benchRuns{}
+	start := func(ctx context.Context) (BenchFeed, string, error) {
+		return runs.start(ctx, prober, python, framework, opts)
+	}
+	m := newBenchRoot(c, func() screen { return newBenchScreen(c, opts.GPU, start) })
+	_, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithAltScreen()).Run()
+	cancel()
+	s, ran := runs.wait()
+	if err != nil {
 		return cli.ExitInterrupted
 	}
-	cancel()
-	s := <-done
+	if !ran {
+		fmt.Println("verdict: the benchmark did not run")
+		return cli.ExitFailure
+	}
 	fmt.Println("verdict:", s.Verdict)
 	if !s.OK {
 		return cli.ExitFailure
 	}
 	return cli.ExitOK
+}
+
+// newBenchRoot is a root holding only the benchmark screen; newBench makes it again for r.
+func newBenchRoot(c *Common, newBench func() screen) *Model {
+	m := NewModel(c)
+	m.newBench = newBench
+	m.stack = []screen{newBench()}
+	return m
+}
+
+// benchRuns are the runs `bench --tui` started: wait returns once every one has stopped, with the
+// summary of the last one started.
+type benchRuns struct {
+	mu     sync.Mutex
+	wg     sync.WaitGroup
+	closed bool
+	n      int // runs started
+	lastN  int // the run whose summary last is
+	last   bench.Summary
+}
+
+func (r *benchRuns) start(ctx context.Context, prober gpu.Prober, python, framework string, opts bench.Options) (BenchFeed, string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return BenchFeed{}, "", context.Canceled
+	}
+	r.n++
+	n := r.n
+	events := make(chan bench.Event, 64)
+	feed := BenchFeed{Events: events}
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	if prober != nil {
+		feed.Samples = gpu.Watch(sampleCtx, prober, benchSampleEvery)
+	}
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer stopSampling() // the sampler's channel closes with the benchmark
+		s, err := bench.Run(ctx, runner.New(nil), python, framework, opts, events)
+		if err != nil && s.Verdict == "" {
+			s.Verdict = "could not benchmark: " + err.Error()
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if n >= r.lastN {
+			r.lastN, r.last = n, s
+		}
+	}()
+	return feed, framework, nil
+}
+
+func (r *benchRuns) wait() (bench.Summary, bool) {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	r.wg.Wait()
+	return r.last, r.lastN > 0
 }

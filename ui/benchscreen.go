@@ -7,46 +7,33 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// benchScreen embeds the live benchmark screen (BenchModel) and owns its run: it starts the
-// benchmark in a command and cancels it when the user leaves. Running it again is a new screen
-// (the root swaps it on BenchRerunMsg), so nothing of the old run can reach the new one.
+// benchStarter starts one run of the benchmark; the feed closes when it ends or ctx is done.
+type benchStarter func(ctx context.Context) (feed BenchFeed, framework string, err error)
+
+// benchScreen shows one run of the benchmark (BenchModel): it starts the run in a command and
+// cancels it when the user leaves. Running it again is a new screen (the root swaps it on
+// BenchRerunMsg), so nothing of the old run can reach the new one.
 type benchScreen struct {
 	c      *Common
 	id     screenID
-	venv   string
 	gpu    int // the card benchmarked and charted
+	start  benchStarter
 	model  *BenchModel
 	cancel context.CancelFunc
 	err    error
+	again  key.Binding
 	w, h   int
 }
 
-type benchStartedMsg struct {
-	addr
-	feed      BenchFeed
-	framework string
-	err       error
+func newBenchScreen(c *Common, gpuIndex int, start benchStarter) *benchScreen {
+	return &benchScreen{c: c, id: c.newID(), gpu: gpuIndex, start: start, again: relabel(c.Keys.Rerun, "try again")}
 }
 
-func benchStartCmd(to screenID, ctx context.Context, b Backend, venv string, gpuIndex int) tea.Cmd {
-	return func() tea.Msg {
-		feed, fw, err := b.Bench(ctx, venv, gpuIndex)
-		feed.to = to
-		return benchStartedMsg{addr{to}, feed, fw, err}
-	}
-}
-
-func newBenchScreen(c *Common, venv string, gpuIndex int) screen {
-	return &benchScreen{c: c, id: c.newID(), venv: venv, gpu: gpuIndex}
-}
-
-func (s *benchScreen) start() tea.Cmd {
+func (s *benchScreen) Init() tea.Cmd {
 	ctx, cancel := context.WithCancel(s.c.Ctx)
 	s.cancel = cancel
-	return benchStartCmd(s.id, ctx, s.c.Backend, s.venv, s.gpu)
+	return benchStartCmd(s.id, ctx, s.start)
 }
-
-func (s *benchScreen) Init() tea.Cmd { return s.start() }
 
 // Leave stops the benchmark's child when the user goes back.
 func (s *benchScreen) Leave() {
@@ -56,21 +43,36 @@ func (s *benchScreen) Leave() {
 }
 
 func (s *benchScreen) ident() screenID { return s.id }
-func (s *benchScreen) Title() string   { return "Benchmark" }
+func (s *benchScreen) Title() string {
+	if s.model != nil {
+		return s.model.Title()
+	}
+	return "Benchmark"
+}
 
-// OwnHelp: BenchModel draws its help line; the root's would repeat it.
-func (s *benchScreen) OwnHelp() {}
 func (s *benchScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	if s.model != nil {
 		s.model.SetSize(w, h)
 	}
 }
+
 func (s *benchScreen) ShortHelp() []key.Binding {
-	k := s.c.Keys
-	return []key.Binding{k.Rerun, k.Back, k.Quit}
+	switch {
+	case s.err != nil:
+		return []key.Binding{s.again}
+	case s.model != nil:
+		return s.model.ShortHelp()
+	}
+	return nil
 }
-func (s *benchScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+func (s *benchScreen) FullHelp() [][]key.Binding {
+	if s.model != nil {
+		return s.model.FullHelp()
+	}
+	return [][]key.Binding{s.ShortHelp()}
+}
 
 func (s *benchScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -79,11 +81,11 @@ func (s *benchScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			return s, nil
 		}
-		s.model = NewBenchModel(BenchOptions{Framework: msg.framework, GPU: s.gpu, ASCII: s.c.Styles.ASCII, NoColor: s.c.NoColor}, msg.feed)
+		s.model = NewBenchModel(s.c, BenchOptions{Framework: msg.framework, GPU: s.gpu}, msg.feed)
 		s.model.SetSize(s.w, s.h)
 		return s, s.model.Init()
 	case tea.KeyMsg:
-		if s.model == nil && key.Matches(msg, s.c.Keys.Rerun) {
+		if s.err != nil && key.Matches(msg, s.again) {
 			return s, navigate(BenchRerunMsg{})
 		}
 	}
@@ -97,7 +99,7 @@ func (s *benchScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (s *benchScreen) View() string {
 	switch {
 	case s.err != nil:
-		return s.c.Styles.Err.Render(wrap("The benchmark could not start: "+s.err.Error(), s.w)) + "\n\nr: try again, esc: back."
+		return s.c.Styles.Err.Render(wrap("The benchmark could not start: "+s.err.Error(), s.w))
 	case s.model == nil:
 		return "Starting the benchmark with the venv's Python..."
 	}

@@ -177,6 +177,27 @@ func doctorCmd(to screenID, ctx context.Context, b Backend, venv string) tea.Cmd
 	}
 }
 
+type benchStartedMsg struct {
+	addr
+	feed      BenchFeed
+	framework string
+	err       error
+}
+
+// benchStartCmd starts a run; its feed's messages are addressed to the same screen.
+func benchStartCmd(to screenID, ctx context.Context, start benchStarter) tea.Cmd {
+	return func() tea.Msg {
+		feed, fw, err := start(ctx)
+		feed.to = to
+		return benchStartedMsg{addr{to}, feed, fw, err}
+	}
+}
+
+// backendBench is the wizard's benchmark: the backend's, with the venv's Python.
+func backendBench(b Backend, venv string, gpuIndex int) benchStarter {
+	return func(ctx context.Context) (BenchFeed, string, error) { return b.Bench(ctx, venv, gpuIndex) }
+}
+
 // installFlushInterval batches the install's log lines: one frame per tick, never one per line.
 const installFlushInterval = 80 * time.Millisecond
 

@@ -23,7 +23,6 @@ type Common struct {
 	Styles        Styles
 	Keys          KeyMap
 	Simulated     bool
-	NoColor       bool
 	OS            string // the OS builds are judged for: runtime.GOOS ("linux" in tests, for stable goldens)
 	Ctx           context.Context
 	Backend       Backend
@@ -71,9 +70,6 @@ type busyScreen interface{ Busy() bool }
 
 // typingScreen is a screen whose text input takes letter keys such as q.
 type typingScreen interface{ Typing() bool }
-
-// ownHelpScreen draws its own help line (the embedded benchmark screen).
-type ownHelpScreen interface{ OwnHelp() }
 
 // leavingScreen is told when the user goes back from it, to stop what it runs.
 type leavingScreen interface{ Leave() }

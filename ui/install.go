@@ -11,9 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 )
 
 // logTailLines is how many lines of output the install screen keeps; the full log is in the file.
@@ -48,16 +46,7 @@ type installScreen struct {
 func newInstallScreen(c *Common, p Plan, wg *sync.WaitGroup) *installScreen {
 	s := &installScreen{c: c, id: c.newID(), plan: p, wg: wg, states: map[string]string{}, log: newLogRing(logTailLines),
 		spin: newSpinner(c)}
-	opts := []progress.Option{progress.WithoutPercentage()}
-	if c.Styles.ASCII {
-		opts = append(opts, progress.WithFillCharacters('#', '-'))
-	}
-	if lipgloss.ColorProfile() == termenv.Ascii {
-		opts = append(opts, progress.WithColorProfile(termenv.Ascii), progress.WithSolidFill(""))
-	} else {
-		opts = append(opts, progress.WithDefaultGradient())
-	}
-	s.bar = progress.New(opts...)
+	s.bar = c.Styles.NewBar()
 	for _, st := range p.Steps {
 		s.states[st.ID] = StepPending
 	}

@@ -79,12 +79,15 @@ type Model struct {
 	height   int
 	exitCode int
 	wg       *sync.WaitGroup
-	newBench func(c *Common, venv string, gpuIndex int) screen
+	newBench func() screen // the benchmark screen for the choices made
 }
 
 // NewModel builds the root model on c, starting at the welcome screen.
 func NewModel(c *Common) *Model {
-	m := &Model{c: c, help: help.New(), wg: &sync.WaitGroup{}, newBench: newBenchScreen}
+	m := &Model{c: c, help: help.New(), wg: &sync.WaitGroup{}}
+	m.newBench = func() screen {
+		return newBenchScreen(c, m.benchGPU(), backendBench(c.Backend, m.ch.venv, m.benchGPU()))
+	}
 	m.help.ShortSeparator = " · "
 	if c.Styles.ASCII {
 		m.help.ShortSeparator = " | "
@@ -223,12 +226,7 @@ func (m *Model) View() string {
 }
 
 // footer is the help bar: the top screen's keys and the global ones.
-func (m *Model) footer() string {
-	if _, own := m.top().(ownHelpScreen); own {
-		return ""
-	}
-	return m.help.View(helpKeys{m})
-}
+func (m *Model) footer() string { return m.help.View(helpKeys{m}) }
 
 // helpKeys is the help bar's key map: the top screen's own keys, then the global keys the root
 // answers for it. A busy screen gets none (the root leaves its keys to it); a screen that takes

@@ -80,10 +80,10 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		}
 		return m, m.push(newDoneScreen(c, m.ch)), true
 	case benchRequestMsg:
-		return m, m.push(m.newBench(c, m.ch.venv, m.benchGPU())), true
+		return m, m.push(m.newBench()), true
 	case BenchRerunMsg: // a new screen for the new run: the old run's messages find no receiver
 		m.pop()
-		return m, m.push(m.newBench(c, m.ch.venv, m.benchGPU())), true
+		return m, m.push(m.newBench()), true
 	}
 	return m, nil, false
 }

@@ -112,7 +112,7 @@ func NewCommon(ctx context.Context, g cli.Globals, b Backend) *Common {
 	if g.ASCII {
 		keys.asciiKeyHelp()
 	}
-	return &Common{Styles: NewStyles(g.ASCII), Keys: keys, Simulated: g.SimulateFile != "", NoColor: g.NoColor || os.Getenv("NO_COLOR") != "", OS: runtime.GOOS, Ctx: ctx, Backend: b}
+	return &Common{Styles: NewStyles(g.ASCII), Keys: keys, Simulated: g.SimulateFile != "", OS: runtime.GOOS, Ctx: ctx, Backend: b}
 }
 
 // configureLipgloss settles colours before bubbletea owns stdin: the background query would
