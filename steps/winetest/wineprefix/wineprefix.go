@@ -57,8 +57,9 @@ func BuildShim(ctx context.Context, root, dir string) (string, error) {
 }
 
 // Prepare makes prefix ready for Go Windows binaries: it boots the prefix when it has no system32
-// yet (wineboot -i, ~15 s; the environment env must name WINEPREFIX=prefix) and installs the shim,
-// built fresh from the repository at root, into its system32. env is the environment wine runs with.
+// yet (wineboot -i, ~15 s, then waits for that wineserver to exit; the environment env must name
+// WINEPREFIX=prefix) and installs the shim, built fresh from the repository at root, into its
+// system32. env is the environment wine runs with.
 func Prepare(ctx context.Context, root, prefix string, env []string) error {
 	if why := Missing(); why != "" {
 		return errors.New(why)
@@ -89,6 +90,13 @@ func Prepare(ctx context.Context, root, prefix string, env []string) error {
 		}
 		if _, err := os.Stat(System32(prefix)); err != nil {
 			return fmt.Errorf("wineboot -i did not create %s", System32(prefix))
+		}
+		// Wait for the wineserver wineboot started to save the registry and exit, so that the caller
+		// can start its own (wineserver -p fails while another serves the prefix).
+		wait := exec.CommandContext(bctx, "wineserver", "-w")
+		wait.Env = env
+		if out, err := wait.CombinedOutput(); err != nil {
+			return fmt.Errorf("wineserver -w after wineboot -i: %v\n%s", err, out)
 		}
 	}
 	data, err := os.ReadFile(dll)
