@@ -9,9 +9,14 @@ import (
 	"gpuwiz/ui"
 )
 
-// version is stamped at build time: go build -ldflags "-X main.version=v0.1.0".
-var version = "dev"
+// Stamped at build time (.goreleaser.yaml does this for releases):
+// go build -ldflags "-X main.version=0.1.0 -X main.commit=$(git rev-parse HEAD) -X main.date=2026-01-02T15:04:05Z".
+var (
+	version = "dev"
+	commit  = ""
+	date    = ""
+)
 
 func main() {
-	os.Exit(cli.Execute(cli.Build{Version: version, Wizard: ui.Run, BenchScreen: ui.RunBench}, os.Args[1:]))
+	os.Exit(cli.Execute(cli.Build{Version: version, Commit: commit, Date: date, Wizard: ui.Run, BenchScreen: ui.RunBench}, os.Args[1:]))
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"sort"
 
 	"github.com/spf13/cobra"
@@ -45,7 +44,9 @@ type BenchScreenFunc func(ctx context.Context, env *Env, python, framework strin
 
 // Build carries what main hands to the CLI.
 type Build struct {
-	Version     string
+	Version     string // stamped at release: -X main.version, main.commit, main.date (see version.go)
+	Commit      string
+	Date        string
 	Wizard      WizardFunc
 	BenchScreen BenchScreenFunc
 }
@@ -98,32 +99,6 @@ func register(order int, make func(*Env) *cobra.Command) {
 	factories = append(factories, commandFactory{order, make})
 }
 
-func versionString(v string) string {
-	if v != "dev" {
-		return v
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		rev, dirty := "", ""
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = "-dirty"
-				}
-			}
-		}
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		if rev != "" {
-			return "dev-" + rev + dirty
-		}
-	}
-	return v
-}
-
 // NewRoot builds the cobra tree; exported for tests.
 func NewRoot(b Build) (*cobra.Command, *Env) {
 	env := &Env{G: &Globals{}, Build: b}
@@ -133,7 +108,7 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 		Long: "gpuwiz takes a machine with an NVIDIA card from \"nothing works\" to a verified GPU build of\n" +
 			"PyTorch or PaddlePaddle in a virtual environment, proven by a live benchmark.\n" +
 			"Run it without arguments for the wizard; every step also has a headless command.",
-		Version:       versionString(b.Version),
+		Version:       versionString(b, readBuildInfo),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,

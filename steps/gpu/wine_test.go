@@ -2,6 +2,7 @@ package gpu_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/winetest/wineprefix"
 )
 
 // TestWindowsBuildUnderWine runs the real gpuwiz.exe under Wine against the fake nvml.dll in
@@ -21,14 +23,8 @@ func TestWindowsBuildUnderWine(t *testing.T) {
 		t.Skip("-short: the Wine test takes ~15 s")
 	}
 	root := repoRoot(t)
-	for _, tool := range []string{"wine", "x86_64-w64-mingw32-gcc"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			missing(t, tool+" not installed (apt-get install wine64 gcc-mingw-w64-x86-64, then ../shared/tools/wine/setup.sh)")
-		}
-	}
-	setup := filepath.Join(root, "..", "shared", "tools", "wine", "setup.sh")
-	if _, err := os.Stat(setup); err != nil {
-		missing(t, "no Wine setup script at "+setup)
+	if why := wineprefix.Missing(); why != "" {
+		missing(t, why)
 	}
 	tmp := t.TempDir()
 	exe := filepath.Join(tmp, "gpuwiz.exe")
@@ -54,10 +50,8 @@ func TestWindowsBuildUnderWine(t *testing.T) {
 	}
 	prefix := filepath.Join(cache, "gpuwiz-wine-test")
 	env := append(os.Environ(), "WINEPREFIX="+prefix, "WINEDEBUG=-all")
-	cmd := exec.Command("bash", setup)
-	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", setup, err, out)
+	if err := wineprefix.Prepare(context.Background(), root, prefix, env); err != nil {
+		t.Fatalf("preparing the Wine prefix %s: %v", prefix, err)
 	}
 	system32 := filepath.Join(prefix, "drive_c", "windows", "system32", "nvml.dll")
 	t.Cleanup(func() { os.Remove(system32) })

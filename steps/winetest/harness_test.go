@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"gpuwiz/steps/winetest/wineprefix"
 )
 
 // wine is one process's Windows machine: gpuwiz.exe built once, a private prefix copied once.
@@ -60,11 +62,9 @@ func windows(t *testing.T) *wineMachine {
 }
 
 func setUp() (*wineMachine, error) {
-	for _, tool := range []string{"wine", "wineserver"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			skipReason = tool + " is not installed (apt-get install wine64, then bash ../shared/tools/wine/setup.sh)"
-			return nil, nil
-		}
+	if why := wineprefix.Missing(); why != "" {
+		skipReason = why
+		return nil, nil
 	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -112,48 +112,27 @@ func goBuildWindows(root, out, pkg string) error {
 	return nil
 }
 
-// makePrefix copies the prepared prefix (~5 s; a fresh wineboot -i takes ~16 s) so that tests never
-// touch the user's, or boots a fresh one when there is none, adding the bcryptprimitives.dll Go needs.
+// makePrefix copies the user's prefix when there is one (~5 s; a fresh wineboot -i takes ~16 s) so
+// that tests never touch it, or boots a fresh one, and installs the ProcessPrng shim Go needs, built
+// from testdata/wine (wineprefix.Prepare).
 func (w *wineMachine) makePrefix() error {
 	src := os.Getenv("WINEPREFIX")
 	if src == "" {
 		src = filepath.Join(os.Getenv("HOME"), ".wine")
 	}
-	system32 := func(p string) string { return filepath.Join(p, "drive_c", "windows", "system32") }
-	if _, err := os.Stat(filepath.Join(system32(src), "bcryptprimitives.dll")); err == nil {
+	if _, err := os.Stat(wineprefix.System32(src)); err == nil {
 		if out, err := exec.Command("cp", "-a", src, w.prefix).CombinedOutput(); err != nil {
 			return fmt.Errorf("copying the Wine prefix %s: %v: %s", src, err, out)
 		}
-	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		if out, err := w.command(ctx, nil, "wineboot", "-i").CombinedOutput(); err != nil {
-			return fmt.Errorf("wineboot -i: %v: %s", err, out)
-		}
-		dll, err := bcryptPrimitives(w.root)
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(dll)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(system32(w.prefix), "bcryptprimitives.dll"), data, 0o644); err != nil {
-			return err
-		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	if err := wineprefix.Prepare(ctx, w.root, w.prefix, w.env); err != nil {
+		return err
 	}
 	// The copy may carry the user's experiments: start from no driver and no registered Python.
-	os.Remove(filepath.Join(system32(w.prefix), "nvml.dll"))
+	os.Remove(filepath.Join(wineprefix.System32(w.prefix), "nvml.dll"))
 	return nil
-}
-
-func bcryptPrimitives(root string) (string, error) {
-	for _, p := range []string{filepath.Join(root, "..", "shared", "tools", "wine", "bcryptprimitives.dll"), "/work/shared/tools/wine/bcryptprimitives.dll"} {
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-	}
-	return "", errors.New("no bcryptprimitives.dll (../shared/tools/wine/ beside the repo): Go Windows binaries cannot start under Wine 8 without it")
 }
 
 func (w *wineMachine) shutDown() {
