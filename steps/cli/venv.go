@@ -107,16 +107,28 @@ func chooseBasePython(cmd *cobra.Command, explicit string) (pyenv.Interpreter, e
 			return in, Usagef("%v", err)
 		}
 		in.Warnings = pyenv.SupportWarnings(in, "", "")
+		pyenv.NoteVenvSupport(&in, pyenv.ReadDistro())
+		if len(in.VenvMissing) > 0 {
+			return in, Usagef("--python %s: %s", explicit, pyenv.NoVenvWarning(in, pyenv.ReadDistro()))
+		}
 		return in, nil
 	}
 	found, err := pyenv.Discover(cmd.Context(), pyenv.DiscoverOptions{})
 	if err != nil {
 		return pyenv.Interpreter{}, err
 	}
+	var noVenv []string
 	for _, in := range found {
+		if len(in.VenvMissing) > 0 {
+			noVenv = append(noVenv, in.Path+": "+pyenv.NoVenvWarning(in, pyenv.ReadDistro()))
+			continue
+		}
 		if in.Kind != "venv" && in.Kind != "store" && in.Bits == 64 {
 			return in, nil
 		}
+	}
+	if len(noVenv) > 0 {
+		return pyenv.Interpreter{}, Exitf(ExitFailure, "no Python found that can create a venv: %s", strings.Join(noVenv, "; "))
 	}
 	if len(found) > 0 && found[0].Version != "" {
 		return found[0], nil

@@ -32,6 +32,11 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 		}
 		python = opts.Venv.Python()
 	} else if python != "" {
+		// A Python without venv or ensurepip (Debian and Ubuntu without python3.X-venv) is refused
+		// here, with the package to install, not half-way through python -m venv.
+		if in, err := pyenv.DescribeWith(ctx, r, python, goos); err == nil && len(in.VenvMissing) > 0 {
+			return Plan{}, badInput("%s: %s", python, pyenv.NoVenvWarning(in, pyenv.ReadDistro()))
+		}
 		installed.PipVersion = bundledPip(ctx, r, python, opts.environ())
 	}
 	p, err := MakePlan(opts, installed)

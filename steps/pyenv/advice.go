@@ -38,12 +38,27 @@ func RecommendedMinor(ranges []PythonRange) string {
 }
 
 // NoPythonAdvice is what to tell someone on goos with no usable Python: which one to install and where.
+// On Linux it names the distribution's command, read from /etc/os-release.
 func NoPythonAdvice(goos, minor string) string {
+	d := Distro{}
+	if goos == "linux" && goosRuntime == "linux" {
+		d = ReadDistro()
+	}
+	return NoPythonAdviceFor(goos, minor, d)
+}
+
+// NoPythonAdviceFor is NoPythonAdvice for the distribution d.
+func NoPythonAdviceFor(goos, minor string, d Distro) string {
 	if goos == "windows" {
-		return fmt.Sprintf("no Python found (looked on PATH, in the py launcher's list and the registry): install 64-bit Python %s "+
+		return fmt.Sprintf("no Python found (looked on PATH, in the py launcher's list and the registry): run `gpuwiz python install %s` "+
+			"to install it for you alone, or install 64-bit Python %s "+
 			"from https://www.python.org/downloads/windows/ (the python.org installer, not the Microsoft Store app, whose "+
 			"Python breaks GPU builds), tick \"Add python.exe to PATH\", open a new terminal and run gpuwiz python again; "+
-			"or pass an interpreter with --python PATH", minor)
+			"or pass an interpreter with --python PATH", minor, minor)
+	}
+	if f, ok := PythonInstallFix(d, minor); ok {
+		return fmt.Sprintf("no Python found on PATH or in conda: install Python %s with venv: run `%s` (%s), then run gpuwiz python again; "+
+			"or pass an interpreter with --python PATH", minor, f.Command, f.Note)
 	}
 	return fmt.Sprintf("no Python found on PATH or in conda: install Python %s (64-bit, with venv: e.g. apt install python3 python3-venv, "+
 		"or the python.org build) and run gpuwiz python again; or pass an interpreter with --python PATH", minor)

@@ -21,6 +21,7 @@ type DiscoverOptions struct {
 	LookPath func(string) (string, error) // default exec.LookPath
 	Registry RegistryReader               // PEP 514; nil means the OS default (real on Windows, none elsewhere)
 	Run      runner.Runner                // default runner.New(io.Discard)
+	Distro   *Distro                      // for the package that adds venv; nil: read /etc/os-release on Linux
 }
 
 type candidate struct{ path, source string }
@@ -102,6 +103,7 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
 		}
 		seen[key] = true
 		in.Warnings = append(in.Warnings, SupportWarnings(in, "", "")...)
+		NoteVenvSupport(&in, *o.Distro)
 		found = append(found, in)
 		if in.Kind == "venv" && in.Base != "" {
 			cands = append(cands, candidate{in.Base, "base of the venv " + in.Prefix}) // a venv cannot make a venv; its base can
@@ -128,6 +130,13 @@ func (o DiscoverOptions) withDefaults() DiscoverOptions {
 	}
 	if o.Run == nil {
 		o.Run = runner.New(io.Discard)
+	}
+	if o.Distro == nil {
+		d := Distro{}
+		if o.GOOS == "linux" {
+			d = ReadDistro()
+		}
+		o.Distro = &d
 	}
 	return o
 }

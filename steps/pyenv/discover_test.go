@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gpuwiz/steps/pyenv/pylayout"
 )
 
 func readFixture(t *testing.T, name string) string {
@@ -236,5 +238,56 @@ func TestDiscoverFindsTheBaseOfAnActiveVenv(t *testing.T) {
 	base := found[1]
 	if base.Kind == "venv" || !strings.HasPrefix(base.Source, "base of the venv") || base.Version != found[0].Version {
 		t.Fatalf("second is the base interpreter: %+v", base)
+	}
+}
+
+// A Debian or Ubuntu Python without python3.X-venv (a real interpreter copied beside its standard
+// library minus ensurepip) is found, said to be unable to make a venv, and given the apt package by
+// its own minor version; on another distribution it gets no apt command.
+func TestDiscoverNamesThePackageForAPythonWithoutEnsurepip(t *testing.T) {
+	py := pylayout.Without(t, "ensurepip")
+	if out, err := exec.Command(py, "-m", "venv", filepath.Join(t.TempDir(), "v")).CombinedOutput(); err == nil {
+		t.Fatalf("the layout made a venv, so it is not a Python without ensurepip:\n%s", out)
+	}
+	debian := ParseOSRelease("PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nID=debian\n")
+	o := DiscoverOptions{GOOS: "linux", Explicit: py, Distro: &debian, Env: func(string) string { return "" },
+		LookPath: func(string) (string, error) { return "", errors.New("not found") }}
+	found, err := Discover(context.Background(), o)
+	if err != nil || len(found) != 1 {
+		t.Fatalf("found %+v, %v", found, err)
+	}
+	in := found[0]
+	if strings.Join(in.VenvMissing, ",") != "ensurepip" {
+		t.Fatalf("venv_missing = %q, want ensurepip: %+v", in.VenvMissing, in)
+	}
+	pkg := "python" + in.MinorVersion() + "-venv"
+	warn := strings.Join(in.Warnings, "\n")
+	if !in.debianLayout {
+		// A Python that is not Debian's own (pyenv's, python.org's) gets no apt advice.
+		if in.VenvFix != nil || !strings.Contains(warn, "ensurepip module is missing") || strings.Contains(warn, "apt") {
+			t.Fatalf("non-Debian layout: %+v", in)
+		}
+		t.Skip("the only Python here that could be laid out is not Debian's: checked the generic advice only")
+	}
+	if in.VenvFix == nil || in.VenvFix.Manager != "apt" || strings.Join(in.VenvFix.Packages, " ") != pkg ||
+		!strings.HasSuffix(in.VenvFix.Command, "apt install "+pkg) {
+		t.Fatalf("venv_fix = %+v, want apt install %s", in.VenvFix, pkg)
+	}
+	if !strings.Contains(warn, "cannot create a venv") || !strings.Contains(warn, "`"+in.VenvFix.Command+"`") {
+		t.Fatalf("warning does not name the command: %q", warn)
+	}
+
+	arch := ParseOSRelease("ID=arch\n")
+	o.Distro = &arch
+	found, _ = Discover(context.Background(), o)
+	if len(found) != 1 || len(found[0].VenvMissing) != 1 || found[0].VenvFix != nil || strings.Contains(strings.Join(found[0].Warnings, ""), "apt") {
+		t.Fatalf("on Arch a Python outside /usr/bin gets no package: %+v", found)
+	}
+
+	// The machine's own python3 has both modules.
+	found, _ = Discover(context.Background(), DiscoverOptions{GOOS: "linux", Explicit: realPython(t), Distro: &debian,
+		Env: func(string) string { return "" }, LookPath: func(string) (string, error) { return "", errors.New("no") }})
+	if len(found) != 1 || len(found[0].VenvMissing) != 0 || found[0].VenvFix != nil {
+		t.Fatalf("a complete Python: %+v", found)
 	}
 }

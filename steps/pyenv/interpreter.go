@@ -14,14 +14,19 @@ import (
 
 // Interpreter is one Python found on the machine.
 type Interpreter struct {
-	Path     string   `json:"path"`
-	Version  string   `json:"version"` // "3.11.7"
-	Bits     int      `json:"bits"`
-	Kind     string   `json:"kind"`   // python.org, store, conda, pyenv, venv, system, unknown
-	Source   string   `json:"source"` // PATH, py launcher, registry, conda, flag
-	Prefix   string   `json:"prefix"`
-	Base     string   `json:"base,omitempty"` // a venv's base interpreter (the one that created it)
-	Warnings []string `json:"warnings,omitempty"`
+	Path    string `json:"path"`
+	Version string `json:"version"` // "3.11.7"
+	Bits    int    `json:"bits"`
+	Kind    string `json:"kind"`   // python.org, store, conda, pyenv, venv, system, unknown
+	Source  string `json:"source"` // PATH, py launcher, registry, conda, flag
+	Prefix  string `json:"prefix"`
+	Base    string `json:"base,omitempty"` // a venv's base interpreter (the one that created it)
+	// VenvMissing names the stdlib modules `python -m venv` needs that this Python lacks ("ensurepip"
+	// on Debian and Ubuntu without python3.X-venv); always empty for a venv, which makes no venvs.
+	VenvMissing  []string   `json:"venv_missing,omitempty"`
+	VenvFix      *SystemFix `json:"venv_fix,omitempty"` // the distribution command that adds them
+	debianLayout bool       // site-packages is named dist-packages: Debian's or Ubuntu's own patched Python
+	Warnings     []string   `json:"warnings,omitempty"`
 }
 
 // MinorVersion returns "3.11" for "3.11.7".
@@ -36,7 +41,10 @@ func (in Interpreter) MinorVersion() string {
 // describeScript prints facts about the running interpreter; it imports nothing heavy.
 // In a venv, base is the interpreter that made it: sys._base_executable (3.11+ resolves it from
 // pyvenv.cfg), else pyvenv.cfg's home joined with this executable's name.
-const describeScript = `import json, os, struct, sys
+// venv_missing lists venv and ensurepip when the stdlib lacks them (find_spec imports neither);
+// dist_packages marks Debian's and Ubuntu's patched Python (site is imported already).
+const describeScript = `import json, os, site, struct, sys
+from importlib.util import find_spec
 base = ""
 if sys.prefix != getattr(sys, "base_prefix", sys.prefix):
     base = getattr(sys, "_base_executable", "") or ""
@@ -52,7 +60,9 @@ if sys.prefix != getattr(sys, "base_prefix", sys.prefix):
             pass
 print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "bits": struct.calcsize("P") * 8,
  "executable": sys.executable, "prefix": sys.prefix, "base_prefix": getattr(sys, "base_prefix", sys.prefix),
- "base": base, "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta"))}))`
+ "base": base, "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta")),
+ "venv_missing": [m for m in ("venv", "ensurepip") if find_spec(m) is None],
+ "dist_packages": any(p.endswith("dist-packages") for p in getattr(site, "getsitepackages", lambda: [])())}))`
 
 type description struct {
 	Version    string `json:"version"`
@@ -62,6 +72,9 @@ type description struct {
 	BasePrefix string `json:"base_prefix"`
 	Base       string `json:"base"`
 	Conda      bool   `json:"conda"`
+	// VenvMissing is only in Describe's document (Inspect's script does not print it).
+	VenvMissing  []string `json:"venv_missing"`
+	DistPackages bool     `json:"dist_packages"`
 }
 
 // Describe runs python to learn its version, bitness, prefix and kind.
@@ -92,6 +105,8 @@ func DescribeWith(ctx context.Context, r runner.Runner, python, goos string) (In
 	in.Kind = classify(in.Path, d, goos)
 	if in.Kind == "venv" {
 		in.Base = d.Base
+	} else {
+		in.VenvMissing, in.debianLayout = d.VenvMissing, d.DistPackages
 	}
 	return in, nil
 }
