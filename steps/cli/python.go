@@ -6,12 +6,10 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -39,19 +37,19 @@ func newPythonCmd(env *Env) *cobra.Command {
 			}
 			if asJSON {
 				doc := map[string]any{"interpreters": interpretersOrEmpty(found)}
-				if len(found) == 0 {
+				if !anyRuns(found) {
 					doc["advice"] = noPythonAdvice(env)
 				}
 				if err := writePyenvJSON(cmd.OutOrStdout(), doc); err != nil {
 					return err
 				}
-				if len(found) == 0 {
+				if !anyRuns(found) {
 					return Silent(ExitFailure)
 				}
 				return nil
 			}
 			printInterpreters(cmd.OutOrStdout(), found)
-			if len(found) == 0 {
+			if !anyRuns(found) {
 				return Exitf(ExitFailure, "%s", noPythonAdvice(env))
 			}
 			return nil
@@ -59,22 +57,23 @@ func newPythonCmd(env *Env) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&explicit, "python", "", "also describe this interpreter")
+	cmd.AddCommand(newPythonInstallCmd(env))
 	return cmd
 }
 
 // noPythonAdvice names the Python to install: the minor most of the matrix's releases for this OS support.
 func noPythonAdvice(env *Env) string {
-	var ranges []pyenv.PythonRange
-	if m, err := env.Matrix(); err == nil {
-		for _, rels := range [][]matrix.Release{m.Torch, m.Paddle} {
-			for _, r := range rels {
-				if slices.Contains(r.OS, runtime.GOOS) {
-					ranges = append(ranges, pyenv.PythonRange{Min: r.PythonMin, Max: r.PythonMax})
-				}
-			}
+	return pyenv.NoPythonAdvice(runtime.GOOS, recommendedMinor(env))
+}
+
+// anyRuns reports an interpreter that ran (the Store alias is listed but is not a Python).
+func anyRuns(found []pyenv.Interpreter) bool {
+	for _, in := range found {
+		if in.Version != "" {
+			return true
 		}
 	}
-	return pyenv.NoPythonAdvice(runtime.GOOS, pyenv.RecommendedMinor(ranges))
+	return false
 }
 
 func interpretersOrEmpty(in []pyenv.Interpreter) []pyenv.Interpreter {
@@ -86,6 +85,13 @@ func interpretersOrEmpty(in []pyenv.Interpreter) []pyenv.Interpreter {
 
 func printInterpreters(w io.Writer, found []pyenv.Interpreter) {
 	for _, in := range found {
+		if in.Kind == "store" && in.Version == "" {
+			fmt.Fprintf(w, "%s\n  the Microsoft Store alias: not a Python (it opens the Store) (found via %s)\n", in.Path, in.Source)
+			for _, warn := range in.Warnings {
+				fmt.Fprintf(w, "  warning: %s\n", warn)
+			}
+			continue
+		}
 		fmt.Fprintf(w, "%s\n  Python %s, %d-bit, %s (found via %s)\n", in.Path, versionOrQuestion(in.Version), in.Bits, in.Kind, in.Source)
 		for _, warn := range in.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", warn)

@@ -89,7 +89,7 @@ func DescribeWith(ctx context.Context, r runner.Runner, python, goos string) (In
 	if res.Err != nil {
 		if isStoreAlias(python, goos) {
 			in.Kind = "store"
-			in.Warnings = append(in.Warnings, "this is the Microsoft Store alias, not an installed Python: install Python from python.org (64-bit) and pass it with --python")
+			in.Warnings = append(in.Warnings, "this is the Microsoft Store alias, not a Python (it only opens the Store): run gpuwiz python install, or install 64-bit Python from python.org and pass it with --python")
 			return in, fmt.Errorf("%s does not run: it is the Microsoft Store alias", python)
 		}
 		return in, fmt.Errorf("%s does not run as Python: %v%s", python, res.Err, tailNote(res))

@@ -2,6 +2,9 @@
 // machine lacks. Built as py.exe it prints what `py -0p` prints for the pythons listed in
 // pystandin.json beside it; built (or copied) as python.exe it answers the one-line JSON calls that
 // gpuwiz's Describe and Inspect make (`python -I -c SCRIPT`) with the version and bitness given there.
+// With "alias": true, python.exe behaves like the Microsoft Store's App Execution Alias (a message
+// and exit code 9009). Copied as winget.exe or as python-3.X.Y-amd64.exe (the python.org
+// installer) it "installs" itself as a python.exe for this user, as the real ones do (see install.go).
 package main
 
 import (
@@ -20,6 +23,7 @@ type Config struct {
 	// python.exe
 	Version string `json:"version"` // "3.12.4"
 	Bits    int    `json:"bits"`
+	Alias   bool   `json:"alias"` // the Microsoft Store alias: not a Python
 }
 
 // Launched is one interpreter the launcher lists.
@@ -34,11 +38,14 @@ func main() {
 	if err != nil {
 		fail(3, "cannot find myself: %v", err)
 	}
+	name := strings.TrimSuffix(strings.ToLower(filepath.Base(self)), ".exe")
+	if name == "winget" || strings.HasPrefix(name, "python-") {
+		os.Exit(installer(self, name, os.Args[1:]))
+	}
 	cfg, err := readConfig(filepath.Join(filepath.Dir(self), "pystandin.json"))
 	if err != nil {
 		fail(3, "%v", err)
 	}
-	name := strings.TrimSuffix(strings.ToLower(filepath.Base(self)), ".exe")
 	if name == "py" {
 		os.Exit(launcher(cfg, os.Args[1:]))
 	}
@@ -86,6 +93,11 @@ func launcher(cfg Config, args []string) int {
 // python answers `-I -c SCRIPT` with one JSON line holding both Describe's and Inspect's fields:
 // an empty python.org install with no distributions.
 func python(cfg Config, self string, args []string) int {
+	if cfg.Alias {
+		// What the real alias prints when no Store Python is installed (exit code 9009, like cmd's "not found").
+		fmt.Fprint(os.Stderr, "Python was not found; run without arguments to install from the Microsoft Store, or disable this shortcut from Settings > Apps > Advanced app settings > App execution aliases.\r\n")
+		return 9009
+	}
 	if len(args) == 1 && args[0] == "--version" {
 		fmt.Printf("Python %s\r\n", cfg.Version)
 		return 0

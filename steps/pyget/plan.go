@@ -1,0 +1,254 @@
+package pyget
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
+)
+
+// OfficialBase is where python.org keeps its release files: VERSION/FILE under it.
+const OfficialBase = "https://www.python.org/ftp/python/"
+
+// Mirrors that carry python.org's files in the same VERSION/FILE layout (for the help text and
+// the wizard; any such URL works).
+var Mirrors = []string{
+	"https://mirrors.huaweicloud.com/python/",
+	"https://registry.npmmirror.com/-/binary/python/",
+}
+
+// Methods.
+const (
+	MethodWinget    = "winget"
+	MethodInstaller = "python.org installer"
+	MethodDistro    = "distribution package"
+)
+
+// ErrBadInput marks a request that cannot be planned (an unknown version, a bad mirror URL).
+var ErrBadInput = errors.New("bad input")
+
+// Options say which Python to get and how; zero fields take the real machine's.
+type Options struct {
+	Version  string // "3.12" or "3.12.10"
+	GOOS     string
+	Mirror   string // a copy of python.org's ftp/python tree; implies the installer over winget
+	Official string // default OfficialBase (tests point it at a loopback server)
+	SHA256   string // the installer's SHA-256 when gpuwiz does not carry it and nothing publishes it
+	Env      func(string) string
+	LookPath func(string) (string, error)
+	Run      runner.Runner
+	Client   *http.Client
+	CacheDir string // where installers are kept; default os.UserCacheDir()/gpuwiz/python
+	Distro   *pyenv.Distro
+	OnEvent  func(Event)
+}
+
+func (o Options) withDefaults() Options {
+	if o.GOOS == "" {
+		o.GOOS = runtime.GOOS
+	}
+	if o.Env == nil {
+		o.Env = os.Getenv
+	}
+	if o.LookPath == nil {
+		o.LookPath = exec.LookPath
+	}
+	if o.Run == nil {
+		o.Run = runner.New(io.Discard)
+	}
+	if o.Client == nil {
+		o.Client = &http.Client{Timeout: 30 * time.Minute}
+	}
+	if o.Official == "" {
+		o.Official = OfficialBase
+	}
+	if o.CacheDir == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			o.CacheDir = filepath.Join(d, "gpuwiz", "python")
+		} else {
+			o.CacheDir = filepath.Join(os.TempDir(), "gpuwiz-python")
+		}
+	}
+	if o.Distro == nil {
+		d := pyenv.Distro{}
+		if o.GOOS == "linux" && runtime.GOOS == "linux" {
+			d = pyenv.ReadDistro()
+		}
+		o.Distro = &d
+	}
+	if o.OnEvent == nil {
+		o.OnEvent = func(Event) {}
+	}
+	return o
+}
+
+// Plan is what gpuwiz python install will do; nothing has run yet.
+type Plan struct {
+	Minor        string           `json:"minor"`             // "3.12"
+	Version      string           `json:"version,omitempty"` // "3.12.10"; empty when winget picks the newest of the minor
+	Method       string           `json:"method"`
+	Command      []string         `json:"command,omitempty"` // winget's or the installer's command line
+	URL          string           `json:"url,omitempty"`
+	SHA256       string           `json:"sha256,omitempty"`
+	ChecksumFrom string           `json:"checksum_from,omitempty"` // where the expected SHA-256 comes from
+	Size         int64            `json:"size,omitempty"`
+	Installer    string           `json:"installer,omitempty"` // where the installer is kept
+	InstallLog   string           `json:"install_log,omitempty"`
+	Target       string           `json:"target,omitempty"` // the python.exe it makes
+	Fix          *pyenv.SystemFix `json:"distro_command,omitempty"`
+	Notes        []string         `json:"notes,omitempty"`
+
+	sigstoreURLs []string
+	undo         []string
+}
+
+// MakePlan chooses the method and the files. It reaches no network.
+func MakePlan(o Options) (Plan, error) {
+	o = o.withDefaults()
+	minor, full, err := parseVersion(o.Version)
+	if err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Minor: minor, Version: full}
+	if o.GOOS != "windows" {
+		p.Method = MethodDistro
+		if f, ok := pyenv.PythonInstallFix(*o.Distro, minor); ok {
+			p.Fix = &f
+			p.Notes = append(p.Notes, f.Note)
+		} else {
+			p.Notes = append(p.Notes, fmt.Sprintf("this distribution's package manager is not known here: install Python %s with venv from its packages, or build it from https://www.python.org/downloads/source/", minor))
+		}
+		p.Notes = append(p.Notes, "gpuwiz does not run a package manager as root: run the command yourself, then run gpuwiz python again")
+		return p, nil
+	}
+	local := o.Env("LOCALAPPDATA")
+	if local == "" {
+		return Plan{}, fmt.Errorf("%w: LOCALAPPDATA is not set, so there is no per-user folder to install into", ErrBadInput)
+	}
+	p.Target = filepath.Join(local, "Programs", "Python", "Python"+strings.ReplaceAll(minor, ".", ""), "python.exe")
+	if o.Mirror != "" {
+		if err := checkBase(o.Mirror); err != nil {
+			return Plan{}, fmt.Errorf("%w: --mirror %s: %v", ErrBadInput, o.Mirror, err)
+		}
+	}
+	if winget, err := o.LookPath("winget"); err == nil && o.Mirror == "" && o.SHA256 == "" {
+		p.Method = MethodWinget
+		p.Command = []string{winget, "install", "--id", "Python.Python." + minor, "-e", "--scope", "user", "--silent",
+			"--accept-package-agreements", "--accept-source-agreements"}
+		if full != "" {
+			p.Command = append(p.Command, "--version", full)
+		}
+		p.undo = []string{winget, "uninstall", "--id", "Python.Python." + minor, "-e", "--scope", "user", "--silent"}
+		p.Notes = append(p.Notes, "winget installs python.org's installer for this user only (no administrator rights); it checks the installer's hash against its manifest")
+		return p, nil
+	}
+	p.Method = MethodInstaller
+	rel, ok := known(full)
+	if full == "" {
+		if !ok {
+			rel, ok = known(minor)
+		}
+		if !ok {
+			return Plan{}, fmt.Errorf("%w: gpuwiz knows no Windows installer for Python %s: name the full version (for example %s.0)", ErrBadInput, minor, minor)
+		}
+		full = rel.Version
+	}
+	p.Version = full
+	file := "python-" + full + "-amd64.exe"
+	base := o.Official
+	if o.Mirror != "" {
+		base = o.Mirror
+	}
+	p.URL = strings.TrimRight(base, "/") + "/" + full + "/" + file
+	switch {
+	case ok && rel.Version == full:
+		p.SHA256, p.Size = rel.SHA256, rel.Size
+		p.ChecksumFrom = "carried by gpuwiz (python.org's published SHA-256 for " + file + ")"
+	case o.SHA256 != "":
+		p.SHA256 = strings.ToLower(strings.TrimSpace(o.SHA256))
+		if len(p.SHA256) != 64 || strings.Trim(p.SHA256, "0123456789abcdef") != "" {
+			return Plan{}, fmt.Errorf("%w: --sha256 %q is not 64 hexadecimal digits", ErrBadInput, o.SHA256)
+		}
+		p.ChecksumFrom = "--sha256"
+	default:
+		official := strings.TrimRight(o.Official, "/") + "/" + full + "/" + file + ".sigstore"
+		p.sigstoreURLs = []string{official}
+		p.ChecksumFrom = official
+		if o.Mirror != "" {
+			p.sigstoreURLs = append(p.sigstoreURLs, p.URL+".sigstore")
+			p.ChecksumFrom += " (else the mirror's copy of it)"
+		}
+	}
+	p.Installer = filepath.Join(o.CacheDir, file)
+	p.InstallLog = filepath.Join(o.CacheDir, "python-"+full+"-install.log")
+	// InstallLauncherAllUsers=0: the launcher's default is all users, which would ask for administrator rights.
+	p.Command = []string{p.Installer, "/quiet", "InstallAllUsers=0", "Include_launcher=1", "InstallLauncherAllUsers=0",
+		"PrependPath=0", "Include_test=0", "/log", p.InstallLog}
+	p.undo = []string{p.Installer, "/quiet", "/uninstall", "/log", p.InstallLog + ".undo"}
+	return p, nil
+}
+
+// parseVersion takes "3.12" or "3.12.10" (a leading "python" or "py" is allowed).
+func parseVersion(v string) (minor, full string, err error) {
+	v = strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(v)), "python"), "py")
+	if v == "" {
+		return "", "", fmt.Errorf("%w: no Python version given", ErrBadInput)
+	}
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || len(parts) > 3 || parts[0] != "3" {
+		return "", "", fmt.Errorf("%w: Python version %q: give 3.X or 3.X.Y (for example 3.12)", ErrBadInput, v)
+	}
+	for _, p := range parts {
+		if _, err := strconv.Atoi(p); err != nil {
+			return "", "", fmt.Errorf("%w: Python version %q: give 3.X or 3.X.Y (for example 3.12)", ErrBadInput, v)
+		}
+	}
+	minor = parts[0] + "." + parts[1]
+	if len(parts) == 3 {
+		full = v
+	}
+	return minor, full, nil
+}
+
+func minorOf(v string) string {
+	p := strings.SplitN(v, ".", 3)
+	if len(p) < 2 {
+		return v
+	}
+	return p[0] + "." + p[1]
+}
+
+// checkBase accepts https, or http on loopback only (a local test copy).
+func checkBase(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	switch {
+	case u.Scheme == "https" && u.Host != "":
+		return nil
+	case u.Scheme == "http" && isLoopback(u.Hostname()):
+		return nil
+	}
+	return errors.New("use an https:// URL laid out like " + OfficialBase + " (VERSION/python-VERSION-amd64.exe under it)")
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
