@@ -81,6 +81,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&venv, "venv", "", "the virtual environment to check (default: $VIRTUAL_ENV, else the python on PATH)")
+	f.StringVar(&venv, "env", "", "a conda env (or venv) to check: the same as --venv")
 	f.StringVar(&python, "python", "", "the Python interpreter to check (instead of --venv)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	f.StringVar(&bundle, "bundle", "", "also write a zip for a bug report to this file")

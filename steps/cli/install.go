@@ -90,6 +90,7 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.StringVar(&a.FrameworkVersion, "framework-version", "", "framework version (2.6 means the newest 2.6.x; default: the recommendation)")
 	f.StringVar(&a.Channel, "channel", "", "channel such as cu126, cu118 or cpu (default: the recommendation)")
 	f.StringVar(&a.Venv, "venv", "", "the venv to install into; created when it does not exist (required)")
+	f.StringVar(&a.Venv, "env", "", "a conda env (or venv) to install into: the same as --venv")
 	f.StringVar(&a.Python, "python", "", "the Python that creates a new venv (default: the first 64-bit python.org-style Python found)")
 	f.StringVar(&a.IndexURL, "index-url", "", "use this index instead of the channel's (https; http only for loopback)")
 	f.StringVar(&a.Mirror, "mirror", "", "Paddle: index for paddlepaddle-gpu's dependencies (never for paddlepaddle-gpu itself); also where pip upgrades itself from")
@@ -134,7 +135,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 	set("framework", &a.Framework, file.Framework)
 	set("framework-version", &a.FrameworkVersion, file.FrameworkVersion)
 	set("channel", &a.Channel, file.Channel)
-	if !fl.Changed("venv") && file.Venv != "" {
+	if !fl.Changed("venv") && !fl.Changed("env") && file.Venv != "" {
 		a.Venv = file.Venv
 		if !filepath.IsAbs(a.Venv) {
 			a.Venv = filepath.Join(filepath.Dir(path), a.Venv)

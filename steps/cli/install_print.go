@@ -11,7 +11,11 @@ import (
 )
 
 func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
-	fmt.Fprintf(w, "Plan: %s %s (%s) into %s\n", c.Framework, c.FrameworkVersion, c.Channel, p.Venv)
+	into := p.Venv
+	if p.Conda {
+		into += " (a conda env)"
+	}
+	fmt.Fprintf(w, "Plan: %s %s (%s) into %s\n", c.Framework, c.FrameworkVersion, c.Channel, into)
 	for i, s := range p.Steps {
 		fmt.Fprintf(w, "  %2d. %s\n", i+1, s.Title)
 		if s.Offline != nil {

@@ -71,7 +71,7 @@ func newVenvCmd(env *Env) *cobra.Command {
 			if asJSON {
 				return writePyenvJSON(cmd.OutOrStdout(), rep)
 			}
-			verb := "reused the venv at"
+			verb := "reused the " + v.Kind() + " at"
 			if rep.Created {
 				verb = "created a venv at"
 			}

@@ -91,7 +91,14 @@ func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv s
 			return "", "", &InputError{fmt.Sprintf("--venv %s: no such directory; pass the folder that holds pyvenv.cfg (the one you created with python -m venv), or use --python PATH", o.Venv)}
 		}
 		if st, err := fsys.Stat(v.Config()); err != nil || st.IsDir() {
-			return "", "", &InputError{fmt.Sprintf("--venv %s is not a virtual environment (no pyvenv.cfg); pass the venv's root folder, or check a plain interpreter with --python PATH", o.Venv)}
+			// A conda env (conda-meta/ and its own python) is checked and repaired like a venv.
+			if st, err := fsys.Stat(v.CondaMeta()); err == nil && st.IsDir() {
+				if _, err := fsys.Stat(v.CondaPython()); err != nil {
+					return "", "", &InputError{fmt.Sprintf("--venv %s is a conda env without %s: pass an env that has its own Python (conda create -p PATH python=3.12)", o.Venv, v.CondaPython())}
+				}
+				return v.CondaPython(), o.Venv, nil
+			}
+			return "", "", &InputError{fmt.Sprintf("--venv %s is not a virtual environment (no pyvenv.cfg) nor a conda env (no conda-meta); pass the env's root folder, or check a plain interpreter with --python PATH", o.Venv)}
 		}
 		if _, err := fsys.Stat(v.Python()); err != nil {
 			return "", "", &InputError{fmt.Sprintf("--venv %s has no %s; the venv is broken: delete it and let gpuwiz create it again", o.Venv, v.Python())}
@@ -107,6 +114,15 @@ func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv s
 		v := pyenv.Venv{Root: ve, GOOS: goos}
 		if _, err := fsys.Stat(v.Python()); err == nil {
 			return v.Python(), ve, nil
+		}
+	}
+	// An activated conda env (conda activate sets CONDA_PREFIX).
+	if cp := getenv(env, "CONDA_PREFIX"); cp != "" {
+		v := pyenv.Venv{Root: cp, GOOS: goos}
+		if st, err := fsys.Stat(v.CondaMeta()); err == nil && st.IsDir() {
+			if _, err := fsys.Stat(v.CondaPython()); err == nil {
+				return v.CondaPython(), cp, nil
+			}
 		}
 	}
 	if p := findOnPath(fsys, goos, env, "python"); p != "" {

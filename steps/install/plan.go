@@ -65,6 +65,7 @@ type Plan struct {
 
 	Venv            string `json:"venv"`
 	NewVenv         bool   `json:"new_venv"`
+	Conda           bool   `json:"conda,omitempty"` // the target is a conda env (conda-meta/), not a venv
 	Target          Target `json:"target"`
 	IndexURL        string `json:"index_url"`
 	FindLinks       string `json:"find_links,omitempty"`

@@ -44,6 +44,12 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 		return Plan{}, err
 	}
 	p.Warnings = append(check.Warnings, p.Warnings...)
+	if opts.Venv.IsConda() {
+		// A conda env: the same engine with the env's own pip; conda's own packages are left alone.
+		p.Conda = true
+		p.Notes = append(p.Notes, "this is a conda env: pip installs into it and conda's own packages are left as they are")
+		p.Warnings = append(p.Warnings, pyenv.CondaConflictWarnings(opts.Venv.Root, p.Target.Framework)...)
+	}
 	if python != "" {
 		p.Warnings = append(p.Warnings, PipConfigWarnings(ctx, r, python, opts.environ())...)
 	}

@@ -26,7 +26,8 @@ type DiscoverOptions struct {
 
 type candidate struct{ path, source string }
 
-// Discover lists the interpreters on PATH, from the py launcher, the PEP 514 registry, conda and
+// Discover lists the interpreters on PATH, from the py launcher, the PEP 514 registry, conda
+// (conda env list, ~/.conda/environments.txt and the usual Anaconda/Miniconda folders) and
 // --python, each described by running it; duplicates (by resolved path) are listed once, the
 // first source winning. An explicit path that does not run is an error.
 func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
@@ -75,6 +76,9 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
 				cands = append(cands, candidate{p, "conda"})
 			}
 		}
+	}
+	for _, d := range CondaEnvDirs(o.GOOS, o.Env) {
+		cands = append(cands, candidate{Venv{Root: d, GOOS: o.GOOS}.CondaPython(), "conda"})
 	}
 
 	var found []Interpreter

@@ -291,3 +291,67 @@ func TestDiscoverNamesThePackageForAPythonWithoutEnsurepip(t *testing.T) {
 		t.Fatalf("a complete Python: %+v", found)
 	}
 }
+
+// Conda envs are found without conda on PATH: from ~/.conda/environments.txt and the usual
+// Miniconda folder with its envs/, each described as conda.
+func TestDiscoverFindsCondaEnvsInTheUsualFolders(t *testing.T) {
+	home := t.TempDir()
+	base, _ := pylayout.CondaPrefix(t, false)
+	mini := filepath.Join(home, "miniconda3")
+	if err := os.Rename(base, mini); err != nil {
+		t.Fatal(err)
+	}
+	// The copied interpreter finds its library from where it now is; an env listed only in
+	// environments.txt lives elsewhere.
+	other, _ := pylayout.CondaPrefix(t, false)
+	if err := os.MkdirAll(filepath.Join(home, ".conda"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".conda", "environments.txt"), []byte(other+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found, err := Discover(context.Background(), DiscoverOptions{GOOS: "linux",
+		Env:      func(k string) string { return map[string]string{"HOME": home}[k] },
+		LookPath: func(string) (string, error) { return "", errors.New("not found") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Interpreter{}
+	for _, in := range found {
+		got[in.Prefix] = in
+	}
+	for _, root := range []string{mini, other} {
+		in, ok := got[root]
+		if !ok || in.Kind != "conda" || in.Source != "conda" {
+			t.Errorf("conda env %s: %+v (found %+v)", root, in, found)
+		}
+	}
+	if v := (Venv{Root: mini}); !v.IsConda() || v.Python() != filepath.Join(mini, "bin", "python") || !strings.Contains(v.ActivateHints()[0], "conda activate") {
+		t.Errorf("Venv on a conda env: conda %v python %s hints %q", v.IsConda(), v.Python(), v.ActivateHints())
+	}
+}
+
+func TestCondaConflictWarnings(t *testing.T) {
+	root := t.TempDir()
+	meta := filepath.Join(root, "conda-meta")
+	if err := os.MkdirAll(meta, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, doc := range map[string]string{
+		"pytorch-2.1.0-py3.11_cuda11.8_0.json": `{"name": "pytorch", "version": "2.1.0"}`,
+		"cudatoolkit-11.8.0-h0.json":           `{"name": "cudatoolkit", "version": "11.8.0"}`,
+		"numpy-1.26.0-h0.json":                 `{"name": "numpy", "version": "1.26.0"}`,
+		"history":                              "==> 2025 <==\n",
+	} {
+		if err := os.WriteFile(filepath.Join(meta, name), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := CondaConflictWarnings(root, "torch")
+	if len(w) != 2 || !strings.Contains(w[0], "conda manages cudatoolkit 11.8.0") || !strings.Contains(w[1], "conda manages pytorch 2.1.0") || !strings.Contains(w[1], "behind conda's back") {
+		t.Fatalf("torch: %q", w)
+	}
+	if w := CondaConflictWarnings(root, "paddle"); len(w) != 1 || !strings.Contains(w[0], "cudatoolkit") {
+		t.Fatalf("paddle: %q", w)
+	}
+}

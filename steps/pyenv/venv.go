@@ -10,7 +10,9 @@ import (
 	"gpuwiz/steps/runner"
 )
 
-// Venv is a virtual environment's root, laid out for GOOS.
+// Venv is a Python environment's root, laid out for GOOS: a virtual environment (pyvenv.cfg), or a
+// conda env (conda-meta/ and its own python, no pyvenv.cfg), which gpuwiz installs into with that
+// env's pip in the same way.
 type Venv struct {
 	Root string
 	GOOS string // "" means the running OS
@@ -40,10 +42,22 @@ func (v Venv) BinDir() string {
 	return v.join("bin")
 }
 
-// Python is the venv's interpreter.
+// Python is the environment's interpreter: Scripts\python.exe in a Windows venv, python.exe at the
+// root of a Windows conda env, bin/python elsewhere.
 func (v Venv) Python() string {
 	if v.goos() == "windows" {
+		if v.IsConda() {
+			return v.CondaPython()
+		}
 		return v.join("Scripts", "python.exe")
+	}
+	return v.join("bin", "python")
+}
+
+// CondaPython is where a conda env keeps its interpreter, by layout alone.
+func (v Venv) CondaPython() string {
+	if v.goos() == "windows" {
+		return v.join("python.exe")
 	}
 	return v.join("bin", "python")
 }
@@ -51,14 +65,38 @@ func (v Venv) Python() string {
 // Config is pyvenv.cfg, whose presence makes a directory a venv.
 func (v Venv) Config() string { return v.join("pyvenv.cfg") }
 
-// Exists reports whether Root holds a venv (pyvenv.cfg).
+// CondaMeta is conda-meta, whose presence makes a directory a conda env.
+func (v Venv) CondaMeta() string { return v.join("conda-meta") }
+
+// Exists reports whether Root holds a venv (pyvenv.cfg) or a conda env.
 func (v Venv) Exists() bool {
 	st, err := os.Stat(v.Config())
-	return err == nil && st.Mode().IsRegular()
+	return err == nil && st.Mode().IsRegular() || v.IsConda()
+}
+
+// IsConda reports a conda env: conda-meta/ and no pyvenv.cfg (a venv made from a conda Python is
+// a venv, whatever its base holds).
+func (v Venv) IsConda() bool {
+	if st, err := os.Stat(v.Config()); err == nil && st.Mode().IsRegular() {
+		return false
+	}
+	st, err := os.Stat(v.CondaMeta())
+	return err == nil && st.IsDir()
+}
+
+// Kind is "conda env" or "venv", for messages.
+func (v Venv) Kind() string {
+	if v.IsConda() {
+		return "conda env"
+	}
+	return "venv"
 }
 
 // ActivateHints are the commands a user types to enter the venv, one per shell.
 func (v Venv) ActivateHints() []string {
+	if v.IsConda() {
+		return []string{fmt.Sprintf("conda: conda activate %s", shellQuote(v.Root))}
+	}
 	if v.goos() == "windows" {
 		return []string{
 			fmt.Sprintf(`PowerShell: & "%s"`, v.join("Scripts", "Activate.ps1")),

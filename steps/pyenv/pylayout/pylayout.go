@@ -1,14 +1,17 @@
 // Package pylayout builds, for tests, real Python installations that differ from the machine's in
 // one way: a copy of a real interpreter beside its standard library minus some modules, which is
-// what a Debian or Ubuntu Python looks like without python3.X-venv (no ensurepip).
+// what a Debian or Ubuntu Python looks like without python3.X-venv (no ensurepip); or a conda-style
+// env, a prefix with its own interpreter, its own site-packages with pip, and conda-meta/.
 package pylayout
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -19,7 +22,7 @@ import (
 func Without(t testing.TB, modules ...string) string {
 	t.Helper()
 	for _, cand := range []string{"/usr/bin/python3", "python3"} {
-		if p, ok := build(t, cand, modules); ok {
+		if p, _, ok := build(t, cand, modules); ok {
 			return p
 		}
 	}
@@ -27,24 +30,89 @@ func Without(t testing.TB, modules ...string) string {
 	return ""
 }
 
-func build(t testing.TB, python string, modules []string) (string, bool) {
+// CondaEnv makes a conda-style env: a prefix holding a copy of a real interpreter (bin/python),
+// links to its standard library, its own lib/pythonX.Y/site-packages with pip (from ensurepip, no
+// network) and conda-meta/ with a record per given package ("pytorch=2.1.0") besides python's. It
+// returns the prefix and its python, or skips the test when no interpreter can be laid out so.
+func CondaEnv(t testing.TB, condaPackages ...string) (root, python string) {
+	t.Helper()
+	return CondaPrefix(t, true, condaPackages...)
+}
+
+// CondaPrefix is CondaEnv, with pip in its site-packages only when pip is true (ensurepip takes
+// seconds).
+func CondaPrefix(t testing.TB, pip bool, condaPackages ...string) (root, python string) {
+	t.Helper()
+	for _, cand := range []string{"python3", "/usr/bin/python3"} {
+		py, minor, ok := build(t, cand, nil)
+		if !ok {
+			continue
+		}
+		root = filepath.Dir(filepath.Dir(py))
+		site := filepath.Join(root, "lib", "python"+minor, "site-packages")
+		if err := os.MkdirAll(site, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(py, "-c", "import sysconfig, sys; print(sysconfig.get_paths()['purelib'])").Output()
+		if err != nil || filepath.Clean(string(trimNL(out))) != site {
+			continue // a Debian-patched Python puts pip's files elsewhere (local/.../dist-packages)
+		}
+		for _, name := range []string{"python", "python3"} {
+			if err := os.Symlink("python"+minor, filepath.Join(root, "bin", name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if pip {
+			if out, err := exec.Command(py, "-m", "ensurepip", "--default-pip").CombinedOutput(); err != nil {
+				t.Fatalf("ensurepip in the conda-style env: %v\n%s", err, out)
+			}
+		}
+		meta := filepath.Join(root, "conda-meta")
+		if err := os.MkdirAll(meta, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		records := append([]string{"python=" + minor + ".0"}, condaPackages...)
+		for _, r := range records {
+			name, version, _ := strings.Cut(r, "=")
+			doc := fmt.Sprintf(`{"name": %q, "version": %q, "build": "h0_0", "channel": "https://conda.anaconda.org/conda-forge/linux-64", "files": []}`, name, version)
+			if err := os.WriteFile(filepath.Join(meta, name+"-"+version+"-h0_0.json"), []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(meta, "history"), []byte("==> 2025-01-01 00:00:00 <==\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return root, filepath.Join(root, "bin", "python")
+	}
+	t.Skip("no python3 here can be laid out as a conda-style env")
+	return "", ""
+}
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func build(t testing.TB, python string, modules []string) (string, string, bool) {
 	t.Helper()
 	exe, err := exec.LookPath(python)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	out, err := exec.Command(exe, "-I", "-c", `import json, sys, sysconfig
 print(json.dumps({"exe": sys.executable, "stdlib": sysconfig.get_paths()["stdlib"], "minor": "%d.%d" % sys.version_info[:2]}))`).Output()
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	var info struct{ Exe, Stdlib, Minor string }
 	if json.Unmarshal(out, &info) != nil || info.Exe == "" || info.Stdlib == "" {
-		return "", false
+		return "", "", false
 	}
 	real, err := filepath.EvalSymlinks(info.Exe)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	root := t.TempDir()
 	lib := filepath.Join(root, "lib", "python"+info.Minor)
@@ -56,7 +124,7 @@ print(json.dumps({"exe": sys.executable, "stdlib": sysconfig.get_paths()["stdlib
 	}
 	data, err := os.ReadFile(real)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	py := filepath.Join(bin, "python"+info.Minor)
 	if err := os.WriteFile(py, data, 0o755); err != nil {
@@ -64,7 +132,7 @@ print(json.dumps({"exe": sys.executable, "stdlib": sysconfig.get_paths()["stdlib
 	}
 	entries, err := os.ReadDir(info.Stdlib)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	for _, e := range entries {
 		if slices.Contains(modules, e.Name()) || slices.Contains(modules, trimPy(e.Name())) || e.Name() == "site-packages" || e.Name() == "dist-packages" {
@@ -78,9 +146,9 @@ print(json.dumps({"exe": sys.executable, "stdlib": sysconfig.get_paths()["stdlib
 	check := `import sys, importlib.util as u; assert sys.prefix == sys.argv[1], sys.prefix; assert all(u.find_spec(m) is None for m in sys.argv[2:])`
 	if out, err := exec.Command(py, append([]string{"-I", "-c", check, root}, modules...)...).CombinedOutput(); err != nil {
 		t.Logf("%s laid out at %s does not stand alone: %v %s", python, root, err, out)
-		return "", false
+		return "", "", false
 	}
-	return py, true
+	return py, info.Minor, true
 }
 
 func trimPy(name string) string {
