@@ -35,6 +35,7 @@ type Interpreter struct {
 	Bits     int
 	Kind     string // "python.org", "store", "conda", "pyenv", "system"
 	Source   string // where it was found: "py -0p", "PATH"
+	Prefix   string // sys.prefix: a conda env's root
 	Warnings []string
 }
 
@@ -43,6 +44,7 @@ type PathCheck struct {
 	Errors   []string
 	Warnings []string
 	Exists   bool // a venv is already there: it will be reused
+	Conda    bool // what is there is a conda env
 }
 
 // VenvInfo is what an existing venv holds.

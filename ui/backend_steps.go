@@ -48,14 +48,15 @@ func (b *stepsBackend) Pythons(ctx context.Context) ([]Interpreter, error) {
 		if p.Kind == "venv" {
 			continue // a venv's python is not a base for a new venv
 		}
-		out = append(out, Interpreter{Path: p.Path, Version: p.Version, Bits: p.Bits, Kind: p.Kind, Source: p.Source, Warnings: p.Warnings})
+		out = append(out, Interpreter{Path: p.Path, Version: p.Version, Bits: p.Bits, Kind: p.Kind, Source: p.Source, Prefix: p.Prefix, Warnings: p.Warnings})
 	}
 	return out, err
 }
 
 func (b *stepsBackend) CheckVenv(path string) PathCheck {
 	pc := pyenv.CheckVenvPath(path, runtime.GOOS)
-	return PathCheck{Errors: pc.Errors, Warnings: pc.Warnings, Exists: strings.TrimSpace(path) != "" && pyenv.Venv{Root: path}.Exists()}
+	v := pyenv.Venv{Root: path}
+	return PathCheck{Errors: pc.Errors, Warnings: pc.Warnings, Exists: strings.TrimSpace(path) != "" && v.Exists(), Conda: strings.TrimSpace(path) != "" && v.IsConda()}
 }
 
 func (b *stepsBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, error) {

@@ -49,6 +49,7 @@ type pythonsMsg struct {
 	list     []Interpreter
 	verdicts []string // per Python, why it cannot run the build ("": it can); nil without a build
 	err      error
+	offer    *PythonOffer // how to get a Python, when the backend can say
 }
 
 // pythonsCmd finds the Pythons and, when a build is chosen (fit), judges each against it.
@@ -61,6 +62,10 @@ func pythonsCmd(to screenID, ctx context.Context, b Backend, fit *buildFit) tea.
 			for i, p := range l {
 				msg.verdicts[i] = fit.whyNot(ctx, b, p)
 			}
+		}
+		if g, ok := b.(PythonGetter); ok {
+			o := g.PythonOffer()
+			msg.offer = &o
 		}
 		return msg
 	}

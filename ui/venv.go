@@ -30,6 +30,11 @@ type venvScreen struct {
 	pending   bool      // enter was pressed while an answer was still coming: submit when it arrives
 	fit       *buildFit // the build a new venv's Python must run; nil: no build chosen yet
 	verdict   []string  // per entry of pythons, why it cannot run the build ("" when it can)
+	// offer is how to get a Python when none fits; offered: its sentence was shown (enter again installs).
+	offer      *PythonOffer
+	offered    bool
+	installing bool
+	noticeCmd  string // a command shown under the notice on a line of its own, to copy
 	// up and down move between Pythons on their arrow keys only: k and j type into the path
 	up, down key.Binding
 	w, h     int
@@ -55,7 +60,7 @@ func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
 
 func (s *venvScreen) Init() tea.Cmd {
 	var cmds []tea.Cmd
-	if !s.existing() && !s.pyLoaded {
+	if !s.pyLoaded { // an existing env's screen lists the conda envs found
 		cmds = append(cmds, pythonsCmd(s.id, s.c.Ctx, s.c.Backend, s.fit))
 	}
 	if s.input.Value() != "" {
@@ -85,14 +90,22 @@ func (s *venvScreen) ShortHelp() []key.Binding {
 func (s *venvScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
 func (s *venvScreen) recheck() tea.Cmd {
-	s.check, s.info, s.infoErr, s.notice, s.pending = nil, nil, nil, "", false
+	s.check, s.info, s.infoErr, s.notice, s.pending, s.noticeCmd = nil, nil, nil, "", false, ""
 	return venvCheckCmd(s.id, s.c.Backend, s.input.Value())
 }
 
 func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case pythonInstalledMsg:
+		s.installing, s.offered = false, false
+		if msg.err != nil {
+			s.notice = "Installing Python failed: " + msg.err.Error()
+			return s, nil
+		}
+		s.notice = fmt.Sprintf("Python %s is installed for you: %s", msg.in.Version, msg.in.Path)
+		return s, pythonsCmd(s.id, s.c.Ctx, s.c.Backend, s.fit)
 	case pythonsMsg:
-		s.pyLoaded, s.pythons, s.pyErr, s.verdict = true, msg.list, msg.err, msg.verdicts
+		s.pyLoaded, s.pythons, s.pyErr, s.verdict, s.offer = true, msg.list, msg.err, msg.verdicts, msg.offer
 		if len(s.verdict) != len(s.pythons) {
 			s.verdict = make([]string, len(s.pythons))
 		}
@@ -158,7 +171,7 @@ func (s *venvScreen) resubmit() tea.Cmd {
 
 func (s *venvScreen) submit() tea.Cmd {
 	path := strings.TrimSpace(s.input.Value())
-	s.pending = false
+	s.pending, s.noticeCmd = false, ""
 	waiting := func(what string) tea.Cmd {
 		s.pending, s.notice = true, what
 		return nil
@@ -171,7 +184,7 @@ func (s *venvScreen) submit() tea.Cmd {
 	case len(s.check.Errors) > 0:
 		s.notice = "Fix the path first: " + s.check.Errors[0]
 	case s.existing() && !s.check.Exists:
-		s.notice = "There is no venv at that path. Type the folder that holds pyvenv.cfg."
+		s.notice = "There is no venv or conda env at that path. Type the folder that holds pyvenv.cfg (a venv) or conda-meta (a conda env)."
 	case s.existing() && s.info == nil:
 		return waiting("Reading the venv...")
 	case s.existing() && s.infoErr != nil:
@@ -180,8 +193,14 @@ func (s *venvScreen) submit() tea.Cmd {
 		s.notice = "That venv has no PyTorch or PaddlePaddle to change; use a new setup instead."
 	case !s.existing() && !s.check.Exists && !s.pyLoaded:
 		return waiting("Looking for Python interpreters...")
+	case !s.existing() && !s.check.Exists && s.installing:
+		s.notice = "Python is being installed; wait for it to finish."
+	case !s.existing() && !s.check.Exists && len(s.pythons) == 0 && s.offer != nil:
+		return s.offerPython("No Python was found to create the venv.")
 	case !s.existing() && !s.check.Exists && len(s.pythons) == 0:
 		s.notice = "No Python was found to create the venv. Install Python 3.10-3.13 (64-bit, python.org) and run gpuwiz again."
+	case !s.existing() && !s.check.Exists && s.verdict[s.cursor] != "" && s.offer != nil:
+		return s.offerPython("This Python cannot run the chosen build: " + s.verdict[s.cursor] + ". Pick another Python (up/down).")
 	case !s.existing() && !s.check.Exists && s.verdict[s.cursor] != "":
 		s.notice = "This Python cannot run the chosen build: " + s.verdict[s.cursor] + ". Pick another Python (up/down), or install 64-bit Python 3.12 from python.org and run gpuwiz again."
 	default:
@@ -223,7 +242,13 @@ func (s *venvScreen) View() string {
 		}
 		b.WriteString("\n")
 	} else {
-		b.WriteString("Which venv? Type the folder that holds pyvenv.cfg.\n\n")
+		b.WriteString(wrap("Which venv? Type the folder with pyvenv.cfg (or conda-meta: a conda env).", s.w) + "\n")
+		for _, p := range s.pythons {
+			if p.Kind == "conda" && p.Prefix != "" {
+				b.WriteString(st.Dim.Render("  conda env: "+p.Prefix) + "\n")
+			}
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString(s.input.View() + "\n")
 	switch {
@@ -238,7 +263,9 @@ func (s *venvScreen) View() string {
 			b.WriteString(st.Warn.Render(wrap("  ! "+w, s.w)) + "\n")
 		}
 		if len(s.check.Errors) == 0 {
-			if s.check.Exists {
+			if s.check.Exists && s.check.Conda {
+				b.WriteString(st.OK.Render("  "+st.Pass+" a conda env is here: gpuwiz installs into it with its own pip") + "\n")
+			} else if s.check.Exists {
 				b.WriteString(st.OK.Render("  "+st.Pass+" a venv is already here: it will be reused") + "\n")
 			} else if !s.existing() {
 				b.WriteString(st.OK.Render("  "+st.Pass+" a new venv will be created here") + "\n")
@@ -254,8 +281,24 @@ func (s *venvScreen) View() string {
 	}
 	if s.notice != "" {
 		b.WriteString("\n" + st.Warn.Render(wrap(s.notice, s.w)) + "\n")
+		if s.noticeCmd != "" {
+			b.WriteString("\n    " + s.noticeCmd + "\n")
+		}
 	}
 	return b.String()
+}
+
+// offerPython shows how to get a Python; when gpuwiz can install it, enter again starts it.
+func (s *venvScreen) offerPython(why string) tea.Cmd {
+	g, ok := s.c.Backend.(PythonGetter)
+	if ok && s.offer.CanInstall && s.offered {
+		s.installing = true
+		s.notice = fmt.Sprintf("Installing Python %s %s...", s.offer.Minor, s.offer.How)
+		return installPythonCmd(s.id, s.c.Ctx, g, s.offer.Minor)
+	}
+	s.offered = true
+	s.notice, s.noticeCmd = offerText(*s.offer, why), s.offer.Command
+	return nil
 }
 
 func orDash(s string) string {

@@ -63,7 +63,7 @@ func newPythonCmd(env *Env) *cobra.Command {
 
 // noPythonAdvice names the Python to install: the minor most of the matrix's releases for this OS support.
 func noPythonAdvice(env *Env) string {
-	return pyenv.NoPythonAdvice(runtime.GOOS, recommendedMinor(env))
+	return pyenv.NoPythonAdvice(runtime.GOOS, RecommendedPython(env))
 }
 
 // anyRuns reports an interpreter that ran (the Store alias is listed but is not a Python).

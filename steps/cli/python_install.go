@@ -39,7 +39,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
-			version := recommendedMinor(env)
+			version := RecommendedPython(env)
 			if len(args) == 1 {
 				version = args[0]
 			}
@@ -207,8 +207,8 @@ func (b *byteProgress) update(done, total int64) {
 	fmt.Fprintf(b.w, "  %3d%%  %.1f of %.1f MB\n", pct, float64(done)/1e6, float64(total)/1e6)
 }
 
-// recommendedMinor is the minor most of the matrix's releases for this OS support.
-func recommendedMinor(env *Env) string {
+// RecommendedPython is the Python minor most of the matrix's releases for this OS support.
+func RecommendedPython(env *Env) string {
 	var ranges []pyenv.PythonRange
 	if m, err := env.Matrix(); err == nil {
 		for _, rels := range [][]matrix.Release{m.Torch, m.Paddle} {

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"context"
+	"testing"
+)
+
+// pyGetter is the fake backend with no Python until InstallPython "installs" one.
+type pyGetter struct {
+	*fakeBackend
+	offer    PythonOffer
+	installs []string
+	has      bool
+}
+
+var installedPy = Interpreter{Path: `C:\Users\me\AppData\Local\Programs\Python\Python312\python.exe`, Version: "3.12.10", Bits: 64, Kind: "python.org", Source: "registry"}
+
+func (g *pyGetter) Pythons(ctx context.Context) ([]Interpreter, error) {
+	if g.has {
+		return []Interpreter{installedPy}, nil
+	}
+	return nil, nil
+}
+func (g *pyGetter) PythonOffer() PythonOffer { return g.offer }
+func (g *pyGetter) InstallPython(ctx context.Context, minor string) (Interpreter, error) {
+	g.installs = append(g.installs, minor)
+	g.has = true
+	return installedPy, nil
+}
+
+// With no Python the screen says how to get one; on Windows enter again installs it for this user,
+// the list is read again and the new Python makes the venv.
+func TestVenvScreenOffersToInstallPython(t *testing.T) {
+	g := &pyGetter{fakeBackend: newFakeBackend(), offer: PythonOffer{Minor: "3.12", How: "with winget (for you alone, no administrator rights)", CanInstall: true}}
+	m := newTestRoot(g)
+	press(t, m, "enter", "enter", "enter", "enter")
+	topIs[*venvScreen](t, m)
+	press(t, m, "enter")
+	mustContain(t, m.View(), "No Python was found", "Press enter to install Python 3.12", "with winget")
+	if len(g.installs) != 0 {
+		t.Fatal("installed before the user agreed")
+	}
+	press(t, m, "enter")
+	if len(g.installs) != 1 || g.installs[0] != "3.12" {
+		t.Fatalf("installs %v", g.installs)
+	}
+	s := topIs[*venvScreen](t, m)
+	mustContain(t, m.View(), "Python 3.12.10 is installed for you", `Python312\python.exe`)
+	if len(s.pythons) != 1 {
+		t.Fatalf("pythons after the install: %+v", s.pythons)
+	}
+	press(t, m, "enter")
+	topIs[*planScreen](t, m)
+	if n := len(g.plans); n == 0 || g.plans[n-1].Python != installedPy.Path {
+		t.Fatalf("plan requests %+v, want the new Python", g.plans)
+	}
+}
+
+// On Linux the screen shows the distribution's command and installs nothing itself.
+func TestVenvScreenShowsTheDistributionCommand(t *testing.T) {
+	g := &pyGetter{fakeBackend: newFakeBackend(), offer: PythonOffer{Minor: "3.12", How: "from your distribution (gpuwiz does not run a package manager as root)", Command: "sudo apt install python3.12 python3.12-venv"}}
+	m := newTestRoot(g)
+	press(t, m, "enter", "enter", "enter", "enter", "enter")
+	mustContain(t, m.View(), "sudo apt install python3.12 python3.12-venv", "then run gpuwiz again")
+	press(t, m, "enter")
+	if len(g.installs) != 0 {
+		t.Fatalf("installed on Linux: %v", g.installs)
+	}
+	topIs[*venvScreen](t, m)
+}
+
+// condaBackend finds one conda env, which holds torch.
+type condaBackend struct{ *fakeBackend }
+
+const condaEnv = `C:\Users\me\miniconda3\envs\torch`
+
+func (c condaBackend) Pythons(ctx context.Context) ([]Interpreter, error) {
+	l, err := c.fakeBackend.Pythons(ctx)
+	return append(l, Interpreter{Path: condaEnv + `\python.exe`, Version: "3.11.9", Bits: 64, Kind: "conda", Source: "conda", Prefix: condaEnv}), err
+}
+
+func (c condaBackend) CheckVenv(path string) PathCheck {
+	if path == condaEnv {
+		return PathCheck{Exists: true, Conda: true}
+	}
+	return c.fakeBackend.CheckVenv(path)
+}
+
+// Changing an existing environment lists the conda envs found beside the typed path, and a conda
+// env is taken as the target.
+func TestExistingEnvScreenListsCondaEnvs(t *testing.T) {
+	fb := newFakeBackend()
+	fb.venvs[condaEnv] = VenvInfo{Path: condaEnv, PythonVersion: "3.11.9", Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu118"}
+	m := newTestRoot(condaBackend{fb})
+	press(t, m, "down", "enter")
+	topIs[*venvScreen](t, m)
+	mustContain(t, m.View(), "conda env: "+condaEnv, "conda-meta")
+	typeText(t, m, condaEnv)
+	mustContain(t, m.View(), "a conda env is here: gpuwiz installs into it with its own pip", "holds: Python 3.11.9")
+	press(t, m, "enter")
+	topIs[*gpuScreen](t, m) // the env is taken; the journey goes on
+}
