@@ -77,7 +77,10 @@ func condaHomes(goos string, env func(string) string) []string {
 	names := []string{"anaconda3", "miniconda3", "miniforge3", "mambaforge", "Anaconda3", "Miniconda3"}
 	var bases []string
 	if goos == "windows" {
-		bases = []string{env("USERPROFILE"), filepath.Join(env("LOCALAPPDATA"), "Continuum"), env("ProgramData")}
+		bases = []string{env("USERPROFILE"), env("ProgramData")}
+		if l := env("LOCALAPPDATA"); l != "" {
+			bases = append(bases, filepath.Join(l, "Continuum"))
+		}
 	} else {
 		bases = []string{env("HOME"), "/opt"}
 	}
