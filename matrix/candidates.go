@@ -57,13 +57,13 @@ func (m *Matrix) Lookup(framework, version, channel string) (Candidate, bool) {
 }
 
 func candidateOf(framework string, r *Release, b *Build) Candidate {
-	note := r.Note
-	if b.Note != "" {
-		if note != "" {
-			note += "; "
+	var parts []string
+	for _, n := range []string{r.Note, b.Note} {
+		if n != "" {
+			parts = append(parts, n)
 		}
-		note += b.Note
 	}
+	note := strings.Join(parts, "; ")
 	src := b.Source
 	if src == "" {
 		src = r.Source
@@ -78,6 +78,7 @@ func candidateOf(framework string, r *Release, b *Build) Candidate {
 		Packages:         packagesOf(framework, r, b),
 		Verified:         r.Verified && b.Verified,
 		Note:             note,
+		NoteParts:        parts,
 		Source:           src,
 		Reasons:          []string{},
 	}

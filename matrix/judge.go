@@ -94,6 +94,7 @@ func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judg
 					fail("%s", msg)
 				} else if ptx != "" {
 					j.c.Note = joinNote(j.c.Note, ptx)
+					j.c.NoteParts = append(j.c.NoteParts, ptx)
 				}
 			}
 			minor, need, msg := mx.driverCheck(m, b)

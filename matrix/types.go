@@ -44,6 +44,9 @@ type Candidate struct {
 	Note             string    `json:"note,omitempty"`
 	Source           string    `json:"source,omitempty"`
 	Reasons          []string  `json:"reasons"`
+	// NoteParts are the texts Note joins (the release's note, the build's, what the judge added),
+	// kept apart so a list can print a text several rows share once.
+	NoteParts []string `json:"-"`
 }
 
 // Selection is the answer for one set of facts.

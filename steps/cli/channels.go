@@ -213,30 +213,46 @@ func printSelection(w io.Writer, sel matrix.Selection) {
 		fmt.Fprintln(w, "recommended: none (see notes)")
 	}
 	fmt.Fprintln(w)
+	rows := make([][]string, len(sel.Candidates))
+	for i, c := range sel.Candidates {
+		rows[i] = matrix.RowTexts(c)
+	}
+	notes := matrix.NewFootnotes(rows)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tVERSION\tCHANNEL\tCUDA\tSTATUS\tWHY / NOTE")
+	unverified := false
 	for i, c := range sel.Candidates {
 		mark := ""
 		if i == 0 && sel.Recommended != nil {
 			mark = "*"
 		}
-		status, why := "no", strings.Join(c.Reasons, "; ")
+		status := "no"
 		switch {
 		case c.Compatible && c.MinorCompat:
-			status, why = "ok (minor compat)", c.Note
+			status = "ok (minor compat)"
 		case c.Compatible:
-			status, why = "ok", c.Note
+			status = "ok"
 		}
 		if !c.Verified && c.Compatible {
 			status += ", unverified"
+			unverified = true
 		}
 		cuda := c.CUDA
 		if cuda == "" {
 			cuda = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", mark, c.FrameworkVersion, c.Channel, cuda, status, why)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", mark, c.FrameworkVersion, c.Channel, cuda, status, notes.Line(rows[i]))
 	}
 	tw.Flush()
+	if len(notes.Texts) > 0 {
+		fmt.Fprintln(w)
+		for i, t := range notes.Texts {
+			fmt.Fprintf(w, "[%d] %s\n", i+1, t)
+		}
+	}
+	if unverified {
+		fmt.Fprintln(w, "\n"+UnverifiedMeaning)
+	}
 	if len(sel.Notes) > 0 {
 		fmt.Fprintln(w, "\nnotes:")
 		for _, n := range sel.Notes {
@@ -244,6 +260,10 @@ func printSelection(w io.Writer, sel matrix.Selection) {
 		}
 	}
 }
+
+// UnverifiedMeaning says what "unverified" on a build means and what to do about it.
+const UnverifiedMeaning = "unverified: what gpuwiz knows of that build was read from release notes and build scripts; " +
+	"no install on such a machine has confirmed it yet. A verified build that fits is the safer choice; an unverified one usually works too."
 
 func describeFacts(f matrix.Facts) string {
 	parts := []string{f.OS}

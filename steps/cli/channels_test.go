@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // runCLI runs the real cobra root with args and maps its error to an exit code as Execute does.
@@ -191,5 +194,66 @@ func TestChannelsSaysWhenAGivenFactIsNotUsed(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "channels", "--framework-version", "9.9"); code != ExitUsage || !strings.Contains(stderr, "it knows 2.4.1") {
 		t.Errorf("unknown version: exit %d, %q", code, stderr)
+	}
+}
+
+// A text several rows share (a release's note, one driver reason) is printed once as a numbered
+// footnote and the rows carry its number; --json keeps every row's note and reasons in full.
+func TestChannelsPrintsSharedTextsOnceGolden(t *testing.T) {
+	args := []string{"--matrix", "../../testdata/matrix/shared-notes.toml", "--simulate", "../../ui/testdata/e2e/rig-rtx3060.json",
+		"channels", "--python", "3.12", "--python-bits", "64"}
+	out, stderr, code := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, shared := range []string{
+		"torchaudio stays at 2.10.0: it is no longer released with every torch",
+		"driver 560.94 supports CUDA 12.6; cu130 needs driver ≥ 580 on Linux",
+		"the last release with CUDA 12.6 wheels for Windows",
+	} {
+		if n := strings.Count(out, shared); n != 1 {
+			t.Errorf("%q printed %d times, want once:\n%s", shared, n, out)
+		}
+	}
+	for _, row := range []string{`(?m)^\s+2\.10\.0\s+cu130\s+13\.0\s+no\s+\[3\]$`, `(?m)^\s+2\.9\.1\s+cu130\s+13\.0\s+no\s+\[3\]$`,
+		`(?m)^\[3\] driver 560\.94 supports CUDA 12\.6; cu130 needs driver ≥ 580 on Linux$`,
+		`(?m)2\.10\.0\s+cu126\s+12\.6\s+ok, unverified\s+the Windows kernel list is read from the build scripts \[2\]$`} {
+		if !regexp.MustCompile(row).MatchString(out) {
+			t.Errorf("no line matching %s:\n%s", row, out)
+		}
+	}
+	if !strings.Contains(out, "unverified: what gpuwiz knows of that build was read from release notes and build scripts") {
+		t.Errorf("the table has unverified rows but does not say what that means:\n%s", out)
+	}
+	golden.RequireEqual(t, []byte(out))
+
+	js, _, _ := runCLI(t, append(args, "--json")...)
+	var sel struct {
+		Candidates []struct {
+			FrameworkVersion string `json:"framework_version"`
+			Channel          string
+			Note             string
+			Reasons          []string
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &sel); err != nil {
+		t.Fatal(err)
+	}
+	full := 0
+	for _, c := range sel.Candidates {
+		switch {
+		case c.Channel == "cu130" && strings.Join(c.Reasons, "|") == "driver 560.94 supports CUDA 12.6; cu130 needs driver ≥ 580 on Linux":
+			full++
+		case c.FrameworkVersion == "2.10.0" && c.Channel == "cu126" && c.Note == "torchaudio stays at 2.10.0: it is no longer released with every torch; the Windows kernel list is read from the build scripts":
+			full++
+		case c.FrameworkVersion == "2.10.0" && c.Channel == "cpu" && c.Note == "torchaudio stays at 2.10.0: it is no longer released with every torch":
+			full++
+		}
+		if strings.Contains(c.Note, "[") || strings.Contains(strings.Join(c.Reasons, ""), "[") {
+			t.Errorf("--json carries a footnote mark: %+v", c)
+		}
+	}
+	if full != 4 {
+		t.Errorf("--json: %d rows with their notes and reasons in full, want 4:\n%s", full, js)
 	}
 }
