@@ -22,6 +22,7 @@ type channelScreen struct {
 	current   *VenvInfo
 	sel       *matrix.Selection
 	rows      []matrix.Candidate
+	notes     *matrix.Footnotes // texts several rows share, printed once under the list
 	err       error
 	cursor    int
 	notice    string
@@ -131,6 +132,11 @@ func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			sel := msg.sel
 			s.sel = &sel
 			s.rows = s.order(sel)
+			texts := make([][]string, len(s.rows))
+			for i, c := range s.rows {
+				texts[i] = matrix.RowTexts(c)
+			}
+			s.notes = matrix.NewFootnotes(texts)
 			s.cursor = s.defaultCursor()
 			if s.version == "" && len(s.rows) > 0 {
 				s.version = s.rows[s.cursor].FrameworkVersion
@@ -186,6 +192,11 @@ func (s *channelScreen) rowLine(c matrix.Candidate, selected bool) string {
 	if len(tags) > 0 {
 		text += " (" + strings.Join(tags, ", ") + ")"
 	}
+	if c.Compatible {
+		if _, refs := s.notes.Split(matrix.RowTexts(c)); len(refs) > 0 {
+			text += " " + matrix.Marks(refs)
+		}
+	}
 	cur := st.NoCursor
 	if selected {
 		cur = st.Cursor
@@ -193,8 +204,8 @@ func (s *channelScreen) rowLine(c matrix.Candidate, selected bool) string {
 	switch {
 	case !c.Compatible:
 		reason := ""
-		if len(c.Reasons) > 0 {
-			reason = " - " + c.Reasons[0]
+		if line := s.notes.Line(c.Reasons); line != "" {
+			reason = " - " + line
 		}
 		return cur + st.Dim.Render(text+reason)
 	case selected:
@@ -223,33 +234,96 @@ func (s *channelScreen) View() string {
 		b.WriteString(wrap(st.Star+" recommended   ~ minor-version compat   grey: won't run here", s.w) + "\n")
 	}
 	detail := s.detail(s.rows[s.cursor])
-	listH := max(s.h-2-len(detail), 3)
+	foot := s.footnotes(max(s.h-2-len(detail)-3, 0))
+	listH := max(s.h-2-len(detail)-len(foot), 3)
 	start := min(max(s.cursor-listH/2, 0), max(len(s.rows)-listH, 0))
 	for i := start; i < len(s.rows) && i < start+listH; i++ {
 		b.WriteString(s.rowLine(s.rows[i], i == s.cursor) + "\n")
 	}
 	b.WriteString(st.HRule(min(s.w, 60)) + "\n")
-	for _, d := range detail {
+	for _, d := range append(detail, foot...) {
 		b.WriteString(d + "\n")
 	}
 	return b.String()
 }
 
-// detail explains the row under the cursor: why it fits or not, its note, the notice of a refused key.
+// unverifiedMeaning says what "unverified" on a row means.
+const unverifiedMeaning = "unverified: read from release notes and build scripts, not yet confirmed by an install on such a machine."
+
+// detail explains the row under the cursor: why it fits or not, its own notes (shared ones are
+// footnotes), what "unverified" means and what to do, the notice of a refused key.
 func (s *channelScreen) detail(c matrix.Candidate) []string {
 	st := s.c.Styles
 	var out []string
+	add := func(text string, style func(...string) string) {
+		out = append(out, strings.Split(style(wrap(text, s.w)), "\n")...)
+	}
+	plain := func(s ...string) string { return strings.Join(s, " ") }
 	if s.notice != "" {
-		out = append(out, strings.Split(st.Warn.Render(wrap(s.notice, s.w)), "\n")...)
+		add(s.notice, st.Warn.Render)
 	}
-	for _, r := range c.Reasons {
-		out = append(out, strings.Split(wrap(st.Bullet+" "+r, s.w), "\n")...)
+	reasons := c.Reasons
+	if !c.Compatible {
+		reasons, _ = s.notes.Split(c.Reasons)
 	}
-	if c.Note != "" {
-		out = append(out, strings.Split(st.Dim.Render(wrap(c.Note, s.w)), "\n")...)
+	for _, r := range reasons {
+		add(st.Bullet+" "+r, plain)
 	}
-	if len(out) > 5 {
-		out = out[:5]
+	if c.Compatible {
+		own, _ := s.notes.Split(matrix.RowTexts(c))
+		for _, n := range own {
+			add(n, st.Dim.Render)
+		}
+		if !c.Verified {
+			add(unverifiedMeaning+" "+s.unverifiedAdvice(), st.Warn.Render)
+		}
+	}
+	if len(out) > 6 {
+		out = out[:6]
+	}
+	return out
+}
+
+// unverifiedAdvice names the verified build to pick instead, below the cursor first, or says to go on.
+func (s *channelScreen) unverifiedAdvice() string {
+	gpu := s.rows[s.cursor].CUDA != ""
+	for _, sameKind := range []bool{true, false} { // a CUDA build for a CUDA build first
+		for i, c := range s.rows {
+			if !c.Compatible || !c.Verified || s.isCurrent(c) || (sameKind && (c.CUDA != "") != gpu) {
+				continue
+			}
+			where := "below"
+			if i < s.cursor {
+				where = "above"
+			}
+			return fmt.Sprintf("Pick the verified %s %s %s, or press enter to go on with this one.", c.Channel, c.FrameworkVersion, where)
+		}
+	}
+	if s.current == nil && s.version != "" {
+		return fmt.Sprintf("No verified build of %s %s fits this machine: press esc to pick another version, or enter to go on with this one.", frameworkName(s.framework), s.version)
+	}
+	return "No verified build fits this machine; press enter to go on with this one."
+}
+
+// footnotes are the shared texts, numbered as the rows mark them, in at most limit lines.
+func (s *channelScreen) footnotes(limit int) []string {
+	if s.notes == nil || len(s.notes.Texts) == 0 || limit <= 0 {
+		return nil
+	}
+	st := s.c.Styles
+	var out []string
+	for i, t := range s.notes.Texts {
+		lines := strings.Split(wrap(fmt.Sprintf("[%d] %s", i+1, t), s.w), "\n")
+		if len(out)+len(lines) > limit {
+			rest := fmt.Sprintf("[%d]-[%d]: gpuwiz channels prints them all", i+1, len(s.notes.Texts))
+			if len(out) == limit {
+				out = out[:limit-1]
+			}
+			return append(out, st.Dim.Render(rest))
+		}
+		for _, l := range lines {
+			out = append(out, st.Dim.Render(l))
+		}
 	}
 	return out
 }

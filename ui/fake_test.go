@@ -26,6 +26,7 @@ type fakeBackend struct {
 	benchCutOff  bool                // Bench's stream ends without Run's summary
 	benchSamples bool                // Bench plays the recorded sampler readings too (teatest only)
 	facts        []matrix.Facts      // every Channels call's facts
+	matrixFile   string              // when set, Channels judges this matrix file's builds (the real Select)
 	newPython    *Interpreter        // listed first by Pythons when set
 	venvs        map[string]VenvInfo // existing venvs by path
 	installLine  int                 // log lines the install prints
@@ -71,6 +72,13 @@ func (f *fakeBackend) Channels(ctx context.Context, facts matrix.Facts) (matrix.
 	f.mu.Lock()
 	f.facts = append(f.facts, facts)
 	f.mu.Unlock()
+	if f.matrixFile != "" {
+		m, err := matrix.LoadFile(f.matrixFile)
+		if err != nil {
+			return matrix.Selection{}, err
+		}
+		return m.Select(facts), nil
+	}
 	var all []matrix.Candidate
 	if facts.Framework == "torch" {
 		all = []matrix.Candidate{

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/hashicorp/go-version"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
@@ -57,7 +59,8 @@ func (s *frameworkScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down}, {k.Left, k.Right}, {k.Select}}
 }
 
-// versionsOf lists the distinct framework versions of sel, in the matrix's order (newest first).
+// versionsOf lists the distinct framework versions of sel, newest first (the selection lists the
+// recommendation first, which need not be the newest).
 func versionsOf(sel matrix.Selection) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -67,6 +70,14 @@ func versionsOf(sel matrix.Selection) []string {
 			out = append(out, c.FrameworkVersion)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		va, ea := version.NewVersion(a)
+		vb, eb := version.NewVersion(b)
+		if ea != nil || eb != nil {
+			return 0
+		}
+		return vb.Compare(va)
+	})
 	return out
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -82,6 +83,12 @@ func TestGolden(t *testing.T) {
 		}, steps: []goldenStep{k("Set up"), k("no build at all", "enter")}},
 		{name: "framework", steps: toPlan[:3]},
 		{name: "channel", steps: toPlan[:4]},
+		// Rows that share a text carry its number and the text is printed once under the list; the
+		// cursor on an unverified build says what that means and names the verified one to pick.
+		{name: "channel_shared_notes", edit: sharedNotes,
+			steps: []goldenStep{k("Set up"), k("Press enter to choose", "enter"), k("versions in the matrix", "enter"), k("2.10.0", "right"), k("unverified: read from", "enter")}},
+		{name: "change_channel_shared_notes", edit: sharedNotes,
+			steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...), k("Press enter", "enter"), k("[3]", "enter"), k("verified cu126 2.9.1 above", "down")}},
 		{name: "venv", steps: toPlan[:5]},
 		{name: "venv_bad_path", steps: append(append([]goldenStep{}, toPlan[:5]...), k("not writable", append(backspaces(12), typed("/etc/x")...)...))},
 		{name: "plan", steps: toPlan},
@@ -115,6 +122,13 @@ func TestGolden(t *testing.T) {
 			runGolden(t, fb, c.ascii, size, c.steps...)
 		})
 	}
+}
+
+// sharedNotes makes the fake judge the builds of testdata/matrix/shared-notes.toml, whose rows share
+// a release note per release and one driver reason on every CUDA 13.0 row.
+func sharedNotes(f *fakeBackend) {
+	f.matrixFile = filepath.Join("..", "testdata", "matrix", "shared-notes.toml")
+	f.report.OS = "linux"
 }
 
 var _ tea.Model = (*Model)(nil)
