@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -255,5 +256,39 @@ func TestChannelsPrintsSharedTextsOnceGolden(t *testing.T) {
 	}
 	if full != 4 {
 		t.Errorf("--json: %d rows with their notes and reasons in full, want 4:\n%s", full, js)
+	}
+}
+
+// A --simulate report written by a newer gpuwiz (fields this one does not know) is read with one
+// warning naming them; a wrong type or a missing required field is still exit 2, naming the file.
+func TestSimulateIgnoresUnknownFieldsWithOneWarning(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	newer := write("newer.json", `{"available":true,"driver_version":"560.94","cuda_max":"12.6","report_version":3,
+		"gpus":[{"index":0,"name":"NVIDIA GeForce RTX 3060","compute_capability":"8.6","fan_speed_pct":40}]}`)
+	out, stderr, code := runCLI(t, "--simulate", newer, "channels", "--os", "linux", "--python", "3.12")
+	if code != 0 || !strings.Contains(out, "recommended: torch") {
+		t.Fatalf("exit %d, stderr %q\n%s", code, stderr, out)
+	}
+	want := `gpuwiz: warning: --simulate ` + newer + `: ignoring fields this gpuwiz does not know (a newer gpuwiz may have written it): "gpus[0].fan_speed_pct", "report_version"`
+	if strings.Count(stderr, "ignoring field") != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q, want once %q", stderr, want)
+	}
+	for _, tc := range []struct{ body, msg string }{
+		{`{"available":"yes","gpus":[]}`, "cannot unmarshal string"},
+		{`{"available":true,"driver_version":"560.94"}`, `field "gpus" is missing`},
+		{`{"available":true,"driver_version":"560.94","gpus":[{"name":"x","memory_total_mib":"12 GB"}]}`, "memory_total_mib"},
+	} {
+		p := write("bad.json", tc.body)
+		_, stderr, code := runCLI(t, "--simulate", p, "channels", "--os", "linux", "--python", "3.12")
+		if code != ExitUsage || !strings.Contains(stderr, p) || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 naming the file and %q", tc.body, code, stderr, tc.msg)
+		}
 	}
 }

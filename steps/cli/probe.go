@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/jsonfile"
 )
 
 // processStart is taken at package init, a few ms after the process starts: the base of the
@@ -54,6 +55,8 @@ func (e *Env) proberLocked(c *probeCache) (gpu.Prober, error) {
 			p, err := gpu.FromFile(e.G.SimulateFile)
 			if err != nil {
 				c.err = Usagef("--simulate: %v", err)
+			} else if w := jsonfile.Warning(e.G.SimulateFile, gpu.UnknownFields(p)); w != "" && e.Stderr != nil {
+				fmt.Fprintf(e.Stderr, "gpuwiz: warning: --simulate %s\n", w)
 			}
 			c.prober = p
 		} else {

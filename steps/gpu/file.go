@@ -1,7 +1,6 @@
 package gpu
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/jsonfile"
 )
 
 // FromFile is the --simulate prober: it answers with the report in path (the output of
@@ -24,7 +24,7 @@ func FromFile(path string) (Prober, error) {
 		}
 		return nil, fmt.Errorf("simulate file %s: %w", path, err)
 	}
-	r, err := ParseReport(data)
+	r, unknown, err := DecodeReport(data)
 	if err != nil {
 		return nil, fmt.Errorf("simulate file %s is not a GPU report (the output of `gpuwiz gpu --json`): %w", path, err)
 	}
@@ -32,26 +32,53 @@ func FromFile(path string) (Prober, error) {
 	if r.Backend == "" {
 		r.Backend = "simulated"
 	}
-	return &fileProber{report: r, start: time.Now()}, nil
+	return &fileProber{report: r, start: time.Now(), unknown: unknown}, nil
 }
 
-// ParseReport decodes a report strictly: unknown fields and missing required ones are errors.
+// UnknownFields names the fields of a --simulate file that this gpuwiz does not know and ignored
+// ("gpus[0].fan_speed"); nil for any other prober.
+func UnknownFields(p Prober) []string {
+	if f, ok := p.(*fileProber); ok {
+		return f.unknown
+	}
+	return nil
+}
+
+// ParseReport decodes a report strictly: unknown fields and missing required ones are errors. It
+// checks gpuwiz's own output; files are read with DecodeReport.
 func ParseReport(data []byte) (Report, error) {
+	r, unknown, err := DecodeReport(data)
+	if err == nil && len(unknown) > 0 {
+		err = fmt.Errorf("unknown field %q", unknown[0])
+	}
+	return r, err
+}
+
+// DecodeReport decodes a report that another gpuwiz version may have written: fields it does not
+// know are returned, not errors; a missing required field, a wrong type or a bad value is an error.
+func DecodeReport(data []byte) (Report, []string, error) {
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(data, &probe); err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 	for _, k := range []string{"available", "gpus"} {
 		if _, ok := probe[k]; !ok {
-			return Report{}, fmt.Errorf("field %q is missing", k)
+			return Report{}, nil, fmt.Errorf("field %q is missing", k)
 		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var r Report
-	if err := dec.Decode(&r); err != nil {
-		return Report{}, err
+	unknown, err := jsonfile.Decode(data, &r)
+	if err != nil {
+		return Report{}, nil, err
 	}
+	r, err = checkReport(r)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	return r, unknown, nil
+}
+
+func checkReport(r Report) (Report, error) {
 	if r.Available && len(r.GPUs) == 0 {
 		return Report{}, errors.New(`"available" is true but "gpus" is empty`)
 	}
@@ -88,8 +115,9 @@ func ParseReport(data []byte) (Report, error) {
 }
 
 type fileProber struct {
-	report Report
-	start  time.Time
+	report  Report
+	start   time.Time
+	unknown []string
 }
 
 func (f *fileProber) Probe(ctx context.Context) (Report, error) {
