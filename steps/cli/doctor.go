@@ -207,6 +207,9 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 	res, err := doctor.ApplyRepair(ctx, deps, plan, events)
 	close(events)
 	<-done
+	if plan.Venv != "" {
+		RecordVenv(ctx, errOut, plan.Venv, "repair", RepairResultWords(res, err, ctx), err == nil && !res.Failed, plan.Reinstall)
+	}
 	if err != nil {
 		return err
 	}

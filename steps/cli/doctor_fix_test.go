@@ -21,6 +21,7 @@ const rigH200 = `{"available": true, "backend": "simulated", "driver_version": "
 // repair runs the install engine against the loopback index the matrix points at, and doctor then
 // finds the cu126 build, verified, with the log on disk.
 func TestDoctorFixReinstallsThroughTheEngine(t *testing.T) {
+	useConfigDir(t)
 	ix := cliIndex(t)
 	dir := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")) // the wheel cache and the log
@@ -115,5 +116,10 @@ func TestDoctorFixReinstallsThroughTheEngine(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(logs[0]); !strings.Contains(string(b), "--no-index") {
 		t.Errorf("the log does not hold the engine's offline install:\n%.2000s", b)
+	}
+	known := knownVenvs(t)
+	if len(known) != 1 || known[0].Known == nil || known[0].Known.Action != "repair" || known[0].Known.Result != "repaired" ||
+		known[0].Known.Channel != "cu126" || known[0].Holds.Channel != "cu126" {
+		t.Fatalf("gpuwiz venvs after the repair: %+v", known)
 	}
 }

@@ -261,6 +261,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	res := install.Run(ctx, r, plan, events)
 	close(events)
 	<-done
+	RecordVenv(ctx, cmd.ErrOrStderr(), root, "install", res.Result, res.Result == install.ResultInstalled, cand)
 	rep.Outcome = &res
 	if res.VenvRemoved {
 		rep.ActivateHints = nil // there is no venv left to enter

@@ -123,6 +123,7 @@ func TestInstallBadInput(t *testing.T) {
 
 // An answer file drives an unattended install (as docs/fleet.md does); verify then reads the venv.
 func TestInstallFromAnswerFileThenVerify(t *testing.T) {
+	useConfigDir(t)
 	ix := cliIndex(t)
 	t.Setenv("GPUWIZ_VERIFY_MATRIX_N", "8")
 	dir := t.TempDir()
@@ -163,11 +164,30 @@ func TestInstallFromAnswerFileThenVerify(t *testing.T) {
 	if !strings.Contains(string(log), "pip install") && !strings.Contains(string(log), "install") {
 		t.Error("the log has no commands")
 	}
+	// The venv is on the list of venvs gpuwiz worked on, with what it holds and how the run ended.
+	known := knownVenvs(t)
+	if len(known) != 1 || known[0].Path != filepath.Join(dir, "env; 中文") || known[0].Known == nil ||
+		known[0].Known.Action != "install" || known[0].Known.Result != "installed" || !known[0].Known.OK ||
+		known[0].Holds.Framework != "torch" || known[0].Holds.FrameworkVersion != "2.6.0" || known[0].Holds.Channel != "cu126" {
+		t.Fatalf("gpuwiz venvs: %+v", known)
+	}
+	text, _, _ := runCLI(t, "venvs")
+	if !strings.Contains(text, filepath.Join(dir, "env; 中文")+"\n    PyTorch 2.6.0 (cu126), Python ") || !strings.Contains(text, "last install: installed") {
+		t.Errorf("gpuwiz venvs:\n%s", text)
+	}
+	// A venv that no longer exists leaves the list.
+	if err := os.RemoveAll(filepath.Join(dir, "env; 中文")); err != nil {
+		t.Fatal(err)
+	}
+	if known := knownVenvs(t); len(known) != 0 {
+		t.Fatalf("a removed venv is still listed: %+v", known)
+	}
 }
 
 // An index that does not answer: exit 1, nothing changed, the venv the run created is gone again,
 // the JSON says so and offers no activation of it.
 func TestInstallUnreachableIndexRemovesTheNewVenv(t *testing.T) {
+	useConfigDir(t)
 	ix := cliIndex(t)
 	url := ix.ChannelURL("cu126")
 	ix.Close()
@@ -197,6 +217,9 @@ func TestInstallUnreachableIndexRemovesTheNewVenv(t *testing.T) {
 	}
 	if _, err := os.Stat(venv); !os.IsNotExist(err) {
 		t.Fatalf("the new venv is still there (%v)", err)
+	}
+	if known := knownVenvs(t); len(known) != 0 {
+		t.Fatalf("a venv that was removed again is on the list: %+v", known)
 	}
 }
 

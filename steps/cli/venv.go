@@ -65,6 +65,7 @@ func newVenvCmd(env *Env) *cobra.Command {
 					return Exitf(ExitFailure, "%v", err)
 				}
 				rep.Created = true
+				RecordVenv(cmd.Context(), cmd.ErrOrStderr(), root, "create", "created", true, nil)
 			}
 			rep.Python = v.Python()
 			rep.ActivateHints = v.ActivateHints()

@@ -149,6 +149,9 @@ func (s Store) Record(ctx context.Context, e Entry) error {
 // Forget drops the entry for path (a venv removed again after a failed first install).
 func (s Store) Forget(ctx context.Context, path string) error {
 	k := s.key(path)
+	if list, _, err := s.Load(); err == nil && !slices.ContainsFunc(list, func(o Entry) bool { return s.key(o.Path) == k }) {
+		return nil // not on the list: nothing to write
+	}
 	return s.update(ctx, func(cur []Entry) []Entry {
 		return slices.DeleteFunc(cur, func(o Entry) bool { return s.key(o.Path) == k })
 	})
