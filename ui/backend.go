@@ -16,6 +16,9 @@ type Backend interface {
 	Pythons(ctx context.Context) ([]Interpreter, error)
 	CheckVenv(path string) PathCheck
 	InspectVenv(ctx context.Context, path string) (VenvInfo, error)
+	// KnownVenvs lists the venvs gpuwiz worked on (newest first), then the active one, ./venv,
+	// ./.venv and conda's, each with what it holds; warning says what could not be read.
+	KnownVenvs(ctx context.Context) (list []KnownVenv, warning string)
 	Plan(ctx context.Context, req PlanRequest) (Plan, error)
 	// Install runs plan, sending progress on events (it may block briefly when events is full) and
 	// returning when done or when ctx is cancelled, after restoring what it can.
@@ -55,6 +58,13 @@ type VenvInfo struct {
 	FrameworkVersion string // "2.6.0"
 	Channel          string // "cu126", "cpu" or ""
 	Packages         []string
+}
+
+// KnownVenv is one environment the venv screen offers before a typed path.
+type KnownVenv struct {
+	Path      string
+	Framework string // "torch", "paddle" or "": what it holds
+	Line      string // what it holds and gpuwiz's last run there, in words
 }
 
 // PlanRequest is what the wizard wants installed, and where.

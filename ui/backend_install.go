@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/cli"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
@@ -15,6 +16,7 @@ import (
 type planned struct {
 	plan install.Plan
 	opts install.Options
+	cand matrix.Candidate
 }
 
 func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
@@ -40,7 +42,7 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 		removing = append(removing, name)
 	}
 	out := Plan{Venv: req.Venv, Candidate: req.Candidate, Uninstall: removing, Install: p.Install,
-		Notes: p.Notes, Warnings: p.Warnings, Impl: planned{p, opts}}
+		Notes: p.Notes, Warnings: p.Warnings, Impl: planned{p, opts, req.Candidate}}
 	for _, s := range p.Steps {
 		out.Steps = append(out.Steps, PlanStep{ID: s.ID, Title: s.Title})
 	}
@@ -71,6 +73,8 @@ func (b *stepsBackend) runInstall(ctx context.Context, p planned, events chan<- 
 	o := install.Run(ctx, runner.New(logw), plan, ev)
 	close(ev)
 	<-done
+	cand := p.cand
+	cli.RecordVenv(ctx, nil, p.opts.Venv.Root, "install", o.Result, o.Result == install.ResultInstalled, &cand)
 	return outcomeOf(o, ctx)
 }
 

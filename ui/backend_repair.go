@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuwiz/steps/cli"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
@@ -134,6 +135,9 @@ func (b *stepsBackend) applyRepair(ctx context.Context, rp doctor.Repair, events
 	if res.After != nil {
 		v := verifyOfDoctor(*res.After)
 		o.Verify = &v
+	}
+	if rp.Venv != "" {
+		cli.RecordVenv(ctx, nil, rp.Venv, "repair", cli.RepairResultWords(res, err, ctx), err == nil && !res.Failed, rp.Reinstall)
 	}
 	return o
 }

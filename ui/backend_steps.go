@@ -14,6 +14,7 @@ import (
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/venvs"
 	"gpuwiz/steps/verify"
 )
 
@@ -78,6 +79,19 @@ func (b *stepsBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, 
 		}
 	}
 	return info, nil
+}
+
+func (b *stepsBackend) KnownVenvs(ctx context.Context) ([]KnownVenv, string) {
+	store, err := venvs.Default()
+	if err != nil {
+		return nil, err.Error()
+	}
+	found, warning := venvs.Find(ctx, venvs.FindOptions{Store: store})
+	out := make([]KnownVenv, 0, len(found))
+	for _, f := range found {
+		out = append(out, KnownVenv{Path: f.Path, Framework: f.Holds.Framework, Line: cli.VenvLine(f)})
+	}
+	return out, warning
 }
 
 func baseVersion(v string) string {

@@ -136,6 +136,19 @@ func inspectCmd(to screenID, ctx context.Context, b Backend, path string) tea.Cm
 	}
 }
 
+type knownVenvsMsg struct {
+	addr
+	list    []KnownVenv
+	warning string
+}
+
+func knownVenvsCmd(to screenID, ctx context.Context, b Backend) tea.Cmd {
+	return func() tea.Msg {
+		l, w := b.KnownVenvs(ctx)
+		return knownVenvsMsg{addr{to}, l, w}
+	}
+}
+
 type planMsg struct {
 	addr
 	plan Plan

@@ -29,6 +29,8 @@ type fakeBackend struct {
 	matrixFile   string              // when set, Channels judges this matrix file's builds (the real Select)
 	newPython    *Interpreter        // listed first by Pythons when set
 	venvs        map[string]VenvInfo // existing venvs by path
+	known        []KnownVenv         // what KnownVenvs answers
+	knownWarning string
 	installLine  int                 // log lines the install prints
 	blockInstall bool                // install runs until cancelled
 	installFail  error
@@ -141,6 +143,10 @@ func (f *fakeBackend) CheckVenv(path string) PathCheck {
 	}
 	_, ok := f.venvs[path]
 	return PathCheck{Exists: ok}
+}
+
+func (f *fakeBackend) KnownVenvs(ctx context.Context) ([]KnownVenv, string) {
+	return f.known, f.knownWarning
 }
 
 func (f *fakeBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, error) {

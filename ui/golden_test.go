@@ -105,6 +105,11 @@ func TestGolden(t *testing.T) {
 		{name: "done", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("q or enter to quit", "enter"))},
 		{name: "change_venv", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...)}},
 		{name: "change_channel", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...), k("Press enter", "enter"), k("Same version first", "enter")}},
+		// Repair and change offer the venvs gpuwiz knows first: the newest is in the input, up/down picks another.
+		{name: "repair_known_venvs", edit: knownVenvs,
+			steps: []goldenStep{k("Set up"), k("holds: Python 3.11.9, PaddlePaddle", "3"), k("holds: Python 3.11.9, PyTorch 2.6.0", "down")}},
+		{name: "change_known_venvs", edit: knownVenvs,
+			steps: []goldenStep{k("Set up"), k("holds: Python 3.11.9, PaddlePaddle", "2")}},
 		{name: "doctor", steps: []goldenStep{k("Set up"), k("Which venv?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter")}},
 		{name: "repair_plan", steps: []goldenStep{k("Set up"), k("Which venv?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter"), k("Run this plan?", "enter")}},
 		{name: "check", steps: []goldenStep{k("Set up"), k("see the builds", "4"), k("Nothing was changed", "enter")}},
@@ -121,6 +126,15 @@ func TestGolden(t *testing.T) {
 			}
 			runGolden(t, fb, c.ascii, size, c.steps...)
 		})
+	}
+}
+
+// knownVenvs gives the fake three environments to offer: two it worked on and a ./.venv with no framework.
+func knownVenvs(f *fakeBackend) {
+	f.known = []KnownVenv{
+		{Path: "/work/paddle", Framework: "paddle", Line: "PaddlePaddle 3.0.0 (GPU), Python 3.11.9 · last repair: repair failed, 2026-12-03"},
+		{Path: "/work/old", Framework: "torch", Line: "PyTorch 2.6.0 (cu118), Python 3.11.9 · last install: installed, 2026-11-30"},
+		{Path: "/home/me/proj/.venv", Line: "no PyTorch or PaddlePaddle, Python 3.12.8 · in this folder"},
 	}
 }
 

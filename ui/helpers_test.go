@@ -17,7 +17,16 @@ import (
 
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	os.Exit(m.Run())
+	// The list of venvs gpuwiz worked on lives in the user config dir: the tests keep theirs apart.
+	dir, err := os.MkdirTemp("", "gpuwiz-ui-config-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	os.Setenv("APPDATA", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 func testCommon(fb Backend, ascii bool) *Common {

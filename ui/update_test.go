@@ -649,3 +649,61 @@ func TestRootAddsTheGlobalKeys(t *testing.T) {
 		t.Fatalf("installing: %s", f)
 	}
 }
+
+// The repair journey offers the venvs gpuwiz knows: enter takes the newest without typing, up/down
+// picks another, a typed path still works and unmarks the list.
+func TestRepairOffersKnownVenvs(t *testing.T) {
+	fb := newFakeBackend()
+	knownVenvs(fb)
+	m := newTestRoot(fb)
+	press(t, m, "3")
+	vs := topIs[*venvScreen](t, m)
+	if vs.input.Value() != "/work/paddle" || vs.known.cursor != 0 {
+		t.Fatalf("the newest known venv is not offered first: input %q, cursor %d", vs.input.Value(), vs.known.cursor)
+	}
+	press(t, m, "down", "down", "down", "up")
+	if vs.input.Value() != "/work/old" {
+		t.Fatalf("down, down, down, up: input %q", vs.input.Value())
+	}
+	mustContain(t, m.View(), "▸ /work/old", "holds: Python 3.11.9, PyTorch 2.6.0 (cu118)")
+	mustContain(t, m.footer(), "↑ venv", "↓ venv")
+	clearInput(t, m, len("/work/old"))
+	typeText(t, m, "/work/paddle")
+	if vs.known.cursor != 0 {
+		t.Fatalf("typing a known path marks its entry: cursor %d", vs.known.cursor)
+	}
+	typeText(t, m, "x")
+	if vs.known.cursor != -1 || strings.Contains(m.View(), "▸ /work/paddle") {
+		t.Fatalf("a typed path that is not on the list leaves it unmarked: cursor %d\n%s", vs.known.cursor, m.View())
+	}
+	press(t, m, "backspace", "up", "down") // up at the top stays; down takes the next
+	press(t, m, "enter")
+	ds := topIs[*doctorScreen](t, m)
+	if ds.venv != "/work/old" {
+		t.Fatalf("doctor runs on %q, want the entry picked with down", ds.venv)
+	}
+}
+
+// Changing a channel lists only environments that hold a framework; a damaged list is a warning
+// on the screen and the path can still be typed.
+func TestChangeListsOnlyVenvsWithAFramework(t *testing.T) {
+	fb := newFakeBackend()
+	knownVenvs(fb)
+	fb.knownWarning = "the list of venvs /cfg/venvs.json is damaged (unexpected end of JSON input): delete it, and gpuwiz starts a new one"
+	m := newTestRoot(fb)
+	press(t, m, "2")
+	vs := topIs[*venvScreen](t, m)
+	if len(vs.known.items) != 2 {
+		t.Fatalf("items %+v", vs.known.items)
+	}
+	mustContain(t, m.View(), "! the list of venvs /cfg/venvs.json is damaged")
+	if strings.Contains(m.View(), ".venv") {
+		t.Fatalf("the venv without a framework is offered for a channel change:\n%s", m.View())
+	}
+	fb.known = nil
+	m = newTestRoot(fb)
+	press(t, m, "2")
+	typeText(t, m, "/work/old")
+	press(t, m, "enter")
+	topIs[*gpuScreen](t, m)
+}

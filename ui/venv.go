@@ -37,7 +37,11 @@ type venvScreen struct {
 	noticeCmd  string // a command shown under the notice on a line of its own, to copy
 	// up and down move between Pythons on their arrow keys only: k and j type into the path
 	up, down key.Binding
-	w, h     int
+	// known: changing or repairing, the venvs gpuwiz knows, offered before a typed path; pickUp and
+	// pickDown move in it (arrows only, as for the Pythons)
+	known            venvList
+	pickUp, pickDown key.Binding
+	w, h             int
 }
 
 func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
@@ -53,7 +57,8 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 		in.Placeholder = `C:\work\venv or ~/venvs/torch`
 	}
 	return &venvScreen{c: c, id: c.newID(), journey: j, framework: framework, input: in,
-		up: arrowOnly(c.Keys.Up, "python"), down: arrowOnly(c.Keys.Down, "python")}
+		up: arrowOnly(c.Keys.Up, "python"), down: arrowOnly(c.Keys.Down, "python"),
+		pickUp: arrowOnly(c.Keys.Up, "venv"), pickDown: arrowOnly(c.Keys.Down, "venv")}
 }
 
 func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
@@ -62,6 +67,9 @@ func (s *venvScreen) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	if !s.pyLoaded { // an existing env's screen lists the conda envs found
 		cmds = append(cmds, pythonsCmd(s.id, s.c.Ctx, s.c.Backend, s.fit))
+	}
+	if s.existing() && !s.known.loaded {
+		cmds = append(cmds, knownVenvsCmd(s.id, s.c.Ctx, s.c.Backend))
 	}
 	if s.input.Value() != "" {
 		cmds = append(cmds, s.recheck())
@@ -82,6 +90,9 @@ func (s *venvScreen) SetSize(w, h int) {
 }
 func (s *venvScreen) Typing() bool { return true }
 func (s *venvScreen) ShortHelp() []key.Binding {
+	if s.existing() && len(s.known.items) > 1 {
+		return []key.Binding{s.pickUp, s.pickDown, s.c.Keys.Select}
+	}
 	if s.existing() || len(s.pythons) < 2 {
 		return []key.Binding{s.c.Keys.Select}
 	}
@@ -116,6 +127,15 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return s, s.resubmit()
+	case knownVenvsMsg:
+		s.known.set(msg, s.journey)
+		if s.input.Value() == "" { // offered first: the newest one is in the input, ready for enter
+			if p := s.known.move(1); p != "" {
+				return s, s.pick(p)
+			}
+		}
+		s.known.follow(s.input.Value())
+		return s, nil
 	case venvCheckMsg:
 		if msg.path != s.input.Value() {
 			return s, nil // about a path typed before the last keystroke
@@ -136,6 +156,15 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		k := s.c.Keys
 		switch {
+		case s.existing() && (key.Matches(msg, s.pickUp) || key.Matches(msg, s.pickDown)):
+			d := 1
+			if key.Matches(msg, s.pickUp) {
+				d = -1
+			}
+			if p := s.known.move(d); p != "" {
+				return s, s.pick(p)
+			}
+			return s, nil
 		case key.Matches(msg, s.up) && !s.existing():
 			if s.cursor > 0 {
 				s.cursor--
@@ -153,6 +182,7 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		s.input, cmd = s.input.Update(msg)
 		if s.input.Value() != before {
+			s.known.follow(s.input.Value())
 			return s, tea.Batch(cmd, s.recheck())
 		}
 		return s, cmd
@@ -160,6 +190,13 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	s.input, cmd = s.input.Update(msg)
 	return s, cmd
+}
+
+// pick puts a known venv's path in the input and checks it as if typed.
+func (s *venvScreen) pick(path string) tea.Cmd {
+	s.input.SetValue(path)
+	s.input.CursorEnd()
+	return s.recheck()
 }
 
 func (s *venvScreen) resubmit() tea.Cmd {
@@ -242,9 +279,14 @@ func (s *venvScreen) View() string {
 		}
 		b.WriteString("\n")
 	} else {
-		b.WriteString(wrap("Which venv? Type the folder with pyvenv.cfg (or conda-meta: a conda env).", s.w) + "\n")
+		b.WriteString(s.known.view(st, s.w))
+		if len(s.known.items) > 0 {
+			b.WriteString("\n" + wrap("Which venv? Pick one above, or type a folder with pyvenv.cfg or conda-meta.", s.w) + "\n")
+		} else {
+			b.WriteString(wrap("Which venv? Type the folder with pyvenv.cfg (or conda-meta: a conda env).", s.w) + "\n")
+		}
 		for _, p := range s.pythons {
-			if p.Kind == "conda" && p.Prefix != "" {
+			if p.Kind == "conda" && p.Prefix != "" && !s.known.has(p.Prefix) {
 				b.WriteString(st.Dim.Render("  conda env: "+p.Prefix) + "\n")
 			}
 		}

@@ -90,7 +90,7 @@ func VenvLine(f venvs.Found) string {
 	s := f.Holds.Describe()
 	switch {
 	case f.Known != nil:
-		s += fmt.Sprintf(" · last %s: %s, %s", f.Known.Action, f.Known.Result, f.Known.When.Local().Format("2006-01-02 15:04"))
+		s += fmt.Sprintf(" · last %s: %s, %s", f.Known.Action, f.Known.Result, f.Known.When.Local().Format("2006-01-02"))
 	case f.Source == venvs.SourceActive:
 		s += " · the active venv ($VIRTUAL_ENV)"
 	case f.Source == venvs.SourceHere:
