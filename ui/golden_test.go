@@ -132,8 +132,8 @@ func TestGolden(t *testing.T) {
 // knownVenvs gives the fake three environments to offer: two it worked on and a ./.venv with no framework.
 func knownVenvs(f *fakeBackend) {
 	f.known = []KnownVenv{
-		{Path: "/work/paddle", Framework: "paddle", Line: "PaddlePaddle 3.0.0 (GPU), Python 3.11.9 · last repair: repair failed, 2026-12-03"},
-		{Path: "/work/old", Framework: "torch", Line: "PyTorch 2.6.0 (cu118), Python 3.11.9 · last install: installed, 2026-11-30"},
+		{Path: "/work/paddle", Framework: "paddle", Line: "PaddlePaddle 3.0.0 (GPU), Python 3.11.9 · repair failed on 2026-12-03"},
+		{Path: "/work/old", Framework: "torch", Line: "PyTorch 2.6.0 (cu118), Python 3.11.9 · installed on 2026-11-30"},
 		{Path: "/home/me/proj/.venv", Line: "no PyTorch or PaddlePaddle, Python 3.12.8 · in this folder"},
 	}
 }

@@ -172,7 +172,7 @@ func TestInstallFromAnswerFileThenVerify(t *testing.T) {
 		t.Fatalf("gpuwiz venvs: %+v", known)
 	}
 	text, _, _ := runCLI(t, "venvs")
-	if !strings.Contains(text, filepath.Join(dir, "env; 中文")+"\n    PyTorch 2.6.0 (cu126), Python ") || !strings.Contains(text, "last install: installed") {
+	if !strings.Contains(text, filepath.Join(dir, "env; 中文")+"\n    PyTorch 2.6.0 (cu126), Python ") || !strings.Contains(text, "· installed on ") {
 		t.Errorf("gpuwiz venvs:\n%s", text)
 	}
 	// A venv that no longer exists leaves the list.

@@ -85,12 +85,12 @@ func printVenvs(w io.Writer, rep venvsReport, all bool) {
 }
 
 // VenvLine is one environment in words: what it holds, and gpuwiz's last run there or where it was
-// found. "PyTorch 2.6.0 (cu126), Python 3.12.8 · install: installed, 2026-12-03".
+// found. "PyTorch 2.6.0 (cu126), Python 3.12.8 · installed on 2026-12-03".
 func VenvLine(f venvs.Found) string {
 	s := f.Holds.Describe()
 	switch {
 	case f.Known != nil:
-		s += fmt.Sprintf(" · last %s: %s, %s", f.Known.Action, f.Known.Result, f.Known.When.Local().Format("2006-01-02"))
+		s += " · " + lastRun(*f.Known) + " on " + f.Known.When.Local().Format("2006-01-02")
 	case f.Source == venvs.SourceActive:
 		s += " · the active venv ($VIRTUAL_ENV)"
 	case f.Source == venvs.SourceHere:
@@ -99,6 +99,20 @@ func VenvLine(f venvs.Found) string {
 		s += " · conda environment"
 	}
 	return s
+}
+
+// lastRun is how gpuwiz's last run there ended: "installed", "repaired", "install failed, restored",
+// "repair cancelled".
+func lastRun(e venvs.Entry) string {
+	switch {
+	case e.OK:
+		return e.Result
+	case e.Result == "cancelled":
+		return e.Action + " cancelled"
+	case e.Result == "" || e.Result == e.Action+" failed" || e.Result == "failed":
+		return e.Action + " failed"
+	}
+	return e.Action + " failed, " + e.Result
 }
 
 // RecordVenv puts the venv at path on the list of venvs gpuwiz worked on, with what it holds now and
