@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,7 +51,8 @@ func newE2ERig(t *testing.T, torchPad int) *e2eRig {
 	})
 	rig, _ := filepath.Abs(filepath.Join("testdata", "e2e", "rig-rtx3060.json"))
 	r := &e2eRig{dir: dir, bin: buildBinary(t), matrix: writeMatrix(t, dir, index), rig: rig, env: pipEnv(t)}
-	r.env = append(r.env, "TERM=xterm-256color")
+	// Its own user config dir: the list of venvs gpuwiz worked on starts empty.
+	r.env = append(r.env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
 	return r
 }
 
@@ -200,6 +202,61 @@ func TestE2ERepairPaddleMixedInTmux(t *testing.T) {
 	list := run(t, r.env, filepath.Join(venv, "bin", "python"), "-m", "pip", "list", "--format=freeze")
 	if !strings.Contains(list, "paddlepaddle-gpu==3.0.0") || regexp.MustCompile(`(?m)^paddlepaddle==`).MatchString(list) {
 		t.Fatalf("after repair the venv should hold paddlepaddle-gpu only:\n%s", list)
+	}
+}
+
+// The repair journey offers the venvs gpuwiz made: the newest is in the input, down picks the
+// Paddle one, enter repairs it — no path typed. The wizard then has it on the list as repaired.
+func TestE2ERepairPicksAKnownVenvInTmux(t *testing.T) {
+	r := newE2ERig(t, 0)
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	venv := filepath.Join(r.dir, "paddle-env")
+	run(t, r.env, r.bin, "venv", venv, "--python", python) // gpuwiz made it: on the list
+	idx := strings.TrimSuffix(strings.SplitN(readMatrixIndex(t, r.matrix), "/whl/", 2)[0], "/")
+	pip := filepath.Join(venv, "bin", "pip")
+	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cpu/", "paddlepaddle==3.0.0")
+	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cu126/", "paddlepaddle-gpu==3.0.0")
+	other := filepath.Join(r.dir, "other-env")
+	run(t, r.env, r.bin, "venv", other, "--python", python) // newer: listed first
+	s := r.start(t)
+	s.send("3")
+	scr := s.waitFor("Venvs gpuwiz knows", 10*time.Second)
+	if strings.Index(scr, other) > strings.Index(scr, venv) || !strings.Contains(scr, "PaddlePaddle 3.0.0 (paddlepaddle and paddlepaddle-gpu both)") {
+		t.Fatalf("the list should show other-env first, then paddle-env with what it holds:\n%s", scr)
+	}
+	s.waitFor("venv path: "+other, 5*time.Second)
+	s.send("Down")
+	s.waitFor("venv path: "+venv, 5*time.Second)
+	s.waitFor("PaddlePaddle 3.0.0 (-)", 30*time.Second) // the holds: line, read for the picked path
+	s.send("Enter")
+	s.waitFor("[paddle-mixed]", 90*time.Second)
+	s.send("Enter")
+	s.waitFor("Run this plan?", 30*time.Second)
+	s.send("y")
+	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
+	s.send("Enter")
+	s.waitFor("enter: finish", 60*time.Second)
+	s.send("Enter")
+	s.waitFor("q or enter to quit", 10*time.Second)
+	s.send("q")
+	s.waitFor("EXIT=", 20*time.Second)
+	out := run(t, r.env, r.bin, "venvs", "--json")
+	var rep struct {
+		Venvs []struct {
+			Path  string
+			Known *struct{ Action, Result string }
+			Holds struct{ Framework, Package string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rep.Venvs) != 2 || rep.Venvs[0].Path != venv || rep.Venvs[0].Known == nil || rep.Venvs[0].Known.Action != "repair" ||
+		rep.Venvs[0].Holds.Package != "paddlepaddle-gpu" || rep.Venvs[1].Path != other {
+		t.Fatalf("after the wizard's repair the list should have paddle-env first, repaired, holding paddlepaddle-gpu:\n%s", out)
 	}
 }
 
