@@ -31,8 +31,8 @@ type fakeBackend struct {
 	venvs        map[string]VenvInfo // existing venvs by path
 	known        []KnownVenv         // what KnownVenvs answers
 	knownWarning string
-	installLine  int                 // log lines the install prints
-	blockInstall bool                // install runs until cancelled
+	installLine  int  // log lines the install prints
+	blockInstall bool // install runs until cancelled
 	installFail  error
 	venvRemoved  bool
 	verify       VerifyReport
