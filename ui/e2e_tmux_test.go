@@ -52,7 +52,7 @@ func newE2ERig(t *testing.T, torchPad int) *e2eRig {
 	rig, _ := filepath.Abs(filepath.Join("testdata", "e2e", "rig-rtx3060.json"))
 	r := &e2eRig{dir: dir, bin: buildBinary(t), matrix: writeMatrix(t, dir, index), rig: rig, env: pipEnv(t)}
 	// Its own user config dir: the list of venvs gpuwiz worked on starts empty.
-	r.env = append(r.env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+	r.env = append(r.env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	return r
 }
 
@@ -320,5 +320,59 @@ func TestE2EStdinNotATerminalInTmux(t *testing.T) {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("want %q on the screen:\n%s", want, scr)
 		}
+	}
+}
+
+// A venv gpuwiz installed, broken afterwards (a file of torch deleted), and its index gone: the
+// wizard's repair plan says the wheels come from the wheel cache, and the repair puts the same build
+// back with no network at all.
+func TestE2ERepairFromTheCacheWithTheIndexGoneInTmux(t *testing.T) {
+	needTmux(t)
+	dir := t.TempDir()
+	ix := pyindex.Serve(t, map[string][]string{"cu126": torchWheels(t, filepath.Join(dir, "wheels"), "cu126", "12.6", 0)})
+	rig, _ := filepath.Abs(filepath.Join("testdata", "e2e", "rig-rtx3060.json"))
+	r := &e2eRig{dir: dir, bin: buildBinary(t), matrix: writeMatrix(t, dir, ix.URL), rig: rig, env: pipEnv(t)}
+	r.env = append(r.env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	venv := filepath.Join(dir, "torch-env")
+	run(t, r.env, r.bin, "--simulate", r.rig, "--matrix", r.matrix, "install", "--framework", "torch", "--framework-version", "2.6.0",
+		"--channel", "cu126", "--venv", venv, "--python", python, "--no-pip-upgrade", "--yes")
+	broken, _ := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages", "torch", "_tensor.py"))
+	if len(broken) != 1 {
+		t.Fatalf("torch/_tensor.py: %v", broken)
+	}
+	if err := os.Remove(broken[0]); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+
+	s := r.start(t)
+	s.send("3")
+	s.waitFor("torch-env", 10*time.Second) // the venv gpuwiz installed is on its list, and in the input
+	s.waitFor("holds: Python", 30*time.Second)
+	s.send("Enter")
+	s.waitFor("[framework-check-failed]", 90*time.Second)
+	s.send("Enter")
+	scr := s.waitFor("Run this plan?", 30*time.Second)
+	if !strings.Contains(scr, "wheel cache") {
+		t.Fatalf("the repair plan should say the wheels come from the wheel cache:\n%s", scr)
+	}
+	s.send("y")
+	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
+	s.send("Enter")
+	scr = s.waitFor("enter: finish", 60*time.Second)
+	if strings.Contains(scr, "framework-check-failed") {
+		t.Fatalf("doctor still finds the framework broken after the repair:\n%s", scr)
+	}
+	s.send("Enter")
+	s.waitFor("q or enter to quit", 10*time.Second)
+	s.send("q")
+	s.waitFor("EXIT=", 20*time.Second)
+	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch; print(torch.__version__)"))
+	if got != "2.6.0+cu126" {
+		t.Fatalf("after the repair the venv holds torch %q", got)
 	}
 }

@@ -108,6 +108,15 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 		return e.finish()
 	}
 	defer unlock()
+	// One run at a time stages into a build's cache folder: another one's check could set aside a
+	// wheel this one is still writing.
+	unlockCache, err := pyenv.Lock(plan.StageDir)
+	if err != nil {
+		e.out.Result = ResultUnchanged
+		e.out.Err = fmt.Errorf("the wheel cache of this build is in use: %w", err)
+		return e.finish()
+	}
+	defer unlockCache()
 	if plan.NewVenv {
 		e.createdVenv, e.createdTop = whatRunCreates(plan.Venv)
 	}
