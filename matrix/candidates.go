@@ -57,16 +57,15 @@ func (m *Matrix) Lookup(framework, version, channel string) (Candidate, bool) {
 }
 
 func candidateOf(framework string, r *Release, b *Build) Candidate {
-	var parts []string
+	var notes []string
 	for _, n := range []string{r.Note, b.Note} {
 		if n != "" {
-			parts = append(parts, n)
+			notes = append(notes, n)
 		}
 	}
-	note := strings.Join(parts, "; ")
-	src := b.Source
-	if src == "" {
-		src = r.Source
+	src := r.Source
+	if b.Source != "" && b.Source != r.Source {
+		src = joinSource(r.Source, b.Source)
 	}
 	return Candidate{
 		Framework:        framework,
@@ -77,8 +76,8 @@ func candidateOf(framework string, r *Release, b *Build) Candidate {
 		IndexURL:         b.IndexURL,
 		Packages:         packagesOf(framework, r, b),
 		Verified:         r.Verified && b.Verified,
-		Note:             note,
-		NoteParts:        parts,
+		Note:             strings.Join(notes, " "),
+		NoteParts:        notes,
 		Source:           src,
 		Reasons:          []string{},
 	}
@@ -147,4 +146,18 @@ func (m *Matrix) Channels(framework string) []string {
 		return strings.Compare(a, b)
 	})
 	return out
+}
+
+// joinSource joins two source lists, "a; b", leaving out b's parts that a already names.
+func joinSource(a, b string) string {
+	if a == "" {
+		return b
+	}
+	parts := strings.Split(a, "; ")
+	for _, p := range strings.Split(b, "; ") {
+		if p != "" && !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -44,7 +44,7 @@ func TestRowTextsKeepTheNotesApart(t *testing.T) {
 		joined := ""
 		for i, p := range RowTexts(c) {
 			if i > 0 {
-				joined += "; "
+				joined += " " // notes are sentences: Note joins them with a space
 			}
 			joined += p
 		}

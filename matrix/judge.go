@@ -3,6 +3,7 @@ package matrix
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // machine is Facts parsed once for judging every build.
@@ -93,8 +94,10 @@ func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judg
 				if msg, ptx := mx.archProblem(b, c, m.f.OS, framework, r.Version); msg != "" {
 					fail("%s", msg)
 				} else if ptx != "" {
-					j.c.Note = joinNote(j.c.Note, ptx)
-					j.c.NoteParts = append(j.c.NoteParts, ptx)
+					if !slices.Contains(j.c.NoteParts, ptx) {
+						j.c.NoteParts = append(j.c.NoteParts, ptx)
+						j.c.Note = strings.Join(j.c.NoteParts, " ")
+					}
 				}
 			}
 			minor, need, msg := mx.driverCheck(m, b)
@@ -147,7 +150,7 @@ func (mx *Matrix) archProblem(b *Build, c majorMinor, goos, framework, version s
 	}
 	for _, a := range archs {
 		if a.ptx && a.cap.less(c) {
-			return "", fmt.Sprintf("compute capability %s runs through PTX JIT compilation (slow first start)", c)
+			return "", fmt.Sprintf("compute capability %s runs through PTX JIT compilation (a slow first start).", c)
 		}
 	}
 	return fmt.Sprintf("%s wheels of %s %s have no kernels for compute capability %s", b.Channel, framework, version, c), ""
@@ -207,11 +210,4 @@ func osName(goos string) string {
 		return "Linux"
 	}
 	return goos
-}
-
-func joinNote(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }

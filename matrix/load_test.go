@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +99,50 @@ func TestSyntaxErrorNamesTheLine(t *testing.T) {
 	_, err := Parse([]byte("schema = 1\n[[torch]\nversion = \"2.6.0\"\n"), "broken.toml")
 	if err == nil || !strings.HasPrefix(err.Error(), "broken.toml:2: ") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A channel can exist on one OS only: the build's os narrows the release's; naming an OS the release
+// lacks, or one that does not exist, is an error at its line.
+func TestBuildOSNarrowsTheRelease(t *testing.T) {
+	base := `schema = 1
+[[cuda]]
+version = "12.9"
+minor_compat_linux = "525.60.13"
+minor_compat_windows = "528.33"
+max_compute_cap = "12.1"
+[[torch]]
+version = "2.10.0"
+python_min = "3.10"
+python_max = "3.14"
+os = %s
+torchvision = "0.25.0"
+  [[torch.build]]
+  channel = "cu129"
+  cuda = "12.9"
+  index_url = "https://download.pytorch.org/whl/cu129"
+  os = %s
+  verified = true
+`
+	m, err := Parse([]byte(fmt.Sprintf(base, `["linux", "windows"]`, `["linux"]`)), "ok.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	win := m.Select(Facts{Framework: "torch", OS: "windows", DriverVersion: "576.57", CUDAMax: "12.9", ComputeCaps: []string{"8.6"}, PythonVersion: "3.12"})
+	if len(win.Candidates) != 1 || win.Candidates[0].Compatible || !strings.Contains(strings.Join(win.Candidates[0].Reasons, ";"), "has no cu129 build for Windows") {
+		t.Errorf("windows: %+v", win.Candidates)
+	}
+	lin := m.Select(Facts{Framework: "torch", OS: "linux", DriverVersion: "575.57.08", CUDAMax: "12.9", ComputeCaps: []string{"8.6"}, PythonVersion: "3.12"})
+	if lin.Recommended == nil || lin.Recommended.Channel != "cu129" {
+		t.Errorf("linux: %+v", lin.Candidates)
+	}
+	for _, tc := range []struct{ rel, build, want string }{
+		{`["linux"]`, `["windows"]`, `bad.toml:17: build cu129 of torch 2.10.0 names os "windows", which the release's os list lacks`},
+		{`["linux", "windows"]`, `["macos"]`, `bad.toml:17: unknown os "macos"`},
+	} {
+		_, err := Parse([]byte(fmt.Sprintf(base, tc.rel, tc.build)), "bad.toml")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("os %s in %s: error %v, want prefix %q", tc.build, tc.rel, err, tc.want)
+		}
 	}
 }

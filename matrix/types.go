@@ -41,9 +41,11 @@ type Candidate struct {
 	Compatible       bool      `json:"compatible"`
 	MinorCompat      bool      `json:"minor_compat"` // runs only through CUDA minor-version compatibility
 	Verified         bool      `json:"verified"`
-	Note             string    `json:"note,omitempty"`
-	Source           string    `json:"source,omitempty"`
-	Reasons          []string  `json:"reasons"`
+	// Note is what the row means for the user, in plain sentences (NoteParts joined with " ").
+	Note string `json:"note,omitempty"`
+	// Source lists the public references behind the row (repository + path, PR or issue numbers, URLs).
+	Source  string   `json:"source,omitempty"`
+	Reasons []string `json:"reasons"`
 	// NoteParts are the texts Note joins (the release's note, the build's, what the judge added),
 	// kept apart so a list can print a text several rows share once.
 	NoteParts []string `json:"-"`
@@ -82,9 +84,9 @@ type CUDARow struct {
 	MaxComputeCap string `toml:"max_compute_cap" json:"max_compute_cap"`
 	// The oldest compute capability it can build kernels for ("" not recorded); the same use.
 	MinComputeCap string `toml:"min_compute_cap" json:"min_compute_cap,omitempty"`
-	Source        string `toml:"source" json:"source,omitempty"`
+	Source        string `toml:"source" json:"source,omitempty"` // public references only
 	Verified      bool   `toml:"verified" json:"verified"`
-	Note          string `toml:"note" json:"note,omitempty"`
+	Note          string `toml:"note" json:"note,omitempty"` // one plain sentence for the user
 }
 
 // Release is one framework version with its builds (one per channel).
@@ -97,9 +99,9 @@ type Release struct {
 	Torchaudio  string   `toml:"torchaudio" json:"torchaudio,omitempty"`
 	// Channels whose index may lack this torchaudio: installed only when present.
 	TorchaudioOptional []string `toml:"torchaudio_optional" json:"torchaudio_optional,omitempty"`
-	Source             string   `toml:"source" json:"source,omitempty"`
+	Source             string   `toml:"source" json:"source,omitempty"` // public references only
 	Verified           bool     `toml:"verified" json:"verified"`
-	Note               string   `toml:"note" json:"note,omitempty"`
+	Note               string   `toml:"note" json:"note,omitempty"` // one plain sentence for the user
 	Builds             []Build  `toml:"build" json:"builds"`
 
 	parsed *version.Version // set by prepare
@@ -107,11 +109,13 @@ type Release struct {
 
 // Build is one channel of a release.
 type Build struct {
-	Channel  string   `toml:"channel" json:"channel"` // "cu126", "cpu"
-	CUDA     string   `toml:"cuda" json:"cuda,omitempty"`
-	CUDNN    string   `toml:"cudnn" json:"cudnn,omitempty"`
-	IndexURL string   `toml:"index_url" json:"index_url"`
-	OS       []string `toml:"os" json:"os,omitempty"` // overrides the release's list
+	Channel  string `toml:"channel" json:"channel"` // "cu126", "cpu"
+	CUDA     string `toml:"cuda" json:"cuda,omitempty"`
+	CUDNN    string `toml:"cudnn" json:"cudnn,omitempty"`
+	IndexURL string `toml:"index_url" json:"index_url"`
+	// Where this channel exists, when not on every OS of the release (cu129 on Linux only): a subset of
+	// the release's os list. Empty: the release's list.
+	OS []string `toml:"os" json:"os,omitempty"`
 	// Compute capabilities with kernels in the wheel; "12.0+PTX" also carries PTX for newer GPUs. Empty: not recorded.
 	ArchLinux   []string `toml:"arch_linux" json:"arch_linux,omitempty"`
 	ArchWindows []string `toml:"arch_windows" json:"arch_windows,omitempty"`
@@ -121,9 +125,9 @@ type Build struct {
 	// The newest compute capability the wheels have kernels for, when reports from the field say so but
 	// no full arch list is recorded ("" none): a newer GPU is refused.
 	MaxComputeCap string `toml:"max_compute_cap" json:"max_compute_cap,omitempty"`
-	Source        string `toml:"source" json:"source,omitempty"`
+	Source        string `toml:"source" json:"source,omitempty"` // public references only
 	Verified      bool   `toml:"verified" json:"verified"`
-	Note          string `toml:"note" json:"note,omitempty"`
+	Note          string `toml:"note" json:"note,omitempty"` // one plain sentence for the user
 
 	cuda  majorMinor // set by prepare
 	archs map[string][]arch

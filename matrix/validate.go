@@ -121,6 +121,11 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 				channels[b.Channel] = bp + ".channel"
 			}
 			v.build(bp, b, cudaSeen)
+			for _, o := range b.OS {
+				if slices.Contains(knownOS, o) && len(r.OS) > 0 && !slices.Contains(r.OS, o) {
+					v.add(bp+".os", "build %s of %s %s names os %q, which the release's os list lacks: a build's os narrows the release's, it cannot add to it", b.Channel, framework, r.Version, o)
+				}
+			}
 		}
 		for _, ch := range r.TorchaudioOptional {
 			if _, ok := channels[ch]; !ok {
