@@ -67,7 +67,12 @@ func candidateOf(framework string, r *Release, b *Build) Candidate {
 	if b.Source != "" && b.Source != r.Source {
 		src = joinSource(r.Source, b.Source)
 	}
+	osList := b.OS
+	if len(osList) == 0 {
+		osList = r.OS
+	}
 	return Candidate{
+		OS:               slices.Clone(osList),
 		Framework:        framework,
 		FrameworkVersion: r.Version,
 		Channel:          b.Channel,

@@ -146,3 +146,79 @@ torchvision = "0.25.0"
 		}
 	}
 }
+
+// The December 2026 refresh: channels that exist on one OS only, and the CUDA driver rows.
+func TestEmbeddedMatrixOneOSChannels(t *testing.T) {
+	m, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	linuxOnly := []struct{ fw, v, ch string }{
+		{"torch", "2.9.1", "cu129"}, {"torch", "2.10.0", "cu129"}, {"torch", "2.11.0", "cu129"},
+		{"torch", "2.13.0", "cu129"}, {"torch", "2.14.1", "cu129"}, {"torch", "2.15.0", "cu134"},
+		{"paddle", "3.3.1", "cu130"}, {"paddle", "3.4.0", "cu130"}, {"paddle", "3.4.0", "cu132"},
+	}
+	for _, tc := range linuxOnly {
+		f := Facts{Framework: tc.fw, FrameworkVersion: tc.v, OS: "windows", DriverVersion: "600.00", CUDAMax: "13.4", ComputeCaps: []string{"8.6"}, PythonVersion: "3.12"}
+		found := false
+		for _, c := range m.Select(f).Candidates {
+			if c.Channel != tc.ch {
+				continue
+			}
+			found = true
+			if c.Compatible || !strings.Contains(strings.Join(c.Reasons, ";"), "has no "+tc.ch+" build for Windows") {
+				t.Errorf("%s %s %s on Windows: %+v", tc.fw, tc.v, tc.ch, c)
+			}
+		}
+		if !found {
+			t.Errorf("%s %s has no %s row", tc.fw, tc.v, tc.ch)
+		}
+		f.OS = "linux"
+		for _, c := range m.Select(f).Candidates {
+			if c.Channel == tc.ch && !c.Compatible {
+				t.Errorf("%s %s %s on Linux: %v", tc.fw, tc.v, tc.ch, c.Reasons)
+			}
+		}
+	}
+	if _, ok := m.Lookup("torch", "2.12.1", "cu129"); ok {
+		t.Error("torch 2.12 has no cu129 build")
+	}
+	for v, want := range map[string][2]string{"12.8": {"570.124.06", "572.61"}, "13.0": {"580.65.06", ""}, "13.2": {"595.45.04", ""}} {
+		if r, _ := m.CUDARow(v); r.FullLinux != want[0] || r.FullWindows != want[1] {
+			t.Errorf("CUDA %s full-toolkit drivers %q / %q, want %q / %q", v, r.FullLinux, r.FullWindows, want[0], want[1])
+		}
+	}
+	for _, tc := range []struct{ v, ch, cudnn string }{{"2.10.0", "cu130", "9.15.1.9"}, {"2.11.0", "cu130", "9.17.1.4"}, {"2.12.1", "cu130", "9.20.0.48"}, {"2.13.0", "cu132", "9.20.0.48"}, {"2.14.1", "cu130", "9.24.0.43"}} {
+		if c, _ := m.Lookup("torch", tc.v, tc.ch); c.CUDNN != tc.cudnn {
+			t.Errorf("torch %s %s cuDNN %q, want %s", tc.v, tc.ch, c.CUDNN, tc.cudnn)
+		}
+	}
+}
+
+// A row that is not confirmed says why in plain words; every row names a public source.
+func TestEmbeddedUnverifiedRowsSayWhy(t *testing.T) {
+	m, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fw := range Frameworks() {
+		for _, c := range m.Candidates(fw) {
+			if !c.Verified && c.Note == "" {
+				t.Errorf("%s %s %s is unverified and its note does not say why", fw, c.FrameworkVersion, c.Channel)
+			}
+			if c.Source == "" {
+				t.Errorf("%s %s %s has no source", fw, c.FrameworkVersion, c.Channel)
+			}
+			for _, n := range c.Notes {
+				if !strings.HasSuffix(n, ".") {
+					t.Errorf("%s %s %s: note %q is not a sentence ending with a period", fw, c.FrameworkVersion, c.Channel, n)
+				}
+			}
+		}
+	}
+	for _, r := range m.CUDA {
+		if !r.Verified && r.Note == "" {
+			t.Errorf("CUDA %s is unverified and its note does not say why", r.Version)
+		}
+	}
+}

@@ -106,7 +106,7 @@ func archWords(cc, goos string) string {
 	byVersion := map[string]*release{}
 	cudaOf := map[string]int{} // every GPU channel of any release, by its CUDA version
 	for _, c := range sel.Candidates {
-		if c.Channel == "cpu" {
+		if c.Channel == "cpu" || !slices.Contains(c.OS, goos) {
 			continue
 		}
 		r := byVersion[c.FrameworkVersion]

@@ -96,7 +96,7 @@ func TestArchNoteFromMatrix(t *testing.T) {
 	for _, c := range []struct{ cc, goos, want string }{
 		{"6.1", "linux", ": the newest PyTorch with kernels for it on Linux is 2.14 on cu126. No cu128 or newer build has them; from torch 2.15 on, no build at all."},
 		{"6.1", "windows", ": the newest PyTorch with kernels for it on Windows is 2.14 on cu126. Newer channels: cu128 up to torch 2.7 only, cu129 and newer never; from torch 2.15 on, no build at all."},
-		{"7.0", "linux", ": the newest PyTorch with kernels for it on Linux is 2.14 on cu126. Newer channels: cu128 up to torch 2.10 only, cu129 up to torch 2.8 only, cu130 and newer never; from torch 2.15 on, no build at all."},
+		{"7.0", "linux", ": the newest PyTorch with kernels for it on Linux is 2.14 on cu126. Newer channels: cu128 up to torch 2.10 only, cu129 up to torch 2.10 only, cu130 and newer never; from torch 2.15 on, no build at all."},
 		{"3.7", "linux", ": the newest PyTorch with kernels for it on Linux is 2.7 on cu118. No cu121 or newer build has them; from torch 2.8 on, no build at all."},
 		{"3.5", "linux", ": no PyTorch GPU build from 2.4 to 2.15 has kernels for it on Linux; use a CPU build."},
 		{"7.5", "linux", ""}, {"8.6", "windows", ""}, {"12.0", "linux", ""},

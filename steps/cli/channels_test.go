@@ -81,10 +81,10 @@ func TestChannelsHumanTable(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	lines := strings.Split(out, "\n")
-	if !strings.HasPrefix(lines[1], "recommended: paddle 3.3.1 (cpu)") {
+	if !strings.HasPrefix(lines[1], "recommended: paddle 3.4.0 (cpu)") {
 		t.Errorf("first lines:\n%s", strings.Join(lines[:3], "\n"))
 	}
-	if !strings.Contains(out, "pip install paddlepaddle==3.3.1 --index-url https://www.paddlepaddle.org.cn/packages/stable/cpu/") {
+	if !strings.Contains(out, "pip install paddlepaddle==3.4.0 --index-url https://www.paddlepaddle.org.cn/packages/stable/cpu/") {
 		t.Error("no install line for the recommendation")
 	}
 	if !strings.Contains(out, "paddle on Windows needs compute capability 6.1 or newer; this GPU has 6.0") {

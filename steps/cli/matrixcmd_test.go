@@ -20,7 +20,7 @@ func TestMatrixPrintsEveryBuild(t *testing.T) {
 	}
 	out, _, _ = runCLI(t, "matrix", "--json")
 	var m struct{ Torch, Paddle []any }
-	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.Torch) != 12 || len(m.Paddle) != 4 {
+	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.Torch) != 12 || len(m.Paddle) != 6 {
 		t.Errorf("json: %v, %d torch, %d paddle", err, len(m.Torch), len(m.Paddle))
 	}
 }
@@ -36,7 +36,7 @@ func TestMatrixTOMLRoundTripsThroughValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout, stderr, code := runCLI(t, "matrix", "validate", file)
-	if code != 0 || !strings.Contains(stdout, ": ok (12 torch releases, 4 paddle releases, 65 builds, 10 CUDA driver rows)") {
+	if code != 0 || !strings.Contains(stdout, ": ok (12 torch releases, 6 paddle releases, 79 builds, 10 CUDA driver rows)") {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
 	}
 	broken := strings.Replace(out, `index_url = "https://download.pytorch.org/whl/cu118"`, `index_url = "http://mirror.example.com/whl/cu118"`, 1)

@@ -7,7 +7,7 @@ import (
 )
 
 // cardWarnings flags what later steps trip over: architectures recent wheels dropped, unknown
-// compute capability, drivers too old for CUDA 12 wheels (FACTS.md sections 2 and 3).
+// compute capability, drivers too old for CUDA 12 wheels (NVIDIA CUDA 12.0 release notes; PyTorch RELEASE.md).
 func cardWarnings(r Report) []string {
 	var out []string
 	for _, g := range r.GPUs {

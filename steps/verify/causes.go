@@ -4,7 +4,7 @@ import "strings"
 
 const genericCause = "the framework's files are broken or incomplete"
 
-// importCause maps the text of a failed import or crash to its cause and fix (FACTS.md §7).
+// importCause maps the text of a failed import or crash to its cause and fix.
 func importCause(text string) (cause, fix string) {
 	low := strings.ToLower(text)
 	has := func(subs ...string) bool {

@@ -1,5 +1,5 @@
 // Package verify runs an embedded script per framework in a venv's Python and turns what it
-// prints into a checklist, each failure with its cause and fix (FACTS.md §7).
+// prints into a checklist, each failure with its cause and fix.
 package verify
 
 import (
