@@ -73,6 +73,8 @@ func candidateOf(framework string, r *Release, b *Build) Candidate {
 	}
 	return Candidate{
 		OS:               slices.Clone(osList),
+		PythonMin:        r.PythonMin,
+		PythonMax:        r.PythonMax,
 		Framework:        framework,
 		FrameworkVersion: r.Version,
 		Channel:          b.Channel,

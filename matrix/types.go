@@ -37,7 +37,9 @@ type Candidate struct {
 	CUDA             string    `json:"cuda"`    // "12.6"; "" for cpu
 	CUDNN            string    `json:"cudnn,omitempty"`
 	IndexURL         string    `json:"index_url"`
-	OS               []string  `json:"os"` // where the channel exists: the build's list, else the release's
+	OS               []string  `json:"os"`         // where the channel exists: the build's list, else the release's
+	PythonMin        string    `json:"python_min"` // the release's Python range, "3.10"
+	PythonMax        string    `json:"python_max"`
 	Packages         []Package `json:"packages"`
 	Compatible       bool      `json:"compatible"`
 	MinorCompat      bool      `json:"minor_compat"` // runs only through CUDA minor-version compatibility
