@@ -57,7 +57,7 @@ func newMatrixCmd(env *Env) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the matrix as JSON")
 	cmd.Flags().BoolVar(&asTOML, "toml", false, "print the matrix file itself")
 	cmd.MarkFlagsMutuallyExclusive("json", "toml")
-	cmd.AddCommand(newMatrixValidateCmd())
+	cmd.AddCommand(newMatrixValidateCmd(), newMatrixCheckCmd(env))
 	return cmd
 }
 

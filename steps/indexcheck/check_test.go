@@ -27,7 +27,7 @@ func realisticIndex(t *testing.T) *indextest.Index {
 		"cu126": append(indextest.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, both),
 			append(indextest.Torch("2.7.0", "0.22.0", "2.7.0", "cu126", py, both),
 				"torch-2.8.0.dev20250601+cu126-cp312-cp312-win_amd64.whl", "torch-2.5.0+cu126-cp312-cp312-win_amd64.whl")...),
-		"cu129": indextest.Torch("2.6.0", "0.21.0", "", "cu129", py, both),
+		"cu129":  indextest.Torch("2.6.0", "0.21.0", "", "cu129", py, both),
 		"cu126p": indextest.Paddle("3.2.0", py, both),
 	})
 }
