@@ -196,6 +196,9 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	if err != nil {
 		return err
 	}
+	if err := checkIndexServes(ctx, env, a, v, python, cand, &notes); err != nil {
+		return err
+	}
 	logPath := a.Log
 	if logPath == "" {
 		logPath = install.DefaultLogPath("install")

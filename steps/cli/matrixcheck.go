@@ -27,7 +27,7 @@ func newMatrixCheckCmd(env *Env) *cobra.Command {
 			"its range (ok), which are missing (phantom), or that the index did not answer or sent a page gpuwiz\n" +
 			"cannot read (could not look: never counted as missing). It also lists newer builds a channel serves\n" +
 			"that the matrix lacks, and wheels for a system the matrix does not name.\n" +
-			"--index-url and --find-links may hold {channel}; without it the channel is appended.\n" +
+			"--index-url and --find-links may hold {channel}, replaced by each build's channel (cu126).\n" +
 			"Exit code 0 when every declared wheel exists, 1 when phantoms are found, 5 when some builds could\n" +
 			"not be checked and none is a phantom, 2 on bad input.",
 		Example: "  gpuwiz matrix check --framework torch\n  gpuwiz matrix check --mirror https://mirror.example.com --json\n" +
@@ -82,7 +82,7 @@ func newMatrixCheckCmd(env *Env) *cobra.Command {
 	f.StringVar(&src.FindLinks, "find-links", "", "a flat page of a channel's files (pip --find-links); {channel} is replaced by the channel")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	f.DurationVar(&timeout, "timeout", 20*time.Second, "time limit for each page")
-	f.IntVar(&parallel, "parallel", 8, "pages read at the same time")
+	f.IntVar(&parallel, "parallel", 8, "builds checked at the same time (each reads its packages' pages together)")
 	return cmd
 }
 

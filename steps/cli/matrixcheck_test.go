@@ -2,11 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"gpuwiz/steps/indexcheck"
 	"gpuwiz/steps/indexcheck/indextest"
+	"gpuwiz/steps/pyindex"
 )
 
 func checkIndex(t *testing.T) *indextest.Index {
@@ -60,7 +63,7 @@ func TestMatrixCheckExitCodes(t *testing.T) {
 	}
 	ix.Break("cu124", "garbage")
 	out, _, code := runCLI(t, "--matrix", checkMatrixFile, "matrix", "check", "--framework", "torch", "--mirror", ix.URL)
-	if code != ExitProblems || !strings.Contains(out, "could not look at the index: "+ix.URL+"/whl/cu124/torch/: the page is not HTML") {
+	if code != ExitProblems || !strings.Contains(out, "could not look at the index for torch, torchvision, torchaudio ("+ix.URL+"/whl/cu124/torch/): the page is not HTML") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 	for _, args := range [][]string{
@@ -72,5 +75,45 @@ func TestMatrixCheckExitCodes(t *testing.T) {
 		if _, stderr, code := runCLI(t, args...); code != ExitUsage || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
+	}
+}
+
+// install asks the index before anything changes: a build it does not serve for this OS and Python is
+// refused (exit 3) with the next-best build it serves, and no venv is made; --force goes on with a note.
+func TestInstallRefusesABuildTheIndexDoesNotServe(t *testing.T) {
+	py := indexcheck.Pythons("3.8", "3.14")
+	ix := indextest.Serve(t, map[string][]string{
+		"cu124": indextest.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{osOf()}), // no torchvision: a phantom here
+		"cu126": indextest.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{osOf()}),
+	})
+	data, err := os.ReadFile(checkMatrixFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(data), "http://127.0.0.1:1", ix.URL)
+	text = strings.ReplaceAll(strings.ReplaceAll(text, `python_min = "3.11"`, `python_min = "3.8"`), `python_max = "3.12"`, `python_max = "3.14"`)
+	mfile := filepath.Join(t.TempDir(), "m.toml")
+	if err := os.WriteFile(mfile, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	venv := filepath.Join(t.TempDir(), "venv")
+	args := withRig(t, "--matrix", mfile, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu124",
+		"--venv", venv, "--python", pyindex.Python(t), "--dry-run")
+	_, stderr, code := runCLI(t, args...)
+	if code != ExitIncompatible || !strings.Contains(stderr, "torch 2.6.0 (cu124) is not served for this system: the index has no torchvision==0.21.0+cu124") ||
+		!strings.Contains(stderr, "the next-best build the index serves is torch 2.6.0 (cu126): pass --framework-version 2.6.0 --channel cu126") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(venv); !os.IsNotExist(err) {
+		t.Errorf("a venv was made (%v)", err)
+	}
+	out, stderr, code := runCLI(t, append(args, "--force")...)
+	if code != 0 || !strings.Contains(out, "--force: torch 2.6.0 (cu124) is not served") {
+		t.Fatalf("--force: exit %d: %s\n%s", code, stderr, out)
+	}
+	out, stderr, code = runCLI(t, withRig(t, "--matrix", mfile, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+		"--venv", venv, "--python", pyindex.Python(t), "--dry-run")...)
+	if code != 0 || strings.Contains(out, "not served") {
+		t.Fatalf("cu126: exit %d: %s\n%s", code, stderr, out)
 	}
 }

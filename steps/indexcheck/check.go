@@ -19,12 +19,12 @@ import (
 // (PEP 503/691: <index_url>/<project>/).
 type Source struct {
 	// IndexURL replaces every build's index: "{channel}" in it becomes the channel ("cu126"); without
-	// it the channel is appended as a path segment.
+	// it every build is looked for on that one index.
 	IndexURL string
 	// Mirror replaces the scheme and host of every build's index and keeps its path: a mirror of
 	// download.pytorch.org at http://127.0.0.1:8080 serves /whl/cu126/torch/ there.
 	Mirror string
-	// FindLinks is a flat page listing every file of a channel (pip --find-links); "{channel}" as above.
+	// FindLinks is a flat page listing the files (pip --find-links); "{channel}" as above.
 	FindLinks string
 }
 
@@ -50,25 +50,31 @@ func (s Source) Validate() error {
 // pageURL is the page that lists project's files for build c, and whether it is a flat page
 // (every project's files on one page).
 func (s Source) pageURL(c matrix.Candidate, project string) (string, bool) {
-	withChannel := func(t string) string {
-		if strings.Contains(t, "{channel}") {
-			return strings.ReplaceAll(t, "{channel}", c.Channel)
-		}
-		return strings.TrimRight(t, "/") + "/" + c.Channel
-	}
+	withChannel := func(t string) string { return strings.ReplaceAll(t, "{channel}", c.Channel) }
 	switch {
 	case s.FindLinks != "":
 		return withChannel(s.FindLinks), true
 	case s.IndexURL != "":
-		return withChannel(s.IndexURL) + "/" + project + "/", false
+		return projectURL(withChannel(s.IndexURL), project), false
 	case s.Mirror != "":
-		base := strings.TrimRight(c.IndexURL, "/")
+		base := c.IndexURL
 		if u, err := url.Parse(base); err == nil {
 			base = strings.TrimRight(s.Mirror, "/") + u.Path
 		}
-		return strings.TrimRight(base, "/") + "/" + project + "/", false
+		return projectURL(base, project), false
 	}
-	return strings.TrimRight(c.IndexURL, "/") + "/" + project + "/", false
+	return projectURL(c.IndexURL, project), false
+}
+
+// projectURL is the PEP 503 page of project under index, its query (a token) kept.
+func projectURL(index, project string) string {
+	u, err := url.Parse(index)
+	if err != nil {
+		return strings.TrimRight(index, "/") + "/" + project + "/"
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + "/" + project + "/"
+	u.RawPath = ""
+	return u.String()
 }
 
 // Missing is one package of a build the index does not serve for an OS, with the Pythons that lack it.
@@ -81,8 +87,9 @@ type Missing struct {
 
 // Problem is a page gpuwiz could not read, and why.
 type Problem struct {
-	URL    string `json:"url"`
-	Reason string `json:"reason"`
+	Package string `json:"package"`
+	URL     string `json:"url"`
+	Reason  string `json:"reason"`
 }
 
 // Status of one build on the index.
@@ -118,11 +125,21 @@ func (r Result) Reason() string {
 		}
 		return "the index has no " + strings.Join(parts, "; ")
 	case CouldNotLook:
-		var parts []string
+		// one clause per reason: "torch, torchvision (https://host/whl/cu126/torch/, ...): connection refused"
+		var reasons []string
+		pkgs, urls := map[string][]string{}, map[string][]string{}
 		for _, p := range r.CouldNotLook {
-			parts = append(parts, p.URL+": "+p.Reason)
+			if _, ok := pkgs[p.Reason]; !ok {
+				reasons = append(reasons, p.Reason)
+			}
+			pkgs[p.Reason] = append(pkgs[p.Reason], p.Package)
+			urls[p.Reason] = append(urls[p.Reason], p.URL)
 		}
-		return "could not look at the index: " + strings.Join(parts, "; ")
+		var parts []string
+		for _, why := range reasons {
+			parts = append(parts, fmt.Sprintf("%s (%s): %s", strings.Join(pkgs[why], ", "), urls[why][0], why))
+		}
+		return "could not look at the index for " + strings.Join(parts, "; ")
 	}
 	return ""
 }
@@ -140,8 +157,23 @@ func osName(goos string) string {
 // Check asks the index for every package of build c, on each of oses and each of pythons.
 func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses, pythons []string) Result {
 	res := Result{Framework: c.Framework, Version: c.FrameworkVersion, Channel: c.Channel, OS: oses, Pythons: pythons}
+	// the packages' pages at the same time: a silent index costs one timeout, not one per package
+	type got struct {
+		wheels []Wheel
+		prob   *Problem
+	}
+	pages := make([]got, len(c.Packages))
+	var wg sync.WaitGroup
 	for i, p := range c.Packages {
-		wheels, prob := projectWheels(ctx, f, src, c, p.Name)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pages[i].wheels, pages[i].prob = projectWheels(ctx, f, src, c, p.Name)
+		}()
+	}
+	wg.Wait()
+	for i, p := range c.Packages {
+		wheels, prob := pages[i].wheels, pages[i].prob
 		if prob != nil {
 			res.CouldNotLook = append(res.CouldNotLook, *prob)
 			continue
@@ -192,7 +224,7 @@ func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candida
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Problem{URL: redact(pageURL), Reason: err.Error()}
+		return nil, &Problem{Package: project, URL: redact(pageURL), Reason: err.Error()}
 	}
 	norm := Normalize(project)
 	var out []Wheel

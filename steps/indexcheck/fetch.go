@@ -89,6 +89,10 @@ func (f *Fetcher) fetch(ctx context.Context, pageURL string) ([]string, error) {
 		if ctx.Err() == context.DeadlineExceeded {
 			return nil, fmt.Errorf("no answer within %s", timeout)
 		}
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			return nil, uerr.Err // the URL is reported beside the reason, redacted
+		}
 		return nil, err
 	}
 	defer resp.Body.Close()

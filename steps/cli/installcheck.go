@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/indexcheck"
+	"gpuwiz/steps/pyenv"
+)
+
+// checkIndexServes asks the index, before anything changes, whether it serves the chosen build's
+// wheels for this OS and the target Python. A build it does not serve is refused (exit 3) with the
+// next-best build it does serve; --force goes on with a note. An index that cannot be read refuses
+// nothing: the plan says so and the download will tell.
+func checkIndexServes(ctx context.Context, env *Env, a installAnswers, v pyenv.Venv, python string, cand *matrix.Candidate, notes *[]string) error {
+	if a.FindLinks != "" {
+		*notes = append(*notes, "the index was not checked for this build: --find-links pages are searched beside it")
+		return nil
+	}
+	py := python
+	if v.Exists() {
+		py = v.Python()
+	}
+	pyVersion := ""
+	if py != "" {
+		if in, err := pyenv.Describe(ctx, py); err == nil {
+			pyVersion = in.Version
+		}
+	}
+	if pyVersion == "" {
+		return nil // no target Python known yet: nothing exact to ask
+	}
+	minor := pyVersion
+	if maj, min, ok := cutMinor(pyVersion); ok {
+		minor = maj + "." + min
+	}
+	facts := matrix.Facts{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, OS: osOf(), PythonVersion: pyVersion, Simulated: env.G.SimulateFile != ""}
+	if _, err := fillGPUFacts(ctx, env, &facts); err != nil {
+		return err
+	}
+	m, err := env.Matrix()
+	if err != nil {
+		return err
+	}
+	sel := m.Select(facts)
+	verdict := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: 10 * time.Second}, indexcheck.Source{IndexURL: a.IndexURL}, *cand, facts.OS, minor, sel.Candidates)
+	switch {
+	case verdict.Refused() && a.Force:
+		*notes = append(*notes, "--force: "+verdict.Message())
+	case verdict.Refused():
+		return Exitf(ExitIncompatible, "%s", verdict.Message())
+	case verdict.Status == indexcheck.CouldNotLook:
+		*notes = append(*notes, fmt.Sprintf("%s; going on, the download will tell", verdict.Reason()))
+	}
+	return nil
+}
+
+// cutMinor splits "3.12.4" into "3" and "12".
+func cutMinor(v string) (string, string, bool) {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+		return "", "", false
+	}
+	return parts[0], parts[1], true
+}
