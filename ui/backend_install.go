@@ -34,6 +34,15 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 	if err != nil {
 		return Plan{}, err
 	}
+	py := req.Python
+	if venv.Exists() {
+		py = venv.Python()
+	}
+	if note, err := b.CheckServed(ctx, req.Candidate, py); err != nil {
+		return Plan{}, err
+	} else if note != "" {
+		p.Notes = append(p.Notes, note)
+	}
 	removing := make([]string, 0, len(p.Uninstall))
 	for _, name := range p.Uninstall { // shown with the version the venv holds: "torch==2.6.0+cu118"
 		if d, ok := have.Dist(name); ok && d.Version != "" {

@@ -1,0 +1,38 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"time"
+
+	"gpuwiz/matrix"
+	"gpuwiz/steps/indexcheck"
+	"gpuwiz/steps/pyenv"
+)
+
+// CheckServed asks the build's index, before anything changes, whether it serves c's wheels for this
+// OS and python (an interpreter path). It returns a note when the index could not be read, and an
+// error when the build is not served (what is missing, and to pick another build).
+func (b *stepsBackend) CheckServed(ctx context.Context, c matrix.Candidate, python string) (string, error) {
+	if python == "" {
+		return "", nil
+	}
+	in, err := pyenv.Describe(ctx, python)
+	if err != nil {
+		return "", nil // the plan reports a broken interpreter itself
+	}
+	minor := in.Version
+	if parts := strings.Split(in.Version, "."); len(parts) >= 2 {
+		minor = parts[0] + "." + parts[1]
+	}
+	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: 10 * time.Second}, indexcheck.Source{}, c, runtime.GOOS, minor, nil)
+	switch {
+	case v.Refused():
+		return "", errors.New(v.Message() + "; pick another build on the channel screen")
+	case v.Status == indexcheck.CouldNotLook:
+		return v.Reason() + "; going on, the download will tell", nil
+	}
+	return "", nil
+}
