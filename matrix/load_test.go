@@ -209,7 +209,7 @@ func TestEmbeddedUnverifiedRowsSayWhy(t *testing.T) {
 			if c.Source == "" {
 				t.Errorf("%s %s %s has no source", fw, c.FrameworkVersion, c.Channel)
 			}
-			for _, n := range c.Notes {
+			for _, n := range c.NoteParts {
 				if !strings.HasSuffix(n, ".") {
 					t.Errorf("%s %s %s: note %q is not a sentence ending with a period", fw, c.FrameworkVersion, c.Channel, n)
 				}
