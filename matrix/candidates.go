@@ -83,7 +83,7 @@ func candidateOf(framework string, r *Release, b *Build) Candidate {
 		IndexURL:         b.IndexURL,
 		Packages:         packagesOf(framework, r, b),
 		Verified:         r.Verified && b.Verified,
-		Note:             strings.Join(notes, " "),
+		Note:             joinNotes(notes),
 		NoteParts:        notes,
 		Source:           src,
 		Reasons:          []string{},
@@ -167,4 +167,20 @@ func joinSource(a, b string) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// joinNotes joins a row's notes: sentences with a space, fragments without a final period with "; ".
+func joinNotes(parts []string) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			if strings.HasSuffix(parts[i-1], ".") {
+				b.WriteString(" ")
+			} else {
+				b.WriteString("; ")
+			}
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }

@@ -41,14 +41,7 @@ func TestRowTextsKeepTheNotesApart(t *testing.T) {
 			}
 			continue
 		}
-		joined := ""
-		for i, p := range RowTexts(c) {
-			if i > 0 {
-				joined += " " // notes are sentences: Note joins them with a space
-			}
-			joined += p
-		}
-		if joined != c.Note {
+		if joined := joinNotes(RowTexts(c)); joined != c.Note {
 			t.Errorf("%s %s: parts %q do not make the note %q", c.FrameworkVersion, c.Channel, RowTexts(c), c.Note)
 		}
 	}

@@ -3,7 +3,6 @@ package matrix
 import (
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // machine is Facts parsed once for judging every build.
@@ -96,7 +95,7 @@ func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judg
 				} else if ptx != "" {
 					if !slices.Contains(j.c.NoteParts, ptx) {
 						j.c.NoteParts = append(j.c.NoteParts, ptx)
-						j.c.Note = strings.Join(j.c.NoteParts, " ")
+						j.c.Note = joinNotes(j.c.NoteParts)
 					}
 				}
 			}

@@ -44,7 +44,7 @@ type Candidate struct {
 	Compatible       bool      `json:"compatible"`
 	MinorCompat      bool      `json:"minor_compat"` // runs only through CUDA minor-version compatibility
 	Verified         bool      `json:"verified"`
-	// Note is what the row means for the user, in plain sentences (NoteParts joined with " ").
+	// Note is what the row means for the user, in plain sentences (NoteParts joined).
 	Note string `json:"note,omitempty"`
 	// Source lists the public references behind the row (repository + path, PR or issue numbers, URLs).
 	Source  string   `json:"source,omitempty"`
