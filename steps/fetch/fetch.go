@@ -42,6 +42,9 @@ type Options struct {
 	Network     Network
 	Progress    *Counters    // may be nil
 	Log         func(string) // retries and reuse, redacted; may be nil
+	// Checked says a file in place was already checked against this sha256 by this process (an
+	// earlier step of the same install), so it is not read again; nil: every file is checked.
+	Checked func(name, sha256 string) bool
 }
 
 // Result says what a fetch did.
@@ -160,7 +163,7 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 	// What is already there: whole files (checked) and partial ones (their state file).
 	var todo []*job
 	for _, j := range jobs {
-		if ok := j.checkExisting(); ok {
+		if ok := j.checkExisting(o.Checked); ok {
 			j.reused = j.Size
 			c.done.Add(j.Size)
 			c.total.Add(j.Size)
@@ -357,7 +360,7 @@ func (o *Options) result(jobs []*job, res Result) Result {
 }
 
 // checkExisting keeps a complete file that has the right sha256 and deletes one that has not.
-func (j *job) checkExisting() bool {
+func (j *job) checkExisting(checked func(name, sha string) bool) bool {
 	info, err := os.Stat(j.path)
 	if err != nil || !info.Mode().IsRegular() {
 		return false
@@ -365,6 +368,10 @@ func (j *job) checkExisting() bool {
 	if j.Size > 0 && info.Size() != j.Size {
 		_ = os.Remove(j.path)
 		return false
+	}
+	if checked != nil && checked(j.Name, strings.ToLower(j.SHA256)) {
+		j.Size = info.Size()
+		return true
 	}
 	sum, err := fileSHA256(j.path)
 	if err != nil || sum != strings.ToLower(j.SHA256) {

@@ -36,6 +36,9 @@ type Network struct {
 	Timeout time.Duration
 }
 
+// Client is an HTTP client by these rules, for other requests to the same index (a page).
+func (n Network) Client() (*http.Client, error) { return n.client(4) }
+
 // client builds the HTTP client: pooled keep-alive connections, the proxy and certificate rules
 // above, no transparent gzip (wheels are stored as they are, and a Range must mean bytes).
 func (n Network) client(conns int) (*http.Client, error) {
