@@ -41,6 +41,20 @@ type Shim struct {
 	mu    sync.Mutex
 	links []shimLink // by id
 	stubs int        // stub wheels served
+	memo  map[string]*memoEntry
+	ctx   context.Context // the shim's lifetime, for prefetches
+	stop  context.CancelFunc
+}
+
+// memoEntry is one real URL's answer, fetched once: pip asks for a wheel's metadata twice (the
+// metadata file, then the stub made of it), and the pages prefetched are asked for later.
+type memoEntry struct {
+	done   chan struct{}
+	body   []byte
+	final  *url.URL
+	status int
+	ctype  string
+	err    error
 }
 
 type shimLink struct {
@@ -52,6 +66,7 @@ type shimLink struct {
 
 // StartShim serves indexes (real index URLs) on a loopback port until Close.
 func StartShim(n Network, indexes []string) (*Shim, error) {
+	n.Credentials = append(append([]string{}, n.Credentials...), indexes...)
 	client, err := n.client(8)
 	if err != nil {
 		return nil, err
@@ -60,7 +75,8 @@ func StartShim(n Network, indexes []string) (*Shim, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Shim{net: n, client: client, ln: ln, base: "http://" + ln.Addr().String(), indexes: indexes}
+	s := &Shim{net: n, client: client, ln: ln, base: "http://" + ln.Addr().String(), indexes: indexes, memo: map[string]*memoEntry{}}
+	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
@@ -71,6 +87,7 @@ func (s *Shim) IndexURL(i int) string { return s.base + "/i/" + strconv.Itoa(i) 
 
 // Close stops the shim.
 func (s *Shim) Close() {
+	s.stop()
 	_ = s.srv.Close()
 	s.client.CloseIdleConnections()
 }
@@ -87,7 +104,9 @@ func (s *Shim) Stubs() int {
 func (s *Shim) Lookup(u string) (real, sha string, ok bool) {
 	rest, found := strings.CutPrefix(u, s.base+"/f/")
 	if !found {
-		return "", "", false
+		if rest, found = strings.CutPrefix(u, s.base+"/p/"); !found {
+			return "", "", false
+		}
 	}
 	id, _, _ := strings.Cut(rest, "/")
 	l, ok := s.link(id)
@@ -125,6 +144,13 @@ func (s *Shim) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.stub(w, r, l)
+	case len(parts) == 3 && parts[0] == "p":
+		l, ok := s.link(parts[1])
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		s.pass(w, r, l)
 	default:
 		http.NotFound(w, r)
 	}
@@ -140,32 +166,103 @@ func (s *Shim) get(ctx context.Context, u string) (*http.Response, error) {
 	return s.client.Do(req.WithContext(ctx))
 }
 
-// page hands on a project page of index i with its wheel links rewritten.
-func (s *Shim) page(w http.ResponseWriter, r *http.Request, i int, project string) {
+// fetch gets a real URL once; later callers wait for the first one's answer.
+func (s *Shim) fetch(u string) *memoEntry {
+	s.mu.Lock()
+	e, ok := s.memo[u]
+	if !ok {
+		e = &memoEntry{done: make(chan struct{})}
+		s.memo[u] = e
+	}
+	s.mu.Unlock()
+	if ok {
+		<-e.done
+		return e
+	}
+	defer close(e.done)
+	ctx, cancel := context.WithTimeout(s.ctx, 2*s.net.timeout()+30*time.Second)
+	defer cancel()
+	resp, err := s.get(ctx, u)
+	if err != nil {
+		e.err = errors.New(runner.Redact(err.Error()))
+		return e
+	}
+	defer resp.Body.Close()
+	e.status, e.ctype, e.final = resp.StatusCode, resp.Header.Get("Content-Type"), resp.Request.URL
+	e.body, err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		e.err = errors.New(runner.Redact(err.Error()))
+	}
+	return e
+}
+
+func (s *Shim) pageURL(i int, project string) string {
 	real := strings.TrimRight(s.indexes[i], "/") + "/" + project
 	if !strings.HasSuffix(real, "/") {
 		real += "/"
 	}
-	resp, err := s.get(r.Context(), real)
-	if err != nil {
-		http.Error(w, runner.Redact(err.Error()), http.StatusBadGateway)
+	return real
+}
+
+// prefetch fetches the pages of the projects a wheel's metadata requires, in the background:
+// pip asks for them one after another, each a round trip to a far index; they are then ready.
+func (s *Shim) prefetch(metadata []byte) {
+	for _, line := range strings.Split(string(metadata), "\n") {
+		if line == "" {
+			break // the headers are over
+		}
+		v, ok := strings.CutPrefix(line, "Requires-Dist:")
+		if !ok || strings.Contains(v, "extra ==") || strings.Contains(v, "extra==") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		end := strings.IndexFunc(v, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		})
+		if end > 0 {
+			v = v[:end]
+		}
+		name := normalize(v)
+		for i := range s.indexes {
+			go s.fetch(s.pageURL(i, name))
+		}
+	}
+}
+
+// normalize is a project name as PEP 503 writes it in index URLs.
+func normalize(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r == '-' || r == '_' || r == '.' {
+			dash = true
+			continue
+		}
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// page hands on a project page of index i with its wheel links rewritten.
+func (s *Shim) page(w http.ResponseWriter, r *http.Request, i int, project string) {
+	e := s.fetch(s.pageURL(i, project))
+	if e.err != nil {
+		http.Error(w, e.err.Error(), http.StatusBadGateway)
 		return
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		http.Error(w, "the index answers "+resp.Status, resp.StatusCode)
+	if e.status != http.StatusOK {
+		http.Error(w, "the index answers "+strconv.Itoa(e.status), e.status)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		http.Error(w, runner.Redact(err.Error()), http.StatusBadGateway)
+	if e.ctype != "" && !strings.Contains(e.ctype, "html") {
+		http.Error(w, "the index answered "+e.ctype+", not an HTML page", http.StatusBadGateway)
 		return
 	}
-	if ct := resp.Header.Get("Content-Type"); ct != "" && !strings.Contains(ct, "html") {
-		http.Error(w, "the index answered "+ct+", not an HTML page", http.StatusBadGateway)
-		return
-	}
-	out, err := s.rewrite(body, resp.Request.URL)
+	out, err := s.rewrite(e.body, e.final)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
@@ -224,19 +321,17 @@ func (s *Shim) rewriteLink(tok *html.Token, pageURL *url.URL) {
 		sha = strings.ToLower(h)
 	}
 	abs.Fragment, abs.RawFragment = "", ""
-	if abs.User == nil && pageURL.User != nil && abs.Host == pageURL.Host {
-		abs.User = pageURL.User
-	}
 	s.mu.Lock()
 	id := len(s.links)
 	s.links = append(s.links, shimLink{real: abs.String(), name: name, sha256: sha, metadata: meta})
 	s.mu.Unlock()
 	if !meta {
-		// Without metadata pip must read the real wheel: it gets the real link (with its hash).
+		// Without metadata pip must read the real wheel: the shim hands it on (the credentials
+		// stay here), with its hash for pip to check.
+		tok.Attr[hrefAt].Val = s.base + "/p/" + strconv.Itoa(id) + "/" + url.PathEscape(name)
 		if sha != "" {
-			abs.Fragment = "sha256=" + sha
+			tok.Attr[hrefAt].Val += "#sha256=" + sha
 		}
-		tok.Attr[hrefAt].Val = abs.String()
 		return
 	}
 	// No #sha256 here: pip checks it against what it downloads, and it downloads a stub.
@@ -256,15 +351,46 @@ func (s *Shim) realMetadata(ctx context.Context, l shimLink) ([]byte, error) {
 	if !l.metadata {
 		return nil, fmt.Errorf("the index serves no metadata for %s", l.name)
 	}
-	resp, err := s.get(ctx, l.real+".metadata")
+	e := s.fetch(l.real + ".metadata")
+	if e.err != nil {
+		return nil, e.err
+	}
+	if e.status != http.StatusOK {
+		return nil, fmt.Errorf("%s.metadata: the index answers %d", l.name, e.status)
+	}
+	s.prefetchOnce(l.real, e.body)
+	return e.body, nil
+}
+
+func (s *Shim) prefetchOnce(key string, metadata []byte) {
+	s.mu.Lock()
+	_, seen := s.memo["prefetched:"+key]
+	if !seen {
+		s.memo["prefetched:"+key] = &memoEntry{}
+	}
+	s.mu.Unlock()
+	if !seen {
+		s.prefetch(metadata)
+	}
+}
+
+// pass hands on a real wheel, for a dry run on an index without its metadata.
+func (s *Shim) pass(w http.ResponseWriter, r *http.Request, l shimLink) {
+	resp, err := s.get(r.Context(), l.real)
 	if err != nil {
-		return nil, errors.New(runner.Redact(err.Error()))
+		http.Error(w, runner.Redact(err.Error()), http.StatusBadGateway)
+		return
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s.metadata: the index answers %s", l.name, resp.Status)
+		http.Error(w, l.name+": the index answers "+resp.Status, resp.StatusCode)
+		return
 	}
-	return io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if resp.ContentLength >= 0 {
+		w.Header().Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	_, _ = io.Copy(w, resp.Body)
 }
 
 // stub answers a wheel request with a wheel holding only the real wheel's metadata: all a dry

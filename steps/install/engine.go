@@ -453,6 +453,8 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		}
 	}
 	before := dirFiles(e.plan.StageDir)
+	resolved := e.startResolve(ctx, s) // while the offline try runs
+	defer resolved.stop()
 	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil {
 		e.emit(Event{StepID: s.ID, Message: "every wheel is already in the cache (checked against its sha256): nothing to download"})
 		if s.ID == StepStage {
@@ -469,7 +471,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 			e.out.Source = e.plan.FindLinks
 		}
 	}
-	if done, err := e.stageWithFetch(ctx, s); done {
+	if done, err := e.stageWithFetch(ctx, s, resolved); done {
 		return err
 	}
 	before = dirFiles(e.plan.StageDir)
@@ -558,7 +560,7 @@ func (e *engine) stageDeps(ctx context.Context, s Step) error {
 	if err := os.WriteFile(e.plan.depsFile(), []byte(strings.Join(reqs, "\n")+"\n"), 0o644); err != nil {
 		return err
 	}
-	if done, err := e.stageWithFetch(ctx, s); done {
+	if done, err := e.stageWithFetch(ctx, s, nil); done {
 		return err
 	}
 	before := dirFiles(e.plan.StageDir)

@@ -22,15 +22,15 @@ const progressEvery = 200 * time.Millisecond
 // Range parts, continuing any partial file an earlier run left in the wheel cache. An error
 // wrapping errUsePip means this way is not open here (an old pip, no metadata on the index, a
 // file:// link…) and nothing was downloaded that pip would not reuse.
-func (e *engine) fetchStage(ctx context.Context, s Step) error {
-	if e.userEnv("GPUWIZ_DOWNLOADER") == "pip" {
-		return fmt.Errorf("%w: GPUWIZ_DOWNLOADER=pip", errUsePip)
+func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) error {
+	if pre == nil {
+		pre = e.startResolve(ctx, s)
 	}
-	netw, err := e.network(ctx)
+	files, err := pre.wait()
 	if err != nil {
 		return err
 	}
-	files, err := e.resolve(ctx, s)
+	netw, err := e.network(ctx)
 	if err != nil {
 		return err
 	}
@@ -61,8 +61,8 @@ func (e *engine) fetchStage(ctx context.Context, s Step) error {
 }
 
 // stageWithFetch tries fetchStage; done is false when the stage is left to pip (said in an event).
-func (e *engine) stageWithFetch(ctx context.Context, s Step) (done bool, err error) {
-	err = e.fetchStage(ctx, s)
+func (e *engine) stageWithFetch(ctx context.Context, s Step, pre *pendingResolve) (done bool, err error) {
+	err = e.fetchStage(ctx, s, pre)
 	if err == nil || !errors.Is(err, errUsePip) {
 		if err != nil && s.ID == StepStageOpt && ctx.Err() == nil {
 			e.dropOptional()
@@ -81,6 +81,41 @@ func (e *engine) userEnv(key string) string {
 		}
 	}
 	return v
+}
+
+// pendingResolve is pip's resolve of a stage running in the background.
+type pendingResolve struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	files  []fetch.File
+	err    error
+}
+
+// startResolve begins the resolve of s (see resolve); wait gives its answer, stop abandons it.
+func (e *engine) startResolve(ctx context.Context, s Step) *pendingResolve {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &pendingResolve{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		if e.userEnv("GPUWIZ_DOWNLOADER") == "pip" {
+			p.err = fmt.Errorf("%w: GPUWIZ_DOWNLOADER=pip", errUsePip)
+			return
+		}
+		p.files, p.err = e.resolve(ctx, s)
+	}()
+	return p
+}
+
+func (p *pendingResolve) wait() ([]fetch.File, error) {
+	<-p.done
+	return p.files, p.err
+}
+
+func (p *pendingResolve) stop() {
+	if p != nil {
+		p.cancel()
+		<-p.done
+	}
 }
 
 // checkedBefore: an earlier stage step of this run fetched or checked the file with this sha256.
