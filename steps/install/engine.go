@@ -89,8 +89,8 @@ type engine struct {
 	site            *siteState      // site-packages and scripts as the snapshot found them
 	backedUp        map[string]bool // files in the backup, by path (built on first use)
 	installedWheels []string        // the staged wheel files pip installed ("Processing …whl")
-	fetched         []fetch.File   // what gpuwiz's downloader staged (URL and sha256 of each wheel)
-	netw            *fetch.Network // pip's network settings, read once
+	fetched         []fetch.File    // what gpuwiz's downloader staged (URL and sha256 of each wheel)
+	netw            *fetch.Network  // pip's network settings, read once
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.

@@ -60,9 +60,16 @@ func TestStageResolvesWithPipAndFetchesEachWheelOnce(t *testing.T) {
 	for _, f := range buildWheels(t)["cu126"] {
 		sizes += fileSize(t, f)
 	}
-	_, out, events := install(t, context.Background(), options(t, v, torchTarget(ix, "cu126"), cache), nil)
+	plan, out, events := install(t, context.Background(), options(t, v, torchTarget(ix, "cu126"), cache), nil)
 	if !out.OK() {
 		t.Fatalf("%+v", out)
+	}
+	rec := readWheelRecord(plan.StageDir) // the cache's record has every fetched wheel, as pip's stage would
+	for _, f := range buildWheels(t)["cu126"] {
+		sum, _ := fileSHA256(f)
+		if r := rec.Wheels[filepath.Base(f)]; r.SHA256 != sum || r.From != ix.ChannelURL("cu126") || r.Size != fileSize(t, f) {
+			t.Errorf("record of %s: %+v", filepath.Base(f), r)
+		}
 	}
 	if !hasMessage(events, StepStage, "pip resolved 3 wheels") || hasMessage(events, StepStage, "downloading with pip") {
 		t.Errorf("the stage did not go through the resolve and the fetch: %v", messages(events, StepStage))

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +43,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		Log: func(l string) { e.emitLine(Event{StepID: s.ID, Line: l}) }, Checked: e.checkedBefore})
 	stop()
 	e.out.BytesDownloaded += res.Fetched
+	if rerr := recordFetched(e.plan.StageDir, fetchSource(s, e.plan), files); rerr != nil && err == nil {
+		err = fmt.Errorf("recording the staged wheels' sha256: %w", rerr)
+	}
 	e.fetched = append(e.fetched, files...)
 	if err != nil {
 		if errors.Is(err, fetch.ErrUnsupported) {
@@ -118,14 +123,47 @@ func (p *pendingResolve) stop() {
 	}
 }
 
-// checkedBefore: an earlier stage step of this run fetched or checked the file with this sha256.
+// checkedBefore: the file was checked against this sha256 in this run already, by an earlier
+// stage step, or by the stage's check of the whole cache (every wheel left in the folder after it
+// has the sha256 its record gives).
 func (e *engine) checkedBefore(name, sha string) bool {
 	for _, f := range e.fetched {
 		if f.Name == name && strings.EqualFold(f.SHA256, sha) {
 			return true
 		}
 	}
-	return false
+	return strings.EqualFold(readWheelRecord(e.plan.StageDir).Wheels[name].SHA256, sha)
+}
+
+// fetchSource is where a stage step's wheels come from, for the cache's record.
+func fetchSource(s Step, p Plan) string {
+	if s.ID == StepStageDeps {
+		return p.Target.Mirror
+	}
+	return p.IndexURL
+}
+
+// recordFetched adds the fetched wheels to the cache's record with the sha256 the index gave
+// (the downloader checked every byte against it), without reading them again.
+func recordFetched(dir, from string, files []fetch.File) error {
+	rec := readWheelRecord(dir)
+	now := time.Now().UTC()
+	changed := false
+	for _, f := range files {
+		info, err := os.Stat(filepath.Join(dir, f.Name))
+		if err != nil {
+			continue // not fetched (the run stopped first)
+		}
+		if r, ok := rec.Wheels[f.Name]; ok && r.SHA256 == f.SHA256 && r.Size == info.Size() {
+			continue
+		}
+		rec.Wheels[f.Name] = cachedWheel{SHA256: f.SHA256, Size: info.Size(), From: stripCredentials(from), Staged: now}
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	return writeWheelRecord(dir, rec)
 }
 
 // reportProgress sends the counters as progress events until stop is called, and once more at the end.
