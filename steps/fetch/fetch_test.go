@@ -28,7 +28,7 @@ type server struct {
 	corrupt  map[string]bool       // flip one byte in the middle of this blob
 	dropOnce map[string]*sync.Once // cut the first response of each range of the blob after half of it
 	delay    time.Duration         // before each response
-	rate     int                   // bytes per second per response (0: unlimited)
+	rate     atomic.Int64          // bytes per second per response (0: unlimited)
 	wantAuth string                // "user:pass" required
 	served   atomic.Int64
 	ranged   atomic.Int64
@@ -71,7 +71,10 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if s.corrupt[name] {
+	s.mu.Lock()
+	bad := s.corrupt[name]
+	s.mu.Unlock()
+	if bad {
 		b = append([]byte(nil), b...)
 		b[len(b)/2] ^= 0xff
 	}
@@ -129,8 +132,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 			return total, err
 		}
 		p = p[len(chunk):]
-		if c.s.rate > 0 {
-			time.Sleep(time.Duration(float64(len(chunk)) / float64(c.s.rate) * float64(time.Second)))
+		if rate := c.s.rate.Load(); rate > 0 {
+			time.Sleep(time.Duration(float64(len(chunk)) / float64(rate) * float64(time.Second)))
 		}
 	}
 	return total, nil
@@ -218,7 +221,7 @@ func TestFetchParallelInRangePartsAndChecked(t *testing.T) {
 func TestFetchCancelledThenContinued(t *testing.T) {
 	fam := family()
 	s := newServer(t, fam)
-	s.rate = 4 << 20
+	s.rate.Store(4 << 20)
 	dir := t.TempDir()
 	var total int64
 	for _, b := range fam {
@@ -245,7 +248,7 @@ func TestFetchCancelledThenContinued(t *testing.T) {
 	if err := json.Unmarshal(b, &st); err != nil || len(st.Parts) != 4 {
 		t.Fatalf("progress record %s: %v", b, err)
 	}
-	s.rate = 0
+	s.rate.Store(0)
 	res2, err := Fetch(context.Background(), files(s, names(fam)...), Options{Dir: dir, PartSize: 1 << 20, Connections: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -301,7 +304,9 @@ func TestFetchCorruptFileIsRefusedAndDeleted(t *testing.T) {
 		}
 	}
 	// A file in place that does not match is not trusted either: it is fetched again.
+	s.mu.Lock()
 	delete(s.corrupt, bad)
+	s.mu.Unlock()
 	if err := os.WriteFile(filepath.Join(dir, bad), []byte("not a wheel"), 0o644); err != nil {
 		t.Fatal(err)
 	}
