@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
@@ -111,6 +112,8 @@ type InstallEvent struct {
 	Line    string // one line of child output, "" when none
 	Done    int64  // download progress in bytes; Total 0 when none
 	Total   int64
+	Rate    float64       // bytes per second, 0 when unknown (gpuwiz's own downloader reports it)
+	ETA     time.Duration // time left at that rate, 0 when unknown
 	Message string
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/cli"
@@ -71,6 +72,7 @@ func (b *stepsBackend) runInstall(ctx context.Context, p planned, events chan<- 
 			ie := InstallEvent{StepID: e.StepID, State: e.State, Line: e.Line, Message: e.Message}
 			if e.Progress != nil {
 				ie.Done, ie.Total = e.Progress.Done, e.Progress.Total
+				ie.Rate, ie.ETA = e.Progress.BytesPerSec, time.Duration(e.Progress.ETASeconds*float64(time.Second))
 			}
 			events <- ie
 		}

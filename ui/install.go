@@ -32,6 +32,8 @@ type installScreen struct {
 	bar        progress.Model
 	done       int64
 	total      int64
+	rate       float64       // bytes/s from gpuwiz's downloader; 0 from pip
+	eta        time.Duration // time left at that rate
 	spin       spinner.Model
 	started    time.Time
 	now        time.Time
@@ -161,6 +163,7 @@ func (s *installScreen) apply(events []InstallEvent) {
 		}
 		if e.Total > 0 || e.Done > 0 {
 			s.done, s.total = e.Done, e.Total
+			s.rate, s.eta = e.Rate, e.ETA
 		}
 		if e.Message != "" {
 			s.message = e.Message
@@ -205,7 +208,7 @@ func (s *installScreen) View() string {
 	case s.total > 0:
 		pct := float64(s.done) / float64(s.total)
 		lead := s.statusLine(elapsed, "")
-		size := fmt.Sprintf(" %s / %s", humanBytes(s.done), humanBytes(s.total))
+		size := fmt.Sprintf(" %s / %s", humanBytes(s.done), humanBytes(s.total)) + rateText(s.rate, s.eta)
 		bar := s.bar
 		bar.Width = max(min(s.w-ansi.StringWidth(lead)-ansi.StringWidth(size), 60), 10)
 		b.WriteString(ansi.Truncate(lead+bar.ViewAs(pct)+size, s.w, "") + "\n")
@@ -277,4 +280,16 @@ func padRight(s string, w int) string {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
+}
+
+// rateText is " · 12.3 MiB/s · 42s left" when the downloader knows them, else "".
+func rateText(rate float64, eta time.Duration) string {
+	if rate <= 0 {
+		return ""
+	}
+	out := " · " + humanBytes(int64(rate)) + "/s"
+	if eta > 0 {
+		out += " · " + eta.Round(time.Second).String() + " left"
+	}
+	return out
 }

@@ -108,3 +108,20 @@ func TestInstallMidDownloadGolden(t *testing.T) {
 	mustContain(t, view, "1.0 GiB / 2.0 GiB", "1m23s", "Collecting package-19")
 	golden.RequireEqual(t, []byte(view))
 }
+
+// gpuwiz's own downloader reports its rate and the time left: the bar line shows both.
+func TestInstallBarShowsRateAndTimeLeft(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	s := newInstallScreen(c, Plan{Steps: []PlanStep{{"stage", "download torch"}}}, &sync.WaitGroup{})
+	s.SetSize(120, 20)
+	s.apply([]InstallEvent{{StepID: "stage", State: StepRunning}, {StepID: "stage", Done: 1 << 30, Total: 4 << 30, Rate: 100 << 20, ETA: 31 * time.Second}})
+	line := statusLine(t, s)
+	for _, want := range []string{"1.0 GiB / 4.0 GiB", "100.0 MiB/s", "31s left"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("%q lacks %q", line, want)
+		}
+	}
+	if n := ansi.StringWidth(line); n > 120 {
+		t.Errorf("the line is %d wide", n)
+	}
+}

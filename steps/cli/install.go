@@ -247,6 +247,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	events := make(chan install.Event, 512)
 	done := make(chan struct{})
 	tail := &lineTail{max: 15}
+	progress := newProgressPrinter(out)
 	go func() {
 		defer close(done)
 		for ev := range events {
@@ -254,7 +255,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 				tail.add(ev.Line)
 			}
 			if !a.JSON {
-				printEvent(out, plan, ev)
+				progress.print(out, plan, ev)
 			}
 		}
 	}()

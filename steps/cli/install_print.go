@@ -3,7 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"time"
+
+	"golang.org/x/term"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/install"
@@ -113,4 +117,73 @@ func (t *lineTail) add(l string) {
 	if len(t.lines) > t.max {
 		t.lines = t.lines[len(t.lines)-t.max:]
 	}
+}
+
+// progressPrinter draws download progress: one line redrawn in place on a terminal, else a line
+// at every tenth of the total (a log stays short).
+type progressPrinter struct {
+	tty     bool
+	open    bool // a progress line is drawn and not yet ended
+	lastPct int
+	lastAt  time.Time
+}
+
+func newProgressPrinter(w io.Writer) *progressPrinter {
+	f, ok := w.(*os.File)
+	return &progressPrinter{tty: ok && term.IsTerminal(int(f.Fd())), lastPct: -1}
+}
+
+func (p *progressPrinter) print(w io.Writer, plan install.Plan, ev install.Event) {
+	if ev.Progress == nil {
+		if p.open && (ev.State != "" || ev.Message != "") {
+			fmt.Fprintln(w)
+			p.open = false
+		}
+		if ev.State == install.StateRunning {
+			p.lastPct = -1
+		}
+		printEvent(w, plan, ev)
+		return
+	}
+	line := progressText(*ev.Progress)
+	if p.tty {
+		fmt.Fprint(w, "\r  "+line+"\x1b[K")
+		p.open = true
+		return
+	}
+	pct := -1
+	if ev.Progress.Total > 0 {
+		pct = int(10 * ev.Progress.Done / ev.Progress.Total)
+	}
+	if pct > p.lastPct || pct < 0 && time.Since(p.lastAt) >= 10*time.Second {
+		fmt.Fprintln(w, "  "+line)
+		p.lastPct, p.lastAt = pct, time.Now()
+	}
+}
+
+// progressText is "downloaded 1.2 GiB of 4.5 GiB (27%), 112.0 MiB/s, 30s left".
+func progressText(pr runner.Progress) string {
+	s := "downloaded " + sizeText(pr.Done)
+	if pr.Total > 0 {
+		s += fmt.Sprintf(" of %s (%d%%)", sizeText(pr.Total), 100*pr.Done/pr.Total)
+	}
+	if pr.BytesPerSec > 0 {
+		s += ", " + sizeText(int64(pr.BytesPerSec)) + "/s"
+	}
+	if pr.ETASeconds > 0 {
+		s += ", " + time.Duration(pr.ETASeconds*float64(time.Second)).Round(time.Second).String() + " left"
+	}
+	return s
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/verify"
@@ -88,6 +89,8 @@ type engine struct {
 	site            *siteState      // site-packages and scripts as the snapshot found them
 	backedUp        map[string]bool // files in the backup, by path (built on first use)
 	installedWheels []string        // the staged wheel files pip installed ("Processing …whl")
+	fetched         []fetch.File    // what gpuwiz's downloader staged (URL and sha256 of each wheel)
+	netw            *fetch.Network  // pip's network settings, read once
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -459,6 +462,8 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		}
 	}
 	before := dirFiles(e.plan.StageDir)
+	resolved := e.startResolve(ctx, s) // while the offline try runs
+	defer resolved.stop()
 	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil {
 		e.emit(Event{StepID: s.ID, Message: "every wheel is already in the cache (checked against its sha256): nothing to download"})
 		if s.ID == StepStage {
@@ -475,6 +480,10 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 			e.out.Source = e.plan.FindLinks
 		}
 	}
+	if done, err := e.stageWithFetch(ctx, s, resolved); done {
+		return err
+	}
+	before = dirFiles(e.plan.StageDir)
 	err := e.pip(ctx, s, s.Argv)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
 	if rerr := recordNew(e.plan.StageDir, e.out.Source); rerr != nil && err == nil {
@@ -558,6 +567,9 @@ func (e *engine) stageDeps(ctx context.Context, s Step) error {
 		return fmt.Errorf("%w: %s has no dependencies", errSkipped, filepath.Base(w.file))
 	}
 	if err := os.WriteFile(e.plan.depsFile(), []byte(strings.Join(reqs, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	if done, err := e.stageWithFetch(ctx, s, nil); done {
 		return err
 	}
 	before := dirFiles(e.plan.StageDir)

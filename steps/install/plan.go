@@ -265,6 +265,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 			strings.Join(p.pins, " "), n, humanBytes(size), strings.Join(from, ", "), runner.Redact(index), p.Source.Why)
 	}
 	p.Notes = append(p.Notes,
+		"downloads: pip works out the wheels without downloading them (pip install --dry-run --report), then gpuwiz fetches them several at a time, large ones in parts, continuing any partial download of an earlier run, and checks each against the index's sha256; the pip download commands above run instead where that is not possible (an index without wheel metadata, find-links pages, pip older than 22.2)",
 		"nothing is uninstalled until every wheel is in "+p.StageDir+"; any failure after that puts the old set back",
 		"later installs keep this build with: pip install -r requirements.txt -c "+p.ConstraintsFile)
 	if t.Framework == "torch" && len(installed.PaddleDists) > 0 || t.Framework == "paddle" && len(installed.TorchFamily) > 0 {

@@ -31,14 +31,22 @@ type Index struct {
 	bytes    atomic.Int64
 	mu       sync.Mutex
 	requests map[string]int // wheel file name → GETs
+	net      netState       // metadata, corruption and pacing (netsim.go)
 }
 
 type wheelFile struct {
 	name, path, sha256 string
+	metadata           []byte // the wheel's .dist-info/METADATA, served as name+".metadata" (PEP 658)
 }
 
 // Serve starts an index for channels ("cu126" → wheel paths) and closes it when the test ends.
 func Serve(t testing.TB, channels map[string][]string) *Index {
+	t.Helper()
+	return ServeWith(t, channels, Network{})
+}
+
+// ServeWith is Serve over a simulated network (see Network).
+func ServeWith(t testing.TB, channels map[string][]string, n Network) *Index {
 	t.Helper()
 	ix := &Index{channels: map[string]map[string][]wheelFile{}, requests: map[string]int{}}
 	for ch, paths := range channels {
@@ -51,11 +59,12 @@ func Serve(t testing.TB, channels map[string][]string) *Index {
 			sum := sha256.Sum256(b)
 			name := filepath.Base(p)
 			project := pyenv.NormalizeName(strings.SplitN(name, "-", 2)[0])
-			projects[project] = append(projects[project], wheelFile{name: name, path: p, sha256: hex.EncodeToString(sum[:])})
+			projects[project] = append(projects[project], wheelFile{name: name, path: p, sha256: hex.EncodeToString(sum[:]), metadata: wheelMetadata(p)})
 		}
 		ix.channels[ch] = projects
 	}
-	ix.srv = httptest.NewServer(http.HandlerFunc(ix.serve))
+	ix.srv = httptest.NewUnstartedServer(http.HandlerFunc(ix.serve))
+	ix.startNetwork(n)
 	ix.URL = ix.srv.URL
 	t.Cleanup(ix.Close)
 	return ix
@@ -76,7 +85,7 @@ func (ix *Index) Up() { ix.down.Store(false) }
 // BytesServed is the total of wheel bytes written to clients.
 func (ix *Index) BytesServed() int64 { return ix.bytes.Load() }
 
-// Requests is how many times the wheel file name was requested.
+// Requests is how many times the wheel file name was downloaded (GET; a HEAD is not counted).
 func (ix *Index) Requests(file string) int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -99,6 +108,7 @@ func (ix *Index) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "index is down (pyindex.Down)", http.StatusServiceUnavailable)
 		return
 	}
+	ix.beforeResponse()
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(parts) < 2 || parts[0] != "whl" {
 		http.NotFound(w, r)
@@ -114,6 +124,8 @@ func (ix *Index) serve(w http.ResponseWriter, r *http.Request) {
 		ix.serveRoot(w, r, projects)
 	case len(parts) == 3 && strings.HasSuffix(parts[2], ".whl"):
 		ix.serveFile(w, r, projects, parts[2])
+	case len(parts) == 3 && strings.HasSuffix(parts[2], ".whl.metadata"):
+		ix.serveMetadata(w, r, projects, strings.TrimSuffix(parts[2], ".metadata"))
 	case len(parts) == 3:
 		ix.serveProject(w, r, parts[1], projects, parts[2])
 	default:
@@ -152,7 +164,7 @@ func (ix *Index) serveProject(w http.ResponseWriter, r *http.Request, channel st
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><body><h1>Links for %s</h1>\n", html.EscapeString(norm))
 	for _, f := range files {
 		// like download.pytorch.org: files one level up, '+' escaped as %2B
-		fmt.Fprintf(&b, "<a href=\"../%s#sha256=%s\">%s</a><br/>\n", strings.ReplaceAll(url.PathEscape(f.name), "+", "%2B"), f.sha256, html.EscapeString(f.name))
+		fmt.Fprintf(&b, "<a href=\"../%s#sha256=%s\"%s>%s</a><br/>\n", strings.ReplaceAll(url.PathEscape(f.name), "+", "%2B"), f.sha256, ix.metadataAttrs(f), html.EscapeString(f.name))
 	}
 	b.WriteString("</body></html>\n")
 	w.Header().Set("Content-Type", "text/html")
@@ -165,9 +177,11 @@ func (ix *Index) serveFile(w http.ResponseWriter, r *http.Request, projects map[
 			if f.name != name {
 				continue
 			}
-			ix.mu.Lock()
-			ix.requests[name]++
-			ix.mu.Unlock()
+			if r.Method == http.MethodGet {
+				ix.mu.Lock()
+				ix.requests[name]++
+				ix.mu.Unlock()
+			}
 			fh, err := os.Open(f.path)
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -176,7 +190,10 @@ func (ix *Index) serveFile(w http.ResponseWriter, r *http.Request, projects map[
 			defer fh.Close()
 			w.Header().Set("Content-Type", "application/octet-stream")
 			// ServeContent answers Range requests, so pip's resume (25.1+) can be exercised.
-			http.ServeContent(&countingWriter{ResponseWriter: w, n: &ix.bytes}, r, name, time.Time{}, fh)
+			cw := &countingWriter{ResponseWriter: w, n: &ix.bytes}
+			if !ix.serveWhole(cw, r, ix.content(name, fh)) {
+				http.ServeContent(cw, r, name, time.Time{}, ix.content(name, fh))
+			}
 			return
 		}
 	}

@@ -8,6 +8,10 @@ import (
 // Progress is one download progress report, in bytes.
 type Progress struct {
 	Done, Total int64
+	// From gpuwiz's own downloader (pip's raw lines have neither): the rate over the last
+	// seconds and the time left at that rate, 0 when unknown.
+	BytesPerSec float64 `json:"bytes_per_sec,omitempty"`
+	ETASeconds  float64 `json:"eta_s,omitempty"`
 }
 
 // ParseProgress reads one line of pip's `--progress-bar raw` output ("Progress 123 of 456");

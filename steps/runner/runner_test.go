@@ -150,7 +150,7 @@ func TestCarriageReturnsSplitProgress(t *testing.T) {
 		}
 		got = append(got, p)
 	}
-	if len(got) != 3 || got[2] != (Progress{4, 4}) || got[0] != (Progress{1, 4}) {
+	if len(got) != 3 || got[2] != (Progress{Done: 4, Total: 4}) || got[0] != (Progress{Done: 1, Total: 4}) {
 		t.Fatalf("progress = %+v", got)
 	}
 }
@@ -193,7 +193,7 @@ func TestRedact(t *testing.T) {
 }
 
 func TestParseProgress(t *testing.T) {
-	if p, ok := ParseProgress("Progress 123 of 456"); !ok || p != (Progress{123, 456}) {
+	if p, ok := ParseProgress("Progress 123 of 456"); !ok || p != (Progress{Done: 123, Total: 456}) {
 		t.Fatalf("%v %v", p, ok)
 	}
 	for _, bad := range []string{"", "Progress", "Progress x of 4", "Progress 1 of", "Downloading torch", "Progress -1 of 3"} {

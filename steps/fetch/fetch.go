@@ -1,0 +1,690 @@
+// Package fetch downloads a set of files whose sha256 is known: several at once, a large one in
+// several HTTP Range parts when the server allows it, each into a partial file that a later run
+// continues, and every file checked against its sha256 before it is renamed into place. It follows
+// pip's network rules (proxies, certificate, credentials in the index URL, retries).
+package fetch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"gpuwiz/steps/runner"
+)
+
+// File is one file to fetch.
+type File struct {
+	URL    string // may hold user:password@ (sent as basic auth, never shown)
+	Name   string // file name in the destination dir
+	SHA256 string // hex; required
+	Size   int64  // 0 when unknown (asked of the server)
+}
+
+// Options tune a fetch.
+type Options struct {
+	Dir         string
+	Connections int   // connections at once over all files (default 8)
+	PartSize    int64 // a file is split into parts of at least this size (default 16 MiB)
+	MaxParts    int   // parts of one file at most (default Connections)
+	Retries     int   // retries of one part after a failure without progress (default 5, as pip)
+	Network     Network
+	Progress    *Counters    // may be nil
+	Log         func(string) // retries and reuse, redacted; may be nil
+	// Checked says a file in place was already checked against this sha256 by this process (an
+	// earlier step of the same install), so it is not read again; nil: every file is checked.
+	Checked func(name, sha256 string) bool
+}
+
+// Result says what a fetch did.
+type Result struct {
+	Fetched int64 // bytes over the network in this run
+	Reused  int64 // bytes that were already there: whole verified files and parts of partial ones
+	Files   []FileResult
+}
+
+// FileResult is one file's part of a Result.
+type FileResult struct {
+	Name    string
+	Size    int64
+	Fetched int64
+	Reused  int64
+	Parts   int
+	Ranges  bool // the server answered Range requests for it
+}
+
+var (
+	// ErrUnsupported means the downloader cannot fetch this set while pip may: a URL that is not
+	// http(s), credentials the downloader does not have. The caller falls back to pip.
+	ErrUnsupported = errors.New("not something the downloader does")
+	// ErrHashMismatch is a file whose bytes do not have the sha256 the index gave.
+	ErrHashMismatch = errors.New("sha256 mismatch")
+)
+
+// PartSuffix and StateSuffix name a file's partial download and its progress record in Dir.
+const (
+	PartSuffix  = ".part"
+	StateSuffix = ".part.json"
+)
+
+func (o *Options) defaults() {
+	if o.Connections <= 0 {
+		o.Connections = 8
+	}
+	if o.PartSize <= 0 {
+		o.PartSize = 16 << 20
+	}
+	if o.MaxParts <= 0 {
+		o.MaxParts = o.Connections
+	}
+	if o.Retries < 0 {
+		o.Retries = 0
+	} else if o.Retries == 0 {
+		o.Retries = 5
+	}
+	if o.Progress == nil {
+		o.Progress = &Counters{}
+	}
+}
+
+// job is one file in flight.
+type job struct {
+	File
+	host    string
+	path    string // final path
+	st      *state
+	parts   []*part
+	nparts  int
+	ranges  bool
+	f       *os.File
+	left    atomic.Int32 // parts not finished
+	fetched atomic.Int64
+	reused  int64
+	dirty   atomic.Bool // parts advanced since the state file was written
+	mu      sync.Mutex  // state file writes
+}
+
+// part is one byte range of a job.
+type part struct {
+	j     *job
+	idx   int
+	start int64
+	end   int64 // exclusive; -1 when the size is unknown
+	done  atomic.Int64
+}
+
+// Fetch downloads files into o.Dir. Files already there with the right sha256 are kept; partial
+// files of an earlier run are continued where the server allows ranges. On error (or a cancelled
+// ctx) what was fetched stays as partial files for the next run, except a file whose sha256 was
+// wrong, which is deleted.
+func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
+	o.defaults()
+	var res Result
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return res, fmt.Errorf("download dir %s: %w", o.Dir, err)
+	}
+	client, err := o.Network.client(o.Connections)
+	if err != nil {
+		return res, err
+	}
+	defer client.CloseIdleConnections()
+	jobs := make([]*job, 0, len(files))
+	seen := map[string]bool{}
+	for _, f := range files {
+		if f.Name == "" || f.Name != filepath.Base(f.Name) || strings.ContainsAny(f.Name, `/\`) || f.Name == "." || f.Name == ".." {
+			return res, fmt.Errorf("%q is not a plain file name", f.Name)
+		}
+		if _, err := hex.DecodeString(f.SHA256); err != nil || len(f.SHA256) != 64 {
+			return res, fmt.Errorf("%s: %q is not a sha256", f.Name, f.SHA256)
+		}
+		if seen[f.Name] {
+			continue
+		}
+		seen[f.Name] = true
+		if _, err := o.Network.request(f.URL); err != nil {
+			return res, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		jobs = append(jobs, &job{File: f, host: hostOf(f.URL), path: filepath.Join(o.Dir, f.Name)})
+	}
+	c := o.Progress
+	c.files.Add(int64(len(jobs)))
+
+	// What is already there: whole files (checked) and partial ones (their state file).
+	var todo []*job
+	for _, j := range jobs {
+		if ok := j.checkExisting(o.Checked); ok {
+			j.reused = j.Size
+			c.done.Add(j.Size)
+			c.total.Add(j.Size)
+			c.filesOK.Add(1)
+			o.log(fmt.Sprintf("%s: already there, sha256 checked", j.Name))
+			continue
+		}
+		j.loadState()
+		todo = append(todo, j)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var firstErr error
+	var errOnce sync.Once
+	fail := func(err error) {
+		errOnce.Do(func() { firstErr = err; cancel() })
+	}
+
+	// Sizes and range support, asked of the server for every file whose state does not know them.
+	c.unknown.Add(int64(len(todo)))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, o.Connections*2)
+	for _, j := range todo {
+		if j.st != nil {
+			j.Size, j.ranges = j.st.Size, true
+			c.total.Add(j.Size)
+			c.unknown.Add(-1)
+			continue
+		}
+		wg.Add(1)
+		go func(j *job) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			size, ranges, err := o.head(ctx, client, j)
+			if err != nil {
+				fail(err)
+				return
+			}
+			if j.Size > 0 && size > 0 && size != j.Size {
+				fail(fmt.Errorf("%s from %s: the server says %d bytes, the index %d", j.Name, j.host, size, j.Size))
+				return
+			}
+			if size > 0 {
+				j.Size = size
+				c.total.Add(size)
+				c.unknown.Add(-1)
+			}
+			j.ranges = ranges && size > 0
+		}(j)
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return o.result(jobs, res), firstErr
+	}
+
+	// Parts: a state file's, else the size split evenly (one part without ranges).
+	var parts []*part
+	for _, j := range todo {
+		ps, err := j.plan(o)
+		if err != nil {
+			return o.result(jobs, res), err
+		}
+		for _, p := range ps {
+			if p.end >= 0 && p.start+p.done.Load() >= p.end {
+				continue
+			}
+			parts = append(parts, p)
+		}
+		c.done.Add(j.reused)
+		if j.reused > 0 {
+			o.log(fmt.Sprintf("%s: continuing a partial download (%d of %d bytes there)", j.Name, j.reused, j.Size))
+		}
+		j.left.Store(int32(countLeft(ps)))
+		if j.left.Load() == 0 { // every part was there: only the check is left
+			parts = append(parts, &part{j: j, idx: -1})
+			j.left.Store(1)
+		}
+	}
+	// Longest first, so the big file's parts start at once and the small files fill the gaps.
+	slices.SortStableFunc(parts, func(a, b *part) int {
+		ra, rb := a.remaining(), b.remaining()
+		switch {
+		case ra > rb:
+			return -1
+		case ra < rb:
+			return 1
+		}
+		return 0
+	})
+
+	// The state files are written twice a second while parts advance, so an interrupted run
+	// (even a killed one) loses at most that much.
+	stopSaver := make(chan struct{})
+	saverDone := make(chan struct{})
+	go func() {
+		defer close(saverDone)
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				for _, j := range todo {
+					if j.dirty.Swap(false) {
+						_ = j.saveState()
+					}
+				}
+			case <-stopSaver:
+				return
+			}
+		}
+	}()
+
+	queue := make(chan *part, len(parts))
+	for _, p := range parts {
+		queue <- p
+	}
+	close(queue)
+	for w := 0; w < o.Connections; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range queue {
+				if ctx.Err() != nil {
+					return
+				}
+				if p.idx >= 0 {
+					if err := o.fetchPart(ctx, client, p); err != nil {
+						fail(err)
+						return
+					}
+				}
+				if p.j.left.Add(-1) == 0 {
+					if err := o.finish(p.j); err != nil {
+						fail(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stopSaver)
+	<-saverDone
+	for _, j := range todo {
+		if j.f != nil {
+			_ = j.f.Close()
+		}
+		if _, err := os.Stat(j.path); err != nil && j.st != nil {
+			_ = j.saveState() // what this run fetched, for the next one
+		}
+	}
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	return o.result(jobs, res), firstErr
+}
+
+func countLeft(ps []*part) int {
+	n := 0
+	for _, p := range ps {
+		if p.end < 0 || p.start+p.done.Load() < p.end {
+			n++
+		}
+	}
+	return n
+}
+
+func (p *part) remaining() int64 {
+	if p.end < 0 {
+		return 1 << 62
+	}
+	return p.end - p.start - p.done.Load()
+}
+
+func (o *Options) log(s string) {
+	if o.Log != nil {
+		o.Log(runner.Redact(s))
+	}
+}
+
+func (o *Options) result(jobs []*job, res Result) Result {
+	for _, j := range jobs {
+		fr := FileResult{Name: j.Name, Size: j.Size, Fetched: j.fetched.Load(), Reused: j.reused, Ranges: j.ranges}
+		if j.reused < j.Size || j.Size == 0 {
+			fr.Parts = j.nparts
+		}
+		res.Fetched += fr.Fetched
+		res.Reused += fr.Reused
+		res.Files = append(res.Files, fr)
+	}
+	return res
+}
+
+// checkExisting keeps a complete file that has the right sha256 and deletes one that has not.
+func (j *job) checkExisting(checked func(name, sha string) bool) bool {
+	info, err := os.Stat(j.path)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	if j.Size > 0 && info.Size() != j.Size {
+		_ = os.Remove(j.path)
+		return false
+	}
+	if checked != nil && checked(j.Name, strings.ToLower(j.SHA256)) {
+		j.Size = info.Size()
+		return true
+	}
+	sum, err := fileSHA256(j.path)
+	if err != nil || sum != strings.ToLower(j.SHA256) {
+		_ = os.Remove(j.path)
+		return false
+	}
+	j.Size = info.Size()
+	removePartial(j.path)
+	return true
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, f, make([]byte, 1<<20)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func removePartial(final string) {
+	_ = os.Remove(final + PartSuffix)
+	_ = os.Remove(final + StateSuffix)
+}
+
+// head asks the server for the file's size and whether it takes Range requests. A server that
+// refuses HEAD is not an error: the download then asks for the whole file in one part.
+func (o *Options) head(ctx context.Context, client *http.Client, j *job) (size int64, ranges bool, err error) {
+	for attempt := 0; ; attempt++ {
+		req, err := o.Network.request(j.URL)
+		if err != nil {
+			return 0, false, err
+		}
+		req.Method = http.MethodHead
+		resp, err := client.Do(req.WithContext(ctx))
+		if err == nil {
+			resp.Body.Close()
+			switch {
+			case resp.StatusCode == http.StatusOK:
+				return max(resp.ContentLength, 0), strings.Contains(strings.ToLower(resp.Header.Get("Accept-Ranges")), "bytes"), nil
+			case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
+				return 0, false, j.errorf("the server answers %s", resp.Status)
+			case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+				return 0, false, j.authError(resp.Status)
+			case !retryable(resp.StatusCode):
+				return 0, false, nil // HEAD not allowed (405, 501…): the GET will tell
+			}
+			err = fmt.Errorf("%s", resp.Status)
+		}
+		if ctx.Err() != nil {
+			return 0, false, ctx.Err()
+		}
+		if attempt >= o.Retries {
+			return 0, false, j.errorf("%s (after %d tries)", why(err), attempt+1)
+		}
+		o.log(fmt.Sprintf("%s from %s: %s; trying again", j.Name, j.host, why(err)))
+		if !sleep(ctx, backoff(attempt)) {
+			return 0, false, ctx.Err()
+		}
+	}
+}
+
+func (j *job) errorf(format string, a ...any) error {
+	return fmt.Errorf("downloading %s from %s: %s", j.Name, j.host, fmt.Sprintf(format, a...))
+}
+
+func (j *job) authError(status string) error {
+	return fmt.Errorf("%w: downloading %s from %s: the server answers %s (pip may have credentials from a keyring or .netrc that the downloader does not use)", ErrUnsupported, j.Name, j.host, status)
+}
+
+func retryable(code int) bool {
+	return code >= 500 || code == http.StatusTooManyRequests || code == http.StatusRequestTimeout
+}
+
+// backoff is pip's (urllib3's) schedule with a factor of 0.25 s: 0.5, 1, 2, 4, 8 s.
+func backoff(attempt int) time.Duration {
+	return min(500*time.Millisecond<<attempt, 8*time.Second)
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// plan opens the partial file and lays out the parts: the state file's when it is there (the
+// bytes it counts are reused), else new ones.
+func (j *job) plan(o Options) ([]*part, error) {
+	flags := os.O_RDWR | os.O_CREATE
+	if j.st == nil {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(j.path+PartSuffix, flags, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", j.Name, err)
+	}
+	j.f = f
+	if j.st == nil && j.ranges {
+		n := int(min(max(j.Size/o.PartSize, 1), int64(o.MaxParts)))
+		st := &state{SHA256: strings.ToLower(j.SHA256), Size: j.Size}
+		step := j.Size / int64(n)
+		for i := 0; i < n; i++ {
+			end := int64(i+1) * step
+			if i == n-1 {
+				end = j.Size
+			}
+			st.Parts = append(st.Parts, statePart{Start: int64(i) * step, End: end})
+		}
+		j.st = st
+	}
+	if j.st == nil {
+		end := int64(-1)
+		if j.Size > 0 {
+			end = j.Size
+		}
+		j.nparts = 1
+		return []*part{{j: j, idx: 0, start: 0, end: end}}, nil
+	}
+	ps := make([]*part, len(j.st.Parts))
+	for i, sp := range j.st.Parts {
+		ps[i] = &part{j: j, idx: i, start: sp.Start, end: sp.End}
+		ps[i].done.Store(sp.Done)
+		j.reused += sp.Done
+	}
+	j.parts, j.nparts = ps, len(ps)
+	return ps, nil
+}
+
+// fetchPart downloads what is missing of one part, retrying with backoff; a retry after progress
+// starts the count again, so a link that drops now and then still gets there.
+func (o *Options) fetchPart(ctx context.Context, client *http.Client, p *part) error {
+	j := p.j
+	failures := 0
+	for {
+		progressed, err := o.getPart(ctx, client, p)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var perm *permanentError
+		if errors.As(err, &perm) {
+			return perm.err
+		}
+		if progressed { // a dropped connection after some bytes: ask for the rest at once
+			failures = 0
+			o.log(fmt.Sprintf("%s from %s: %s; continuing from byte %d", j.Name, j.host, why(err), p.start+p.done.Load()))
+			continue
+		}
+		if failures >= o.Retries {
+			return j.errorf("%s (after %d tries; a new run continues where this one stopped)", why(err), failures+1)
+		}
+		o.log(fmt.Sprintf("%s from %s: %s; trying again", j.Name, j.host, why(err)))
+		if !sleep(ctx, backoff(failures)) {
+			return ctx.Err()
+		}
+		failures++
+	}
+}
+
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+
+// getPart is one GET of the missing bytes of p.
+func (o *Options) getPart(ctx context.Context, client *http.Client, p *part) (progressed bool, err error) {
+	j := p.j
+	from := p.start + p.done.Load()
+	if !j.ranges && p.done.Load() > 0 { // no ranges: only a new start
+		o.Progress.done.Add(-p.done.Load())
+		o.Progress.fetched.Add(-p.done.Load())
+		j.fetched.Add(-p.done.Load())
+		p.done.Store(0)
+		from = 0
+	}
+	req, err := o.Network.request(j.URL)
+	if err != nil {
+		return false, &permanentError{err}
+	}
+	if j.ranges {
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(from, 10)+"-"+strconv.FormatInt(p.end-1, 10))
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	resp, err := client.Do(req.WithContext(rctx))
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	switch {
+	case j.ranges && resp.StatusCode == http.StatusPartialContent:
+		if start, ok := contentRangeStart(resp.Header.Get("Content-Range")); !ok || start != from {
+			return false, &permanentError{j.errorf("the server sent bytes from %s for a request from %d", resp.Header.Get("Content-Range"), from)}
+		}
+	case resp.StatusCode == http.StatusOK && (!j.ranges || from == 0 && p.end == j.Size):
+		if !j.ranges && resp.ContentLength > 0 && p.end < 0 {
+			p.end = resp.ContentLength
+			if j.Size == 0 {
+				j.Size = resp.ContentLength
+				o.Progress.total.Add(j.Size)
+				o.Progress.unknown.Add(-1)
+			}
+		}
+	case resp.StatusCode == http.StatusOK:
+		return false, &permanentError{j.errorf("the server said it takes Range requests but sent the whole file")}
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		return false, &permanentError{j.authError(resp.Status)}
+	case retryable(resp.StatusCode):
+		return false, fmt.Errorf("the server answers %s", resp.Status)
+	default:
+		return false, &permanentError{j.errorf("the server answers %s", resp.Status)}
+	}
+
+	// A body that stops sending for the timeout is a dropped connection.
+	idle := time.AfterFunc(o.Network.timeout(), cancel)
+	defer idle.Stop()
+	buf := make([]byte, 256<<10)
+	off := from
+	for {
+		n, rerr := resp.Body.Read(buf)
+		if n > 0 {
+			idle.Reset(o.Network.timeout())
+			if p.end >= 0 && off+int64(n) > p.end {
+				n = int(p.end - off)
+				rerr = io.EOF
+			}
+			if _, werr := j.f.WriteAt(buf[:n], off); werr != nil {
+				return progressed, &permanentError{fmt.Errorf("writing %s: %w", j.f.Name(), werr)}
+			}
+			off += int64(n)
+			p.done.Add(int64(n))
+			j.fetched.Add(int64(n))
+			o.Progress.done.Add(int64(n))
+			o.Progress.fetched.Add(int64(n))
+			j.dirty.Store(true)
+			progressed = true
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			if ctx.Err() == nil && rctx.Err() != nil {
+				return progressed, fmt.Errorf("no data for %s", o.Network.timeout())
+			}
+			return progressed, rerr
+		}
+	}
+	if p.end >= 0 && off < p.end {
+		return progressed, io.ErrUnexpectedEOF
+	}
+	if p.end < 0 {
+		p.end = off
+	}
+	return progressed, nil
+}
+
+// contentRangeStart reads "bytes 100-199/1000".
+func contentRangeStart(h string) (int64, bool) {
+	rest, ok := strings.CutPrefix(h, "bytes ")
+	if !ok {
+		return 0, false
+	}
+	first, _, ok := strings.Cut(rest, "-")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(first, 10, 64)
+	return n, err == nil
+}
+
+// finish checks the whole partial file against its sha256 and renames it into place; a wrong one
+// is deleted with its state, so the next run fetches it anew.
+func (o *Options) finish(j *job) error {
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("%s: %w", j.Name, err)
+	}
+	_ = j.f.Close()
+	j.f = nil
+	part := j.path + PartSuffix
+	if j.Size > 0 {
+		if info, err := os.Stat(part); err == nil && info.Size() > j.Size {
+			_ = os.Truncate(part, j.Size)
+		}
+	}
+	sum, err := fileSHA256(part)
+	if err != nil {
+		return fmt.Errorf("%s: %w", j.Name, err)
+	}
+	if sum != strings.ToLower(j.SHA256) {
+		j.mu.Lock()
+		j.st = nil
+		removePartial(j.path)
+		j.mu.Unlock()
+		o.Progress.done.Add(-(j.fetched.Load() + j.reused))
+		return fmt.Errorf("%w: %s from %s has sha256 %s, but the index says %s: it was damaged on the way, or the server (or a proxy) serves another file under that name; it was deleted and nothing was installed", ErrHashMismatch, j.Name, j.host, sum, strings.ToLower(j.SHA256))
+	}
+	if err := os.Rename(part, j.path); err != nil {
+		return fmt.Errorf("%s: %w", j.Name, err)
+	}
+	j.mu.Lock()
+	j.st = nil
+	_ = os.Remove(j.path + StateSuffix)
+	j.mu.Unlock()
+	o.Progress.filesOK.Add(1)
+	return nil
+}

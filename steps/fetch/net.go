@@ -1,0 +1,185 @@
+package fetch
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/net/http/httpproxy"
+
+	"gpuwiz/steps/runner"
+)
+
+// Network is how the downloader reaches the index, by pip's rules.
+type Network struct {
+	// Proxy is pip's proxy setting (--proxy, PIP_PROXY, proxy= in pip.conf): when set it is used
+	// for every http and https URL (hosts in NO_PROXY excepted), as pip does; when empty the
+	// HTTPS_PROXY, HTTP_PROXY and NO_PROXY variables decide.
+	Proxy string
+	// Cert is pip's cert setting (--cert, PIP_CERT, cert= in pip.conf): a PEM bundle that replaces
+	// the system's certificate store. Empty: the system store.
+	Cert string
+	// Credentials are URLs whose user:password@ also applies to files on the same host, as pip
+	// reuses an index URL's credentials for the files it links to (the index URL, a mirror).
+	Credentials []string
+	// Environ is the environment the proxy variables are read from (nil: the process's).
+	Environ []string
+	// Timeout bounds waiting for a response's headers and every gap in its body (pip's --timeout,
+	// 15 s by default).
+	Timeout time.Duration
+}
+
+// Client is an HTTP client by these rules, for other requests to the same index (a page).
+func (n Network) Client() (*http.Client, error) { return n.client(4) }
+
+// client builds the HTTP client: pooled keep-alive connections, the proxy and certificate rules
+// above, no transparent gzip (wheels are stored as they are, and a Range must mean bytes).
+func (n Network) client(conns int) (*http.Client, error) {
+	tr := &http.Transport{
+		Proxy:                 n.proxyFunc(),
+		DialContext:           (&net.Dialer{Timeout: n.timeout(), KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          conns * 2,
+		MaxIdleConnsPerHost:   conns,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   n.timeout(),
+		ResponseHeaderTimeout: n.timeout(),
+		DisableCompression:    true,
+	}
+	if n.Cert != "" {
+		pem, err := os.ReadFile(n.Cert)
+		if err != nil {
+			return nil, fmt.Errorf("pip's cert setting names %s, which cannot be read: %w", n.Cert, err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("pip's cert setting names %s, which holds no PEM certificate", n.Cert)
+		}
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	}
+	return &http.Client{Transport: tr}, nil
+}
+
+func (n Network) timeout() time.Duration {
+	if n.Timeout > 0 {
+		return n.Timeout
+	}
+	return 15 * time.Second
+}
+
+func (n Network) getenv(key string) string {
+	if n.Environ == nil {
+		if v := os.Getenv(key); v != "" {
+			return v
+		}
+		return os.Getenv(strings.ToLower(key))
+	}
+	var lower string
+	for _, kv := range n.Environ {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case key:
+			if v != "" {
+				return v
+			}
+		case strings.ToLower(key):
+			lower = v
+		}
+	}
+	return lower
+}
+
+// proxyFunc is pip's choice of proxy: its own setting for every URL, else the environment's.
+func (n Network) proxyFunc() func(*http.Request) (*url.URL, error) {
+	cfg := httpproxy.Config{
+		HTTPProxy:  n.getenv("HTTP_PROXY"),
+		HTTPSProxy: n.getenv("HTTPS_PROXY"),
+		NoProxy:    n.getenv("NO_PROXY"),
+	}
+	if n.Proxy != "" {
+		p := n.Proxy
+		if !strings.Contains(p, "://") {
+			p = "http://" + p // pip takes scheme-less "host:port" as an http proxy
+		}
+		cfg.HTTPProxy, cfg.HTTPSProxy = p, p
+	}
+	f := cfg.ProxyFunc()
+	return func(r *http.Request) (*url.URL, error) { return f(r.URL) }
+}
+
+// ProxyInUse names the proxy a request to rawURL goes through ("" for none), redacted, for messages.
+func (n Network) ProxyInUse(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	p, err := n.proxyFunc()(&http.Request{URL: u})
+	if err != nil || p == nil {
+		return ""
+	}
+	return runner.Redact(p.String())
+}
+
+// request prepares a GET of rawURL with the credentials moved out of the URL into a basic auth
+// header (so they never appear in an error, a log or a redirect to another host).
+func (n Network) request(rawURL string) (*http.Request, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a URL: %w", runner.Redact(rawURL), err)
+	}
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return nil, fmt.Errorf("%w: %s is not an http(s) URL", ErrUnsupported, runner.Redact(rawURL))
+	}
+	user := u.User
+	u.User = nil
+	if user == nil {
+		for _, c := range n.Credentials {
+			cu, err := url.Parse(c)
+			if err == nil && cu.User != nil && strings.EqualFold(cu.Host, u.Host) {
+				user = cu.User
+				break
+			}
+		}
+	}
+	req, err := http.NewRequest(http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", runner.Redact(rawURL), err)
+	}
+	if user != nil {
+		pw, _ := user.Password()
+		req.SetBasicAuth(user.Username(), pw)
+	}
+	req.Header.Set("User-Agent", "gpuwiz (pip-compatible wheel downloader)")
+	req.Header.Set("Accept-Encoding", "identity")
+	return req, nil
+}
+
+// hostOf is the host a URL names, without credentials, for messages.
+func hostOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "?"
+	}
+	return u.Host
+}
+
+// why is a network error in plain words, without the URL (which the caller names, redacted).
+func why(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		return "timed out (" + runner.Redact(err.Error()) + ")"
+	}
+	return runner.Redact(err.Error())
+}

@@ -1,0 +1,463 @@
+package fetch
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"gpuwiz/steps/runner"
+)
+
+// Shim is a loopback stand-in for package indexes, for a pip resolve that downloads no wheel.
+// pip is pointed at it instead of the real index: it fetches the real project pages (with pip's
+// proxy, certificate and credentials), hands them on with every wheel link pointing back to
+// itself, passes PEP 658 metadata files through, and answers a request for a wheel with a stub
+// of a few hundred bytes made of that metadata. So `pip install --dry-run --report` resolves
+// with pip's own resolver whatever its version (pip before 25.3 downloads every wheel of a dry
+// run whole), and Lookup maps each stub URL in the report back to the real URL and sha256.
+type Shim struct {
+	net     Network
+	client  *http.Client
+	srv     *http.Server
+	ln      net.Listener
+	base    string
+	indexes []string
+
+	mu    sync.Mutex
+	links []shimLink // by id
+	stubs int        // stub wheels served
+	memo  map[string]*memoEntry
+	ctx   context.Context // the shim's lifetime, for prefetches
+	stop  context.CancelFunc
+}
+
+// memoEntry is one real URL's answer, fetched once: pip asks for a wheel's metadata twice (the
+// metadata file, then the stub made of it), and the pages prefetched are asked for later.
+type memoEntry struct {
+	done   chan struct{}
+	body   []byte
+	final  *url.URL
+	status int
+	ctype  string
+	err    error
+}
+
+type shimLink struct {
+	real     string // absolute URL without fragment
+	name     string // file name
+	sha256   string // from the real link's #sha256= fragment; "" when none
+	metadata bool   // the real index serves real+".metadata"
+}
+
+// StartShim serves indexes (real index URLs) on a loopback port until Close.
+func StartShim(n Network, indexes []string) (*Shim, error) {
+	n.Credentials = append(append([]string{}, n.Credentials...), indexes...)
+	client, err := n.client(8)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s := &Shim{net: n, client: client, ln: ln, base: "http://" + ln.Addr().String(), indexes: indexes, memo: map[string]*memoEntry{}}
+	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 30 * time.Second}
+	go func() { _ = s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// IndexURL is what pip gets instead of the i-th index.
+func (s *Shim) IndexURL(i int) string { return s.base + "/i/" + strconv.Itoa(i) }
+
+// Close stops the shim.
+func (s *Shim) Close() {
+	s.stop()
+	_ = s.srv.Close()
+	s.client.CloseIdleConnections()
+}
+
+// Stubs is how many wheel requests were answered with a stub.
+func (s *Shim) Stubs() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stubs
+}
+
+// Lookup turns a URL in pip's report into the real file: its URL and the sha256 the real index
+// gave for it. ok is false for a URL that is not the shim's.
+func (s *Shim) Lookup(u string) (real, sha string, ok bool) {
+	rest, found := strings.CutPrefix(u, s.base+"/f/")
+	if !found {
+		if rest, found = strings.CutPrefix(u, s.base+"/p/"); !found {
+			return "", "", false
+		}
+	}
+	id, _, _ := strings.Cut(rest, "/")
+	l, ok := s.link(id)
+	return l.real, l.sha256, ok
+}
+
+func (s *Shim) link(id string) (shimLink, bool) {
+	i, err := strconv.Atoi(id)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil || i < 0 || i >= len(s.links) {
+		return shimLink{}, false
+	}
+	return s.links[i], true
+}
+
+func (s *Shim) serve(w http.ResponseWriter, r *http.Request) {
+	parts := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/"), "/", 3)
+	switch {
+	case len(parts) == 3 && parts[0] == "i":
+		i, err := strconv.Atoi(parts[1])
+		if err != nil || i < 0 || i >= len(s.indexes) {
+			http.NotFound(w, r)
+			return
+		}
+		s.page(w, r, i, parts[2])
+	case len(parts) == 3 && parts[0] == "f":
+		l, ok := s.link(parts[1])
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if strings.HasSuffix(parts[2], ".metadata") {
+			s.metadata(w, r, l)
+			return
+		}
+		s.stub(w, r, l)
+	case len(parts) == 3 && parts[0] == "p":
+		l, ok := s.link(parts[1])
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		s.pass(w, r, l)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// get fetches a URL of the real index with pip's network settings.
+func (s *Shim) get(ctx context.Context, u string) (*http.Response, error) {
+	req, err := s.net.request(u)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "text/html")
+	return s.client.Do(req.WithContext(ctx))
+}
+
+// fetch gets a real URL once; later callers wait for the first one's answer.
+func (s *Shim) fetch(u string) *memoEntry {
+	s.mu.Lock()
+	e, ok := s.memo[u]
+	if !ok {
+		e = &memoEntry{done: make(chan struct{})}
+		s.memo[u] = e
+	}
+	s.mu.Unlock()
+	if ok {
+		<-e.done
+		return e
+	}
+	defer close(e.done)
+	ctx, cancel := context.WithTimeout(s.ctx, 2*s.net.timeout()+30*time.Second)
+	defer cancel()
+	resp, err := s.get(ctx, u)
+	if err != nil {
+		e.err = errors.New(runner.Redact(err.Error()))
+		return e
+	}
+	defer resp.Body.Close()
+	e.status, e.ctype, e.final = resp.StatusCode, resp.Header.Get("Content-Type"), resp.Request.URL
+	e.body, err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		e.err = errors.New(runner.Redact(err.Error()))
+	}
+	return e
+}
+
+func (s *Shim) pageURL(i int, project string) string {
+	real := strings.TrimRight(s.indexes[i], "/") + "/" + project
+	if !strings.HasSuffix(real, "/") {
+		real += "/"
+	}
+	return real
+}
+
+// prefetch fetches the pages of the projects a wheel's metadata requires, in the background:
+// pip asks for them one after another, each a round trip to a far index; they are then ready.
+func (s *Shim) prefetch(metadata []byte) {
+	for _, line := range strings.Split(string(metadata), "\n") {
+		if line == "" {
+			break // the headers are over
+		}
+		v, ok := strings.CutPrefix(line, "Requires-Dist:")
+		if !ok || strings.Contains(v, "extra ==") || strings.Contains(v, "extra==") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		end := strings.IndexFunc(v, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		})
+		if end > 0 {
+			v = v[:end]
+		}
+		name := normalize(v)
+		for i := range s.indexes {
+			go s.fetch(s.pageURL(i, name))
+		}
+	}
+}
+
+// normalize is a project name as PEP 503 writes it in index URLs.
+func normalize(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r == '-' || r == '_' || r == '.' {
+			dash = true
+			continue
+		}
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// page hands on a project page of index i with its wheel links rewritten.
+func (s *Shim) page(w http.ResponseWriter, r *http.Request, i int, project string) {
+	e := s.fetch(s.pageURL(i, project))
+	if e.err != nil {
+		http.Error(w, e.err.Error(), http.StatusBadGateway)
+		return
+	}
+	if e.status != http.StatusOK {
+		http.Error(w, "the index answers "+strconv.Itoa(e.status), e.status)
+		return
+	}
+	if e.ctype != "" && !strings.Contains(e.ctype, "html") {
+		http.Error(w, "the index answered "+e.ctype+", not an HTML page", http.StatusBadGateway)
+		return
+	}
+	out, err := s.rewrite(e.body, e.final)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(out)
+}
+
+// rewrite points every wheel link of a page at the shim and keeps everything else as it was.
+func (s *Shim) rewrite(body []byte, pageURL *url.URL) ([]byte, error) {
+	var out bytes.Buffer
+	z := html.NewTokenizer(bytes.NewReader(body))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			if errors.Is(z.Err(), io.EOF) {
+				return out.Bytes(), nil
+			}
+			return nil, z.Err()
+		}
+		tok := z.Token()
+		if (tt == html.StartTagToken || tt == html.SelfClosingTagToken) && tok.Data == "a" {
+			s.rewriteLink(&tok, pageURL)
+			out.WriteString(tok.String())
+			continue
+		}
+		out.Write(z.Raw())
+	}
+}
+
+func (s *Shim) rewriteLink(tok *html.Token, pageURL *url.URL) {
+	hrefAt, meta := -1, false
+	for i, a := range tok.Attr {
+		switch a.Key {
+		case "href":
+			hrefAt = i
+		case "data-dist-info-metadata", "data-core-metadata":
+			meta = meta || a.Val != "" && a.Val != "false"
+		}
+	}
+	if hrefAt < 0 {
+		return
+	}
+	ref, err := url.Parse(tok.Attr[hrefAt].Val)
+	if err != nil {
+		return
+	}
+	abs := pageURL.ResolveReference(ref)
+	name, err := url.PathUnescape(path.Base(abs.EscapedPath()))
+	if err != nil || !strings.HasSuffix(name, ".whl") {
+		tok.Attr[hrefAt].Val = abs.String() // sdists and the like stay pip's
+		return
+	}
+	sha := ""
+	if algo, h, ok := strings.Cut(abs.Fragment, "="); ok && algo == "sha256" {
+		sha = strings.ToLower(h)
+	}
+	abs.Fragment, abs.RawFragment = "", ""
+	s.mu.Lock()
+	id := len(s.links)
+	s.links = append(s.links, shimLink{real: abs.String(), name: name, sha256: sha, metadata: meta})
+	s.mu.Unlock()
+	if !meta {
+		// Without metadata pip must read the real wheel: the shim hands it on (the credentials
+		// stay here), with its hash for pip to check.
+		tok.Attr[hrefAt].Val = s.base + "/p/" + strconv.Itoa(id) + "/" + url.PathEscape(name)
+		if sha != "" {
+			tok.Attr[hrefAt].Val += "#sha256=" + sha
+		}
+		return
+	}
+	// No #sha256 here: pip checks it against what it downloads, and it downloads a stub.
+	tok.Attr[hrefAt].Val = s.base + "/f/" + strconv.Itoa(id) + "/" + url.PathEscape(name)
+}
+
+func (s *Shim) metadata(w http.ResponseWriter, r *http.Request, l shimLink) {
+	b, err := s.realMetadata(r.Context(), l)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	_, _ = w.Write(b)
+}
+
+func (s *Shim) realMetadata(ctx context.Context, l shimLink) ([]byte, error) {
+	if !l.metadata {
+		return nil, fmt.Errorf("the index serves no metadata for %s", l.name)
+	}
+	e := s.fetch(l.real + ".metadata")
+	if e.err != nil {
+		return nil, e.err
+	}
+	if e.status != http.StatusOK {
+		return nil, fmt.Errorf("%s.metadata: the index answers %d", l.name, e.status)
+	}
+	s.prefetchOnce(l.real, e.body)
+	return e.body, nil
+}
+
+func (s *Shim) prefetchOnce(key string, metadata []byte) {
+	s.mu.Lock()
+	_, seen := s.memo["prefetched:"+key]
+	if !seen {
+		s.memo["prefetched:"+key] = &memoEntry{}
+	}
+	s.mu.Unlock()
+	if !seen {
+		s.prefetch(metadata)
+	}
+}
+
+// pass hands on a real wheel, for a dry run on an index without its metadata.
+func (s *Shim) pass(w http.ResponseWriter, r *http.Request, l shimLink) {
+	resp, err := s.get(r.Context(), l.real)
+	if err != nil {
+		http.Error(w, runner.Redact(err.Error()), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		http.Error(w, l.name+": the index answers "+resp.Status, resp.StatusCode)
+		return
+	}
+	if resp.ContentLength >= 0 {
+		w.Header().Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	_, _ = io.Copy(w, resp.Body)
+}
+
+// stub answers a wheel request with a wheel holding only the real wheel's metadata: all a dry
+// run reads of it.
+func (s *Shim) stub(w http.ResponseWriter, r *http.Request, l shimLink) {
+	meta, err := s.realMetadata(r.Context(), l)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	b, err := stubWheel(l.name, meta)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	s.mu.Lock()
+	s.stubs++
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	_, _ = w.Write(b)
+}
+
+// stubWheel is a wheel named name with metadata as its METADATA, and nothing to install.
+func stubWheel(name string, metadata []byte) ([]byte, error) {
+	f := strings.Split(strings.TrimSuffix(name, ".whl"), "-")
+	if len(f) < 5 {
+		return nil, fmt.Errorf("%s is not a wheel name", name)
+	}
+	info := f[0] + "-" + f[1] + ".dist-info"
+	var wheel strings.Builder
+	wheel.WriteString("Wheel-Version: 1.0\nGenerator: gpuwiz-resolve-stub\nRoot-Is-Purelib: false\n")
+	for _, py := range strings.Split(f[len(f)-3], ".") {
+		for _, abi := range strings.Split(f[len(f)-2], ".") {
+			for _, plat := range strings.Split(f[len(f)-1], ".") {
+				wheel.WriteString("Tag: " + py + "-" + abi + "-" + plat + "\n")
+			}
+		}
+	}
+	entries := []struct {
+		name string
+		body []byte
+	}{{info + "/METADATA", metadata}, {info + "/WHEEL", []byte(wheel.String())}}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	var record strings.Builder
+	for _, e := range entries {
+		fw, err := zw.Create(e.name)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := fw.Write(e.body); err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(e.body)
+		fmt.Fprintf(&record, "%s,sha256=%s,%d\n", e.name, base64.RawURLEncoding.EncodeToString(sum[:]), len(e.body))
+	}
+	record.WriteString(info + "/RECORD,,\n")
+	fw, err := zw.Create(info + "/RECORD")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := fw.Write([]byte(record.String())); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

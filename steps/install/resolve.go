@@ -1,0 +1,271 @@
+package install
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"gpuwiz/steps/fetch"
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
+)
+
+// errUsePip says the stage cannot be done by resolving with pip and fetching in Go, and why:
+// the stage then runs today's `pip download`.
+var errUsePip = errors.New("downloading with pip instead")
+
+// reportFrom is the first pip with `pip install --dry-run --report`.
+const reportFrom = "22.2"
+
+// reportArgv turns a stage's `pip download … -d DIR REQS` into the resolve that downloads
+// nothing: `pip install --dry-run --ignore-installed --report FILE …` with the same mirror,
+// constraints and requirements, and every index replaced by index(url) (the shim's stand-in).
+// Options only `pip download` has (a foreign platform), and find-links pages, leave the stage to pip.
+func reportArgv(download []string, report string, index func(string) string) ([]string, error) {
+	if len(download) < 4 || download[1] != "-m" || download[2] != "pip" || download[3] != "download" {
+		return nil, fmt.Errorf("%w: not a pip download: %s", errUsePip, runner.QuoteArgv(download))
+	}
+	out := append([]string{}, download[:3]...)
+	out = append(out, "install", "--dry-run", "--ignore-installed", "--no-cache-dir", "--report", report, "--quiet")
+	for i := 4; i < len(download); i++ {
+		a := download[i]
+		switch {
+		case a == "-d" || a == "--dest" || a == "-D" || a == "--progress-bar":
+			i++
+		case strings.HasPrefix(a, "--dest=") || strings.HasPrefix(a, "--progress-bar="):
+		case (a == "--index-url" || a == "-i" || a == "--extra-index-url") && i+1 < len(download):
+			out = append(out, a, index(download[i+1]))
+			i++
+		case strings.HasPrefix(a, "--index-url=") || strings.HasPrefix(a, "--extra-index-url="):
+			k, v, _ := strings.Cut(a, "=")
+			out = append(out, k+"="+index(v))
+		case a == "--find-links" || a == "-f" || strings.HasPrefix(a, "--find-links="):
+			return nil, fmt.Errorf("%w: find-links pages are read by pip itself", errUsePip)
+		case strings.HasPrefix(a, "--platform"), strings.HasPrefix(a, "--python-version"), strings.HasPrefix(a, "--implementation"), strings.HasPrefix(a, "--abi"):
+			return nil, fmt.Errorf("%w: %s is for another platform", errUsePip, a)
+		default:
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// indexURLs are the indexes a pip argv names, in order.
+func indexURLs(argv []string) []string {
+	var out []string
+	for i := 0; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case (a == "--index-url" || a == "-i" || a == "--extra-index-url") && i+1 < len(argv):
+			out = append(out, argv[i+1])
+			i++
+		case strings.HasPrefix(a, "--index-url=") || strings.HasPrefix(a, "--extra-index-url="):
+			_, v, _ := strings.Cut(a, "=")
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// pipReport is the part of pip's installation report (https://pip.pypa.io/en/stable/reference/installation-report/) the stage reads.
+type pipReport struct {
+	Version    string `json:"version"`
+	PipVersion string `json:"pip_version"`
+	Install    []struct {
+		DownloadInfo struct {
+			URL         string `json:"url"`
+			ArchiveInfo *struct {
+				Hash   string            `json:"hash"`
+				Hashes map[string]string `json:"hashes"`
+			} `json:"archive_info"`
+			DirInfo *json.RawMessage `json:"dir_info"`
+			VCSInfo *json.RawMessage `json:"vcs_info"`
+		} `json:"download_info"`
+		Metadata struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"metadata"`
+	} `json:"install"`
+}
+
+var hexSHA256 = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+
+// parseReport turns pip's report into the files to fetch; anything the downloader cannot take
+// (a file:// link, a local folder, VCS, a source archive, a missing sha256) leaves it to pip.
+func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]fetch.File, error) {
+	var r pipReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%w: pip's report does not read: %v", errUsePip, err)
+	}
+	if r.Version != "1" && r.Version != "0" {
+		return nil, fmt.Errorf("%w: pip's report has version %q", errUsePip, r.Version)
+	}
+	if len(r.Install) == 0 {
+		return nil, fmt.Errorf("%w: pip's report lists nothing to install", errUsePip)
+	}
+	var out []fetch.File
+	for _, it := range r.Install {
+		d := it.DownloadInfo
+		what := it.Metadata.Name + " " + it.Metadata.Version
+		if d.DirInfo != nil || d.VCSInfo != nil || d.ArchiveInfo == nil {
+			return nil, fmt.Errorf("%w: %s is not an archive from an index", errUsePip, what)
+		}
+		rawURL, shimSHA, viaShim := lookup(d.URL)
+		if !viaShim {
+			rawURL = d.URL
+		}
+		u, err := url.Parse(rawURL)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" {
+			return nil, fmt.Errorf("%w: %s comes from %s, not over http(s)", errUsePip, what, runner.Redact(d.URL))
+		}
+		name, err := url.PathUnescape(path.Base(u.EscapedPath()))
+		if err != nil || !strings.HasSuffix(name, ".whl") || name != filepath.Base(name) {
+			return nil, fmt.Errorf("%w: %s is %s, not a wheel", errUsePip, what, path.Base(u.Path))
+		}
+		sum := d.ArchiveInfo.Hashes["sha256"]
+		if viaShim { // pip hashed the stub: the real index's sha256 is the one that counts
+			sum = shimSHA
+		} else if sum == "" {
+			if algo, h, ok := strings.Cut(d.ArchiveInfo.Hash, "="); ok && algo == "sha256" {
+				sum = h
+			}
+		}
+		if !hexSHA256.MatchString(sum) {
+			return nil, fmt.Errorf("%w: the index gives no sha256 for %s", errUsePip, name)
+		}
+		u.Fragment, u.RawFragment = "", ""
+		out = append(out, fetch.File{URL: u.String(), Name: name, SHA256: strings.ToLower(sum)})
+	}
+	return out, nil
+}
+
+// resolve asks pip for the stage's files without downloading them: pip resolves against the
+// shim, which serves the real index's pages and metadata and a stub for every wheel.
+func (e *engine) resolve(ctx context.Context, s Step) ([]fetch.File, error) {
+	if v := e.plan.PipVersion; v != "" && pipOlderThan(v, reportFrom) {
+		return nil, fmt.Errorf("%w: pip %s has no --report (%s and newer have)", errUsePip, v, reportFrom)
+	}
+	indexes := indexURLs(s.Argv)
+	if len(indexes) == 0 {
+		return nil, fmt.Errorf("%w: the step names no index", errUsePip)
+	}
+	netw, err := e.network(ctx)
+	if err != nil {
+		return nil, err
+	}
+	shim, err := fetch.StartShim(netw, indexes)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsePip, err)
+	}
+	defer shim.Close()
+	standIn := func(u string) string {
+		for i, x := range indexes {
+			if x == u {
+				return shim.IndexURL(i)
+			}
+		}
+		return u
+	}
+	dir, err := os.MkdirTemp("", "gpuwiz-resolve-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	report := filepath.Join(dir, "report.json")
+	argv, err := reportArgv(s.Argv, report, standIn)
+	if err != nil {
+		return nil, err
+	}
+	if err := metadataServed(ctx, argv, shim.IndexURL(0)); err != nil {
+		return nil, err
+	}
+	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (resolve)", Argv: argv, Env: loopbackEnv(e.plan.env)})
+	if res.Err != nil {
+		if ctx.Err() != nil {
+			return nil, res.Err
+		}
+		return nil, fmt.Errorf("%w: pip's resolve failed (%v%s)", errUsePip, res.Err, tailNote(res.Tail))
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		return nil, fmt.Errorf("%w: pip wrote no report: %v", errUsePip, err)
+	}
+	return parseReport(b, shim.Lookup)
+}
+
+// loopbackEnv is env for a pip that talks to the shim on 127.0.0.1: no proxy in between (the
+// shim itself goes through pip's proxy).
+func loopbackEnv(env []string) []string {
+	out := make([]string, 0, len(env)+3)
+	noProxy := ""
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch strings.ToUpper(k) {
+		case "NO_PROXY":
+			if v != "" {
+				noProxy = v + ","
+			}
+			continue
+		case "PIP_PROXY":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "NO_PROXY="+noProxy+"127.0.0.1", "no_proxy="+noProxy+"127.0.0.1", "PIP_PROXY=")
+}
+
+// metadataServed checks that the index serves the first requirement's metadata apart from its
+// wheels (PEP 658, as download.pytorch.org and PyPI do): without it pip would download every
+// wheel whole to read its dependencies, and the fetch would then download them again.
+func metadataServed(ctx context.Context, argv []string, shimIndex string) error {
+	req := ""
+	for i := 4; i < len(argv) && req == ""; i++ {
+		switch a := argv[i]; {
+		case a == "-r" && i+1 < len(argv):
+			if b, err := os.ReadFile(argv[i+1]); err == nil {
+				first := strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
+				if f := strings.FieldsFunc(first, func(r rune) bool { return strings.ContainsRune(" ;<>=!~[", r) }); len(f) > 0 {
+					req = f[0]
+				}
+			}
+			i++
+		case a == "--report" || a == "-c" || a == "--index-url" || a == "-i" || a == "--extra-index-url":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			req, _, _ = strings.Cut(a, "==")
+		}
+	}
+	if req == "" {
+		return fmt.Errorf("%w: no requirement to check the index for", errUsePip)
+	}
+	page := shimIndex + "/" + pyenv.NormalizeName(req) + "/"
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(cctx, http.MethodGet, page, nil)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsePip, err)
+	}
+	resp, err := (&http.Client{Transport: &http.Transport{Proxy: nil}}).Do(hreq)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsePip, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%w: the index's page for %s: %s %s", errUsePip, req, resp.Status, strings.TrimSpace(string(body)))
+	}
+	if !strings.Contains(string(body), "data-dist-info-metadata=") && !strings.Contains(string(body), "data-core-metadata=") {
+		return fmt.Errorf("%w: the index serves no metadata apart from the wheels (PEP 658) for %s, so pip would download every wheel to resolve", errUsePip, req)
+	}
+	return nil
+}

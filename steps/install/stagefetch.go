@@ -1,0 +1,253 @@
+package install
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpuwiz/steps/fetch"
+	"gpuwiz/steps/runner"
+)
+
+// progressEvery is how often a download's progress is reported (the bar is redrawn 5 times a second).
+const progressEvery = 200 * time.Millisecond
+
+// fetchStage stages the step's wheels with pip as the resolver and gpuwiz's downloader: pip says
+// which files (with their sha256) without downloading, then they are fetched in parallel, in
+// Range parts, continuing any partial file an earlier run left in the wheel cache. An error
+// wrapping errUsePip means this way is not open here (an old pip, no metadata on the index, a
+// file:// link…) and nothing was downloaded that pip would not reuse.
+func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) error {
+	if pre == nil {
+		pre = e.startResolve(ctx, s)
+	}
+	files, err := pre.wait()
+	if err != nil {
+		return err
+	}
+	netw, err := e.network(ctx)
+	if err != nil {
+		return err
+	}
+	e.emit(Event{StepID: s.ID, Message: fmt.Sprintf("pip resolved %d wheels; downloading them in parallel into %s", len(files), e.plan.StageDir)})
+	c := &fetch.Counters{}
+	stop := e.reportProgress(s.ID, c)
+	res, err := fetch.Fetch(ctx, files, fetch.Options{Dir: e.plan.StageDir, Network: netw, Progress: c,
+		Log: func(l string) { e.emitLine(Event{StepID: s.ID, Line: l}) }, Checked: e.checkedBefore})
+	stop()
+	e.out.BytesDownloaded += res.Fetched
+	if rerr := recordFetched(e.plan.StageDir, fetchSource(s, e.plan), files); rerr != nil && err == nil {
+		err = fmt.Errorf("recording the staged wheels' sha256: %w", rerr)
+	}
+	e.fetched = append(e.fetched, files...)
+	if err != nil {
+		if errors.Is(err, fetch.ErrUnsupported) {
+			return fmt.Errorf("%w: %v", errUsePip, err)
+		}
+		if p := netw.ProxyInUse(files[0].URL); p != "" && !errors.Is(err, fetch.ErrHashMismatch) && ctx.Err() == nil {
+			err = fmt.Errorf("%w (through the proxy %s)", err, p)
+		}
+		return err
+	}
+	st := c.Stats()
+	msg := fmt.Sprintf("%d wheels, %s: %s downloaded", len(files), humanSize(st.Total), humanSize(res.Fetched))
+	if res.Reused > 0 {
+		msg += ", " + humanSize(res.Reused) + " already in the cache (sha256 checked)"
+	}
+	e.emit(Event{StepID: s.ID, Message: msg})
+	return nil
+}
+
+// stageWithFetch tries fetchStage; done is false when the stage is left to pip (said in an event).
+func (e *engine) stageWithFetch(ctx context.Context, s Step, pre *pendingResolve) (done bool, err error) {
+	err = e.fetchStage(ctx, s, pre)
+	if err == nil || !errors.Is(err, errUsePip) {
+		if err != nil && s.ID == StepStageOpt && ctx.Err() == nil {
+			e.dropOptional()
+		}
+		return true, err
+	}
+	e.emit(Event{StepID: s.ID, Message: strings.Replace(err.Error(), errUsePip.Error()+": ", "", 1) + ": downloading with pip"})
+	return false, nil
+}
+
+func (e *engine) userEnv(key string) string {
+	v := ""
+	for _, kv := range e.plan.userEnv {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
+
+// pendingResolve is pip's resolve of a stage running in the background.
+type pendingResolve struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	files  []fetch.File
+	err    error
+}
+
+// startResolve begins the resolve of s (see resolve); wait gives its answer, stop abandons it.
+func (e *engine) startResolve(ctx context.Context, s Step) *pendingResolve {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &pendingResolve{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		if e.userEnv("GPUWIZ_DOWNLOADER") == "pip" {
+			p.err = fmt.Errorf("%w: GPUWIZ_DOWNLOADER=pip", errUsePip)
+			return
+		}
+		p.files, p.err = e.resolve(ctx, s)
+	}()
+	return p
+}
+
+func (p *pendingResolve) wait() ([]fetch.File, error) {
+	<-p.done
+	return p.files, p.err
+}
+
+func (p *pendingResolve) stop() {
+	if p != nil {
+		p.cancel()
+		<-p.done
+	}
+}
+
+// checkedBefore: the file was checked against this sha256 in this run already, by an earlier
+// stage step, or by the stage's check of the whole cache (every wheel left in the folder after it
+// has the sha256 its record gives).
+func (e *engine) checkedBefore(name, sha string) bool {
+	for _, f := range e.fetched {
+		if f.Name == name && strings.EqualFold(f.SHA256, sha) {
+			return true
+		}
+	}
+	return strings.EqualFold(readWheelRecord(e.plan.StageDir).Wheels[name].SHA256, sha)
+}
+
+// fetchSource is where a stage step's wheels come from, for the cache's record.
+func fetchSource(s Step, p Plan) string {
+	if s.ID == StepStageDeps {
+		return p.Target.Mirror
+	}
+	return p.IndexURL
+}
+
+// recordFetched adds the fetched wheels to the cache's record with the sha256 the index gave
+// (the downloader checked every byte against it), without reading them again.
+func recordFetched(dir, from string, files []fetch.File) error {
+	rec := readWheelRecord(dir)
+	now := time.Now().UTC()
+	changed := false
+	for _, f := range files {
+		info, err := os.Stat(filepath.Join(dir, f.Name))
+		if err != nil {
+			continue // not fetched (the run stopped first)
+		}
+		if r, ok := rec.Wheels[f.Name]; ok && r.SHA256 == f.SHA256 && r.Size == info.Size() {
+			continue
+		}
+		rec.Wheels[f.Name] = cachedWheel{SHA256: f.SHA256, Size: info.Size(), From: stripCredentials(from), Staged: now}
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	return writeWheelRecord(dir, rec)
+}
+
+// reportProgress sends the counters as progress events until stop is called, and once more at the end.
+func (e *engine) reportProgress(stepID string, c *fetch.Counters) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	send := func() {
+		st := c.Stats()
+		e.emitLine(Event{StepID: stepID, Progress: &runner.Progress{Done: st.Done, Total: st.Total, BytesPerSec: st.BytesPerSec, ETASeconds: st.ETA.Seconds()}})
+	}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				send()
+			case <-done:
+				send()
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// network is pip's network settings for the framework's pip steps: its proxy and cert (from
+// pip's config files or PIP_PROXY/PIP_CERT, as `pip config list` shows them), its timeout, and
+// the proxy variables of the environment.
+func (e *engine) network(ctx context.Context) (fetch.Network, error) {
+	if e.netw != nil {
+		return *e.netw, nil
+	}
+	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror}}
+	var out bytes.Buffer
+	res := e.r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{e.py, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Env: e.plan.env, Stdout: &out}, nil)
+	if res.Err != nil && ctx.Err() != nil {
+		return n, res.Err
+	}
+	set := pipNetSettings(out.String())
+	n.Proxy, n.Cert = set["proxy"], set["cert"]
+	if t, err := strconv.ParseFloat(set["timeout"], 64); err == nil && t > 0 {
+		n.Timeout = time.Duration(t * float64(time.Second))
+	}
+	e.netw = &n
+	return n, nil
+}
+
+// pipNetSettings reads proxy, cert and timeout from `pip config list` lines (global.proxy='…',
+// install.cert='…', :env:.proxy='…'); a PIP_* variable beats the files, a command's section
+// (install, download) beats global.
+func pipNetSettings(list string) map[string]string {
+	rank := map[string]int{"global": 1, "download": 2, "install": 2, ":env:": 3}
+	best := map[string]int{}
+	out := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(list))
+	for sc.Scan() {
+		key, val, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
+		if !ok {
+			continue
+		}
+		i := strings.LastIndex(key, ".")
+		if i < 0 {
+			continue
+		}
+		scope, name := key[:i], key[i+1:]
+		if name != "proxy" && name != "cert" && name != "timeout" || rank[scope] == 0 || rank[scope] < best[name] {
+			continue
+		}
+		best[name] = rank[scope]
+		out[name] = strings.Trim(val, `'"`)
+	}
+	return out
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
