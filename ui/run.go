@@ -98,6 +98,9 @@ func checkInputs(ctx context.Context, env *cli.Env, stderr io.Writer) int {
 	if _, err := env.Matrix(); err != nil {
 		return fail(err)
 	}
+	if _, err := env.Sources(); err != nil {
+		return fail(err)
+	}
 	if env.G.SimulateFile != "" {
 		if _, err := env.GPUReport(ctx); err != nil {
 			return fail(err)

@@ -31,6 +31,7 @@ const (
 // Globals are the persistent flags every command sees.
 type Globals struct {
 	MatrixFile   string // --matrix: replaces the embedded matrix
+	SourcesFile  string // --sources: replaces the embedded list of package sources (mirrors)
 	SimulateFile string // --simulate: a GPU report (gpuwiz gpu --json) used instead of probing
 	NoColor      bool
 	ASCII        bool
@@ -139,6 +140,7 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 	root.SetVersionTemplate("gpuwiz {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&env.G.MatrixFile, "matrix", "", "use this version-matrix TOML file instead of the embedded one")
+	pf.StringVar(&env.G.SourcesFile, "sources", "", "use this package-sources TOML file (mirrors the wizard offers) instead of the embedded one")
 	pf.StringVar(&env.G.SimulateFile, "simulate", "", "use the GPU report in `FILE` (written by gpuwiz gpu --json) instead of probing the hardware")
 	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", "no colours (also set by NO_COLOR)")
 	pf.BoolVar(&env.G.ASCII, "ascii", false, "ASCII only: no box drawing, for old consoles")

@@ -1,0 +1,439 @@
+package sources
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/http/httpproxy"
+
+	"gpuwiz/steps/runner"
+)
+
+// DefaultTimeout bounds each probe: a source slower than this to list one project is not a good
+// place to download gigabytes from.
+const DefaultTimeout = 3 * time.Second
+
+// maxPage bounds one index page read (download.pytorch.org's torch page is a few hundred KiB).
+const maxPage = 16 << 20
+
+// depsProbeProject is the project asked of a dependency index to see that it answers: every
+// PyPI mirror has pip, and its page is small.
+const depsProbeProject = "pip"
+
+// Options tune a probe.
+type Options struct {
+	Timeout time.Duration // per probe, all at once; 0: DefaultTimeout
+	// Environ holds HTTPS_PROXY, HTTP_PROXY and NO_PROXY (any case); nil: os.Environ().
+	Environ []string
+	// PipProxy is pip's own proxy setting (`pip config list` global.proxy=...; PipProxy reads it);
+	// when set it wins over the environment, as it does for pip.
+	PipProxy string
+	// Transport is the base transport (tests); nil: a clone of http.DefaultTransport. Its Proxy is
+	// replaced by the one the options say.
+	Transport *http.Transport
+}
+
+// Result is what the probe found for one candidate.
+type Result struct {
+	Candidate Candidate     `json:"candidate"`
+	Answers   bool          `json:"answers"`   // every URL it needs answered over HTTP
+	HasBuild  bool          `json:"has_build"` // it carries the framework's wheel for this build
+	File      string        `json:"file,omitempty"`
+	Elapsed   time.Duration `json:"elapsed_ns"`
+	// Why is, when it cannot be used, the reason in plain words (credentials redacted).
+	Why string `json:"why,omitempty"`
+	// Proxy is the proxy its requests went through, redacted, with where it was set; "" for none.
+	Proxy string `json:"proxy,omitempty"`
+}
+
+// Usable reports a source that answers and has the build.
+func (r Result) Usable() bool { return r.Answers && r.HasBuild }
+
+// Millis is the elapsed time in whole milliseconds.
+func (r Result) Millis() int64 { return r.Elapsed.Milliseconds() }
+
+// Probe checks every candidate at once, each within the timeout, and returns the results in the
+// candidates' order. Pages several candidates share (the official index's project page for
+// Paddle's mirrors) are fetched once.
+func Probe(ctx context.Context, cands []Candidate, b Build, o Options) []Result {
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	p := &prober{ctx: ctx, timeout: timeout, build: b, pages: map[string]*page{}}
+	p.proxy, p.proxyFrom = proxyConfig(o)
+	tr := o.Transport
+	if tr == nil {
+		tr = http.DefaultTransport.(*http.Transport).Clone()
+	} else {
+		tr = tr.Clone()
+	}
+	pf := p.proxy.ProxyFunc()
+	tr.Proxy = func(r *http.Request) (*url.URL, error) { return pf(r.URL) }
+	p.client = &http.Client{Transport: tr}
+	out := make([]Result, len(cands))
+	var wg sync.WaitGroup
+	for i, c := range cands {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = p.probe(c)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// Propose is the index of the fastest usable result, or -1 when none is usable. Equal times go
+// to the earlier candidate (the official index comes first).
+func Propose(results []Result) int {
+	best := -1
+	for i, r := range results {
+		if r.Usable() && (best < 0 || r.Elapsed < results[best].Elapsed) {
+			best = i
+		}
+	}
+	return best
+}
+
+type prober struct {
+	ctx       context.Context
+	timeout   time.Duration
+	build     Build
+	client    *http.Client
+	proxy     *httpproxy.Config
+	proxyFrom string
+	mu        sync.Mutex
+	pages     map[string]*page
+}
+
+// page is one fetched URL, shared by every candidate that needs it.
+type page struct {
+	once    sync.Once
+	status  int
+	files   []string
+	elapsed time.Duration
+	err     error
+}
+
+func (p *prober) fetch(u string) *page {
+	p.mu.Lock()
+	pg, ok := p.pages[u]
+	if !ok {
+		pg = &page{}
+		p.pages[u] = pg
+	}
+	p.mu.Unlock()
+	pg.once.Do(func() {
+		start := time.Now()
+		pg.status, pg.files, pg.err = p.get(u)
+		pg.elapsed = time.Since(start)
+	})
+	return pg
+}
+
+func (p *prober) get(u string) (int, []string, error) {
+	req, err := http.NewRequestWithContext(p.ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Accept", "text/html")
+	req.Header.Set("User-Agent", "gpuwiz (package source probe)")
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return resp.StatusCode, nil, nil
+	}
+	files, err := links(io.LimitReader(resp.Body, maxPage), resp.Request.URL)
+	return resp.StatusCode, files, err
+}
+
+// links are the file names an index page links to: the last path segment of every href, unescaped
+// ("torch-2.6.0%2Bcu126-cp312-cp312-win_amd64.whl#sha256=…" gives the file name with its '+').
+func links(r io.Reader, base *url.URL) ([]string, error) {
+	z := html.NewTokenizer(r)
+	var out []string
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			if errors.Is(z.Err(), io.EOF) {
+				return out, nil
+			}
+			return out, z.Err()
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			if string(name) != "a" || !hasAttr {
+				continue
+			}
+			for {
+				k, v, more := z.TagAttr()
+				if string(k) == "href" {
+					if f := fileOf(string(v), base); f != "" {
+						out = append(out, f)
+					}
+				}
+				if !more {
+					break
+				}
+			}
+		}
+	}
+}
+
+func fileOf(href string, base *url.URL) string {
+	ref, err := url.Parse(href)
+	if err != nil {
+		return ""
+	}
+	u := base.ResolveReference(ref)
+	seg := u.Path[strings.LastIndex(u.Path, "/")+1:]
+	return seg
+}
+
+// join is index + "/" + project + "/", PEP 503's project page.
+func join(index, project string) string {
+	return strings.TrimRight(index, "/") + "/" + normalize(project) + "/"
+}
+
+func (p *prober) probe(c Candidate) Result {
+	res := Result{Candidate: c}
+	var main, deps string // main: the page that must list the wheel; deps: an index that must answer
+	switch c.Kind {
+	case KindOfficial, KindIndex:
+		main = join(c.IndexURL, p.build.Project)
+	case KindDeps:
+		main, deps = join(c.IndexURL, p.build.Project), join(c.Mirror, depsProbeProject)
+	case KindFlat:
+		main, deps = c.FindLinks, join(c.Mirror, depsProbeProject)
+	case KindCustom:
+		return p.probeCustom(c)
+	default:
+		res.Why = "unknown kind " + c.Kind
+		return res
+	}
+	pages := p.fetchAll(main, deps)
+	res.Proxy = p.proxyFor(main)
+	res.Elapsed = slowest(pages)
+	mp := pages[0]
+	if mp.err != nil {
+		res.Why = p.explain(main, mp.err)
+		return res
+	}
+	if len(pages) > 1 && pages[1].err != nil {
+		res.Why = "the dependency index " + p.explain(deps, pages[1].err)
+		res.Proxy = p.proxyFor(deps)
+		return res
+	}
+	res.Answers = true
+	switch {
+	case mp.status == http.StatusNotFound:
+		res.Why = fmt.Sprintf("answers, but does not carry %s (%s: 404 Not Found)", p.build.Project, Redact(main))
+		return res
+	case mp.status != http.StatusOK:
+		res.Why = fmt.Sprintf("answers %d %s for %s", mp.status, http.StatusText(mp.status), Redact(main))
+		return res
+	}
+	v := judge(mp.files, p.build)
+	if v.file == "" {
+		res.Why = v.why
+		return res
+	}
+	res.HasBuild, res.File = true, v.file
+	if len(pages) > 1 && pages[1].status != http.StatusOK {
+		res.HasBuild = false
+		res.Why = fmt.Sprintf("has the build, but the dependency index answers %d %s for %s", pages[1].status, http.StatusText(pages[1].status), Redact(deps))
+	}
+	return res
+}
+
+// probeCustom finds out whether a typed URL is a PEP 503 index (it has a project page) or a flat
+// page (it lists the wheel itself), asking both at once.
+func (p *prober) probeCustom(c Candidate) Result {
+	res := Result{Candidate: c, Proxy: p.proxyFor(c.URL)}
+	asIndex, asFlat := join(c.URL, p.build.Project), c.URL
+	pages := p.fetchAll(asIndex, asFlat)
+	res.Elapsed = slowest(pages)
+	ip, fp := pages[0], pages[1]
+	if ip.err != nil && fp.err != nil {
+		res.Why = p.explain(c.URL, fp.err)
+		return res
+	}
+	res.Answers = true
+	if ip.err == nil && ip.status == http.StatusOK {
+		if v := judge(ip.files, p.build); v.file != "" {
+			res.HasBuild, res.File = true, v.file
+			res.Candidate.IndexURL = c.URL
+			res.Candidate.Name = "your URL (a package index)"
+			return res
+		} else {
+			res.Why = v.why
+		}
+	}
+	if fp.err == nil && fp.status == http.StatusOK {
+		if v := judge(fp.files, p.build); v.file != "" {
+			res.HasBuild, res.File, res.Why = true, v.file, ""
+			res.Candidate.FindLinks = c.URL
+			res.Candidate.Name = "your URL (a flat page of wheels)"
+			return res
+		} else if res.Why == "" {
+			res.Why = v.why
+		}
+	}
+	if res.Why == "" {
+		res.Why = fmt.Sprintf("answers, but neither %s nor the page itself lists %s", Redact(asIndex), p.build.Project)
+	}
+	return res
+}
+
+func (p *prober) fetchAll(urls ...string) []*page {
+	var list []string
+	for _, u := range urls {
+		if u != "" {
+			list = append(list, u)
+		}
+	}
+	out := make([]*page, len(list))
+	var wg sync.WaitGroup
+	for i, u := range list {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = p.fetch(u)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func slowest(pages []*page) time.Duration {
+	var d time.Duration
+	for _, pg := range pages {
+		d = max(d, pg.elapsed)
+	}
+	return d
+}
+
+// explain turns a failed request into plain words, saying whether a proxy was in the way.
+func (p *prober) explain(u string, err error) string {
+	host := u
+	if pu, perr := url.Parse(u); perr == nil {
+		host = pu.Host
+	}
+	var why string
+	var dns *net.DNSError
+	var certErr *x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(p.ctx.Err(), context.DeadlineExceeded):
+		why = fmt.Sprintf("no answer within %s", p.timeout)
+	case errors.Is(err, context.Canceled):
+		why = "the check was cancelled"
+	case strings.Contains(err.Error(), "proxyconnect"):
+		why = "the proxy cannot be reached (" + lastPart(err) + ")"
+	case errors.As(err, &dns):
+		why = "the host name " + host + " does not resolve"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		why = host + " refused the connection"
+	case errors.As(err, &certErr), errors.As(err, &hostErr), strings.Contains(err.Error(), "x509:"):
+		why = "its TLS certificate did not verify (a proxy that intercepts HTTPS needs its CA in pip's cert setting)"
+	default:
+		why = lastPart(err)
+	}
+	proxy := p.proxyFor(u)
+	if proxy != "" {
+		return Redact(fmt.Sprintf("does not answer through the proxy %s: %s", proxy, why))
+	}
+	if p.proxy.HTTPSProxy != "" || p.proxy.HTTPProxy != "" {
+		return Redact(fmt.Sprintf("does not answer: %s (not through the proxy: NO_PROXY covers %s, or it is a local address)", why, host))
+	}
+	return Redact(fmt.Sprintf("does not answer: %s (no proxy is set: HTTPS_PROXY, HTTP_PROXY and pip's proxy setting are empty)", why))
+}
+
+// lastPart is the innermost message of a wrapped network error ("connect: connection refused").
+func lastPart(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err.Error()
+}
+
+// proxyFor names the proxy a request to u goes through, redacted, with where it was set.
+func (p *prober) proxyFor(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	px, err := p.proxy.ProxyFunc()(pu)
+	if err != nil || px == nil {
+		return ""
+	}
+	return Redact(px.String()) + " (" + p.proxyFrom + ")"
+}
+
+// proxyConfig is pip's proxy when set, else the environment's proxies; NO_PROXY applies to both.
+func proxyConfig(o Options) (*httpproxy.Config, string) {
+	environ := o.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	get := func(names ...string) (string, string) {
+		for _, n := range names {
+			for _, kv := range environ {
+				if k, v, ok := strings.Cut(kv, "="); ok && k == n && v != "" {
+					return v, n
+				}
+			}
+		}
+		return "", ""
+	}
+	noProxy, _ := get("NO_PROXY", "no_proxy")
+	if o.PipProxy != "" {
+		return &httpproxy.Config{HTTPProxy: o.PipProxy, HTTPSProxy: o.PipProxy, NoProxy: noProxy}, "pip's proxy setting"
+	}
+	httpsProxy, hs := get("HTTPS_PROXY", "https_proxy")
+	httpProxy, h := get("HTTP_PROXY", "http_proxy")
+	var from []string
+	for _, n := range []string{hs, h} {
+		if n != "" {
+			from = append(from, n)
+		}
+	}
+	return &httpproxy.Config{HTTPSProxy: httpsProxy, HTTPProxy: httpProxy, NoProxy: noProxy}, "from " + strings.Join(from, ", ")
+}
+
+// PipProxy reads pip's proxy setting from `pip config list` output (global.proxy='http://…',
+// install.proxy=…, :env:.proxy=…); "" when none. The last one listed wins, as pip's own order does.
+func PipProxy(configList string) string {
+	proxy := ""
+	for _, line := range strings.Split(configList, "\n") {
+		key, val, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok || !strings.HasSuffix(key, ".proxy") {
+			continue
+		}
+		if v := strings.Trim(strings.TrimSpace(val), `'"`); v != "" {
+			proxy = v
+		}
+	}
+	return proxy
+}
+
+// Redact hides credentials in URLs (https://user:token@host → https://***@host).
+func Redact(s string) string { return runner.Redact(s) }

@@ -1,0 +1,316 @@
+package sources
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeIndex is a real loopback HTTP server with PEP 503 project pages under /whl/<channel>/<project>/,
+// a flat page of every wheel at /flat/<channel>/, and a PyPI-style /simple/pip/ for dependencies.
+type fakeIndex struct {
+	srv      *httptest.Server
+	delay    time.Duration       // every answer waits this long (a slow mirror)
+	files    map[string][]string // channel → wheel file names
+	requests atomic.Int64
+	mu       sync.Mutex
+	paths    map[string]int
+}
+
+func serveFake(t *testing.T, delay time.Duration, files map[string][]string) *fakeIndex {
+	f := &fakeIndex{delay: delay, files: files, paths: map[string]int{}}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeIndex) hits(path string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.paths[path]
+}
+
+func (f *fakeIndex) serve(w http.ResponseWriter, r *http.Request) {
+	f.requests.Add(1)
+	f.mu.Lock()
+	f.paths[r.URL.Path]++
+	f.mu.Unlock()
+	if f.delay > 0 {
+		select {
+		case <-time.After(f.delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	var names []string
+	switch {
+	case len(parts) == 2 && parts[0] == "simple" && parts[1] == "pip":
+		names = []string{"pip-25.3-py3-none-any.whl"}
+	case len(parts) == 3 && parts[0] == "whl":
+		for _, n := range f.files[parts[1]] {
+			if normalize(strings.SplitN(n, "-", 2)[0]) == parts[2] {
+				names = append(names, n)
+			}
+		}
+		if names == nil {
+			http.NotFound(w, r)
+			return
+		}
+	case len(parts) == 2 && parts[0] == "flat":
+		var ok bool
+		if names, ok = f.files[parts[1]]; !ok {
+			http.NotFound(w, r)
+			return
+		}
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html><body>\n")
+	for _, n := range names {
+		// like download.pytorch.org: one level up, '+' escaped, a hash fragment
+		fmt.Fprintf(&b, "<a href=\"../%s#sha256=00\">%s</a><br/>\n", strings.ReplaceAll(n, "+", "%2B"), n)
+	}
+	b.WriteString("</body></html>\n")
+	_, _ = w.Write([]byte(b.String()))
+}
+
+var build126 = Build{Project: "torch", Version: "2.6.0+cu126", Python: "3.12", GOOS: "linux", GOARCH: "amd64"}
+
+const goodWheel = "torch-2.6.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"
+
+// The three loopback indexes of the wizard's package-source step: one slow (answers after the
+// timeout), one missing the build, one good; the good one is proposed.
+func TestProbeSlowMissingGoodProposesGood(t *testing.T) {
+	timeout := 300 * time.Millisecond
+	slow := serveFake(t, 20*timeout, map[string][]string{"cu126": {goodWheel}})
+	missing := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu118-cp312-cp312-manylinux_2_28_x86_64.whl", "torch-2.5.1+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"}})
+	good := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu126-cp311-cp311-manylinux_2_28_x86_64.whl", goodWheel, "torchvision-0.21.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"}})
+	cands := []Candidate{
+		{ID: "official", Kind: KindOfficial, IndexURL: missing.srv.URL + "/whl/cu126"},
+		{ID: "slow", Kind: KindIndex, IndexURL: slow.srv.URL + "/whl/cu126"},
+		{ID: "good", Kind: KindFlat, FindLinks: good.srv.URL + "/flat/cu126/", Mirror: good.srv.URL + "/simple"},
+	}
+	res := Probe(context.Background(), cands, build126, Options{Timeout: timeout, Environ: []string{}})
+	if len(res) != 3 {
+		t.Fatalf("got %d results", len(res))
+	}
+	off, sl, gd := res[0], res[1], res[2]
+	if !off.Answers || off.HasBuild || !strings.Contains(off.Why, "has torch but not 2.6.0+cu126") {
+		t.Errorf("missing-build index: %+v", off)
+	}
+	if sl.Answers || sl.HasBuild || !strings.Contains(sl.Why, "no answer within 300ms") || !strings.Contains(sl.Why, "no proxy is set") {
+		t.Errorf("slow index: %+v", sl)
+	}
+	if !gd.Usable() || gd.File != goodWheel || gd.Why != "" {
+		t.Errorf("good flat page: %+v", gd)
+	}
+	if got := Propose(res); got != 2 {
+		t.Fatalf("proposed %d, want the good one (2): %+v", got, res)
+	}
+	if good.hits("/simple/pip/") != 1 {
+		t.Errorf("the flat page's dependency index was not asked: %v", good.paths)
+	}
+}
+
+// Every probe starts at once: the server answers nobody until all three requests have arrived, so
+// probes made one after another would all time out.
+func TestProbeRunsAllAtOnce(t *testing.T) {
+	const n = 3
+	var arrived sync.WaitGroup
+	arrived.Add(n)
+	all := make(chan struct{})
+	go func() { arrived.Wait(); close(all) }()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived.Done()
+		select {
+		case <-all:
+		case <-r.Context().Done():
+			return
+		}
+		fmt.Fprintf(w, `<a href="/x/%s">x</a>`, strings.ReplaceAll(goodWheel, "+", "%2B"))
+	}))
+	defer srv.Close()
+	var cands []Candidate
+	for i := range n {
+		cands = append(cands, Candidate{ID: fmt.Sprint(i), Kind: KindIndex, IndexURL: fmt.Sprintf("%s/i%d", srv.URL, i)})
+	}
+	for i, r := range Probe(context.Background(), cands, build126, Options{Timeout: 5 * time.Second, Environ: []string{}}) {
+		if !r.Usable() {
+			t.Errorf("candidate %d: %+v", i, r)
+		}
+	}
+}
+
+// Paddle's mirror candidates all take paddlepaddle-gpu from the official index: its page is
+// fetched once, and each mirror is asked for a small project page.
+func TestProbeDepsMirrorsShareTheOfficialPage(t *testing.T) {
+	off := serveFake(t, 0, map[string][]string{"paddle-cu126": {"paddlepaddle_gpu-3.0.0-cp312-cp312-manylinux1_x86_64.whl"}})
+	m1 := serveFake(t, 0, nil)
+	m2 := serveFake(t, 0, nil)
+	l := &List{Sources: []Entry{
+		{ID: "m1", Name: "one", Frameworks: []string{"paddle"}, Layout: KindDeps, URL: m1.srv.URL + "/simple"},
+		{ID: "m2", Name: "two", Frameworks: []string{"paddle"}, Layout: KindDeps, URL: m2.srv.URL + "/simple/"},
+		{ID: "t", Name: "torch only", Frameworks: []string{"torch"}, Layout: KindIndex, URL: "https://example.invalid/{channel}"},
+	}}
+	cands := l.For("paddle", "cu126", off.srv.URL+"/whl/paddle-cu126/")
+	if len(cands) != 3 || cands[0].Kind != KindOfficial || cands[1].Mirror != m1.srv.URL+"/simple" {
+		t.Fatalf("candidates: %+v", cands)
+	}
+	b := Build{Project: "paddlepaddle-gpu", Version: "3.0.0", Python: "3.12", GOOS: "linux", GOARCH: "amd64"}
+	res := Probe(context.Background(), cands, b, Options{Environ: []string{}})
+	for i, r := range res {
+		if !r.Usable() {
+			t.Errorf("candidate %d: %+v", i, r)
+		}
+	}
+	if got := off.hits("/whl/paddle-cu126/paddlepaddle-gpu/"); got != 1 {
+		t.Errorf("the official project page was fetched %d times, want once", got)
+	}
+	if m1.hits("/simple/pip/") != 1 || m2.hits("/simple/pip/") != 1 {
+		t.Errorf("mirrors not asked: %v %v", m1.paths, m2.paths)
+	}
+}
+
+func TestProbeWrongPythonOrOSSaysWhatIsThere(t *testing.T) {
+	ix := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu126-cp310-cp310-win_amd64.whl", "torch-2.6.0+cu126-cp312-cp312-win_amd64.whl"}})
+	c := []Candidate{{ID: "x", Kind: KindIndex, IndexURL: ix.srv.URL + "/whl/cu126"}}
+	r := Probe(context.Background(), c, build126, Options{Environ: []string{}})[0]
+	if r.HasBuild || !strings.Contains(r.Why, "no wheel for Python 3.12 on linux/amd64") || !strings.Contains(r.Why, "cp312-win_amd64") {
+		t.Fatalf("%+v", r)
+	}
+	win := build126
+	win.GOOS = "windows"
+	if r := Probe(context.Background(), c, win, Options{Environ: []string{}})[0]; !r.Usable() || r.File != "torch-2.6.0+cu126-cp312-cp312-win_amd64.whl" {
+		t.Fatalf("windows: %+v", r)
+	}
+}
+
+func TestProbeCustomURLFindsItsLayout(t *testing.T) {
+	ix := serveFake(t, 0, map[string][]string{"cu126": {goodWheel}})
+	flat, _ := Custom(ix.srv.URL + "/flat/cu126/")
+	index, _ := Custom(ix.srv.URL + "/whl/cu126")
+	empty, _ := Custom(ix.srv.URL + "/whl/cu999")
+	res := Probe(context.Background(), []Candidate{flat, index, empty}, build126, Options{Environ: []string{}})
+	if r := res[0]; !r.Usable() || r.Candidate.FindLinks != flat.URL || r.Candidate.IndexURL != "" {
+		t.Errorf("flat page: %+v", r)
+	}
+	if r := res[1]; !r.Usable() || r.Candidate.IndexURL != index.URL || r.Candidate.FindLinks != "" {
+		t.Errorf("index: %+v", r)
+	}
+	if r := res[2]; r.Usable() || !r.Answers || r.Why == "" {
+		t.Errorf("empty: %+v", r)
+	}
+	if _, err := Custom("http://mirror.example.org/simple"); err == nil || !strings.Contains(err.Error(), "use https") {
+		t.Errorf("plain http to a remote host: %v", err)
+	}
+	if _, err := Custom("not a url"); err == nil {
+		t.Error("accepted 'not a url'")
+	}
+}
+
+func closedPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// An unreachable source says whether a proxy is in the way, naming it without its password.
+func TestProbeUnreachableNamesTheProxyRedacted(t *testing.T) {
+	proxy := "http://alice:s3cret@" + closedPort(t)
+	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: "https://mirror.example.invalid/whl/cu126"}}
+	r := Probe(context.Background(), c, build126, Options{Environ: []string{"HTTPS_PROXY=" + proxy}})[0]
+	if r.Answers || !strings.Contains(r.Why, "through the proxy http://***@127.0.0.1:") || !strings.Contains(r.Why, "from HTTPS_PROXY") ||
+		!strings.Contains(r.Why, "the proxy cannot be reached") {
+		t.Fatalf("%+v", r)
+	}
+	if strings.Contains(r.Why+r.Proxy, "s3cret") || strings.Contains(r.Why+r.Proxy, "alice") {
+		t.Fatalf("the proxy's credentials leak: %+v", r)
+	}
+	// pip's own setting wins over the environment.
+	r = Probe(context.Background(), c, build126, Options{Environ: []string{"HTTPS_PROXY=http://other:1"}, PipProxy: proxy})[0]
+	if !strings.Contains(r.Proxy, "pip's proxy setting") || !strings.Contains(r.Why, "127.0.0.1") {
+		t.Fatalf("pip proxy: %+v", r)
+	}
+	// NO_PROXY takes the host off the proxy; the message says so.
+	r = Probe(context.Background(), c, build126, Options{Environ: []string{"HTTPS_PROXY=" + proxy, "NO_PROXY=.example.invalid"}})[0]
+	if r.Proxy != "" || !strings.Contains(r.Why, "not through the proxy") {
+		t.Fatalf("NO_PROXY: %+v", r)
+	}
+}
+
+func TestProbeUnreachableWithoutProxySaysNoneIsSet(t *testing.T) {
+	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: "http://" + closedPort(t) + "/whl/cu126"}}
+	r := Probe(context.Background(), c, build126, Options{Environ: []string{}})[0]
+	if r.Answers || !strings.Contains(r.Why, "refused the connection") || !strings.Contains(r.Why, "no proxy is set") {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// A proxy that refuses CONNECT is named as the place it failed.
+func TestProbeProxyRefusingConnect(t *testing.T) {
+	px := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Proxy-Authenticate", `Basic realm="corp"`)
+		http.Error(w, "auth", http.StatusProxyAuthRequired)
+	}))
+	defer px.Close()
+	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: "https://mirror.example.invalid/whl/cu126"}}
+	r := Probe(context.Background(), c, build126, Options{Environ: []string{"https_proxy=" + px.URL}})[0]
+	if r.Answers || !strings.Contains(r.Why, "through the proxy "+px.URL) || !strings.Contains(r.Why, "Proxy Authentication Required") {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestCredentialsInSourceURLsAreRedacted(t *testing.T) {
+	ix := serveFake(t, 0, nil)
+	u := strings.Replace(ix.srv.URL, "http://", "http://bob:tok3n@", 1) + "/whl/cu126"
+	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: u}, {ID: "f", Kind: KindFlat, FindLinks: u + "/", Mirror: u + "?token=abc"}}
+	for _, r := range Probe(context.Background(), c, build126, Options{Environ: []string{}}) {
+		text := r.Why + r.Candidate.Where()
+		if r.Why == "" || strings.Contains(text, "tok3n") || strings.Contains(text, "bob") || strings.Contains(text, "abc") {
+			t.Errorf("%q", text)
+		}
+	}
+}
+
+func TestProposeFastestUsableFirstOnTies(t *testing.T) {
+	ms := time.Millisecond
+	res := []Result{
+		{Answers: true, HasBuild: true, Elapsed: 90 * ms},
+		{Answers: true, HasBuild: false, Elapsed: 5 * ms},
+		{Answers: true, HasBuild: true, Elapsed: 40 * ms},
+		{Answers: true, HasBuild: true, Elapsed: 40 * ms},
+	}
+	if got := Propose(res); got != 2 {
+		t.Fatalf("proposed %d, want 2", got)
+	}
+	if got := Propose([]Result{{Answers: false}, {Answers: true}}); got != -1 {
+		t.Fatalf("proposed %d with nothing usable", got)
+	}
+}
+
+func TestPipProxyFromConfigList(t *testing.T) {
+	out := "global.index-url='https://pypi.tuna.tsinghua.edu.cn/simple'\nglobal.proxy='http://u:p@proxy.corp:8080'\ninstall.timeout='60'\n"
+	if got := PipProxy(out); got != "http://u:p@proxy.corp:8080" {
+		t.Fatalf("%q", got)
+	}
+	if got := PipProxy(out + ":env:.proxy='http://env:3128'\n"); got != "http://env:3128" {
+		t.Fatalf("env wins: %q", got)
+	}
+	if got := PipProxy("global.index-url='x'\n"); got != "" {
+		t.Fatalf("%q", got)
+	}
+}
