@@ -20,6 +20,9 @@ type Backend interface {
 	// KnownVenvs lists the venvs gpuwiz worked on (newest first), then the active one, ./venv,
 	// ./.venv and conda's, each with what it holds; warning says what could not be read.
 	KnownVenvs(ctx context.Context) (list []KnownVenv, warning string)
+	// Sources lists where the packages of req's build can come from and checks each, all at once
+	// with a short timeout; with req.Custom set it checks only that URL.
+	Sources(ctx context.Context, req SourcesRequest) (SourcesReport, error)
 	Plan(ctx context.Context, req PlanRequest) (Plan, error)
 	// Install runs plan, sending progress on events (it may block briefly when events is full) and
 	// returning when done or when ctx is cancelled, after restoring what it can.
@@ -74,6 +77,11 @@ type PlanRequest struct {
 	Python    string // interpreter that creates the venv when it does not exist
 	Candidate matrix.Candidate
 	Reuse     bool
+	// Where the packages come from (the package-source step); all empty: the channel's index.
+	IndexURL  string // a PEP 503 index for the whole family, in place of the channel's
+	FindLinks string // a flat page of the framework's wheels (pip --find-links)
+	Mirror    string // a PyPI-style index for the dependencies
+	Source    string // the chosen source in words, for the plan screen
 }
 
 // Plan is what will run, in words and commands, before the user confirms.

@@ -30,7 +30,11 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 		}
 		have = in
 	}
-	opts := install.Options{Venv: venv, Python: req.Python, Target: install.TargetOf(req.Candidate)}
+	opts := install.Options{Venv: venv, Python: req.Python, Target: install.TargetOf(req.Candidate),
+		FindLinks: req.FindLinks, Mirror: req.Mirror}
+	if req.IndexURL != "" && req.IndexURL != req.Candidate.IndexURL {
+		opts.IndexURLOverride = req.IndexURL // a mirror of the channel chosen on the package-source screen
+	}
 	p, err := install.MakePlan(opts, have)
 	if err != nil {
 		return Plan{}, err

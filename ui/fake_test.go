@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/bench"
@@ -38,6 +40,9 @@ type fakeBackend struct {
 	verify       VerifyReport
 	findings     []Finding
 	plans        []PlanRequest
+	sources      []PackageSource  // what Sources reports (defaultSources when nil)
+	proposed     int              // the index Sources proposes
+	sourceReqs   []SourcesRequest // every Sources call
 	installed    []Plan
 	cancelled    bool
 }
@@ -156,6 +161,46 @@ func (f *fakeBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, e
 	return VenvInfo{}, errors.New("no venv")
 }
 
+// defaultSources are a torch cu126 build's sources as a machine behind a slow link might see them:
+// the official index answers with the build, the flat Aliyun page's host does not resolve, and the
+// NJU mirror answers without the build.
+func defaultSources() []PackageSource {
+	return []PackageSource{
+		{ID: "official", Name: "official cu126 index", Kind: "official", IndexURL: "https://download.pytorch.org/whl/cu126",
+			Where: "https://download.pytorch.org/whl/cu126", Answers: true, HasBuild: true, Millis: 412, File: "torch-2.7.1+cu126-cp311-cp311-win_amd64.whl"},
+		{ID: "aliyun-pytorch", Name: "Aliyun PyTorch wheels (flat page) + Aliyun PyPI", Kind: "flat",
+			FindLinks: "https://mirrors.aliyun.com/pytorch-wheels/cu126/", Mirror: "https://mirrors.aliyun.com/pypi/simple/",
+			Where:  "wheels https://mirrors.aliyun.com/pytorch-wheels/cu126/ + dependencies https://mirrors.aliyun.com/pypi/simple/",
+			Millis: 3, Why: "does not answer: the host name mirrors.aliyun.com does not resolve (no proxy is set: HTTPS_PROXY, HTTP_PROXY and pip's proxy setting are empty)"},
+		{ID: "nju-pytorch", Name: "Nanjing University mirror of download.pytorch.org", Kind: "index", IndexURL: "https://mirrors.nju.edu.cn/pytorch/whl/cu126",
+			Where: "https://mirrors.nju.edu.cn/pytorch/whl/cu126", Answers: true, Millis: 96, Why: "has torch but not 2.7.1+cu126 (has 2.6.0+cu126, 2.7.0+cu126)"},
+	}
+}
+
+func (f *fakeBackend) Sources(ctx context.Context, req SourcesRequest) (SourcesReport, error) {
+	f.mu.Lock()
+	f.sourceReqs = append(f.sourceReqs, req)
+	f.mu.Unlock()
+	r := SourcesReport{Build: req.Candidate.Framework + " " + req.Candidate.FrameworkVersion + "+" + req.Candidate.Channel + " for Python 3.11 on windows/amd64",
+		Timeout: 3 * time.Second, Proposed: f.proposed, Sources: f.sources}
+	if r.Sources == nil {
+		r.Sources = defaultSources()
+	}
+	if req.Custom != "" {
+		src := PackageSource{ID: "custom", Name: "your URL", Kind: "custom", Where: req.Custom, Millis: 3000,
+			Why: "does not answer: no answer within 3s (no proxy is set: HTTPS_PROXY, HTTP_PROXY and pip's proxy setting are empty)"}
+		if strings.Contains(req.Custom, "good") {
+			src = PackageSource{ID: "custom", Name: "your URL (a package index)", Kind: "custom", IndexURL: req.Custom, Where: req.Custom,
+				Answers: true, HasBuild: true, Millis: 35, File: "torch-2.7.1+cu126-cp311-cp311-win_amd64.whl"}
+		}
+		r = SourcesReport{Build: r.Build, Timeout: r.Timeout, Proposed: -1, Sources: []PackageSource{src}}
+		if src.Usable() {
+			r.Proposed = 0
+		}
+	}
+	return r, nil
+}
+
 func (f *fakeBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
 	f.mu.Lock()
 	f.plans = append(f.plans, req)
@@ -164,7 +209,7 @@ func (f *fakeBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
 	p := Plan{Venv: req.Venv, Candidate: c, DownloadBytes: 2_530_000_000,
 		Steps:    []PlanStep{{"venv", "Create the venv"}, {"pip", "Upgrade pip"}, {"install", "Install " + c.Framework + " " + c.FrameworkVersion + "+" + c.Channel}, {"lock", "Write requirements.lock"}},
 		Install:  []string{c.Framework + "==" + c.FrameworkVersion + "+" + c.Channel},
-		Commands: []string{"python -m venv " + req.Venv, "python -m pip install --upgrade pip", "python -m pip install --index-url " + c.IndexURL + " " + c.Framework + "==" + c.FrameworkVersion},
+		Commands: []string{"python -m venv " + req.Venv, "python -m pip install --upgrade pip", "python -m pip install --index-url " + cmp.Or(req.IndexURL, c.IndexURL) + " " + c.Framework + "==" + c.FrameworkVersion},
 		Notes:    []string{"PIP_INDEX_URL and PIP_EXTRA_INDEX_URL are cleared for these commands"}}
 	if req.Reuse {
 		p.Steps = p.Steps[1:]

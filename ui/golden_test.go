@@ -64,7 +64,7 @@ var std = [2]int{80, 24}
 func TestGolden(t *testing.T) {
 	toPlan := []goldenStep{k("Set up a new"), k("Press enter to choose", "enter"), k("versions in the matrix", "enter"),
 		k("minor-version compat", "enter"), k("a new venv will be created", "enter"),
-		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("Run this plan?", "enter")}
+		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("the fastest source", "enter"), k("Run this plan?", "enter")}
 	cases := []struct {
 		name  string
 		edit  func(*fakeBackend)
@@ -92,6 +92,15 @@ func TestGolden(t *testing.T) {
 		{name: "venv", steps: toPlan[:5]},
 		{name: "venv_bad_path", steps: append(append([]goldenStep{}, toPlan[:5]...), k("not writable", append(backspaces(12), typed("/etc/x")...)...))},
 		{name: "plan", steps: toPlan},
+		{name: "sources", steps: toPlan[:7]},
+		{name: "sources_mirror", edit: mirrorSources, steps: toPlan[:7]},
+		{name: "sources_none", edit: func(f *fakeBackend) {
+			f.sources, f.proposed = defaultSources(), -1
+			f.sources[0].HasBuild, f.sources[0].File, f.sources[0].Why = false, "", "has torch 2.7.1+cu126 but no wheel for Python 3.11 on windows/amd64 (only cp312-win_amd64, cp313-win_amd64)"
+		}, steps: append(append([]goldenStep{}, toPlan[:6]...), k("No source has this build", "enter"))},
+		{name: "sources_custom", steps: append(append([]goldenStep{}, toPlan[:7]...), k("your URL", "down", "down", "down"),
+			k("35 ms", append(typed("https://good.example/whl/cu126"), "enter")...))},
+		{name: "plan_mirror", edit: mirrorSources, steps: append(append([]goldenStep{}, toPlan[:7]...), k("Run this plan?", "enter"))},
 		{name: "install_done", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"))},
 		{name: "install_cancelled", edit: func(f *fakeBackend) { f.blockInstall = true },
 			steps: append(append([]goldenStep{}, toPlan...), k("Collecting package-19", "y"), k("Cancel the install?", "ctrl+c"), k("Cancelled.", "y"))},

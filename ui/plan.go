@@ -113,6 +113,9 @@ func (s *planScreen) body() string {
 		c := p.Candidate
 		fmt.Fprintf(&b, "%s%s %s from %s (%s)\n", st.Label.Render("build "), frameworkName(c.Framework), c.FrameworkVersion, c.Channel, c.IndexURL)
 	}
+	if s.req.Source != "" {
+		b.WriteString(wrapHanging(st.Label.Render("packages from ")+s.req.Source, s.w, "      ") + "\n")
+	}
 	if p.DownloadBytes > 0 {
 		fmt.Fprintf(&b, "%sabout %s\n", st.Label.Render("download "), humanBytes(p.DownloadBytes))
 	}

@@ -37,6 +37,7 @@ type choices struct {
 	venv      string
 	python    string
 	reuse     bool
+	source    *PackageSource // where packages come from (the package-source screen)
 	plan      *Plan
 	outcome   *Outcome
 	verify    *VerifyReport

@@ -38,7 +38,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		cand := msg.candidate
 		m.ch.candidate = &cand
 		if m.ch.journey == JourneyChange {
-			return m, m.push(newPlanScreen(c, m.planRequest(), nil)), true
+			return m, m.push(newSourcesScreen(c, m.sourcesRequest())), true
 		}
 		vs := newVenvScreen(c, JourneyNew, cand.Framework)
 		vs.fit = m.buildFit(cand)
@@ -51,8 +51,12 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		case JourneyRepair:
 			return m, m.push(newDoctorScreen(c, msg.path)), true
 		default:
-			return m, m.push(newPlanScreen(c, m.planRequest(), nil)), true
+			return m, m.push(newSourcesScreen(c, m.sourcesRequest())), true
 		}
+	case sourcesChosenMsg:
+		src := msg.source
+		m.ch.source = &src
+		return m, m.push(newPlanScreen(c, m.planRequest(), nil)), true
 	case doctorFinishMsg:
 		r := msg.report
 		m.ch.doctor = &r
@@ -96,7 +100,15 @@ func (m *Model) candidate() matrix.Candidate {
 }
 
 func (m *Model) planRequest() PlanRequest {
-	return PlanRequest{Venv: m.ch.venv, Python: m.ch.python, Candidate: m.candidate(), Reuse: m.ch.reuse}
+	r := PlanRequest{Venv: m.ch.venv, Python: m.ch.python, Candidate: m.candidate(), Reuse: m.ch.reuse}
+	if src := m.ch.source; src != nil && src.Kind != "official" {
+		r.IndexURL, r.FindLinks, r.Mirror, r.Source = src.IndexURL, src.FindLinks, src.Mirror, src.Name+": "+src.Where
+	}
+	return r
+}
+
+func (m *Model) sourcesRequest() SourcesRequest {
+	return SourcesRequest{Candidate: m.candidate(), Venv: m.ch.venv, Python: m.ch.python}
 }
 
 func exitForOutcome(o Outcome) int {

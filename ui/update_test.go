@@ -174,6 +174,8 @@ func TestChangeChannelKeepsVersionAndMarksCurrent(t *testing.T) {
 	press(t, m, "enter")
 	mustContain(t, m.View(), "already has")
 	press(t, m, "up", "up", "enter")
+	topIs[*sourcesScreen](t, m)
+	press(t, m, "enter")
 	ps := topIs[*planScreen](t, m)
 	if ps.plan == nil || !ps.req.Reuse || ps.req.Candidate.Channel != "cu126" {
 		t.Fatalf("plan for reuse on cu126, got %+v", ps.req)
@@ -243,6 +245,8 @@ func newJourneyToPlan(t *testing.T, fb *fakeBackend) *Model {
 	clearInput(t, m, 20)
 	typeText(t, m, "/work/new")
 	press(t, m, "enter")
+	topIs[*sourcesScreen](t, m)
+	press(t, m, "enter") // the proposed source: the official index
 	topIs[*planScreen](t, m)
 	return m
 }
@@ -563,7 +567,7 @@ func TestVenvScreenRefusesAPythonTheBuildDoesNotSupport(t *testing.T) {
 	topIs[*venvScreen](t, m)
 	mustContain(t, m.View(), "This Python cannot run the chosen build", "Pick another Python")
 	press(t, m, "down", "down", "enter")
-	topIs[*planScreen](t, m)
+	topIs[*sourcesScreen](t, m)
 }
 
 // Changing a venv's channel judges the builds for the venv's own Python.

@@ -1,0 +1,340 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"gpuwiz/matrix"
+)
+
+// SourcesRequest asks where the packages of a build can come from.
+type SourcesRequest struct {
+	Candidate matrix.Candidate
+	Venv      string // the venv: when it exists, its Python decides which wheels fit
+	Python    string // the interpreter that creates the venv when it does not exist yet
+	Custom    string // check only this URL (typed by the user)
+}
+
+// PackageSource is one place the packages can come from, with what the check found.
+type PackageSource struct {
+	ID, Name, Kind string
+	// How the install uses it (PlanRequest's fields of the same names).
+	IndexURL, FindLinks, Mirror string
+	Where                       string // its URLs in one line, credentials hidden
+	Answers                     bool
+	HasBuild                    bool
+	Millis                      int64
+	File                        string // the framework's wheel it carries for this build
+	Why                         string // why it cannot be used, in plain words
+	Proxy                       string // the proxy its requests went through, "" for none
+	Note                        string
+}
+
+// Usable reports a source that answers and carries the build.
+func (p PackageSource) Usable() bool { return p.Answers && p.HasBuild }
+
+// SourcesReport is every candidate source, checked.
+type SourcesReport struct {
+	Build    string // "torch 2.6.0+cu126 for Python 3.12 on linux/amd64"
+	Sources  []PackageSource
+	Proposed int // the fastest usable source; -1 when none is
+	Timeout  time.Duration
+}
+
+// sourcesMsg is the answer to one check; seq drops answers to a check the user has replaced.
+type sourcesMsg struct {
+	seq    int
+	custom bool
+	report SourcesReport
+	err    error
+}
+
+// sourcesCmd checks the sources in a tea.Cmd (the backend's probe does the network IO).
+func sourcesCmd(ctx context.Context, b Backend, seq int, req SourcesRequest) tea.Cmd {
+	return func() tea.Msg {
+		r, err := b.Sources(ctx, req)
+		return sourcesMsg{seq: seq, custom: req.Custom != "", report: r, err: err}
+	}
+}
+
+// sourcesChosenMsg is the source the install will use.
+type sourcesChosenMsg struct{ source PackageSource }
+
+// sourcesScreen chooses where packages come from: each candidate with what its check found, the
+// fastest that has the build preselected, and a URL of the user's own.
+type sourcesScreen struct {
+	c        *Common
+	req      SourcesRequest
+	report   *SourcesReport
+	err      error
+	custom   *PackageSource // the checked URL the user typed
+	checking bool           // the list is being checked
+	typedURL string         // the URL being checked, "" when none
+	listSeq  int            // the check of the list whose answer is awaited
+	urlSeq   int            // the check of the typed URL whose answer is awaited
+	cursor   int            // over rows(): the sources, the custom one, then the URL entry
+	input    textinput.Model
+	notice   string
+	confirm  int // the row on which enter was pressed once although it cannot be used; -1 none
+	w, h     int
+}
+
+func newSourcesScreen(c *Common, req SourcesRequest) *sourcesScreen {
+	in := textinput.New()
+	in.Prompt = "your URL: "
+	in.Placeholder = "type a package index or a flat page of wheels"
+	in.CharLimit = 2048
+	in.Cursor.SetMode(cursor.CursorStatic)
+	return &sourcesScreen{c: c, req: req, input: in, confirm: -1}
+}
+
+func (s *sourcesScreen) Init() tea.Cmd {
+	if s.report != nil || s.checking {
+		return nil
+	}
+	return s.check()
+}
+
+func (s *sourcesScreen) check() tea.Cmd {
+	s.listSeq++
+	s.checking, s.err, s.notice, s.confirm = true, nil, "", -1
+	req := s.req
+	req.Custom = ""
+	return sourcesCmd(s.c.Ctx, s.c.Backend, s.listSeq, req)
+}
+
+func (s *sourcesScreen) checkURL(u string) tea.Cmd {
+	s.urlSeq++
+	s.typedURL, s.notice, s.confirm = u, "", -1
+	req := s.req
+	req.Custom = u
+	return sourcesCmd(s.c.Ctx, s.c.Backend, s.urlSeq, req)
+}
+
+func (s *sourcesScreen) Title() string { return "Package source" }
+func (s *sourcesScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.input.Width = max(w-len(s.input.Prompt)-4, 10)
+}
+
+// Typing: on the URL row, letters (q, r) go into the URL.
+func (s *sourcesScreen) Typing() bool { return s.onInput() }
+
+func (s *sourcesScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	if s.onInput() {
+		return []key.Binding{k.Up, k.Select, k.Back, k.ForceQuit}
+	}
+	return []key.Binding{k.Up, k.Down, k.Select, s.recheckKey(), k.Back, k.Quit}
+}
+func (s *sourcesScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.Select}, {s.recheckKey()}, {k.Back, k.Quit, k.Help}}
+}
+
+// recheckKey is the key map's Rerun, named for this screen.
+func (s *sourcesScreen) recheckKey() key.Binding {
+	b := s.c.Keys.Rerun
+	b.SetHelp(b.Help().Key, "check again")
+	return b
+}
+
+// rows are the sources as listed: the checked ones, then the URL the user typed.
+func (s *sourcesScreen) rows() []PackageSource {
+	var out []PackageSource
+	if s.report != nil {
+		out = append(out, s.report.Sources...)
+	}
+	if s.custom != nil {
+		out = append(out, *s.custom)
+	}
+	return out
+}
+
+func (s *sourcesScreen) onInput() bool { return s.cursor == len(s.rows()) }
+
+func (s *sourcesScreen) moveTo(i int) {
+	s.cursor = min(max(i, 0), len(s.rows()))
+	s.confirm = -1
+	if s.onInput() {
+		s.input.Focus()
+	} else {
+		s.input.Blur()
+	}
+}
+
+func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case sourcesMsg:
+		if msg.custom && msg.seq != s.urlSeq || !msg.custom && msg.seq != s.listSeq {
+			return s, nil // an answer to a check the user has replaced
+		}
+		if msg.custom {
+			s.typedURL = ""
+			if msg.err != nil {
+				s.notice = msg.err.Error()
+				return s, nil
+			}
+			if len(msg.report.Sources) > 0 {
+				src := msg.report.Sources[0]
+				s.custom = &src
+				s.moveTo(len(s.rows()) - 1)
+			}
+			return s, nil
+		}
+		s.checking, s.err = false, msg.err
+		if msg.err == nil {
+			r := msg.report
+			s.report = &r
+			s.moveTo(max(r.Proposed, 0))
+		}
+		return s, nil
+	case tea.KeyMsg:
+		k := s.c.Keys
+		arrowsOnly := s.onInput()
+		switch {
+		case key.Matches(msg, k.Up) && (!arrowsOnly || msg.Type == tea.KeyUp):
+			s.moveTo(s.cursor - 1)
+			return s, nil
+		case key.Matches(msg, k.Down) && (!arrowsOnly || msg.Type == tea.KeyDown):
+			s.moveTo(s.cursor + 1)
+			return s, nil
+		case key.Matches(msg, k.Select):
+			return s, s.submit()
+		case key.Matches(msg, k.Rerun) && !s.onInput() && !s.checking:
+			return s, s.check()
+		}
+		if s.onInput() {
+			var cmd tea.Cmd
+			s.input, cmd = s.input.Update(msg)
+			return s, cmd
+		}
+	}
+	return s, nil
+}
+
+func (s *sourcesScreen) submit() tea.Cmd {
+	if s.onInput() {
+		u := strings.TrimSpace(s.input.Value())
+		if u == "" {
+			s.notice = "Type the URL of a package index (like https://download.pytorch.org/whl/cu126) or of a flat page of wheels, then press enter to check it."
+			return nil
+		}
+		return s.checkURL(u)
+	}
+	rows := s.rows()
+	if s.checking || s.cursor >= len(rows) {
+		s.notice = "Still checking the sources..."
+		return nil
+	}
+	src := rows[s.cursor]
+	if !src.Usable() && s.confirm != s.cursor {
+		s.confirm = s.cursor
+		s.notice = "This source cannot be used as it is: it " + src.Why + ". Press enter again to use it anyway (the wheel cache may already hold the build), or pick another."
+		return nil
+	}
+	return navigate(sourcesChosenMsg{src})
+}
+
+// status is a source's verdict in a few words.
+func (s *sourcesScreen) status(p PackageSource) (string, func(...string) string) {
+	st := s.c.Styles
+	switch {
+	case p.Usable():
+		return fmt.Sprintf("%s has this build  %d ms", st.Pass, p.Millis), st.OK.Render
+	case p.Answers:
+		return fmt.Sprintf("%s no such build  %d ms", st.Fail, p.Millis), st.Warn.Render
+	case strings.Contains(p.Why, "no answer within"):
+		return st.Fail + " too slow", st.Err.Render
+	}
+	return st.Fail + " no answer", st.Err.Render
+}
+
+func (s *sourcesScreen) View() string {
+	st := s.c.Styles
+	var b strings.Builder
+	c := s.req.Candidate
+	head := fmt.Sprintf("Where should %s %s (%s) come from?", frameworkName(c.Framework), c.FrameworkVersion, c.Channel)
+	b.WriteString(st.Label.Render(wrap(head, s.w)) + "\n")
+	switch {
+	case s.err != nil:
+		b.WriteString(st.Err.Render(wrap("Cannot check the package sources: "+s.err.Error(), s.w)) + "\n\nPress esc to go back, or r to try again.\n")
+		return b.String()
+	case s.report == nil:
+		b.WriteString("Checking every source at once: does it answer, does it carry this exact build...\n")
+		return b.String()
+	}
+	r := s.report
+	b.WriteString(st.Dim.Render(wrap(fmt.Sprintf("Checked %d sources at once (at most %s each): which carry %s?", len(r.Sources), r.Timeout, r.Build), s.w)) + "\n\n")
+	rows := s.rows()
+	nameW := 0
+	for _, p := range rows {
+		nameW = max(nameW, ansi.StringWidth(p.Name))
+	}
+	nameW = min(nameW, max(s.w-30, 12))
+	for i, p := range rows {
+		cur := st.NoCursor
+		if i == s.cursor {
+			cur = st.Cursor
+		}
+		mark := "  "
+		if i == r.Proposed {
+			mark = st.Star + " "
+		}
+		name := ansi.Truncate(p.Name, nameW, "…")
+		name += strings.Repeat(" ", nameW-ansi.StringWidth(name))
+		verdict, style := s.status(p)
+		line := name + "  " + verdict
+		switch {
+		case i == s.cursor:
+			line = st.Selected.Render(name) + "  " + style(verdict)
+		case i == r.Proposed:
+			line = st.Recommend.Render(name) + "  " + style(verdict)
+		default:
+			line = name + "  " + style(verdict)
+		}
+		b.WriteString(cur + mark + line + "\n")
+		if i == s.cursor {
+			b.WriteString(st.Dim.Render(wrapHanging("      "+p.Where, s.w, "        ")) + "\n")
+		} else {
+			b.WriteString(st.Dim.Render(ansi.Truncate("      "+p.Where, s.w, "…")) + "\n")
+		}
+		if i == s.cursor {
+			detail := p.Why
+			if p.Usable() {
+				detail = "carries " + p.File
+			}
+			if p.Note != "" {
+				detail += "; " + p.Note
+			}
+			if detail != "" {
+				b.WriteString(st.Dim.Render(wrapHanging("      "+detail, s.w, "      ")) + "\n")
+			}
+		}
+	}
+	cur := st.NoCursor
+	if s.onInput() {
+		cur = st.Cursor
+	}
+	b.WriteString(cur + "  " + s.input.View() + "\n")
+	if s.typedURL != "" {
+		b.WriteString(st.Dim.Render("      checking "+s.typedURL+"...") + "\n")
+	}
+	if r.Proposed >= 0 {
+		b.WriteString("\n" + wrap(st.Star+" the fastest source that has this build. enter: use the selected one", s.w) + "\n")
+	} else {
+		b.WriteString("\n" + st.Warn.Render(wrap("No source has this build for this Python and OS. Check the network and the proxy (HTTPS_PROXY, pip's proxy setting), type a mirror's URL, or press r to check again.", s.w)) + "\n")
+	}
+	if s.notice != "" {
+		b.WriteString(st.Warn.Render(wrap(s.notice, s.w)) + "\n")
+	}
+	return b.String()
+}
