@@ -17,6 +17,7 @@ import (
 // pointing at it and the real binary, ready to run in tmux.
 type e2eRig struct {
 	dir, bin, matrix, rig string
+	sources               string // the --sources list: none but the matrix's index unless a test writes one
 	env                   []string
 }
 
@@ -50,7 +51,11 @@ func newE2ERig(t *testing.T, torchPad int) *e2eRig {
 		"paddle-cpu":   {buildWheel(t, filepath.Join(wheels, "paddle-cpu"), "paddlepaddle", "3.0.0", paddleStub(t, ""), 0)},
 	})
 	rig, _ := filepath.Abs(filepath.Join("testdata", "e2e", "rig-rtx3060.json"))
-	r := &e2eRig{dir: dir, bin: buildBinary(t), matrix: writeMatrix(t, dir, index), rig: rig, env: pipEnv(t)}
+	r := &e2eRig{dir: dir, bin: buildBinary(t), matrix: writeMatrix(t, dir, index), rig: rig, env: pipEnv(t),
+		sources: filepath.Join(dir, "sources.toml")}
+	if err := os.WriteFile(r.sources, []byte("schema = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Its own user config dir: the list of venvs gpuwiz worked on starts empty.
 	r.env = append(r.env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	return r
@@ -58,7 +63,7 @@ func newE2ERig(t *testing.T, torchPad int) *e2eRig {
 
 func (r *e2eRig) start(t *testing.T) *tmuxSession {
 	s := startShell(t, r.dir, r.env)
-	s.sendText(r.bin + " --simulate " + r.rig + " --matrix " + r.matrix + "; echo EXIT=$?")
+	s.sendText(r.bin + " --simulate " + r.rig + " --matrix " + r.matrix + " --sources " + r.sources + "; echo EXIT=$?")
 	s.send("Enter")
 	s.waitFor("Set up a new environment", 10*time.Second)
 	if !strings.Contains(s.screen(), "SIMULATED") {
@@ -67,8 +72,16 @@ func (r *e2eRig) start(t *testing.T) *tmuxSession {
 	return s
 }
 
-// newSetupToPlan walks welcome → GPU → framework → channel → venv → plan.
+// newSetupToPlan walks welcome → GPU → framework → channel → venv → package source → plan.
 func newSetupToPlan(t *testing.T, s *tmuxSession, venv string) {
+	newSetupToSources(t, s, venv)
+	s.send("Enter")
+	s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+}
+
+// newSetupToSources walks welcome → GPU → framework → channel → venv → package source, and waits
+// for the sources' check.
+func newSetupToSources(t *testing.T, s *tmuxSession, venv string) {
 	s.waitFor("Set up a new environment", 5*time.Second)
 	s.send("Enter")
 	s.waitFor("Press enter to choose a framework", 10*time.Second)
@@ -87,7 +100,8 @@ func newSetupToPlan(t *testing.T, s *tmuxSession, venv string) {
 	s.sendText(venv)
 	s.waitFor("a new venv will be created", 5*time.Second)
 	s.send("Enter")
-	s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+	s.waitFor("Where should", 10*time.Second)
+	s.waitFor("your URL:", 30*time.Second, "Cannot check the package sources")
 }
 
 func TestE2ENewSetupInTmux(t *testing.T) {
@@ -288,6 +302,8 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^ *[▸>] .*cu126 +CUDA 12.6 +2\.6\.0`).MatchString(scr) || !strings.Contains(scr, "(current)") {
 		t.Fatalf("the cursor should start on cu126 at the same version, cu118 marked current:\n%s", scr)
 	}
+	s.send("Enter")
+	s.waitFor("your URL:", 30*time.Second, "Cannot check the package sources")
 	s.send("Enter")
 	scr = s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
 	if !strings.Contains(scr, "To remove") || !strings.Contains(scr, "torch==2.6.0+cu118") {

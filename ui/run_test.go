@@ -36,6 +36,8 @@ func TestRunRejectsBadInputFilesFirst(t *testing.T) {
 		{cli.Globals{MatrixFile: badMatrix}, "m.toml:2: unknown key 'pythn'"},
 		{cli.Globals{MatrixFile: filepath.Join(dir, "missing.toml")}, "cannot read matrix file"},
 		{cli.Globals{SimulateFile: badRig}, "--simulate"},
+		{cli.Globals{SourcesFile: badMatrix}, "--sources: " + badMatrix + ":2: unknown key 'pythn'"},
+		{cli.Globals{SourcesFile: filepath.Join(dir, "missing.toml")}, "--sources: cannot read the sources file"},
 	} {
 		var out, errOut bytes.Buffer
 		code := Run(context.Background(), c.g, strings.NewReader(""), &out, &errOut)

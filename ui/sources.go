@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/sources"
 )
 
 // SourcesRequest asks where the packages of a build can come from.
@@ -35,6 +36,7 @@ type PackageSource struct {
 	File                        string // the framework's wheel it carries for this build
 	Why                         string // why it cannot be used, in plain words
 	Proxy                       string // the proxy its requests went through, "" for none
+	Redirected                  string // the host that answered instead, when the source sent the request on
 	Note                        string
 }
 
@@ -312,6 +314,9 @@ func (s *sourcesScreen) View() string {
 			if p.Usable() {
 				detail = "carries " + p.File
 			}
+			if p.Redirected != "" {
+				detail += "; the answer came from " + p.Redirected + ", not from this source's own host"
+			}
 			if p.Note != "" {
 				detail += "; " + p.Note
 			}
@@ -326,7 +331,7 @@ func (s *sourcesScreen) View() string {
 	}
 	b.WriteString(cur + "  " + s.input.View() + "\n")
 	if s.typedURL != "" {
-		b.WriteString(st.Dim.Render("      checking "+s.typedURL+"...") + "\n")
+		b.WriteString(st.Dim.Render("      checking "+sources.Redact(s.typedURL)+"...") + "\n")
 	}
 	if r.Proposed >= 0 {
 		b.WriteString("\n" + wrap(st.Star+" the fastest source that has this build. enter: use the selected one", s.w) + "\n")

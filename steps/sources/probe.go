@@ -56,6 +56,9 @@ type Result struct {
 	Why string `json:"why,omitempty"`
 	// Proxy is the proxy its requests went through, redacted, with where it was set; "" for none.
 	Proxy string `json:"proxy,omitempty"`
+	// Redirected names the host that answered when the source sent the request elsewhere (a mirror
+	// that hands pip back to the official host); "" when it answered itself.
+	Redirected string `json:"redirected,omitempty"`
 }
 
 // Usable reports a source that answers and has the build.
@@ -126,6 +129,7 @@ type page struct {
 	once    sync.Once
 	status  int
 	files   []string
+	final   *url.URL // where the answer came from, after redirects
 	elapsed time.Duration
 	err     error
 }
@@ -140,29 +144,38 @@ func (p *prober) fetch(u string) *page {
 	p.mu.Unlock()
 	pg.once.Do(func() {
 		start := time.Now()
-		pg.status, pg.files, pg.err = p.get(u)
+		pg.status, pg.files, pg.final, pg.err = p.get(u)
 		pg.elapsed = time.Since(start)
 	})
 	return pg
 }
 
-func (p *prober) get(u string) (int, []string, error) {
+func (p *prober) get(u string) (int, []string, *url.URL, error) {
 	req, err := http.NewRequestWithContext(p.ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	req.Header.Set("Accept", "text/html")
 	req.Header.Set("User-Agent", "gpuwiz (package source probe)")
 	resp, err := p.client.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return resp.StatusCode, nil, nil
+		return resp.StatusCode, nil, resp.Request.URL, nil
 	}
 	files, err := links(io.LimitReader(resp.Body, maxPage), resp.Request.URL)
-	return resp.StatusCode, files, err
+	return resp.StatusCode, files, resp.Request.URL, err
+}
+
+// redirectedHost is the host that answered u's request when it is not u's own.
+func redirectedHost(u string, pg *page) string {
+	asked, err := url.Parse(u)
+	if err != nil || pg.final == nil || pg.final.Host == asked.Host {
+		return ""
+	}
+	return pg.final.Host
 }
 
 // links are the file names an index page links to: the last path segment of every href, unescaped
@@ -242,6 +255,7 @@ func (p *prober) probe(c Candidate) Result {
 		return res
 	}
 	res.Answers = true
+	res.Redirected = redirectedHost(main, mp)
 	switch {
 	case mp.status == http.StatusNotFound:
 		res.Why = fmt.Sprintf("answers, but does not carry %s (%s: 404 Not Found)", p.build.Project, Redact(main))
@@ -341,7 +355,7 @@ func (p *prober) explain(u string, err error) string {
 	var certErr *x509.UnknownAuthorityError
 	var hostErr x509.HostnameError
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(p.ctx.Err(), context.DeadlineExceeded):
+	case errors.Is(err, context.DeadlineExceeded):
 		why = fmt.Sprintf("no answer within %s", p.timeout)
 	case errors.Is(err, context.Canceled):
 		why = "the check was cancelled"

@@ -314,3 +314,21 @@ func TestPipProxyFromConfigList(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// A mirror that sends the request on to another host (as some mirrors send pip back to the
+// official one) is named with the host that answered.
+func TestProbeNamesTheHostARedirectLeadsTo(t *testing.T) {
+	good := serveFake(t, 0, map[string][]string{"cu126": {goodWheel}})
+	mirror := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, good.srv.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer mirror.Close()
+	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: mirror.URL + "/whl/cu126"}, {ID: "g", Kind: KindIndex, IndexURL: good.srv.URL + "/whl/cu126"}}
+	res := Probe(context.Background(), c, build126, Options{Environ: []string{}})
+	if !res[0].Usable() || res[0].Redirected != strings.TrimPrefix(good.srv.URL, "http://") {
+		t.Fatalf("redirected: %+v", res[0])
+	}
+	if res[1].Redirected != "" {
+		t.Fatalf("not redirected: %+v", res[1])
+	}
+}
