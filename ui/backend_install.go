@@ -35,6 +35,9 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 	if req.IndexURL != "" && req.IndexURL != req.Candidate.IndexURL {
 		opts.IndexURLOverride = req.IndexURL // a mirror of the channel chosen on the package-source screen
 	}
+	if req.Source != "" {
+		opts.SourceWhy = "chosen on the wizard's package-source screen (" + req.Source + ")"
+	}
 	p, err := install.MakePlan(opts, have)
 	if err != nil {
 		return Plan{}, err
