@@ -270,7 +270,9 @@ func (p *prober) probe(c Candidate) Result {
 		return res
 	}
 	res.HasBuild, res.File = true, v.file
-	if len(pages) > 1 && pages[1].status != http.StatusOK {
+	// A dependency index answers when it lists pip or says it has no such project (404, a local
+	// index of the framework's own dependencies); anything else (401, 403, 5xx) stops pip too.
+	if len(pages) > 1 && pages[1].status != http.StatusOK && pages[1].status != http.StatusNotFound {
 		res.HasBuild = false
 		res.Why = fmt.Sprintf("has the build, but the dependency index answers %d %s for %s", pages[1].status, http.StatusText(pages[1].status), Redact(deps))
 	}

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -330,5 +332,36 @@ func TestProbeNamesTheHostARedirectLeadsTo(t *testing.T) {
 	}
 	if res[1].Redirected != "" {
 		t.Fatalf("not redirected: %+v", res[1])
+	}
+}
+
+// A plain directory listing (what several mirrors of PyTorch's wheels serve) works as a flat page;
+// a dependency index that refuses (403) makes the source unusable.
+func TestProbeDirectoryListingAsFlatPage(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{goodWheel, "torch-2.6.0+cu126-cp312-cp312-win_amd64.whl", "torchvision-0.21.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := httptest.NewServer(http.StripPrefix("/pytorch-wheels/cu126/", http.FileServer(http.Dir(dir))))
+	defer files.Close()
+	pypi := serveFake(t, 0, nil)
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusForbidden) }))
+	defer refusing.Close()
+	c := []Candidate{
+		{ID: "ok", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: pypi.srv.URL + "/simple/"},
+		{ID: "deps404", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: pypi.srv.URL + "/other/"},
+		{ID: "deps403", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: refusing.URL + "/simple/"},
+	}
+	res := Probe(context.Background(), c, build126, Options{Environ: []string{}})
+	if !res[0].Usable() || res[0].File != goodWheel {
+		t.Errorf("directory listing: %+v", res[0])
+	}
+	if !res[1].Usable() {
+		t.Errorf("a dependency index without pip still answers: %+v", res[1])
+	}
+	if res[2].Usable() || !strings.Contains(res[2].Why, "the dependency index answers 403 Forbidden") {
+		t.Errorf("refusing dependency index: %+v", res[2])
 	}
 }
