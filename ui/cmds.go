@@ -277,3 +277,18 @@ func drainInstall(job *installJob) installBatchMsg {
 	}
 	return batch
 }
+
+// sourcesMsg answers a check of the package sources; custom is the URL checked alone ("" for the list).
+type sourcesMsg struct {
+	addr
+	custom string
+	report SourcesReport
+	err    error
+}
+
+func sourcesCmd(to screenID, ctx context.Context, b Backend, req SourcesRequest) tea.Cmd {
+	return func() tea.Msg {
+		r, err := b.Sources(ctx, req)
+		return sourcesMsg{addr{to}, req.Custom, r, err}
+	}
+}

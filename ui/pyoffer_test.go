@@ -50,6 +50,8 @@ func TestVenvScreenOffersToInstallPython(t *testing.T) {
 		t.Fatalf("pythons after the install: %+v", s.pythons)
 	}
 	press(t, m, "enter")
+	topIs[*sourcesScreen](t, m)
+	press(t, m, "enter")
 	topIs[*planScreen](t, m)
 	if n := len(g.plans); n == 0 || g.plans[n-1].Python != installedPy.Path {
 		t.Fatalf("plan requests %+v, want the new Python", g.plans)

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -51,22 +50,6 @@ type SourcesReport struct {
 	Timeout  time.Duration
 }
 
-// sourcesMsg is the answer to one check; seq drops answers to a check the user has replaced.
-type sourcesMsg struct {
-	seq    int
-	custom bool
-	report SourcesReport
-	err    error
-}
-
-// sourcesCmd checks the sources in a tea.Cmd (the backend's probe does the network IO).
-func sourcesCmd(ctx context.Context, b Backend, seq int, req SourcesRequest) tea.Cmd {
-	return func() tea.Msg {
-		r, err := b.Sources(ctx, req)
-		return sourcesMsg{seq: seq, custom: req.Custom != "", report: r, err: err}
-	}
-}
-
 // sourcesChosenMsg is the source the install will use.
 type sourcesChosenMsg struct{ source PackageSource }
 
@@ -74,19 +57,20 @@ type sourcesChosenMsg struct{ source PackageSource }
 // fastest that has the build preselected, and a URL of the user's own.
 type sourcesScreen struct {
 	c        *Common
+	id       screenID
 	req      SourcesRequest
 	report   *SourcesReport
 	err      error
 	custom   *PackageSource // the checked URL the user typed
 	checking bool           // the list is being checked
 	typedURL string         // the URL being checked, "" when none
-	listSeq  int            // the check of the list whose answer is awaited
-	urlSeq   int            // the check of the typed URL whose answer is awaited
 	cursor   int            // over rows(): the sources, the custom one, then the URL entry
 	input    textinput.Model
 	notice   string
 	confirm  int // the row on which enter was pressed once although it cannot be used; -1 none
-	w, h     int
+	// up and down on the URL row answer their arrow keys alone (letters type); recheck is r
+	up, down, upArrow, downArrow, recheck, use, checkIt key.Binding
+	w, h                                                int
 }
 
 func newSourcesScreen(c *Common, req SourcesRequest) *sourcesScreen {
@@ -95,8 +79,15 @@ func newSourcesScreen(c *Common, req SourcesRequest) *sourcesScreen {
 	in.Placeholder = "type a package index or a flat page of wheels"
 	in.CharLimit = 2048
 	in.Cursor.SetMode(cursor.CursorStatic)
-	return &sourcesScreen{c: c, req: req, input: in, confirm: -1}
+	k := c.Keys
+	return &sourcesScreen{c: c, id: c.newID(), req: req, input: in, confirm: -1,
+		up: relabel(k.Up, "up"), down: relabel(k.Down, "down"),
+		upArrow: arrowOnly(k.Up, "up"), downArrow: arrowOnly(k.Down, "down"),
+		recheck: relabel(k.Rerun, "recheck"), use: relabel(k.Select, "use"),
+		checkIt: relabel(k.Select, "check it")}
 }
+
+func (s *sourcesScreen) ident() screenID { return s.id }
 
 func (s *sourcesScreen) Init() tea.Cmd {
 	if s.report != nil || s.checking {
@@ -106,19 +97,17 @@ func (s *sourcesScreen) Init() tea.Cmd {
 }
 
 func (s *sourcesScreen) check() tea.Cmd {
-	s.listSeq++
 	s.checking, s.err, s.notice, s.confirm = true, nil, "", -1
 	req := s.req
 	req.Custom = ""
-	return sourcesCmd(s.c.Ctx, s.c.Backend, s.listSeq, req)
+	return sourcesCmd(s.id, s.c.Ctx, s.c.Backend, req)
 }
 
 func (s *sourcesScreen) checkURL(u string) tea.Cmd {
-	s.urlSeq++
 	s.typedURL, s.notice, s.confirm = u, "", -1
 	req := s.req
 	req.Custom = u
-	return sourcesCmd(s.c.Ctx, s.c.Backend, s.urlSeq, req)
+	return sourcesCmd(s.id, s.c.Ctx, s.c.Backend, req)
 }
 
 func (s *sourcesScreen) Title() string { return "Package source" }
@@ -130,24 +119,18 @@ func (s *sourcesScreen) SetSize(w, h int) {
 // Typing: on the URL row, letters (q, r) go into the URL.
 func (s *sourcesScreen) Typing() bool { return s.onInput() }
 
+// ShortHelp lists the keys that work now: on the URL row the arrows alone (letters type).
 func (s *sourcesScreen) ShortHelp() []key.Binding {
-	k := s.c.Keys
 	if s.onInput() {
-		return []key.Binding{k.Up, k.Select, k.Back, k.ForceQuit}
+		return []key.Binding{s.upArrow, s.checkIt}
 	}
-	return []key.Binding{k.Up, k.Down, k.Select, s.recheckKey(), k.Back, k.Quit}
+	keys := []key.Binding{s.up, s.down, s.use}
+	if !s.checking {
+		keys = append(keys, s.recheck)
+	}
+	return keys
 }
-func (s *sourcesScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.Select}, {s.recheckKey()}, {k.Back, k.Quit, k.Help}}
-}
-
-// recheckKey is the key map's Rerun, named for this screen.
-func (s *sourcesScreen) recheckKey() key.Binding {
-	b := s.c.Keys.Rerun
-	b.SetHelp(b.Help().Key, "check again")
-	return b
-}
+func (s *sourcesScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
 // rows are the sources as listed: the checked ones, then the URL the user typed.
 func (s *sourcesScreen) rows() []PackageSource {
@@ -176,10 +159,10 @@ func (s *sourcesScreen) moveTo(i int) {
 func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case sourcesMsg:
-		if msg.custom && msg.seq != s.urlSeq || !msg.custom && msg.seq != s.listSeq {
-			return s, nil // an answer to a check the user has replaced
-		}
-		if msg.custom {
+		if msg.custom != "" {
+			if msg.custom != s.typedURL {
+				return s, nil // an answer about a URL the user has since replaced
+			}
 			s.typedURL = ""
 			if msg.err != nil {
 				s.notice = msg.err.Error()
@@ -200,18 +183,20 @@ func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return s, nil
 	case tea.KeyMsg:
-		k := s.c.Keys
-		arrowsOnly := s.onInput()
+		up, down := s.up, s.down
+		if s.onInput() {
+			up, down = s.upArrow, s.downArrow
+		}
 		switch {
-		case key.Matches(msg, k.Up) && (!arrowsOnly || msg.Type == tea.KeyUp):
+		case key.Matches(msg, up):
 			s.moveTo(s.cursor - 1)
 			return s, nil
-		case key.Matches(msg, k.Down) && (!arrowsOnly || msg.Type == tea.KeyDown):
+		case key.Matches(msg, down):
 			s.moveTo(s.cursor + 1)
 			return s, nil
-		case key.Matches(msg, k.Select):
+		case key.Matches(msg, s.c.Keys.Select):
 			return s, s.submit()
-		case key.Matches(msg, k.Rerun) && !s.onInput() && !s.checking:
+		case key.Matches(msg, s.recheck) && !s.onInput() && !s.checking:
 			return s, s.check()
 		}
 		if s.onInput() {

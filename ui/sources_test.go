@@ -118,8 +118,9 @@ func TestSourcesCustomURLIsCheckedThenUsed(t *testing.T) {
 	}
 }
 
-// The check runs in a command, never in Update; an answer to a replaced check is dropped.
-func TestSourcesIOOnlyInCommandsAndStaleAnswersDropped(t *testing.T) {
+// The check runs in a command, never in Update; an answer about a URL no longer being checked is
+// dropped.
+func TestSourcesIOOnlyInCommandsAndStaleURLAnswersDropped(t *testing.T) {
 	fb := newFakeBackend()
 	c := testCommon(fb, false)
 	s := newSourcesScreen(c, SourcesRequest{Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
@@ -127,16 +128,22 @@ func TestSourcesIOOnlyInCommandsAndStaleAnswersDropped(t *testing.T) {
 	if len(fb.sourceReqs) != 0 {
 		t.Fatal("Init asked the backend itself")
 	}
-	s.Update(keyMsg("r")) // still checking: r does nothing
-	stale := first().(sourcesMsg)
-	second := s.check()
-	s.Update(stale)
-	if s.report != nil {
-		t.Fatal("an answer to a replaced check was kept")
+	if _, cmd := s.Update(keyMsg("r")); cmd != nil {
+		t.Fatal("r while checking starts a second check")
 	}
-	s.Update(second())
-	if s.report == nil || len(fb.sourceReqs) != 2 {
+	s.Update(first().(sourcesMsg))
+	if s.report == nil || len(fb.sourceReqs) != 1 {
 		t.Fatalf("report %v, %d backend calls", s.report, len(fb.sourceReqs))
+	}
+	old := s.checkURL("https://old.example/whl/cu126")
+	current := s.checkURL("https://good.example/whl/cu126")
+	s.Update(old().(sourcesMsg))
+	if s.custom != nil {
+		t.Fatal("an answer about a URL no longer being checked was kept")
+	}
+	s.Update(current().(sourcesMsg))
+	if s.custom == nil || s.custom.IndexURL != "https://good.example/whl/cu126" {
+		t.Fatalf("custom %+v", s.custom)
 	}
 }
 
