@@ -267,6 +267,10 @@ func (s *sourcesScreen) View() string {
 		nameW = max(nameW, ansi.StringWidth(p.Name))
 	}
 	nameW = min(nameW, max(s.w-30, 12))
+	ellipsis := "…"
+	if st.ASCII {
+		ellipsis = "..."
+	}
 	for i, p := range rows {
 		cur := st.NoCursor
 		if i == s.cursor {
@@ -276,7 +280,7 @@ func (s *sourcesScreen) View() string {
 		if i == r.Proposed {
 			mark = st.Star + " "
 		}
-		name := ansi.Truncate(p.Name, nameW, "…")
+		name := ansi.Truncate(p.Name, nameW, ellipsis)
 		name += strings.Repeat(" ", nameW-ansi.StringWidth(name))
 		verdict, style := s.status(p)
 		line := name + "  " + verdict
@@ -292,7 +296,7 @@ func (s *sourcesScreen) View() string {
 		if i == s.cursor {
 			b.WriteString(st.Dim.Render(wrapHanging("      "+p.Where, s.w, "        ")) + "\n")
 		} else {
-			b.WriteString(st.Dim.Render(ansi.Truncate("      "+p.Where, s.w, "…")) + "\n")
+			b.WriteString(st.Dim.Render(ansi.Truncate("      "+p.Where, s.w, ellipsis)) + "\n")
 		}
 		if i == s.cursor {
 			detail := p.Why

@@ -462,7 +462,7 @@ func TestASCIIDrawsNoBoxDrawing(t *testing.T) {
 	}
 	clearInput(t, m, 20)
 	typeText(t, m, "/work/new")
-	for _, keys := range [][]string{{"enter"}, {"y"}, {"enter"}, {"enter"}} {
+	for _, keys := range [][]string{{"enter"}, {"enter"}, {"y"}, {"enter"}, {"enter"}} { // venv, package source, plan, install, verify
 		press(t, m, keys...)
 		asciiOnly()
 	}
@@ -530,7 +530,7 @@ func TestGPUScreenPicksTheCard(t *testing.T) {
 	press(t, m, "enter")
 	clearInput(t, m, 20)
 	typeText(t, m, "/work/new")
-	press(t, m, "enter", "y", "enter", "b")
+	press(t, m, "enter", "enter", "y", "enter", "b") // venv, package source, plan, verify, benchmark
 	if _, ok := m.top().(*benchScreen); !ok || fb.benchGPU != 1 {
 		t.Fatalf("benchmark screen %q on GPU %d, want GPU 1", m.top().Title(), fb.benchGPU)
 	}
