@@ -16,6 +16,12 @@ import (
 // OS and python (an interpreter path). It returns a note when the index could not be read, and an
 // error when the build is not served (what is missing, and to pick another build).
 func (b *stepsBackend) CheckServed(ctx context.Context, c matrix.Candidate, python string) (string, error) {
+	return b.checkServedFrom(ctx, c, python, indexcheck.Source{})
+}
+
+// checkServedFrom is CheckServed on the source chosen on the package-source screen (a mirror of the
+// channel, a flat page); the zero Source is the build's own index.
+func (b *stepsBackend) checkServedFrom(ctx context.Context, c matrix.Candidate, python string, src indexcheck.Source) (string, error) {
 	if python == "" {
 		return "", nil
 	}
@@ -27,7 +33,7 @@ func (b *stepsBackend) CheckServed(ctx context.Context, c matrix.Candidate, pyth
 	if parts := strings.Split(in.Version, "."); len(parts) >= 2 {
 		minor = parts[0] + "." + parts[1]
 	}
-	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: 10 * time.Second}, indexcheck.Source{}, c, runtime.GOOS, minor, nil)
+	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: 10 * time.Second}, src, c, runtime.GOOS, minor, nil)
 	switch {
 	case v.Refused():
 		return "", errors.New(v.Message() + "; pick another build on the channel screen")

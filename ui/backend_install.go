@@ -8,6 +8,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/cli"
 	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/indexcheck"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
@@ -46,7 +47,7 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 	if venv.Exists() {
 		py = venv.Python()
 	}
-	if note, err := b.CheckServed(ctx, req.Candidate, py); err != nil {
+	if note, err := b.checkServedFrom(ctx, req.Candidate, py, indexcheck.Source{IndexURL: opts.IndexURLOverride, FindLinks: req.FindLinks}); err != nil {
 		return Plan{}, err
 	} else if note != "" {
 		p.Notes = append(p.Notes, note)

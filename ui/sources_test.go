@@ -184,11 +184,11 @@ func TestStepsBackendSourcesAndPlanUseTheChoice(t *testing.T) {
 	}
 	// A flat page and its dependency index go to the engine as they are.
 	p, err = b.Plan(context.Background(), PlanRequest{Venv: filepath.Join(dir, "venv"), Python: pyindex.Python(t), Candidate: c,
-		FindLinks: good.URL + "/whl/cu126/", Mirror: good.ChannelURL("cu126")})
+		FindLinks: good.URL + "/whl/cu126/torch/", Mirror: good.ChannelURL("cu126")}) // a page listing the wheels
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := p.Impl.(planned).opts; o.FindLinks != good.URL+"/whl/cu126/" || o.Mirror != good.ChannelURL("cu126") || o.IndexURLOverride != "" {
+	if o := p.Impl.(planned).opts; o.FindLinks != good.URL+"/whl/cu126/torch/" || o.Mirror != good.ChannelURL("cu126") || o.IndexURLOverride != "" {
 		t.Fatalf("install options %+v", o)
 	}
 	var _ install.Options = opts
