@@ -144,6 +144,15 @@ func findNew(ctx context.Context, o Options, p Plan) (pyenv.Interpreter, error) 
 		explicit = p.Target
 	}
 	found, err := pyenv.Discover(ctx, pyenv.DiscoverOptions{Explicit: explicit, GOOS: o.GOOS, Env: o.Env, LookPath: o.LookPath, Run: o.Run, Distro: o.Distro})
+	// A python.exe written a moment ago may not start yet (an antivirus scanning it; seen under
+	// Wine as "fork/exec …: Internal error"): give it two more tries before calling it broken.
+	for try := 0; err != nil && explicit != "" && try < 2 && ctx.Err() == nil; try++ {
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+		found, err = pyenv.Discover(ctx, pyenv.DiscoverOptions{Explicit: explicit, GOOS: o.GOOS, Env: o.Env, LookPath: o.LookPath, Run: o.Run, Distro: o.Distro})
+	}
 	if err != nil {
 		return pyenv.Interpreter{}, fmt.Errorf("the install finished but %s does not run: %v", p.Target, err)
 	}
