@@ -347,8 +347,11 @@ func TestE2ERepairFromTheCacheWithTheIndexGoneInTmux(t *testing.T) {
 	dir := t.TempDir()
 	ix := pyindex.Serve(t, map[string][]string{"cu126": torchWheels(t, filepath.Join(dir, "wheels"), "cu126", "12.6", 0)})
 	rig, _ := filepath.Abs(filepath.Join("testdata", "e2e", "rig-rtx3060.json"))
-	r := &e2eRig{dir: dir, bin: buildBinary(t), matrix: writeMatrix(t, dir, ix.URL), rig: rig, env: pipEnv(t)}
+	r := &e2eRig{dir: dir, bin: buildBinary(t), matrix: writeMatrix(t, dir, ix.URL), rig: rig, env: pipEnv(t), sources: filepath.Join(dir, "sources.toml")}
 	r.env = append(r.env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	if err := os.WriteFile(r.sources, []byte("schema = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3")
