@@ -373,7 +373,7 @@ func (j *job) checkExisting(checked func(name, sha string) bool) bool {
 		j.Size = info.Size()
 		return true
 	}
-	sum, err := fileSHA256(j.path)
+	sum, err := FileSHA256(j.path)
 	if err != nil || sum != strings.ToLower(j.SHA256) {
 		_ = os.Remove(j.path)
 		return false
@@ -383,7 +383,8 @@ func (j *job) checkExisting(checked func(name, sha string) bool) bool {
 	return true
 }
 
-func fileSHA256(path string) (string, error) {
+// FileSHA256 is the hex sha256 of a file's bytes.
+func FileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -666,7 +667,7 @@ func (o *Options) finish(j *job) error {
 			_ = os.Truncate(part, j.Size)
 		}
 	}
-	sum, err := fileSHA256(part)
+	sum, err := FileSHA256(part)
 	if err != nil {
 		return fmt.Errorf("%s: %w", j.Name, err)
 	}

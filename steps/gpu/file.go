@@ -130,7 +130,7 @@ func (f *fileProber) Probe(ctx context.Context) (Report, error) {
 }
 
 // Sample: utilisation follows a 20-second wave between 35 and 95 %; memory, power, temperature and
-// clock follow it from the report's own figures (power scaled to a TDP guessed from memory size).
+// clock follow it from the report's own figures (power scaled to a TDP guessed from the memory size).
 func (f *fileProber) Sample(ctx context.Context) ([]Sample, error) {
 	if !f.report.Available {
 		return nil, ErrNoGPU

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/pyindex"
 )
@@ -66,7 +67,7 @@ func TestStageResolvesWithPipAndFetchesEachWheelOnce(t *testing.T) {
 	}
 	rec := readWheelRecord(plan.StageDir) // the cache's record has every fetched wheel, as pip's stage would
 	for _, f := range buildWheels(t)["cu126"] {
-		sum, _ := fileSHA256(f)
+		sum, _ := fetch.FileSHA256(f)
 		if r := rec.Wheels[filepath.Base(f)]; r.SHA256 != sum || r.From != ix.ChannelURL("cu126") || r.Size != fileSize(t, f) {
 			t.Errorf("record of %s: %+v", filepath.Base(f), r)
 		}

@@ -1,11 +1,8 @@
 package install
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/runner"
 )
 
@@ -69,20 +67,6 @@ func writeWheelRecord(dir string, rec wheelRecord) error {
 	return os.Rename(tmp, filepath.Join(dir, cacheFile))
 }
 
-// fileSHA256 is the hex sha256 of a file's bytes.
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // hashAll hashes files on every core: a torch build is 2.5–4.5 GB.
 func hashAll(files []string) map[string]string {
 	out := make(map[string]string, len(files))
@@ -94,7 +78,7 @@ func hashAll(files []string) map[string]string {
 		go func() {
 			defer wg.Done()
 			for f := range work {
-				sum, err := fileSHA256(f)
+				sum, err := fetch.FileSHA256(f)
 				if err != nil {
 					sum = ""
 				}

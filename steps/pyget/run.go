@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -175,7 +176,7 @@ func fetchInstaller(ctx context.Context, o Options, p *Plan) error {
 		p.SHA256, p.ChecksumFrom = sum, from
 		o.OnEvent(Event{Step: StepChecksum, Message: "published SHA-256 " + sum + " (from " + from + ")"})
 	}
-	if sum, err := fileSHA256(p.Installer); err == nil && sum == p.SHA256 {
+	if sum, err := fetch.FileSHA256(p.Installer); err == nil && sum == p.SHA256 {
 		o.OnEvent(Event{Step: StepDownload, Message: "reuse the installer already downloaded: " + p.Installer})
 		return nil
 	}
@@ -302,19 +303,6 @@ func sigstoreDigest(ctx context.Context, c *http.Client, url string) (string, er
 		return "", fmt.Errorf("%s: no SHA2_256 message digest in the bundle", url)
 	}
 	return hex.EncodeToString(raw), nil
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // fileExists takes a Windows path too (Wine and Windows resolve it; on Linux tests it is a host path).
