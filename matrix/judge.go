@@ -83,7 +83,7 @@ func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judg
 		osList = r.OS
 	}
 	if m.f.OS != "" && !slices.Contains(osList, m.f.OS) {
-		fail("%s %s has no %s build for %s", framework, r.Version, b.Channel, osName(m.f.OS))
+		fail("%s %s has no %s build for %s", framework, r.Version, b.Channel, OSName(m.f.OS))
 	}
 	if j.gpu {
 		if !m.gpuUsable() {
@@ -123,7 +123,7 @@ func (mx *Matrix) archProblem(b *Build, c majorMinor, goos, framework, version s
 		min = b.MinComputeCapWindows
 	}
 	if lo, ok := parseMajorMinor(min); ok && c.less(lo) {
-		return fmt.Sprintf("%s on %s needs compute capability %s or newer; this GPU has %s", framework, osName(goos), min, c), ""
+		return fmt.Sprintf("%s on %s needs compute capability %s or newer; this GPU has %s", framework, OSName(goos), min, c), ""
 	}
 	if hi, ok := parseMajorMinor(b.MaxComputeCap); ok && hi.less(c) {
 		return fmt.Sprintf("%s wheels of %s %s have no kernels for compute capability %s (they stop at %s)", b.Channel, framework, version, c, b.MaxComputeCap), ""
@@ -182,11 +182,11 @@ func (mx *Matrix) driverCheck(m *machine, b *Build) (minor bool, need string, ms
 	}
 	switch {
 	case m.hasDriver && m.hasCUDA:
-		msg = fmt.Sprintf("driver %s supports CUDA %s; %s needs driver ≥ %s on %s", m.f.DriverVersion, m.cudaMax, b.Channel, minDrv, osName(goos))
+		msg = fmt.Sprintf("driver %s supports CUDA %s; %s needs driver ≥ %s on %s", m.f.DriverVersion, m.cudaMax, b.Channel, minDrv, OSName(goos))
 	case m.hasDriver:
-		msg = fmt.Sprintf("driver %s is older than %s, the minimum for %s on %s", m.f.DriverVersion, minDrv, b.Channel, osName(goos))
+		msg = fmt.Sprintf("driver %s is older than %s, the minimum for %s on %s", m.f.DriverVersion, minDrv, b.Channel, OSName(goos))
 	default:
-		msg = fmt.Sprintf("the driver supports CUDA %s; %s needs CUDA %d.x (driver ≥ %s on %s)", m.cudaMax, b.Channel, b.cuda.Major, minDrv, osName(goos))
+		msg = fmt.Sprintf("the driver supports CUDA %s; %s needs CUDA %d.x (driver ≥ %s on %s)", m.cudaMax, b.Channel, b.cuda.Major, minDrv, OSName(goos))
 	}
 	return false, minDrv, msg
 }
@@ -201,7 +201,8 @@ func fullDriver(row *CUDARow, goos string) string {
 	return row.FullLinux
 }
 
-func osName(goos string) string {
+// OSName is goos as a user reads it: "Windows", "Linux".
+func OSName(goos string) string {
 	switch goos {
 	case "windows":
 		return "Windows"

@@ -95,7 +95,7 @@ func (m *Matrix) Select(f Facts) Selection {
 		if c.MinorCompat {
 			row := m.cudaRows[c.CUDA]
 			if full := fullDriver(row, f.OS); full != "" {
-				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s on %s runs through CUDA minor-version compatibility; driver %s or newer on %s supports CUDA %s fully", f.Framework, c.FrameworkVersion, c.Channel, full, osName(f.OS), c.CUDA))
+				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s on %s runs through CUDA minor-version compatibility; driver %s or newer on %s supports CUDA %s fully", f.Framework, c.FrameworkVersion, c.Channel, full, OSName(f.OS), c.CUDA))
 			} else {
 				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s on %s runs through CUDA minor-version compatibility", f.Framework, c.FrameworkVersion, c.Channel))
 			}
@@ -172,7 +172,7 @@ func driverUpdateNotes(rest []judged, rec judged, f Facts) []string {
 	}
 	note := func(j *judged) string {
 		return fmt.Sprintf("updating the NVIDIA driver to %s or newer (%s) would unlock %s %s on %s",
-			j.needDriver, osName(f.OS), f.Framework, j.c.FrameworkVersion, j.c.Channel)
+			j.needDriver, OSName(f.OS), f.Framework, j.c.FrameworkVersion, j.c.Channel)
 	}
 	notes := []string{note(smallest)}
 	if newest.release != smallest.release {

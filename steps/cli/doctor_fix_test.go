@@ -27,19 +27,7 @@ func TestDoctorFixReinstallsThroughTheEngine(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")) // the wheel cache and the log
 	t.Setenv("HOME", dir)
 	t.Setenv("GPUWIZ_VERIFY_MATRIX_N", "8")
-	for _, kv := range os.Environ() { // this machine's own pip settings (PIP_FIND_LINKS...) are not the test's
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "PIP_") {
-			t.Setenv(k, "")
-			os.Unsetenv(k)
-		}
-	}
-	for _, kv := range pyindex.PipEnv(t) {
-		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "PIP_") {
-			t.Setenv(k, v)
-		}
-	}
-	t.Setenv("PIP_RETRIES", "0") // pip 23's upgrade of itself tries PyPI, which is not reachable here
-	t.Setenv("PIP_TIMEOUT", "3")
+	isolatePip(t)
 
 	// A matrix whose torch indexes are the loopback index.
 	m := strings.ReplaceAll(string(matrix.EmbeddedTOML()), "https://download.pytorch.org/whl/", ix.URL+"/whl/")

@@ -22,6 +22,18 @@ func newRepairRig(t *testing.T) repairRig {
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	t.Setenv("HOME", dir)
 	t.Setenv("GPUWIZ_VERIFY_MATRIX_N", "8")
+	isolatePip(t)
+	g := repairRig{dir: dir, matrix: filepath.Join(dir, "matrix.toml"), rig: filepath.Join(dir, "rig.json"),
+		venv: filepath.Join(dir, "my venv"), cache: filepath.Join(dir, "cache", "gpuwiz", "wheels")}
+	m := strings.ReplaceAll(string(matrix.EmbeddedTOML()), "https://download.pytorch.org/whl/", "http://127.0.0.1:9/whl/")
+	must(t, os.WriteFile(g.matrix, []byte(m), 0o644))
+	must(t, os.WriteFile(g.rig, []byte(rigH200), 0o644))
+	return g
+}
+
+// isolatePip gives the test's pip (and gpuwiz's) the kit's settings only: this machine's own PIP_*
+// settings are not the test's, and pip 23's upgrade of itself must not wait on PyPI.
+func isolatePip(t *testing.T) {
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "PIP_") {
 			t.Setenv(k, "")
@@ -35,12 +47,6 @@ func newRepairRig(t *testing.T) repairRig {
 	}
 	t.Setenv("PIP_RETRIES", "0")
 	t.Setenv("PIP_TIMEOUT", "3")
-	g := repairRig{dir: dir, matrix: filepath.Join(dir, "matrix.toml"), rig: filepath.Join(dir, "rig.json"),
-		venv: filepath.Join(dir, "my venv"), cache: filepath.Join(dir, "cache", "gpuwiz", "wheels")}
-	m := strings.ReplaceAll(string(matrix.EmbeddedTOML()), "https://download.pytorch.org/whl/", "http://127.0.0.1:9/whl/")
-	must(t, os.WriteFile(g.matrix, []byte(m), 0o644))
-	must(t, os.WriteFile(g.rig, []byte(rigH200), 0o644))
-	return g
 }
 
 func must(t *testing.T, err error) {

@@ -121,7 +121,7 @@ func (r Result) Reason() string {
 	case Phantom:
 		var parts []string
 		for _, m := range r.Missing {
-			parts = append(parts, fmt.Sprintf("%s==%s for %s (Python %s)", m.Package, m.Version, osName(m.OS), strings.Join(m.Pythons, ", ")))
+			parts = append(parts, fmt.Sprintf("%s==%s for %s (Python %s)", m.Package, m.Version, matrix.OSName(m.OS), strings.Join(m.Pythons, ", ")))
 		}
 		return "the index has no " + strings.Join(parts, "; ")
 	case CouldNotLook:
@@ -142,16 +142,6 @@ func (r Result) Reason() string {
 		return "could not look at the index for " + strings.Join(parts, "; ")
 	}
 	return ""
-}
-
-func osName(goos string) string {
-	switch goos {
-	case "windows":
-		return "Windows"
-	case "linux":
-		return "Linux"
-	}
-	return goos
 }
 
 // Check asks the index for every package of build c, on each of oses and each of pythons.

@@ -31,11 +31,10 @@ const (
 
 // Outcome results.
 const (
-	ResultInstalled     = "installed"   // the new set is in place (Verify says whether it works)
-	ResultUnchanged     = "unchanged"   // failed before anything was removed: the venv is as it was
-	ResultRestored      = "restored"    // failed after the first change; the venv equals its snapshot again, file by file
-	ResultDamaged       = "damaged"     // failed, and the venv still differs from its snapshot: Leftovers lists each difference and how to clear it
-	ResultFailedRestore = ResultDamaged // the old name of ResultDamaged
+	ResultInstalled = "installed" // the new set is in place (Verify says whether it works)
+	ResultUnchanged = "unchanged" // failed before anything was removed: the venv is as it was
+	ResultRestored  = "restored"  // failed after the first change; the venv equals its snapshot again, file by file
+	ResultDamaged   = "damaged"   // failed, and the venv still differs from its snapshot: Leftovers lists each difference and how to clear it
 )
 
 // Event is one report of a running install: a step's state change, a line of output, download

@@ -102,7 +102,6 @@ type cacheCheck struct {
 	Bad      []string // wheels whose bytes changed since they were staged: never reused
 	Unknown  []string // wheels with no recorded hash: never reused
 	Bytes    int64    // size of the verified wheels
-	From     []string // where the verified wheels were staged from
 }
 
 // checkCache hashes every wheel in dir and compares it with the cache's record, else with the hash
@@ -119,7 +118,6 @@ func checkCache(dir string, lockHashes map[string]string) cacheCheck {
 		files = append(files, w.file)
 	}
 	sums := hashAll(files)
-	from := map[string]bool{}
 	for _, w := range staged {
 		base := filepath.Base(w.file)
 		want := rec.Wheels[base].SHA256
@@ -134,34 +132,9 @@ func checkCache(dir string, lockHashes map[string]string) cacheCheck {
 		default:
 			c.Verified = append(c.Verified, base)
 			c.Bytes += w.size
-			if f := rec.Wheels[base].From; f != "" {
-				from[f] = true
-			} else {
-				from["the venv's lock"] = true
-			}
 		}
 	}
-	for f := range from {
-		c.From = append(c.From, f)
-	}
-	sort.Strings(c.From)
 	return c
-}
-
-// holdsPins reports whether the verified wheels include one for every pin.
-func (c cacheCheck) holdsPins(dir string, pins []string) bool {
-	var ws []wheelInfo
-	for _, f := range c.Verified {
-		if name, version, ok := parseWheelName(f); ok {
-			ws = append(ws, wheelInfo{file: filepath.Join(dir, f), name: name, version: version})
-		}
-	}
-	for _, p := range pins {
-		if _, ok := wheelFor(ws, p); !ok {
-			return false
-		}
-	}
-	return len(pins) > 0
 }
 
 // quarantine moves wheels that must not be reused out of the folder pip reads, so neither the
@@ -217,11 +190,6 @@ func stripCredentials(s string) string {
 		s = u.String()
 	}
 	return runner.Redact(s)
-}
-
-// wheelHash is the recorded sha256 of a staged wheel ("" when unknown).
-func wheelHash(dir, file string) string {
-	return readWheelRecord(dir).Wheels[filepath.Base(file)].SHA256
 }
 
 // Source is where an install takes its wheels from, and why.
