@@ -144,6 +144,7 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 	pf.StringVar(&env.G.SimulateFile, "simulate", "", "use the GPU report in `FILE` (written by gpuwiz gpu --json) instead of probing the hardware")
 	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", "no colours (also set by NO_COLOR)")
 	pf.BoolVar(&env.G.ASCII, "ascii", false, "ASCII only: no box drawing, for old consoles")
+	pf.String("lang", "", "language of the interface: en or zh-CN (also GPUWIZ_LANG; default: the system's)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w (see --help)", err)}
 	})
@@ -156,6 +157,10 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 
 // Execute runs the CLI with args and returns the exit code.
 func Execute(b Build, args []string) int {
+	if code, ok := chooseLanguage(args, os.Getenv, os.Stdout, os.Stderr); !ok {
+		return code
+	}
+	defer consoleUTF8()()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	root, _ := NewRoot(b)
