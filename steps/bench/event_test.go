@@ -46,7 +46,7 @@ func TestParseH200Recording(t *testing.T) {
 		t.Fatalf("event counts = %v", n)
 	}
 	s := tally.Summary()
-	if !s.OK || !strings.HasPrefix(s.Verdict, VerdictOK) {
+	if !s.OK || !strings.HasPrefix(s.Verdict, "the GPU is doing the work: ") {
 		t.Fatalf("verdict = %v %q", s.OK, s.Verdict)
 	}
 	if s.Device == nil || s.Device.Name != "NVIDIA H200" || s.Device.Capability != "9.0" || s.Device.UUID != "GPU-3f1c9a2e-7b6d-4e2a-9c1f-0a5b8d7e6c4f" {

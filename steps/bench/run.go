@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -63,12 +64,12 @@ func Run(ctx context.Context, r runner.Runner, python, framework string, opts Op
 	opts = opts.withDefaults()
 	dir, err := os.MkdirTemp("", "gpuwiz-bench-")
 	if err != nil {
-		return Summary{}, fmt.Errorf("writing the benchmark script: %w", err)
+		return Summary{}, fmt.Errorf("%s: %w", i18n.T("bench.write_script"), err)
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "bench_"+framework+".py")
 	if err := os.WriteFile(path, script, 0o644); err != nil {
-		return Summary{}, fmt.Errorf("writing the benchmark script: %w", err)
+		return Summary{}, fmt.Errorf("%s: %w", i18n.T("bench.write_script"), err)
 	}
 	argv := []string{python, "-u", path, "--gpu", strconv.Itoa(opts.GPU)}
 	if opts.Quick {
@@ -130,12 +131,12 @@ read:
 			}
 			watchdog.Reset(limit)
 		case <-watchdog.C:
-			timedOut = fmt.Sprintf("no output for %s while %s", limit.Round(time.Second), phaseWords(phase, t.s.LastStep))
+			timedOut = silenceWords(phase, t.s.LastStep, limit.Round(time.Second))
 			cancel()
 			watchdog.Reset(time.Hour)
 		case <-runCtx.Done():
 			if timedOut == "" && ctx.Err() == nil {
-				timedOut = fmt.Sprintf("the whole run took over %s", opts.Timeout.Round(time.Second))
+				timedOut = i18n.T("bench.timeout.total", i18n.D{"Limit": opts.Timeout.Round(time.Second)})
 			}
 			// keep reading: the runner closes lines once the process is gone
 		}
@@ -150,17 +151,17 @@ read:
 	return s, nil
 }
 
-func phaseWords(phase, lastStep string) string {
-	switch phase {
-	case "start":
-		return "starting Python"
-	case "import":
-		return "importing the framework and opening the GPU"
+// silenceWords says how long the script was silent, and in which phase.
+func silenceWords(phase, lastStep string, limit time.Duration) string {
+	switch {
+	case phase == "start":
+		return i18n.T("bench.timeout.start", i18n.D{"Limit": limit})
+	case phase == "import":
+		return i18n.T("bench.timeout.import", i18n.D{"Limit": limit})
+	case lastStep != "":
+		return i18n.T("bench.timeout.step", i18n.D{"Limit": limit, "Step": lastStep})
 	}
-	if lastStep != "" {
-		return "running " + lastStep
-	}
-	return "running"
+	return i18n.T("bench.timeout.running", i18n.D{"Limit": limit})
 }
 
 func finish(t *Tally, res runner.Result, timedOut, python string) Summary {
@@ -172,28 +173,39 @@ func finish(t *Tally, res runner.Result, timedOut, python string) Summary {
 	case !t.Done() && t.s.PID == 0 && res.Err != nil && !errors.As(res.Err, &exitErr):
 		t.Fail(KindNoPython, fmt.Sprintf("%s: %v", python, res.Err))
 	case !t.Done() && t.s.PID == 0:
-		t.Fail(KindNoPython, fmt.Sprintf("%s exited with code %d before the script started%s", python, code, lastLog(t)))
+		t.Fail(KindNoPython, withLastLog(t, i18n.T("bench.fail.no_start", i18n.D{"Python": python, "Code": code})))
+	case !t.Done() && t.s.LastStep != "":
+		t.Fail(KindCrash, withLastLog(t, i18n.T("bench.fail.exited_during", i18n.D{"Code": code, "Step": t.s.LastStep})))
 	case !t.Done():
-		where := ""
-		if t.s.LastStep != "" {
-			where = " during " + t.s.LastStep
-		}
-		t.Fail(KindCrash, fmt.Sprintf("Python exited with code %d%s%s", code, where, lastLog(t)))
+		t.Fail(KindCrash, withLastLog(t, i18n.T("bench.fail.exited", i18n.D{"Code": code})))
 	}
 	s := t.Summary()
 	s.ExitCode = code
 	return s
 }
 
-func lastLog(t *Tally) string {
+// withLastLog adds the last line the script printed outside the protocol to failure, when there is one.
+func withLastLog(t *Tally, failure string) string {
 	if len(t.s.Log) == 0 {
-		return ""
+		return failure
 	}
-	return "; last output: " + strings.TrimSpace(t.s.Log[len(t.s.Log)-1])
+	return i18n.T("bench.fail.last_output", i18n.D{"Failure": failure, "Output": strings.TrimSpace(t.s.Log[len(t.s.Log)-1])})
 }
 
-// ErrUnknownFramework is returned for a framework without a benchmark script.
-var ErrUnknownFramework = errors.New("unknown framework")
+// ErrUnknownFramework is returned for a framework without a benchmark script (errors.Is matches
+// it; the error names the framework asked for).
+var ErrUnknownFramework error = unknownFramework("")
+
+type unknownFramework string
+
+func (u unknownFramework) Error() string {
+	if u == "" {
+		return i18n.T("bench.unknown_framework")
+	}
+	return i18n.T("bench.unknown_framework_named", i18n.D{"Framework": strconv.Quote(string(u))})
+}
+
+func (u unknownFramework) Is(target error) bool { return target == ErrUnknownFramework }
 
 // childEnv is the benchmark's environment: unbuffered, ASCII-safe output whatever the console's code
 // page; no user site-packages shadowing the venv; and CUDA numbering the cards as NVML does, so

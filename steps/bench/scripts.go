@@ -1,10 +1,6 @@
 package bench
 
-import (
-	"embed"
-	"fmt"
-	"strings"
-)
+import "embed"
 
 //go:embed scripts/*.py
 var scripts embed.FS
@@ -14,7 +10,7 @@ var scripts embed.FS
 func Script(framework string) ([]byte, error) {
 	b, err := scripts.ReadFile("scripts/bench_" + framework + ".py")
 	if err != nil {
-		return nil, fmt.Errorf("%w %q: choose %s", ErrUnknownFramework, framework, strings.Join(Frameworks, " or "))
+		return nil, unknownFramework(framework)
 	}
 	common, err := scripts.ReadFile("scripts/common.py")
 	if err != nil {

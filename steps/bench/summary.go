@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"gpuwiz/steps/i18n"
 )
 
 // Summary is what a benchmark run proved, with the verdict in words.
@@ -20,7 +22,7 @@ type Summary struct {
 	SpeedupFP32  float64            `json:"speedup_fp32"` // best GPU fp32 TFLOPS over CPU fp32 TFLOPS
 	TFLOPS       map[string]float64 `json:"tflops"`       // best GPU matmul TFLOPS per dtype
 	CopyGBps     float64            `json:"copy_gbps"`    // device-to-device copy, read plus write
-	Verdict      string             `json:"verdict"`      // "the GPU is doing the work", or why not
+	Verdict      string             `json:"verdict"`      // in words: "the GPU is doing the work" (bench.verdict.ok), or why not
 	OK           bool               `json:"ok"`
 	PID          int                `json:"pid"`   // the benchmark's Python process
 	Steps        int                `json:"steps"` // steps started
@@ -30,9 +32,6 @@ type Summary struct {
 	ExitCode     int                `json:"exit_code"`
 	Elapsed      time.Duration      `json:"elapsed_ns"`
 }
-
-// VerdictOK is the verdict of a run that proved the GPU works.
-const VerdictOK = "the GPU is doing the work"
 
 const keptLogLines = 20
 
@@ -136,57 +135,58 @@ func verdict(s *Summary, done bool) (bool, string) {
 	var wrong []string
 	for _, c := range s.Checks {
 		if !c.OK {
-			wrong = append(wrong, fmt.Sprintf("%s relative error %.2g over %.2g", c.DType, c.RelErr, c.Threshold))
+			wrong = append(wrong, i18n.T("bench.check.wrong", i18n.D{"DType": c.DType, "Err": fmt.Sprintf("%.2g", c.RelErr), "Limit": fmt.Sprintf("%.2g", c.Threshold)}))
 		}
 	}
 	if len(wrong) > 0 {
-		return false, "wrong answers from the GPU: " + strings.Join(wrong, ", ") + " (a driver, cooling or hardware fault)"
+		return false, i18n.T("bench.verdict.wrong", i18n.D{"Checks": i18n.Join(wrong)})
 	}
 	if !done {
-		return false, "the benchmark has not finished"
+		return false, i18n.T("bench.verdict.unfinished")
 	}
 	if len(s.TFLOPS) == 0 {
-		return false, "no GPU measurement was made"
+		return false, i18n.T("bench.verdict.no_measurement")
 	}
-	words := VerdictOK
 	var parts []string
 	if s.SpeedupFP32 > 0 {
-		parts = append(parts, fmt.Sprintf("fp32 matmul %.0f× faster than the CPU", s.SpeedupFP32))
+		parts = append(parts, i18n.T("bench.verdict.speedup", i18n.D{"Times": fmt.Sprintf("%.0f", s.SpeedupFP32)}))
 	}
 	for _, dt := range DTypes(s.TFLOPS) {
 		parts = append(parts, fmt.Sprintf("%s %.1f TFLOPS", dt, s.TFLOPS[dt]))
 	}
 	if len(s.OOMs) > 0 {
 		o := s.OOMs[0]
-		parts = append(parts, fmt.Sprintf("out of memory at %d, shrunk to %d", o.N, o.RetryN))
+		parts = append(parts, i18n.T("bench.verdict.shrunk", i18n.D{"N": o.N, "RetryN": o.RetryN}))
 	}
-	if len(parts) > 0 {
-		words += ": " + strings.Join(parts, ", ")
+	if len(parts) == 0 {
+		return true, i18n.T("bench.verdict.ok")
 	}
-	return true, words
+	return true, i18n.T("bench.verdict.ok_details", i18n.D{"Details": i18n.Join(parts)})
 }
 
+// failureWords is the verdict of a failed run: what kind of failure, the script's own message
+// (its words, from Python), and what to do where gpuwiz knows.
 func failureWords(f *Failure) string {
 	msg := f.Message
 	switch f.Kind {
 	case KindNoCUDABuild:
-		return "no CUDA build: " + msg + "; install a GPU build (gpuwiz install)"
+		return i18n.T("bench.failure.no_cuda_build", i18n.D{"Message": msg})
 	case KindNoDevice:
-		return "no device: " + msg
+		return i18n.T("bench.failure.no_device", i18n.D{"Message": msg})
 	case KindArchMissing:
-		return "wrong architecture: " + msg + "; pick a channel built for this card"
+		return i18n.T("bench.failure.arch_missing", i18n.D{"Message": msg})
 	case KindOOM:
-		return "out of memory: " + msg + "; close other programs using the GPU"
+		return i18n.T("bench.failure.oom", i18n.D{"Message": msg})
 	case KindImport:
-		return "the framework does not import: " + msg
+		return i18n.T("bench.failure.import", i18n.D{"Message": msg})
 	case KindCrash:
-		return "the benchmark crashed: " + msg
+		return i18n.T("bench.failure.crash", i18n.D{"Message": msg})
 	case KindTimeout:
-		return "the benchmark stopped answering: " + msg
+		return i18n.T("bench.failure.timeout", i18n.D{"Message": msg})
 	case KindNoPython:
-		return "Python did not start: " + msg
+		return i18n.T("bench.failure.no_python", i18n.D{"Message": msg})
 	default:
-		return "the benchmark failed: " + msg
+		return i18n.T("bench.failure.other", i18n.D{"Message": msg})
 	}
 }
 

@@ -2,21 +2,26 @@ package gpu
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"runtime"
 	"sync"
+
+	"gpuwiz/steps/i18n"
 )
 
-// ErrNoGPU is what Sample returns when no backend answered.
-var ErrNoGPU = errors.New("no NVIDIA GPU to sample")
+// ErrNoGPU is what Sample returns when no backend answered (errors.Is matches it; its text is in
+// the language current when it is read).
+var ErrNoGPU error = noGPUError{}
+
+type noGPUError struct{}
+
+func (noGPUError) Error() string { return i18n.T("gpu.sample.no_gpu") }
 
 // Default is the probe chain: NVML (go-nvml on Linux, nvml.dll on Windows), then nvidia-smi, then a
 // plain "no NVIDIA driver" report. It never fails: a machine without a driver gets Available=false.
 func Default() Prober {
 	return newChain([]namedProber{
 		{nvmlLibraryHint, platformNVML()},
-		{"nvidia-smi (on PATH)", newSMIProber(execRunner)},
+		{i18n.T("gpu.backend.smi_on_path"), newSMIProber(execRunner)},
 	}, nvidiaPCIDevices)
 }
 
@@ -51,12 +56,12 @@ func (c *chain) Probe(ctx context.Context) (Report, error) {
 			r.OS = runtime.GOOS
 			return r, nil
 		}
-		why := "no answer"
+		why := i18n.T("gpu.chain.no_answer")
 		if err != nil {
 			why = err.Error()
 		}
-		looked = append(looked, fmt.Sprintf("%s: %s", b.what, why))
-		fellBack = append(fellBack, fmt.Sprintf("%s gave nothing (%s); tried the next way", b.what, why))
+		looked = append(looked, i18n.T("gpu.chain.looked", i18n.D{"Backend": b.what, "Why": why}))
+		fellBack = append(fellBack, i18n.T("gpu.chain.fell_back", i18n.D{"Backend": b.what, "Why": why}))
 	}
 	n := 0
 	if c.pciCount != nil {

@@ -1,16 +1,18 @@
 package gpu
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 
 	"golang.org/x/sys/windows"
+
+	"gpuwiz/steps/i18n"
 )
 
-const nvmlLibraryHint = "NVML (nvml.dll)"
+const nvmlLibraryHint = "NVML (nvml.dll)" //i18n:raw a library's name, in the list of what was looked for
 
 // platformNVML loads nvml.dll without cgo: System32 first (current drivers), then NVSMI (older ones).
 func platformNVML() *nvmlProber {
@@ -37,7 +39,7 @@ func openNVMLDLL() (nvmlLib, error) {
 			return newDLLLib(&winTable{dll: h, procs: map[string]uintptr{}}), nil
 		}
 	}
-	return nil, fmt.Errorf("not found in %s", strings.Join(paths, " or "))
+	return nil, errors.New(i18n.T("gpu.nvml.dll_not_found", i18n.D{"Paths": strings.Join(paths, i18n.T("gpu.nvml.or"))}))
 }
 
 // winTable resolves exports with GetProcAddress and calls them with the x64 calling convention.

@@ -3,6 +3,8 @@ package gpu
 import (
 	"fmt"
 	"unsafe"
+
+	"gpuwiz/steps/i18n"
 )
 
 // dllTable is nvml.dll's export table: the Windows backend's only contact with the DLL, so the
@@ -54,7 +56,7 @@ func (l *dllLib) first(names ...string) string {
 func (l *dllLib) call(names []string, args ...uintptr) error {
 	n := l.first(names...)
 	if n == "" {
-		return fmt.Errorf("%s %w", names[0], errNotExported)
+		return errNotExported{names[0]}
 	}
 	if r := l.t.Call(n, args...); r != nvmlSuccess {
 		return dllErr(n, r)
@@ -65,7 +67,7 @@ func (l *dllLib) call(names []string, args ...uintptr) error {
 func dllErr(name string, r uintptr) error {
 	s, ok := nvmlReturnNames[r]
 	if !ok {
-		s = fmt.Sprintf("NVML error %d", r)
+		s = i18n.T("gpu.nvml.error_code", i18n.D{"Code": r})
 	}
 	return fmt.Errorf("%s: %s", name, s)
 }
@@ -199,7 +201,7 @@ func (d dllDevice) processes(names ...string) ([]rawProcess, error) {
 	l, s := d.l, d.l.scratch
 	n := l.first(names...)
 	if n == "" {
-		return nil, fmt.Errorf("%s %w", names[0], errNotExported)
+		return nil, errNotExported{names[0]}
 	}
 	for attempt := 0; ; attempt++ {
 		s.u32 = uint32(len(s.procs))

@@ -40,7 +40,7 @@ type fakeTable struct {
 
 func (f *fakeTable) Find(name string) error {
 	if f.missing[name] {
-		return errNotExported
+		return errNotExported{name}
 	}
 	return nil
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/jsonfile"
 )
 
@@ -20,13 +22,13 @@ func FromFile(path string) (Prober, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("simulate file %s does not exist; make one with `gpuwiz gpu --json > %s` on the machine to simulate", path, path)
+			return nil, errors.New(i18n.T("gpu.simulate.missing", i18n.D{"Path": path}))
 		}
-		return nil, fmt.Errorf("simulate file %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", i18n.T("gpu.simulate.file", i18n.D{"Path": path}), err)
 	}
 	r, unknown, err := DecodeReport(data)
 	if err != nil {
-		return nil, fmt.Errorf("simulate file %s is not a GPU report (the output of `gpuwiz gpu --json`): %w", path, err)
+		return nil, fmt.Errorf("%s: %w", i18n.T("gpu.simulate.not_report", i18n.D{"Path": path}), err)
 	}
 	r.Simulated = true
 	if r.Backend == "" {
@@ -49,7 +51,7 @@ func UnknownFields(p Prober) []string {
 func ParseReport(data []byte) (Report, error) {
 	r, unknown, err := DecodeReport(data)
 	if err == nil && len(unknown) > 0 {
-		err = fmt.Errorf("unknown field %q", unknown[0])
+		err = errors.New(i18n.T("gpu.report.unknown_field", i18n.D{"Field": strconv.Quote(unknown[0])}))
 	}
 	return r, err
 }
@@ -63,7 +65,7 @@ func DecodeReport(data []byte) (Report, []string, error) {
 	}
 	for _, k := range []string{"available", "gpus"} {
 		if _, ok := probe[k]; !ok {
-			return Report{}, nil, fmt.Errorf("field %q is missing", k)
+			return Report{}, nil, errors.New(i18n.T("gpu.report.field_missing", i18n.D{"Field": strconv.Quote(k)}))
 		}
 	}
 	var r Report
@@ -80,10 +82,10 @@ func DecodeReport(data []byte) (Report, []string, error) {
 
 func checkReport(r Report) (Report, error) {
 	if r.Available && len(r.GPUs) == 0 {
-		return Report{}, errors.New(`"available" is true but "gpus" is empty`)
+		return Report{}, errors.New(i18n.T("gpu.report.available_no_gpus"))
 	}
 	if r.OS != "" && r.OS != "windows" && r.OS != "linux" {
-		return Report{}, fmt.Errorf(`"os" is %q: use "windows" or "linux" (or leave it out)`, r.OS)
+		return Report{}, errors.New(i18n.T("gpu.report.bad_os", i18n.D{"OS": strconv.Quote(r.OS)}))
 	}
 	if r.Available {
 		if err := matrix.ValidateDriverVersion(r.DriverVersion); err != nil {
@@ -97,7 +99,7 @@ func checkReport(r Report) (Report, error) {
 	}
 	for i, g := range r.GPUs {
 		if g.Name == "" {
-			return Report{}, fmt.Errorf("gpus[%d] has no name", i)
+			return Report{}, errors.New(i18n.T("gpu.report.no_name", i18n.D{"Index": i}))
 		}
 		if c := g.ComputeCapability; c != "" {
 			if err := matrix.ValidateComputeCap(c); err != nil {
@@ -120,13 +122,15 @@ type fileProber struct {
 	unknown []string
 }
 
+// Probe answers with the file's report; the sentences gpuwiz wrote into it (the message, the card
+// warnings) come back in the current language.
 func (f *fileProber) Probe(ctx context.Context) (Report, error) {
 	r := f.report
 	r.GPUs = append([]GPU{}, f.report.GPUs...)
 	if f.report.Warnings != nil {
 		r.Warnings = append([]string{}, f.report.Warnings...)
 	}
-	return r, nil
+	return localizeReport(r), nil
 }
 
 // Sample: utilisation follows a 20-second wave between 35 and 95 %; memory, power, temperature and

@@ -14,7 +14,7 @@ func platformNVML() *nvmlProber {
 }
 
 // nvmlLibraryHint names what NVML looked for, for the "no driver" message.
-const nvmlLibraryHint = "NVML (libnvidia-ml.so.1)"
+const nvmlLibraryHint = "NVML (libnvidia-ml.so.1)" //i18n:raw a library's name, in the list of what was looked for
 
 // goNVML adapts nvml.Interface (the real library or go-nvml's mocks) to nvmlLib.
 type goNVML struct {

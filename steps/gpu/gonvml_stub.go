@@ -2,13 +2,17 @@
 
 package gpu
 
-import "errors"
+import (
+	"errors"
+
+	"gpuwiz/steps/i18n"
+)
 
 // platformNVML in a build without cgo (or on an OS without an NVML backend) always declines,
 // so the chain falls back to nvidia-smi.
 func platformNVML() *nvmlProber {
 	return newNVMLProber("nvml", func() (nvmlLib, error) {
-		return nil, errors.New("no NVML backend in this build (built without cgo)")
+		return nil, errors.New(i18n.T("gpu.nvml.no_backend"))
 	})
 }
 

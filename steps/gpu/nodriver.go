@@ -1,20 +1,22 @@
 package gpu
 
 import (
-	"fmt"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // noDriverReport is the normal answer on a machine without a working NVIDIA driver.
 // looked lists what was tried, each with why it gave nothing.
 func noDriverReport(looked []string, pciNVIDIA int) Report {
-	var b strings.Builder
-	b.WriteString("No NVIDIA driver found")
-	if pciNVIDIA > 0 {
-		fmt.Fprintf(&b, ", although %d NVIDIA display device(s) sit on the PCI bus", pciNVIDIA)
+	sep := "; "
+	if i18n.IsChinese() {
+		sep = "；"
 	}
-	b.WriteString(". Looked for: ")
-	b.WriteString(strings.Join(looked, "; "))
-	b.WriteString(". Install the driver for your card from https://www.nvidia.com/Download/index.aspx and run gpuwiz again, or continue with a CPU build.")
-	return Report{Available: false, Backend: "none", Message: b.String(), GPUs: []GPU{}}
+	list := strings.Join(looked, sep)
+	msg := i18n.T("gpu.no_driver", i18n.D{"Looked": list})
+	if pciNVIDIA > 0 {
+		msg = i18n.N("gpu.no_driver_pci", pciNVIDIA, i18n.D{"Looked": list})
+	}
+	return Report{Available: false, Backend: "none", Message: msg, GPUs: []GPU{}}
 }

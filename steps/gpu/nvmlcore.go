@@ -2,11 +2,12 @@ package gpu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"sync"
 	"time"
+
+	"gpuwiz/steps/i18n"
 )
 
 // nvmlLib is the handful of NVML calls the probe makes. Two implementations: go-nvml (Linux, cgo)
@@ -44,7 +45,9 @@ type rawProcess struct {
 }
 
 // errNotExported marks an entry point the installed driver lacks: the field is left nil, with a warning.
-var errNotExported = errors.New("not exported by this driver")
+type errNotExported struct{ fn string }
+
+func (e errNotExported) Error() string { return i18n.T("gpu.nvml.not_exported", i18n.D{"Func": e.fn}) }
 
 // nvmlProber probes once through lib, then keeps the device handles for cheap samples.
 type nvmlProber struct {
@@ -80,7 +83,7 @@ func (p *nvmlProber) start() error {
 	p.lib = lib
 	n, err := lib.DeviceCount()
 	if err != nil {
-		p.initErr = fmt.Errorf("NVML device count: %w", err)
+		p.initErr = fmt.Errorf("%s: %w", i18n.T("gpu.nvml.device_count"), err)
 		return p.initErr
 	}
 	for i := 0; i < n; i++ {
@@ -117,19 +120,19 @@ func (p *nvmlProber) Probe(ctx context.Context) (Report, error) {
 	if v, err := p.lib.DriverVersion(); err == nil {
 		r.DriverVersion = v
 	} else {
-		warn.add("driver version not reported (%v)", err)
+		warn.add(i18n.T("gpu.missing.driver_version", i18n.D{"Err": err}))
 	}
 	if v, err := p.lib.CUDADriverVersion(); err == nil && v > 0 {
 		r.CUDAMax = cudaVersionString(v)
 	} else {
-		warn.add("the driver did not report the highest CUDA version it supports (%v)", errOr(err, "0"))
+		warn.add(i18n.T("gpu.missing.cuda_max", i18n.D{"Err": errOr(err, "0")}))
 	}
 	if v, err := p.lib.NVMLVersion(); err == nil {
 		r.NVMLVersion = v
 	}
 	for i, d := range p.devices {
 		if d == nil {
-			warn.add("GPU %d: NVML gave no handle for it (the card may be lost or in a bad state; a reboot or driver reinstall usually helps)", i)
+			warn.add(i18n.T("gpu.nvml.no_handle", i18n.D{"Index": i}))
 			continue
 		}
 		r.GPUs = append(r.GPUs, p.describe(i, d, &warn))
@@ -144,23 +147,23 @@ func (p *nvmlProber) describe(i int, d nvmlDevice, warn *warnings) GPU {
 	g := GPU{Index: i, Processes: []Process{}}
 	var err error
 	if g.Name, err = d.Name(); err != nil {
-		warn.add("GPU %d: name not reported (%v)", i, err)
+		warn.add(i18n.T("gpu.missing.name", i18n.D{"Index": i, "Err": err}))
 	}
 	if g.UUID, err = d.UUID(); err != nil {
-		warn.add("GPU %d: UUID not reported (%v)", i, err)
+		warn.add(i18n.T("gpu.missing.uuid", i18n.D{"Index": i, "Err": err}))
 	}
 	if g.PCIBusID, err = d.PCIBusID(); err != nil {
-		warn.add("GPU %d: PCI bus id not reported (%v)", i, err)
+		warn.add(i18n.T("gpu.missing.pci_bus_id", i18n.D{"Index": i, "Err": err}))
 	}
 	if total, used, err := d.Memory(); err == nil {
 		g.MemoryTotalMiB, g.MemoryUsedMiB = total>>20, used>>20
 	} else {
-		warn.add("GPU %d: memory not reported (%v)", i, err)
+		warn.add(i18n.T("gpu.missing.memory", i18n.D{"Index": i, "Err": err}))
 	}
 	if major, minor, err := d.ComputeCapability(); err == nil {
 		g.ComputeCapability = fmt.Sprintf("%d.%d", major, minor)
 	} else {
-		warn.add("GPU %d: compute capability not reported (%v)", i, err)
+		warn.add(i18n.T("gpu.missing.compute_cap", i18n.D{"Index": i, "Err": err}))
 	}
 	s := p.readVitals(i, d, warn)
 	g.UtilizationPct, g.TemperatureC, g.PowerW, g.SMClockMHz = s.util, s.temp, s.power, s.clock
@@ -172,21 +175,22 @@ type vitals struct{ util, temp, power, clock *float64 }
 
 func (p *nvmlProber) readVitals(i int, d nvmlDevice, warn *warnings) vitals {
 	var v vitals
-	read := func(what string, f func() (uint32, error), scale float64) *float64 {
+	// missing says which reading did not come, in words (only called when warn is kept).
+	read := func(missing func(error) string, f func() (uint32, error), scale float64) *float64 {
 		x, err := f()
 		if err != nil {
 			if warn != nil {
-				warn.add("GPU %d: %s not reported (%v)", i, what, err)
+				warn.add(missing(err))
 			}
 			return nil
 		}
 		f64 := float64(x) * scale
 		return &f64
 	}
-	v.util = read("utilisation", d.Utilization, 1)
-	v.temp = read("temperature", d.Temperature, 1)
-	v.power = read("power draw", d.PowerMilliwatts, 0.001)
-	v.clock = read("SM clock", d.SMClockMHz, 1)
+	v.util = read(func(err error) string { return i18n.T("gpu.missing.utilisation", i18n.D{"Index": i, "Err": err}) }, d.Utilization, 1)
+	v.temp = read(func(err error) string { return i18n.T("gpu.missing.temperature", i18n.D{"Index": i, "Err": err}) }, d.Temperature, 1)
+	v.power = read(func(err error) string { return i18n.T("gpu.missing.power", i18n.D{"Index": i, "Err": err}) }, d.PowerMilliwatts, 0.001)
+	v.clock = read(func(err error) string { return i18n.T("gpu.missing.sm_clock", i18n.D{"Index": i, "Err": err}) }, d.SMClockMHz, 1)
 	return v
 }
 
@@ -194,13 +198,20 @@ func (p *nvmlProber) readVitals(i int, d nvmlDevice, warn *warnings) vitals {
 func (p *nvmlProber) processes(d nvmlDevice, warn *warnings, i int) []Process {
 	byPID := map[uint32]rawProcess{}
 	for _, list := range []struct {
-		kind string
-		f    func() ([]rawProcess, error)
-	}{{"compute", d.ComputeProcesses}, {"graphics", d.GraphicsProcesses}} {
+		f       func() ([]rawProcess, error)
+		missing func(error) string
+	}{
+		{d.ComputeProcesses, func(err error) string {
+			return i18n.T("gpu.missing.compute_processes", i18n.D{"Index": i, "Err": err})
+		}},
+		{d.GraphicsProcesses, func(err error) string {
+			return i18n.T("gpu.missing.graphics_processes", i18n.D{"Index": i, "Err": err})
+		}},
+	} {
 		ps, err := list.f()
 		if err != nil {
 			if warn != nil {
-				warn.add("GPU %d: %s process list not available (%v)", i, list.kind, err)
+				warn.add(list.missing(err))
 			}
 			continue
 		}
@@ -274,4 +285,4 @@ func errOr(err error, s string) any {
 
 type warnings struct{ list []string }
 
-func (w *warnings) add(format string, a ...any) { w.list = append(w.list, fmt.Sprintf(format, a...)) }
+func (w *warnings) add(text string) { w.list = append(w.list, text) }

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"gpuwiz/steps/i18n"
 )
 
 // commandRunner runs a program and returns its stdout; an error carries its output in plain words.
@@ -56,7 +58,7 @@ func findSMI() (string, error) {
 			}
 		}
 	}
-	return "", errors.New("nvidia-smi not found on PATH")
+	return "", errors.New(i18n.T("gpu.smi.not_found"))
 }
 
 func (p *smiProber) resolve() error {
@@ -76,7 +78,7 @@ func (p *smiProber) query(ctx context.Context, timeout time.Duration, args ...st
 	defer cancel()
 	out, err := p.run(ctx, p.path, args...)
 	if ctx.Err() == context.DeadlineExceeded {
-		return nil, fmt.Errorf("nvidia-smi did not answer within %s (the driver may be hung)", timeout)
+		return nil, errors.New(i18n.T("gpu.smi.timeout", i18n.D{"Timeout": timeout}))
 	}
 	return out, err
 }
@@ -102,7 +104,7 @@ func (p *smiProber) Probe(ctx context.Context) (Report, error) {
 	}
 	initDone := time.Now()
 	if p.noCap {
-		warn.add("this driver's nvidia-smi cannot report compute capability (compute_cap needs driver 510 or newer); update the driver for the channel choice to check the card's architecture")
+		warn.add(i18n.T("gpu.smi.no_compute_cap"))
 	}
 	gpus, driver, err := parseSMIGPUs(out, strings.Split(fields, ","), &warn)
 	if err != nil {
@@ -113,12 +115,12 @@ func (p *smiProber) Probe(ctx context.Context) (Report, error) {
 		r.CUDAMax = parseSMIBannerCUDA(banner)
 	}
 	if r.CUDAMax == "" {
-		warn.add("nvidia-smi's banner shows no CUDA version (neither \"CUDA Version\" nor \"CUDA UMD Version\")")
+		warn.add(i18n.T("gpu.smi.no_cuda_version"))
 	}
 	if apps, err := p.query(ctx, smiProbeTimeout, "--query-compute-apps="+smiAppsFields, "--format=csv,noheader,nounits"); err == nil {
 		attachSMIApps(r.GPUs, parseSMIApps(apps))
 	} else {
-		warn.add("nvidia-smi did not list the GPU processes (%v)", err)
+		warn.add(i18n.T("gpu.smi.no_processes", i18n.D{"Err": err}))
 	}
 	r.Warnings = append(warn.list, cardWarnings(r)...)
 	r.Message = availableMessage(r)
@@ -170,7 +172,7 @@ func readCSV(out []byte) ([][]string, error) {
 	r.FieldsPerRecord = -1
 	rows, err := r.ReadAll()
 	if err != nil {
-		return nil, fmt.Errorf("nvidia-smi printed something that is not CSV: %w", err)
+		return nil, fmt.Errorf("%s: %w", i18n.T("gpu.smi.not_csv"), err)
 	}
 	return rows, nil
 }
@@ -210,37 +212,50 @@ func parseSMIGPUs(out []byte, fields []string, warn *warnings) ([]GPU, string, e
 	driver := ""
 	for _, row := range rows {
 		if len(row) != len(fields) {
-			return nil, "", fmt.Errorf("nvidia-smi gave %d values for %d fields in %q", len(row), len(fields), strings.Join(row, ", "))
+			return nil, "", errors.New(i18n.T("gpu.smi.field_count", i18n.D{"Values": len(row), "Fields": len(fields), "Row": strconv.Quote(strings.Join(row, ", "))}))
 		}
 		get := func(f string) string { return row[col[f]] }
 		idx, err := strconv.Atoi(strings.TrimSpace(get("index")))
 		if err != nil {
-			return nil, "", fmt.Errorf("nvidia-smi gave GPU index %q", get("index"))
+			return nil, "", errors.New(i18n.T("gpu.smi.bad_index", i18n.D{"Index": strconv.Quote(get("index"))}))
 		}
 		g := GPU{Index: idx, Name: smiText(get("name")), UUID: smiText(get("uuid")), PCIBusID: smiText(get("pci.bus_id")), Processes: []Process{}}
 		if driver == "" {
 			driver = smiText(get("driver_version"))
 		}
-		num := func(f, what string) *float64 {
+		// num reads field f; missing says in words that it did not come (given what nvidia-smi printed).
+		num := func(f string, missing func(got string) string) *float64 {
 			v, ok := smiNumber(get(f))
 			if !ok {
-				warn.add("GPU %d: %s not reported (%s)", idx, what, strings.TrimSpace(get(f)))
+				warn.add(missing(strings.TrimSpace(get(f))))
 			}
 			return v
 		}
-		g.MemoryTotalMiB = uint64(deref(num("memory.total", "total memory")))
-		g.MemoryUsedMiB = uint64(deref(num("memory.used", "used memory")))
-		g.UtilizationPct = num("utilization.gpu", "utilisation")
-		g.TemperatureC = num("temperature.gpu", "temperature")
-		g.PowerW = num("power.draw", "power draw")
-		g.SMClockMHz = num("clocks.sm", "SM clock")
+		g.MemoryTotalMiB = uint64(deref(num("memory.total", func(got string) string {
+			return i18n.T("gpu.missing.memory_total", i18n.D{"Index": idx, "Err": got})
+		})))
+		g.MemoryUsedMiB = uint64(deref(num("memory.used", func(got string) string {
+			return i18n.T("gpu.missing.memory_used", i18n.D{"Index": idx, "Err": got})
+		})))
+		g.UtilizationPct = num("utilization.gpu", func(got string) string {
+			return i18n.T("gpu.missing.utilisation", i18n.D{"Index": idx, "Err": got})
+		})
+		g.TemperatureC = num("temperature.gpu", func(got string) string {
+			return i18n.T("gpu.missing.temperature", i18n.D{"Index": idx, "Err": got})
+		})
+		g.PowerW = num("power.draw", func(got string) string {
+			return i18n.T("gpu.missing.power", i18n.D{"Index": idx, "Err": got})
+		})
+		g.SMClockMHz = num("clocks.sm", func(got string) string {
+			return i18n.T("gpu.missing.sm_clock", i18n.D{"Index": idx, "Err": got})
+		})
 		if _, ok := col["compute_cap"]; ok {
 			g.ComputeCapability = smiText(get("compute_cap"))
 		}
 		gpus = append(gpus, g)
 	}
 	if len(gpus) == 0 {
-		return nil, "", errors.New("nvidia-smi listed no GPU")
+		return nil, "", errors.New(i18n.T("gpu.smi.no_gpu"))
 	}
 	return gpus, driver, nil
 }

@@ -1,41 +1,45 @@
 package gpu
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // cardWarnings flags what later steps trip over: architectures recent wheels dropped, unknown
 // compute capability, drivers too old for CUDA 12 wheels (NVIDIA CUDA 12.0 release notes; PyTorch RELEASE.md).
-func cardWarnings(r Report) []string {
+func cardWarnings(r Report) []string { return cardWarningsIn(i18n.Current(), r) }
+
+func cardWarningsIn(l i18n.Lang, r Report) []string {
 	var out []string
 	for _, g := range r.GPUs {
-		if w := ArchWarning(g); w != "" {
+		if w := archWarningIn(l, g); w != "" {
 			out = append(out, w)
 		}
 	}
 	if major := driverMajor(r.DriverVersion); major > 0 && major < 525 {
-		out = append(out, fmt.Sprintf("driver %s is older than 525.60: CUDA 12 builds will not run; update the driver from https://www.nvidia.com/Download/index.aspx", r.DriverVersion))
+		out = append(out, i18n.In(l, "gpu.warn.old_driver", i18n.D{"Driver": r.DriverVersion}))
 	}
 	return out
 }
 
 // ArchWarning is the warning cardWarnings gives about g's architecture ("" when none), so a caller
 // that says more about the card in its own words (the wizard's GPU screen) can leave it out.
-func ArchWarning(g GPU) string {
-	label := fmt.Sprintf("GPU %d (%s", g.Index, g.Name)
+func ArchWarning(g GPU) string { return archWarningIn(i18n.Current(), g) }
+
+func archWarningIn(l i18n.Lang, g GPU) string {
 	if g.ComputeCapability == "" {
-		return label + "): compute capability unknown; the channel choice cannot check the card's architecture"
+		return i18n.In(l, "gpu.warn.cc_unknown", i18n.D{"Index": g.Index, "Name": g.Name})
 	}
 	cc, err := strconv.ParseFloat(g.ComputeCapability, 64)
 	switch {
 	case err != nil:
-		return fmt.Sprintf("%s): compute capability %q does not parse", label, g.ComputeCapability)
+		return i18n.In(l, "gpu.warn.cc_unparsable", i18n.D{"Index": g.Index, "Name": g.Name, "Capability": strconv.Quote(g.ComputeCapability)})
 	case cc < 5.0:
-		return fmt.Sprintf("%s, compute capability %s): no current PyTorch or PaddlePaddle GPU build supports this architecture; use a CPU build", label, g.ComputeCapability)
+		return i18n.In(l, "gpu.warn.arch_unsupported", i18n.D{"Index": g.Index, "Name": g.Name, "Capability": g.ComputeCapability})
 	case cc < 7.5:
-		return fmt.Sprintf("%s, compute capability %s): recent builds (cu128 and newer, torch 2.15+) dropped this architecture; it needs torch 2.14 or older with cu126", label, g.ComputeCapability)
+		return i18n.In(l, "gpu.warn.arch_dropped", i18n.D{"Index": g.Index, "Name": g.Name, "Capability": g.ComputeCapability})
 	}
 	return ""
 }
@@ -47,9 +51,11 @@ func driverMajor(v string) int {
 }
 
 // availableMessage is the one plain sentence the wizard shows above the card list.
-func availableMessage(r Report) string {
+func availableMessage(r Report) string { return availableMessageIn(i18n.Current(), r) }
+
+func availableMessageIn(l i18n.Lang, r Report) string {
 	if len(r.GPUs) == 0 {
-		return fmt.Sprintf("NVIDIA driver %s answered but lists no GPU (is the card disabled, or hidden from this container?)", r.DriverVersion)
+		return i18n.In(l, "gpu.report.no_gpus", i18n.D{"Driver": r.DriverVersion})
 	}
 	names := make([]string, 0, len(r.GPUs))
 	for _, g := range r.GPUs {
@@ -57,7 +63,50 @@ func availableMessage(r Report) string {
 	}
 	cuda := r.CUDAMax
 	if cuda == "" {
-		cuda = "unknown"
+		cuda = i18n.In(l, "gpu.report.cuda_unknown")
 	}
-	return fmt.Sprintf("NVIDIA driver %s (CUDA up to %s) with %d GPU(s): %s", r.DriverVersion, cuda, len(r.GPUs), strings.Join(names, ", "))
+	return i18n.NIn(l, "gpu.report.found", len(r.GPUs), i18n.D{"Driver": r.DriverVersion, "CUDA": cuda, "Names": joinIn(l, names)})
+}
+
+// joinIn is i18n.Join in language l.
+func joinIn(l i18n.Lang, parts []string) string {
+	if l == i18n.Chinese {
+		return strings.Join(parts, "、")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// localizeReport puts the texts gpuwiz itself wrote into a report (a --simulate file made in either
+// language, or by an older gpuwiz) into the current language; anything else stays as written.
+func localizeReport(r Report) Report {
+	cur := i18n.Current()
+	if r.Available {
+		//i18n:raw matched against the English sentence older gpuwiz versions wrote ("with 2 GPU(s)")
+		ours := strings.HasPrefix(r.Message, "NVIDIA driver "+r.DriverVersion+" (CUDA up to ")
+		for _, l := range i18n.Langs {
+			ours = ours || r.Message == availableMessageIn(l, r)
+		}
+		if ours {
+			r.Message = availableMessageIn(cur, r)
+		}
+	}
+	if len(r.Warnings) == 0 {
+		return r
+	}
+	want := cardWarningsIn(cur, r)
+	ours := map[string]int{}
+	for _, l := range i18n.Langs {
+		for i, w := range cardWarningsIn(l, r) {
+			ours[w] = i
+		}
+	}
+	out := make([]string, len(r.Warnings))
+	for i, w := range r.Warnings {
+		out[i] = w
+		if j, ok := ours[w]; ok {
+			out[i] = want[j]
+		}
+	}
+	r.Warnings = out
+	return r
 }

@@ -1,11 +1,14 @@
 package verify
 
-import "strings"
+import (
+	"strings"
 
-const genericCause = "the framework's files are broken or incomplete"
+	"gpuwiz/steps/i18n"
+)
 
-// importCause maps the text of a failed import or crash to its cause and fix.
-func importCause(text string) (cause, fix string) {
+// importCause maps the text of a failed import or crash to its cause and fix; generic is true when
+// nothing in the text was recognised.
+func importCause(text string) (cause, fix string, generic bool) {
 	low := strings.ToLower(text)
 	has := func(subs ...string) bool {
 		for _, s := range subs {
@@ -17,27 +20,21 @@ func importCause(text string) (cause, fix string) {
 	}
 	switch {
 	case has("cudnn64_8.dll", "zlibwapi.dll", "cudnn64_9.dll"):
-		return "mismatched system CUDA/cuDNN DLLs on PATH are loaded instead of the build's own (Paddle error code 126)",
-			"compare paddle.version.cuda()/cudnn() with the cudnn*/cudart* DLLs that gpuwiz doctor finds on PATH and CUDA_PATH; remove the old directories from PATH"
-	case has("omp: error #15", "libiomp5md.dll", "winerror 127"):
-		return "a second OpenMP/CUDA runtime from PATH (an old CUDA/cuDNN or Anaconda Library\\bin) is loaded",
-			"remove those directories from PATH for this venv (gpuwiz doctor names them); do not set KMP_DUPLICATE_LIB_OK"
+		return i18n.T("verify.cause.dll_mismatch"), i18n.T("verify.fix.dll_mismatch"), false
+	case has("omp: error #15", "libiomp5md.dll", "winerror 127"): //i18n:raw matched against the framework's error text
+		return i18n.T("verify.cause.second_runtime"), i18n.T("verify.fix.second_runtime"), false
 	case has("shm.dll"):
-		return "a Microsoft Store Python (its sandbox breaks torch's DLL loading)",
-			"install Python from python.org, then gpuwiz install --python <that python> --venv NEWVENV"
-	case has("winerror 126", "fbgemm.dll", "c10.dll", "dll load failed"):
-		return "the Microsoft Visual C++ runtime is missing or too old (torch's DLLs need it)",
-			"install the latest vc_redist.x64.exe from https://aka.ms/vs/17/release/vc_redist.x64.exe, then verify again"
-	case has("driver on your system is too old", "driver version is insufficient", "cuda driver version is insufficient"):
-		return "the NVIDIA driver is older than the build's CUDA needs",
-			"update the NVIDIA driver, or pick a lower CUDA channel (gpuwiz channels); no CUDA toolkit is needed for pip wheels"
-	case has("no module named 'torch'", "no module named 'paddle'", "no module named torch", "no module named paddle"):
-		return "the framework is not installed in this venv", "gpuwiz install --venv VENV"
-	case has("segmentation fault", "access violation", "signal: "):
-		return "the interpreter crashed inside the framework's native code",
-			"gpuwiz doctor --venv VENV (it checks PATH DLLs, the driver and leftovers), then reinstall with gpuwiz install"
+		return i18n.T("verify.cause.store_python"), i18n.T("verify.fix.store_python"), false
+	case has("winerror 126", "fbgemm.dll", "c10.dll", "dll load failed"): //i18n:raw matched against the framework's error text
+		return i18n.T("verify.cause.vc_runtime"), i18n.T("verify.fix.vc_runtime"), false
+	case has("driver on your system is too old", "driver version is insufficient", "cuda driver version is insufficient"): //i18n:raw matched against CUDA's error text
+		return i18n.T("verify.cause.old_driver"), i18n.T("verify.fix.old_driver"), false
+	case has("no module named 'torch'", "no module named 'paddle'", "no module named torch", "no module named paddle"): //i18n:raw matched against Python's error text
+		return i18n.T("verify.cause.not_installed"), "gpuwiz install --venv VENV", false //i18n:raw a command
+	case has("segmentation fault", "access violation", "signal: "): //i18n:raw matched against the crash text
+		return i18n.T("verify.cause.crashed"), i18n.T("verify.fix.crashed"), false
 	}
-	return genericCause, "reinstall with gpuwiz install (it removes leftovers of interrupted uninstalls first); gpuwiz doctor --venv VENV explains more"
+	return i18n.T("verify.cause.generic"), i18n.T("verify.fix.generic"), true
 }
 
 // noDeviceCause explains a CUDA build that sees no GPU.
@@ -45,11 +42,9 @@ func noDeviceCause(evidence, buildCUDA string) (cause, fix string) {
 	low := strings.ToLower(evidence)
 	switch {
 	case strings.Contains(low, "too old") || strings.Contains(low, "insufficient"):
-		return "the NVIDIA driver is older than CUDA " + buildCUDA + " needs",
-			"update the NVIDIA driver, or pick a lower CUDA channel (gpuwiz channels)"
+		return i18n.T("verify.cause.old_driver_cuda", i18n.D{"CUDA": buildCUDA}), i18n.T("verify.fix.old_driver_cuda")
 	case strings.Contains(low, "no kernel image") || strings.Contains(low, "not compatible"):
-		return "the wheel lacks this GPU's architecture", "pick another channel (gpuwiz channels)"
+		return i18n.T("verify.cause.arch_missing"), i18n.T("verify.fix.arch_missing")
 	}
-	return "CUDA sees no usable GPU: CUDA_VISIBLE_DEVICES hides it, a hybrid laptop routes python.exe to the integrated GPU, or no NVIDIA driver is loaded",
-		"check CUDA_VISIBLE_DEVICES and the Windows graphics preference for python.exe (High performance); gpuwiz doctor checks both"
+	return i18n.T("verify.cause.no_device"), i18n.T("verify.fix.no_device")
 }

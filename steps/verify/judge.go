@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // maxRelError is the largest relative difference of the GPU matmul from the float64 CPU result:
@@ -22,28 +24,28 @@ func judge(f facts, expectChannel string) Report {
 	fw := f.Framework
 	add := func(c Check) { r.Checks = append(r.Checks, c) }
 
-	imp := Check{ID: "import", Title: "import " + fw, OK: f.Imported && f.Error == ""}
+	imp := Check{ID: "import", Title: i18n.T("verify.check.import", i18n.D{"Framework": fw}), OK: f.Imported && f.Error == ""}
 	if !f.Imported {
 		imp.Evidence = lastLines(f.ImportError, 8)
-		imp.Cause, imp.Fix = importCause(f.ImportError)
+		imp.Cause, imp.Fix, _ = importCause(f.ImportError)
 		add(imp)
 		return finish(r)
 	}
 	imp.Evidence = fw + " " + f.Version
 	if f.Error != "" {
 		imp.Evidence = lastLines(f.Error, 8)
-		imp.Cause, imp.Fix = importCause(f.Error)
+		imp.Cause, imp.Fix, _ = importCause(f.Error)
 	}
 	add(imp)
 
-	build := Check{ID: "cuda-build", Title: "a CUDA build of " + fw, OK: f.CompiledWithCUDA}
+	build := Check{ID: "cuda-build", Title: i18n.T("verify.check.cuda_build", i18n.D{"Framework": fw}), OK: f.CompiledWithCUDA}
 	if fw == "torch" {
 		build.Evidence = fmt.Sprintf("torch.__version__ = %s, torch.version.cuda = %s", f.Version, orNone(f.CUDA))
 	} else {
 		build.Evidence = fmt.Sprintf("paddle.is_compiled_with_cuda() = %v, paddle.version.cuda() = %s", f.CompiledWithCUDA, orNone(f.CUDA))
 	}
 	if !build.OK {
-		build.Cause = "a CPU build is installed (PyPI's Windows torch and the pip cache re-serve CPU wheels; plain `pip install paddlepaddle` is CPU-only)"
+		build.Cause = i18n.T("verify.cause.cpu_build")
 		build.Fix = cpuBuildFix(fw)
 	}
 	if expectChannel != "cpu" {
@@ -56,21 +58,21 @@ func judge(f facts, expectChannel string) Report {
 		return finish(r)
 	}
 	if f.CuDNN != "" || f.CompiledWithCUDA {
-		c := Check{ID: "cudnn", Title: "cuDNN is part of the build", OK: f.CuDNN != "", Evidence: "cuDNN " + orNone(f.CuDNN)}
+		c := Check{ID: "cudnn", Title: i18n.T("verify.check.cudnn"), OK: f.CuDNN != "", Evidence: "cuDNN " + orNone(f.CuDNN)}
 		if !c.OK {
 			c.Evidence += " " + f.CuDNNError
-			c.Cause = "the build cannot load cuDNN: mismatched cuDNN DLLs on PATH or a partial install"
-			c.Fix = "remove old CUDA/cuDNN directories from PATH (gpuwiz doctor names them), then reinstall with gpuwiz install"
+			c.Cause = i18n.T("verify.cause.cudnn")
+			c.Fix = i18n.T("verify.fix.cudnn")
 		}
 		add(c)
 	}
 	if !f.CompiledWithCUDA {
 		return finish(r)
 	}
-	avail := Check{ID: "cuda-available", Title: fw + " sees a GPU", OK: f.CUDAAvailable && len(f.Devices) > 0}
-	avail.Evidence = fmt.Sprintf("%d device(s)", len(f.Devices))
+	avail := Check{ID: "cuda-available", Title: i18n.T("verify.check.cuda_available", i18n.D{"Framework": fw}), OK: f.CUDAAvailable && len(f.Devices) > 0}
+	avail.Evidence = i18n.N("verify.evidence.devices", len(f.Devices))
 	if ev := strings.TrimSpace(strings.Join(append([]string{f.CUDAError, f.DeviceError}, f.CUDAWarnings...), " ")); ev != "" {
-		avail.Evidence += ": " + ev
+		avail.Evidence = i18n.N("verify.evidence.devices_detail", len(f.Devices), i18n.D{"Detail": ev})
 	}
 	if !avail.OK {
 		avail.Cause, avail.Fix = noDeviceCause(avail.Evidence, f.CUDA)
@@ -81,12 +83,12 @@ func judge(f facts, expectChannel string) Report {
 	}
 	if len(f.ArchList) > 0 {
 		for i, d := range f.Devices {
-			c := Check{ID: fmt.Sprintf("arch-%d", i), Title: fmt.Sprintf("the build has kernels for GPU %d (%s, compute capability %s)", i, d.Name, d.Capability)}
+			c := Check{ID: fmt.Sprintf("arch-%d", i), Title: i18n.T("verify.check.arch", i18n.D{"Index": i, "Name": d.Name, "Capability": d.Capability})}
 			c.OK = archCovers(f.ArchList, d.Capability)
-			c.Evidence = "arch list: " + strings.Join(f.ArchList, " ")
+			c.Evidence = i18n.T("verify.evidence.arch_list", i18n.D{"List": strings.Join(f.ArchList, " ")})
 			if !c.OK {
-				c.Cause = "the wheel lacks this GPU's architecture (\"no kernel image is available\", \"sm_XY is not compatible\")"
-				c.Fix = "pick another channel: gpuwiz channels lists the builds whose arch list covers compute capability " + d.Capability
+				c.Cause = i18n.T("verify.cause.arch_kernels")
+				c.Fix = i18n.T("verify.fix.arch_kernels", i18n.D{"Capability": d.Capability})
 			}
 			add(c)
 		}
@@ -94,9 +96,10 @@ func judge(f facts, expectChannel string) Report {
 	if rc := f.RunCheck; rc != nil {
 		c := Check{ID: "run-check", Title: "paddle.utils.run_check()", OK: rc.OK && !strings.Contains(rc.Output, "on 1 CPU"), Evidence: lastLines(strings.TrimSpace(rc.Output+" "+rc.Error), 4)}
 		if !c.OK {
-			c.Cause, c.Fix = importCause(rc.Output + " " + rc.Error)
-			if c.Cause == genericCause {
-				c.Cause = "Paddle's own check does not run on the GPU"
+			var generic bool
+			c.Cause, c.Fix, generic = importCause(rc.Output + " " + rc.Error)
+			if generic {
+				c.Cause = i18n.T("verify.cause.run_check")
 			}
 		}
 		add(c)
@@ -119,30 +122,30 @@ func matmulCheck(f facts) Check {
 	if m != nil {
 		n = m.N
 	}
-	c := Check{ID: "matmul", Title: fmt.Sprintf("a %d×%d matmul on GPU 0 matches the CPU", n, n)}
+	c := Check{ID: "matmul", Title: i18n.T("verify.check.matmul", i18n.D{"N": n})}
 	switch {
 	case m == nil:
-		c.Evidence = "the script did not reach the computation"
+		c.Evidence = i18n.T("verify.evidence.not_reached")
 	case m.Error != "":
 		c.Evidence = m.Error
 		low := strings.ToLower(m.Error)
 		if strings.Contains(low, "no kernel image") || strings.Contains(low, "not compatible") || strings.Contains(low, "invalid device function") {
-			c.Cause = "the wheel lacks this GPU's architecture"
-			c.Fix = "pick another channel whose arch list covers the GPU (gpuwiz channels)"
+			c.Cause = i18n.T("verify.cause.arch_missing")
+			c.Fix = i18n.T("verify.fix.matmul_arch")
 		} else if strings.Contains(low, "out of memory") {
-			c.Cause = "GPU memory is held by other processes (zombie Python processes, browser hardware acceleration)"
-			c.Fix = "close them: gpuwiz doctor lists GPU processes with their memory"
+			c.Cause = i18n.T("verify.cause.memory_held")
+			c.Fix = i18n.T("verify.fix.memory_held")
 		} else {
 			c.Cause, c.Fix = noDeviceCause(m.Error, f.CUDA)
 		}
 	case m.RelError == nil:
-		c.Evidence = "no result"
+		c.Evidence = i18n.T("verify.evidence.no_result")
 	default:
 		c.OK = *m.RelError <= maxRelError
-		c.Evidence = fmt.Sprintf("max relative difference %.3g (limit %g)", *m.RelError, maxRelError)
+		c.Evidence = i18n.T("verify.evidence.rel_diff", i18n.D{"Diff": fmt.Sprintf("%.3g", *m.RelError), "Limit": fmt.Sprintf("%g", maxRelError)})
 		if !c.OK {
-			c.Cause = "the GPU returns wrong numbers: a broken driver install, mismatched CUDA libraries, or faulty/overclocked hardware"
-			c.Fix = "reinstall the NVIDIA driver (clean install), reset overclocks, then run gpuwiz verify again"
+			c.Cause = i18n.T("verify.cause.wrong_numbers")
+			c.Fix = i18n.T("verify.fix.wrong_numbers")
 		}
 	}
 	return c
@@ -151,20 +154,20 @@ func matmulCheck(f facts) Check {
 // channelCheck compares the installed build with the chosen channel: torch by its local label,
 // Paddle (no label) by its CUDA version.
 func channelCheck(f facts, ch string) Check {
-	c := Check{ID: "channel", Title: "the installed build is the chosen channel " + ch}
+	c := Check{ID: "channel", Title: i18n.T("verify.check.channel", i18n.D{"Channel": ch})}
 	if f.Framework == "torch" {
 		want := "+" + ch
 		c.OK = localLabel(f.Version) == want
-		c.Evidence = fmt.Sprintf("torch.__version__ = %s, expected the label %s", f.Version, want)
+		c.Evidence = i18n.T("verify.evidence.torch_label", i18n.D{"Version": f.Version, "Label": want})
 	} else {
 		want := channelCUDA(ch)
 		got := majorMinor(f.CUDA)
 		c.OK = ch == "cpu" && !f.CompiledWithCUDA || want != "" && got == want
-		c.Evidence = fmt.Sprintf("paddle.version.cuda() = %s, expected %s", orNone(f.CUDA), orNone(want))
+		c.Evidence = i18n.T("verify.evidence.paddle_cuda", i18n.D{"CUDA": orNone(f.CUDA), "Want": orNone(want)})
 	}
 	if !c.OK {
-		c.Cause = "another build won: the same version number from another index (\"Requirement already satisfied\" keeps a +cpu build), a pip config or PIP_INDEX_URL pointing elsewhere, or a later pip install -r replaced it"
-		c.Fix = "gpuwiz install again (it uninstalls first and uses only the channel's index); keep it with pip install -r requirements.txt -c constraints.txt"
+		c.Cause = i18n.T("verify.cause.another_build")
+		c.Fix = i18n.T("verify.fix.another_build")
 	}
 	return c
 }
@@ -233,7 +236,7 @@ func majorMinor(v string) string {
 
 func orNone(s string) string {
 	if s == "" {
-		return "none"
+		return i18n.T("verify.none")
 	}
 	return s
 }
@@ -248,7 +251,7 @@ func lastLines(s string, n int) string {
 
 func cpuBuildFix(fw string) string {
 	if fw == "torch" {
-		return "gpuwiz install --framework torch --channel cuXYZ (uninstalls the torch family, installs from the channel's --index-url only); by hand: pip uninstall torch torchvision torchaudio, pip cache remove torch, pip install ... --index-url https://download.pytorch.org/whl/cuXYZ"
+		return i18n.T("verify.fix.cpu_build_torch")
 	}
-	return "gpuwiz install --framework paddle --channel cuXYZ (removes paddlepaddle and paddlepaddle-gpu, installs paddlepaddle-gpu from the official index)"
+	return i18n.T("verify.fix.cpu_build_paddle")
 }

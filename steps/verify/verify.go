@@ -8,12 +8,12 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -94,7 +94,7 @@ func RunWith(ctx context.Context, r runner.Runner, python, framework, expectChan
 	case "paddle":
 		script = paddleScript
 	default:
-		return Report{}, fmt.Errorf("framework %q: use torch or paddle", framework)
+		return Report{}, errors.New(i18n.T("verify.bad_framework", i18n.D{"Framework": strconv.Quote(framework)}))
 	}
 	if o.MatrixN <= 0 {
 		// GPUWIZ_VERIFY_MATRIX_N shrinks the matmul for stub frameworks (pure Python) in tests.
@@ -135,17 +135,17 @@ func parseFacts(stdout string) (facts, bool) {
 }
 
 func scriptFailed(framework string, res runner.Result, timedOut bool, limit time.Duration) Check {
-	c := Check{ID: "script", Title: "the " + framework + " verification runs to the end"}
+	c := Check{ID: "script", Title: i18n.T("verify.check.script", i18n.D{"Framework": framework})}
 	tail := strings.Join(res.Tail, "\n")
 	switch {
 	case timedOut:
-		c.Evidence = fmt.Sprintf("no result after %s; output:\n%s", limit, tail)
-		c.Cause = "importing " + framework + " or the first CUDA call hangs: often a driver that is installing/updating, or an old CUDA runtime on PATH"
-		c.Fix = "reboot after a driver install, then run gpuwiz doctor --venv VENV"
+		c.Evidence = i18n.T("verify.evidence.timeout", i18n.D{"Limit": limit, "Output": tail})
+		c.Cause = i18n.T("verify.cause.hang", i18n.D{"Framework": framework})
+		c.Fix = i18n.T("verify.fix.hang")
 	default:
-		c.Evidence = fmt.Sprintf("the interpreter ended without a result (%v, exit code %d); output:\n%s", res.Err, res.ExitCode, tail)
-		cause, fix := importCause(tail)
-		c.Cause, c.Fix = "the Python process crashed while loading "+framework+" ("+cause+")", fix
+		c.Evidence = i18n.T("verify.evidence.ended", i18n.D{"Err": res.Err, "Code": res.ExitCode, "Output": tail})
+		cause, fix, _ := importCause(tail)
+		c.Cause, c.Fix = i18n.T("verify.cause.script_crashed", i18n.D{"Framework": framework, "Cause": cause}), fix
 	}
 	return c
 }
