@@ -23,10 +23,10 @@ func TestEnglishProse(t *testing.T) {
 		}
 	}
 	english := map[string]string{
-		"No NVIDIA driver answered":              "No NVIDIA driver answered",
-		"驱动 is too old for this build":           "is too old for this build",
-		"显卡：no GPU":                              "no GPU",
-		"enter continue · esc back":              "enter continue",
+		"No NVIDIA driver answered":           "No NVIDIA driver answered",
+		"驱动 is too old for this build":        "is too old for this build",
+		"显卡：no GPU":                           "no GPU",
+		"enter continue · esc back":           "enter continue",
 		"正在安装 (the environment is as before)": "the environment is as before",
 	}
 	for s, want := range english {
