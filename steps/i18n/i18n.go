@@ -96,7 +96,7 @@ func NIn(l Lang, id string, n int, data ...D) string { return localize(l, id, n,
 func localize(l Lang, id string, count any, data []D) string {
 	load.Do(loadBundle)
 	if loadErr != nil {
-		panic("i18n: the catalog does not load: " + loadErr.Error())
+		panic("i18n: the catalog does not load: " + loadErr.Error()) //i18n:raw a broken build, for its developers (the catalog tests catch it first)
 	}
 	lc := localizer[l]
 	if lc == nil {
@@ -152,7 +152,7 @@ func Catalog(l Lang) ([]Message, error) {
 		}
 		for _, m := range mf.Messages {
 			if other, dup := seen[m.ID]; dup {
-				return nil, fmt.Errorf("%s and %s both define %q", path.Base(other), path.Base(f), m.ID)
+				return nil, fmt.Errorf("%s and %s both define %q", path.Base(other), path.Base(f), m.ID) //i18n:raw for developers
 			}
 			seen[m.ID] = f
 			forms := map[string]string{}

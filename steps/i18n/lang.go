@@ -82,7 +82,7 @@ func strict(v string) (Lang, error) {
 	switch strings.ToLower(strings.ReplaceAll(strings.TrimSpace(v), "_", "-")) {
 	case "en", "en-us", "en-gb", "english":
 		return English, nil
-	case "zh-cn", "zh", "zh-hans", "zh-sg", "chinese", "中文", "简体中文":
+	case "zh-cn", "zh", "zh-hans", "zh-sg", "chinese", "中文", "简体中文": //i18n:raw spellings --lang accepts
 		return Chinese, nil
 	}
 	return "", fmt.Errorf("%s", In(English, "lang.unknown", D{"Value": v})+" / "+In(Chinese, "lang.unknown", D{"Value": v}))

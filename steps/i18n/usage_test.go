@@ -195,6 +195,9 @@ func scan(sf sourceFile, calls *[]catalogCall, bad *[]string, stray *[]literal) 
 				where := fmt.Sprintf("%s:%d", sf.path, pos.Line)
 				lit, ok := id.(*ast.BasicLit)
 				if !ok || lit.Kind != token.STRING {
+					if sf.file.Name.Name == "i18n" {
+						return true // the catalog's own T, N and In pass their caller's id on
+					}
 					*bad = append(*bad, where+": the message id must be a string literal, so the catalog tests can see it")
 					return true
 				}
