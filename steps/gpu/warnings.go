@@ -65,15 +65,7 @@ func availableMessageIn(l i18n.Lang, r Report) string {
 	if cuda == "" {
 		cuda = i18n.In(l, "gpu.report.cuda_unknown")
 	}
-	return i18n.NIn(l, "gpu.report.found", len(r.GPUs), i18n.D{"Driver": r.DriverVersion, "CUDA": cuda, "Names": joinIn(l, names)})
-}
-
-// joinIn is i18n.Join in language l.
-func joinIn(l i18n.Lang, parts []string) string {
-	if l == i18n.Chinese {
-		return strings.Join(parts, "、")
-	}
-	return strings.Join(parts, ", ")
+	return i18n.NIn(l, "gpu.report.found", len(r.GPUs), i18n.D{"Driver": r.DriverVersion, "CUDA": cuda, "Names": i18n.JoinIn(l, names)})
 }
 
 // localizeReport puts the texts gpuwiz itself wrote into a report (a --simulate file made in either

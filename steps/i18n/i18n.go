@@ -169,8 +169,11 @@ func Catalog(l Lang) ([]Message, error) {
 }
 
 // Join puts parts together the way the current language lists things: "a, b" or "a、b".
-func Join(parts []string) string {
-	if Current() == Chinese {
+func Join(parts []string) string { return JoinIn(Current(), parts) }
+
+// JoinIn is Join in language l.
+func JoinIn(l Lang, parts []string) string {
+	if l == Chinese {
 		return strings.Join(parts, "、")
 	}
 	return strings.Join(parts, ", ")
