@@ -225,10 +225,18 @@ func alsoFitsNote(framework string, u Candidate) string {
 	return i18n.T("matrix.select.unverified_also_fits", i18n.D{"Framework": framework, "Version": u.FrameworkVersion, "Channel": u.Channel})
 }
 
-// joinReasons puts reasons side by side: "a; b" in English, "a；b" in Chinese.
+// joinReasons puts reasons side by side: "a; b" in English, "a；b" in Chinese (a sentence that ends
+// with "。" needs no separator).
 func joinReasons(rs []string) string {
-	if i18n.IsChinese() {
-		return strings.Join(rs, "；")
+	if !i18n.IsChinese() {
+		return strings.Join(rs, "; ")
 	}
-	return strings.Join(rs, "; ")
+	var b strings.Builder
+	for i, r := range rs {
+		if i > 0 && !strings.HasSuffix(rs[i-1], "。") {
+			b.WriteString("；")
+		}
+		b.WriteString(r)
+	}
+	return b.String()
 }
