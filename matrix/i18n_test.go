@@ -233,3 +233,19 @@ func TestFileErrorsInChinese(t *testing.T) {
 		i18ntest.NoEnglishProse(t, "value check", e.Error())
 	}
 }
+
+// Texts side by side read the Chinese way: "；" between clauses, nothing after a "。".
+func TestChineseJoins(t *testing.T) {
+	chinese(t)
+	f := NewFootnotes([][]string{{"甲。", "乙", "丙"}, {"丙"}})
+	if got := f.Line([]string{"甲。", "乙", "丙"}); got != "甲。乙 [1]" {
+		t.Errorf("footnote line %q", got)
+	}
+	if got := joinNotes([]string{"甲。", "乙", "丙"}); got != "甲。乙；丙" {
+		t.Errorf("notes %q", got)
+	}
+	i18n.Set(i18n.English)
+	if got := joinNotes([]string{"A.", "b", "c"}); got != "A. b; c" {
+		t.Errorf("English notes %q", got)
+	}
+}
