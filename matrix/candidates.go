@@ -3,6 +3,8 @@ package matrix
 import (
 	"slices"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // releases returns the framework's releases, newest first.
@@ -58,7 +60,7 @@ func (m *Matrix) Lookup(framework, version, channel string) (Candidate, bool) {
 
 func candidateOf(framework string, r *Release, b *Build) Candidate {
 	var notes []string
-	for _, n := range []string{r.Note, b.Note} {
+	for _, n := range []string{localNote(r.Note, r.NoteZh), localNote(b.Note, b.NoteZh)} {
 		if n != "" {
 			notes = append(notes, n)
 		}
@@ -174,9 +176,14 @@ func joinNotes(parts []string) string {
 	var b strings.Builder
 	for i, p := range parts {
 		if i > 0 {
-			if strings.HasSuffix(parts[i-1], ".") {
+			switch {
+			case strings.HasSuffix(parts[i-1], "。"):
+				// A Chinese sentence ends with its full stop: the next one follows it directly.
+			case strings.HasSuffix(parts[i-1], "."):
 				b.WriteString(" ")
-			} else {
+			case i18n.IsChinese():
+				b.WriteString("；")
+			default:
 				b.WriteString("; ")
 			}
 		}

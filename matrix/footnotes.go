@@ -65,7 +65,7 @@ func (f *Footnotes) Split(texts []string) (inline []string, refs []int) {
 // ("[1][3]").
 func (f *Footnotes) Line(texts []string) string {
 	inline, refs := f.Split(texts)
-	s := strings.Join(inline, "; ")
+	s := joinReasons(inline)
 	if m := Marks(refs); m != "" {
 		if s != "" {
 			s += " "

@@ -1,8 +1,9 @@
 package matrix
 
 import (
-	"fmt"
 	"slices"
+
+	"gpuwiz/steps/i18n"
 )
 
 // machine is Facts parsed once for judging every build.
@@ -22,15 +23,15 @@ func newMachine(f Facts) *machine {
 	m.cudaMax, m.hasCUDA = parseMajorMinor(f.CUDAMax)
 	m.hasDriver = f.DriverVersion != "" && ValidateDriverVersion(f.DriverVersion) == nil
 	if f.DriverVersion != "" && !m.hasDriver {
-		m.notes = append(m.notes, fmt.Sprintf("driver version %q is not understood: ignored", f.DriverVersion))
+		m.notes = append(m.notes, i18n.T("matrix.facts.bad_driver", i18n.D{"Driver": f.DriverVersion}))
 	}
 	if f.CUDAMax != "" && !m.hasCUDA {
-		m.notes = append(m.notes, fmt.Sprintf("CUDA version %q is not understood: ignored", f.CUDAMax))
+		m.notes = append(m.notes, i18n.T("matrix.facts.bad_cuda", i18n.D{"CUDA": f.CUDAMax}))
 	}
 	for _, s := range f.ComputeCaps {
 		c, ok := parseMajorMinor(s)
 		if !ok || ValidateComputeCap(s) != nil {
-			m.notes = append(m.notes, fmt.Sprintf("compute capability %q is not understood: ignored", s))
+			m.notes = append(m.notes, i18n.T("matrix.facts.bad_cap", i18n.D{"Cap": s}))
 			continue
 		}
 		if !slices.Contains(m.caps, c) {
@@ -39,13 +40,13 @@ func newMachine(f Facts) *machine {
 	}
 	m.python, m.hasPython = pythonMajorMinor(f.PythonVersion)
 	if !m.hasPython {
-		m.notes = append(m.notes, "Python version unknown: builds are not filtered by Python version")
+		m.notes = append(m.notes, i18n.T("matrix.facts.python_unknown"))
 	}
 	if !f.NoGPU && !m.gpuUsable() && len(m.caps) > 0 {
-		m.notes = append(m.notes, "a compute capability was given but no driver: GPU builds need the driver's facts too (--driver and --cuda-max)")
+		m.notes = append(m.notes, i18n.T("matrix.facts.cap_without_driver"))
 	}
 	if m.gpuUsable() && len(m.caps) == 0 {
-		m.notes = append(m.notes, "GPU compute capability unknown: builds are not checked for the GPU's architecture")
+		m.notes = append(m.notes, i18n.T("matrix.facts.cap_unknown"))
 	}
 	return m
 }
@@ -54,9 +55,9 @@ func (m *machine) gpuUsable() bool { return !m.f.NoGPU && (m.hasDriver || m.hasC
 
 func (m *machine) noGPUReason() string {
 	if m.f.NoGPU {
-		return "no NVIDIA GPU to use (no_gpu)"
+		return i18n.T("matrix.reason.no_gpu")
 	}
-	return "no NVIDIA driver found"
+	return i18n.T("matrix.reason.no_driver")
 }
 
 // judge checks one build against the machine; every failed check adds a reason in plain words.
@@ -64,18 +65,18 @@ func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judg
 	j := judged{c: candidateOf(framework, r, b), release: r, build: b, gpu: b.Channel != "cpu"}
 	var reasons []string
 	otherProblems := false
-	fail := func(format string, a ...any) {
-		reasons = append(reasons, fmt.Sprintf(format, a...))
+	fail := func(reason string) {
+		reasons = append(reasons, reason)
 		otherProblems = true
 	}
 	if m.f.PythonBits == 32 {
-		fail("32-bit Python: %s publishes 64-bit wheels only; install a 64-bit Python", framework)
+		fail(i18n.T("matrix.reason.python_32bit", i18n.D{"Framework": framework}))
 	}
 	if m.hasPython {
 		lo, _ := pythonMajorMinor(r.PythonMin)
 		hi, _ := pythonMajorMinor(r.PythonMax)
 		if m.python.less(lo) || hi.less(m.python) {
-			fail("%s %s supports Python %s–%s, not %s", framework, r.Version, r.PythonMin, r.PythonMax, m.python)
+			fail(i18n.T("matrix.reason.python_range", i18n.D{"Framework": framework, "Version": r.Version, "Min": r.PythonMin, "Max": r.PythonMax, "Python": m.python.String()}))
 		}
 	}
 	osList := b.OS
@@ -83,15 +84,15 @@ func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judg
 		osList = r.OS
 	}
 	if m.f.OS != "" && !slices.Contains(osList, m.f.OS) {
-		fail("%s %s has no %s build for %s", framework, r.Version, b.Channel, OSName(m.f.OS))
+		fail(i18n.T("matrix.reason.no_build_for_os", i18n.D{"Framework": framework, "Version": r.Version, "Channel": b.Channel, "OS": OSName(m.f.OS)}))
 	}
 	if j.gpu {
 		if !m.gpuUsable() {
-			fail("%s", m.noGPUReason())
+			fail(m.noGPUReason())
 		} else {
 			for _, c := range m.caps {
 				if msg, ptx := mx.archProblem(b, c, m.f.OS, framework, r.Version); msg != "" {
-					fail("%s", msg)
+					fail(msg)
 				} else if ptx != "" {
 					if !slices.Contains(j.c.NoteParts, ptx) {
 						j.c.NoteParts = append(j.c.NoteParts, ptx)
@@ -123,10 +124,10 @@ func (mx *Matrix) archProblem(b *Build, c majorMinor, goos, framework, version s
 		min = b.MinComputeCapWindows
 	}
 	if lo, ok := parseMajorMinor(min); ok && c.less(lo) {
-		return fmt.Sprintf("%s on %s needs compute capability %s or newer; this GPU has %s", framework, OSName(goos), min, c), ""
+		return i18n.T("matrix.reason.cap_too_old", i18n.D{"Framework": framework, "OS": OSName(goos), "Min": min, "Cap": c.String()}), ""
 	}
 	if hi, ok := parseMajorMinor(b.MaxComputeCap); ok && hi.less(c) {
-		return fmt.Sprintf("%s wheels of %s %s have no kernels for compute capability %s (they stop at %s)", b.Channel, framework, version, c, b.MaxComputeCap), ""
+		return i18n.T("matrix.reason.cap_above_max", i18n.D{"Channel": b.Channel, "Framework": framework, "Version": version, "Cap": c.String(), "Max": b.MaxComputeCap}), ""
 	}
 	archs := b.archs[goos]
 	if len(archs) == 0 {
@@ -134,10 +135,10 @@ func (mx *Matrix) archProblem(b *Build, c majorMinor, goos, framework, version s
 		// nor for the ones it dropped.
 		if row := mx.cudaRows[b.CUDA]; row != nil {
 			if hi, ok := parseMajorMinor(row.MaxComputeCap); ok && hi.less(c) {
-				return fmt.Sprintf("CUDA %s predates compute capability %s: %s wheels of %s %s cannot have kernels for it", b.CUDA, c, b.Channel, framework, version), ""
+				return i18n.T("matrix.reason.cuda_predates_cap", i18n.D{"CUDA": b.CUDA, "Cap": c.String(), "Channel": b.Channel, "Framework": framework, "Version": version}), ""
 			}
 			if lo, ok := parseMajorMinor(row.MinComputeCap); ok && c.less(lo) {
-				return fmt.Sprintf("CUDA %s builds kernels only for compute capability %s and newer: %s wheels of %s %s cannot have kernels for %s", b.CUDA, lo, b.Channel, framework, version, c), ""
+				return i18n.T("matrix.reason.cuda_dropped_cap", i18n.D{"CUDA": b.CUDA, "Min": lo.String(), "Channel": b.Channel, "Framework": framework, "Version": version, "Cap": c.String()}), ""
 			}
 		}
 		return "", ""
@@ -149,10 +150,10 @@ func (mx *Matrix) archProblem(b *Build, c majorMinor, goos, framework, version s
 	}
 	for _, a := range archs {
 		if a.ptx && a.cap.less(c) {
-			return "", fmt.Sprintf("compute capability %s runs through PTX JIT compilation (a slow first start).", c)
+			return "", i18n.T("matrix.note.ptx_jit", i18n.D{"Cap": c.String()})
 		}
 	}
-	return fmt.Sprintf("%s wheels of %s %s have no kernels for compute capability %s", b.Channel, framework, version, c), ""
+	return i18n.T("matrix.reason.no_kernels", i18n.D{"Channel": b.Channel, "Framework": framework, "Version": version, "Cap": c.String()}), ""
 }
 
 // driverCheck applies NVIDIA's rules: full support when the driver's CUDA is at least the build's (or the
@@ -161,7 +162,7 @@ func (mx *Matrix) archProblem(b *Build, c majorMinor, goos, framework, version s
 func (mx *Matrix) driverCheck(m *machine, b *Build) (minor bool, need string, msg string) {
 	row := mx.cudaRows[b.CUDA]
 	if row == nil {
-		return false, "", fmt.Sprintf("CUDA %s has no driver table row in the matrix", b.CUDA)
+		return false, "", i18n.T("matrix.reason.no_cuda_row", i18n.D{"CUDA": b.CUDA})
 	}
 	goos := m.f.OS
 	minDrv := row.MinorCompatLinux
@@ -182,11 +183,11 @@ func (mx *Matrix) driverCheck(m *machine, b *Build) (minor bool, need string, ms
 	}
 	switch {
 	case m.hasDriver && m.hasCUDA:
-		msg = fmt.Sprintf("driver %s supports CUDA %s; %s needs driver ≥ %s on %s", m.f.DriverVersion, m.cudaMax, b.Channel, minDrv, OSName(goos))
+		msg = i18n.T("matrix.reason.driver_cuda_too_old", i18n.D{"Driver": m.f.DriverVersion, "CUDA": m.cudaMax.String(), "Channel": b.Channel, "MinDriver": minDrv, "OS": OSName(goos)})
 	case m.hasDriver:
-		msg = fmt.Sprintf("driver %s is older than %s, the minimum for %s on %s", m.f.DriverVersion, minDrv, b.Channel, OSName(goos))
+		msg = i18n.T("matrix.reason.driver_too_old", i18n.D{"Driver": m.f.DriverVersion, "MinDriver": minDrv, "Channel": b.Channel, "OS": OSName(goos)})
 	default:
-		msg = fmt.Sprintf("the driver supports CUDA %s; %s needs CUDA %d.x (driver ≥ %s on %s)", m.cudaMax, b.Channel, b.cuda.Major, minDrv, OSName(goos))
+		msg = i18n.T("matrix.reason.cuda_major", i18n.D{"CUDA": m.cudaMax.String(), "Channel": b.Channel, "Major": b.cuda.Major, "MinDriver": minDrv, "OS": OSName(goos)})
 	}
 	return false, minDrv, msg
 }

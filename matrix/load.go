@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"gpuwiz/steps/i18n"
 )
 
 //go:embed matrix.toml
@@ -32,7 +34,7 @@ func Embedded() (*Matrix, error) {
 func LoadFile(path string) (*Matrix, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read matrix file: %w", err)
+		return nil, fmt.Errorf("%s: %w", i18n.T("matrix.file.cannot_read"), err)
 	}
 	return Parse(data, path)
 }
@@ -61,14 +63,20 @@ func decodeError(name string, err error) error {
 		e := strict.Errors[0]
 		row, _ := e.Position()
 		key := strings.Join(e.Key(), ".")
-		msg := fmt.Sprintf("unknown key '%s'", lastPart(key))
-		if i := strings.LastIndex(key, "."); i >= 0 {
-			msg += fmt.Sprintf(" in [%s]", key[:i])
+		k, more := lastPart(key), len(strict.Errors)-1
+		i := strings.LastIndex(key, ".")
+		var msg string
+		switch {
+		case i < 0 && more == 0:
+			msg = i18n.T("matrix.file.unknown_key", i18n.D{"Key": k})
+		case i < 0:
+			msg = i18n.N("matrix.file.unknown_keys", more, i18n.D{"Key": k})
+		case more == 0:
+			msg = i18n.T("matrix.file.unknown_key_in", i18n.D{"Key": k, "Table": key[:i]})
+		default:
+			msg = i18n.N("matrix.file.unknown_keys_in", more, i18n.D{"Key": k, "Table": key[:i]})
 		}
-		if n := len(strict.Errors); n > 1 {
-			msg += fmt.Sprintf(" (and %d more unknown keys)", n-1)
-		}
-		return &Error{File: name, Line: row, Msg: msg + ": check the spelling against the embedded matrix.toml (gpuwiz matrix --toml)"}
+		return &Error{File: name, Line: row, Msg: msg}
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {

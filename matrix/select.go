@@ -1,10 +1,11 @@
 package matrix
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // judged is a candidate with what ranking and driver notes need to know about it.
@@ -30,7 +31,7 @@ func (m *Matrix) Select(f Facts) Selection {
 
 	rs := m.releases(f.Framework)
 	if rs == nil {
-		sel.Notes = append(sel.Notes, fmt.Sprintf("unknown framework %q: use torch or paddle", f.Framework))
+		sel.Notes = append(sel.Notes, i18n.T("matrix.select.unknown_framework", i18n.D{"Framework": f.Framework}))
 		return sel
 	}
 	var all []judged
@@ -44,7 +45,7 @@ func (m *Matrix) Select(f Facts) Selection {
 		}
 	}
 	if len(all) == 0 {
-		sel.Notes = append(sel.Notes, fmt.Sprintf("the matrix has no %s release %s (it knows %s)", f.Framework, f.FrameworkVersion, knownVersions(rs)))
+		sel.Notes = append(sel.Notes, i18n.T("matrix.select.no_such_release", i18n.D{"Framework": f.Framework, "Version": f.FrameworkVersion, "Known": knownVersions(rs)}))
 		return sel
 	}
 
@@ -68,7 +69,7 @@ func (m *Matrix) Select(f Facts) Selection {
 		rec = newestUnverified
 	} else if newestUnverified >= 0 {
 		u := all[newestUnverified].c
-		sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s (%s) also fits, but its matrix entry is unverified, so it is not the default: ask for it with --framework-version %s", f.Framework, u.FrameworkVersion, u.Channel, u.FrameworkVersion))
+		sel.Notes = append(sel.Notes, alsoFitsNote(f.Framework, u))
 	}
 	if rec < 0 {
 		// The CPU build, by the same rule: a verified release before an unverified one.
@@ -78,11 +79,11 @@ func (m *Matrix) Select(f Facts) Selection {
 		if rec >= 0 {
 			why := env.noGPUReason()
 			if env.gpuUsable() {
-				why = fmt.Sprintf("no GPU build of %s fits this machine (reasons below)", f.Framework)
+				why = i18n.T("matrix.select.no_gpu_build_fits", i18n.D{"Framework": f.Framework})
 			}
-			sel.Notes = append(sel.Notes, fmt.Sprintf("%s: the CPU build of %s is recommended", why, f.Framework))
+			sel.Notes = append(sel.Notes, i18n.T("matrix.select.cpu_recommended", i18n.D{"Why": why, "Framework": f.Framework}))
 			if u := firstCompatible(all, false); u >= 0 && u != rec && all[u].release.parsed.GreaterThan(all[rec].release.parsed) {
-				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s (%s) also fits, but its matrix entry is unverified, so it is not the default: ask for it with --framework-version %s", f.Framework, all[u].c.FrameworkVersion, all[u].c.Channel, all[u].c.FrameworkVersion))
+				sel.Notes = append(sel.Notes, alsoFitsNote(f.Framework, all[u].c))
 			}
 		}
 	}
@@ -95,9 +96,9 @@ func (m *Matrix) Select(f Facts) Selection {
 		if c.MinorCompat {
 			row := m.cudaRows[c.CUDA]
 			if full := fullDriver(row, f.OS); full != "" {
-				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s on %s runs through CUDA minor-version compatibility; driver %s or newer on %s supports CUDA %s fully", f.Framework, c.FrameworkVersion, c.Channel, full, OSName(f.OS), c.CUDA))
+				sel.Notes = append(sel.Notes, i18n.T("matrix.select.minor_compat_full", i18n.D{"Framework": f.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "FullDriver": full, "OS": OSName(f.OS), "CUDA": c.CUDA}))
 			} else {
-				sel.Notes = append(sel.Notes, fmt.Sprintf("%s %s on %s runs through CUDA minor-version compatibility", f.Framework, c.FrameworkVersion, c.Channel))
+				sel.Notes = append(sel.Notes, i18n.T("matrix.select.minor_compat", i18n.D{"Framework": f.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel}))
 			}
 		}
 		sel.Notes = append(sel.Notes, driverUpdateNotes(all[1:], r, f)...)
@@ -171,8 +172,7 @@ func driverUpdateNotes(rest []judged, rec judged, f Facts) []string {
 		}
 	}
 	note := func(j *judged) string {
-		return fmt.Sprintf("updating the NVIDIA driver to %s or newer (%s) would unlock %s %s on %s",
-			j.needDriver, OSName(f.OS), f.Framework, j.c.FrameworkVersion, j.c.Channel)
+		return i18n.T("matrix.select.driver_unlocks", i18n.D{"MinDriver": j.needDriver, "OS": OSName(f.OS), "Framework": f.Framework, "Version": j.c.FrameworkVersion, "Channel": j.c.Channel})
 	}
 	notes := []string{note(smallest)}
 	if newest.release != smallest.release {
@@ -206,9 +206,9 @@ func nothingFitsNote(all []judged, f Facts) string {
 		}
 	}
 	if len(shared) == 0 {
-		return fmt.Sprintf("no %s build fits this machine, not even the CPU build: see each candidate's reasons", f.Framework)
+		return i18n.T("matrix.select.nothing_fits", i18n.D{"Framework": f.Framework})
 	}
-	return fmt.Sprintf("no %s build fits this machine, not even the CPU build: %s", f.Framework, strings.Join(shared, "; "))
+	return i18n.T("matrix.select.nothing_fits_because", i18n.D{"Framework": f.Framework, "Reasons": joinReasons(shared)})
 }
 
 func knownVersions(rs []Release) string {
@@ -217,5 +217,26 @@ func knownVersions(rs []Release) string {
 		vs = append(vs, r.Version)
 	}
 	slices.Reverse(vs)
-	return strings.Join(vs, ", ")
+	return i18n.Join(vs)
+}
+
+// alsoFitsNote says that an unverified release u fits too, and how to ask for it.
+func alsoFitsNote(framework string, u Candidate) string {
+	return i18n.T("matrix.select.unverified_also_fits", i18n.D{"Framework": framework, "Version": u.FrameworkVersion, "Channel": u.Channel})
+}
+
+// joinReasons puts reasons side by side: "a; b" in English, "a；b" in Chinese (a sentence that ends
+// with "。" needs no separator).
+func joinReasons(rs []string) string {
+	if !i18n.IsChinese() {
+		return strings.Join(rs, "; ")
+	}
+	var b strings.Builder
+	for i, r := range rs {
+		if i > 0 && !strings.HasSuffix(rs[i-1], "。") {
+			b.WriteString("；")
+		}
+		b.WriteString(r)
+	}
+	return b.String()
 }

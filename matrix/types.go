@@ -2,7 +2,11 @@
 // machine facts in, every candidate build with its compatibility and reasons out.
 package matrix
 
-import "github.com/hashicorp/go-version"
+import (
+	"github.com/hashicorp/go-version"
+
+	"gpuwiz/steps/i18n"
+)
 
 // Facts describe the machine a build is chosen for. Empty fields are unknown.
 type Facts struct {
@@ -89,7 +93,20 @@ type CUDARow struct {
 	MinComputeCap string `toml:"min_compute_cap" json:"min_compute_cap,omitempty"`
 	Source        string `toml:"source" json:"source,omitempty"` // public references only
 	Verified      bool   `toml:"verified" json:"verified"`
-	Note          string `toml:"note" json:"note,omitempty"` // one plain sentence for the user
+	Note          string `toml:"note" json:"note,omitempty"`       // one plain sentence for the user
+	NoteZh        string `toml:"note_zh" json:"note_zh,omitempty"` // the same in Simplified Chinese ("" none: the English is shown)
+}
+
+// LocalNote is the row's note in the current language: note_zh in Chinese when the file has one,
+// else note.
+func (r CUDARow) LocalNote() string { return localNote(r.Note, r.NoteZh) }
+
+// localNote picks a row's note for the current language, falling back to English.
+func localNote(en, zh string) string {
+	if zh != "" && i18n.IsChinese() {
+		return zh
+	}
+	return en
 }
 
 // Release is one framework version with its builds (one per channel).
@@ -104,7 +121,8 @@ type Release struct {
 	TorchaudioOptional []string `toml:"torchaudio_optional" json:"torchaudio_optional,omitempty"`
 	Source             string   `toml:"source" json:"source,omitempty"` // public references only
 	Verified           bool     `toml:"verified" json:"verified"`
-	Note               string   `toml:"note" json:"note,omitempty"` // one plain sentence for the user
+	Note               string   `toml:"note" json:"note,omitempty"`       // one plain sentence for the user
+	NoteZh             string   `toml:"note_zh" json:"note_zh,omitempty"` // the same in Simplified Chinese ("" none: the English is shown)
 	Builds             []Build  `toml:"build" json:"builds"`
 
 	parsed *version.Version // set by prepare
@@ -130,7 +148,8 @@ type Build struct {
 	MaxComputeCap string `toml:"max_compute_cap" json:"max_compute_cap,omitempty"`
 	Source        string `toml:"source" json:"source,omitempty"` // public references only
 	Verified      bool   `toml:"verified" json:"verified"`
-	Note          string `toml:"note" json:"note,omitempty"` // one plain sentence for the user
+	Note          string `toml:"note" json:"note,omitempty"`       // one plain sentence for the user
+	NoteZh        string `toml:"note_zh" json:"note_zh,omitempty"` // the same in Simplified Chinese ("" none: the English is shown)
 
 	cuda  majorMinor // set by prepare
 	archs map[string][]arch

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/go-version"
+
+	"gpuwiz/steps/i18n"
 )
 
 var knownOS = []string{"linux", "windows"}
@@ -21,22 +23,22 @@ type validator struct {
 	errs  []error
 }
 
-func (v *validator) add(path, format string, a ...any) {
-	v.errs = append(v.errs, &Error{File: v.name, Line: v.lines.line(path), Msg: fmt.Sprintf(format, a...)})
+func (v *validator) add(path, msg string) {
+	v.errs = append(v.errs, &Error{File: v.name, Line: v.lines.line(path), Msg: msg})
 }
 
 func (m *Matrix) validate(lines *lazyLines) error {
 	v := &validator{name: m.Name, lines: lines}
 	if m.Schema != 1 {
-		v.add("schema", "schema = %d: this gpuwiz reads schema 1; set schema = 1", m.Schema)
+		v.add("schema", i18n.T("matrix.check.schema", i18n.D{"Schema": m.Schema}))
 	}
 	cudaSeen := map[string]string{}
 	for i, c := range m.CUDA {
 		p := fmt.Sprintf("cuda[%d]", i)
 		if _, ok := parseMajorMinor(c.Version); !ok {
-			v.add(p+".version", "bad CUDA version %q: write it as X.Y, e.g. \"12.6\"", c.Version)
+			v.add(p+".version", i18n.T("matrix.check.bad_cuda", i18n.D{"CUDA": c.Version}))
 		} else if prev, dup := cudaSeen[c.Version]; dup {
-			v.add(p+".version", "duplicate [[cuda]] row for CUDA %s (first at line %d): keep one", c.Version, lines.line(prev))
+			v.add(p+".version", i18n.T("matrix.check.duplicate_cuda", i18n.D{"CUDA": c.Version, "Line": lines.line(prev)}))
 		} else {
 			cudaSeen[c.Version] = p + ".version"
 		}
@@ -55,24 +57,24 @@ func (m *Matrix) validate(lines *lazyLines) error {
 func (v *validator) driver(path, s string, required bool) {
 	if s == "" {
 		if required {
-			v.add(path, "%s is missing: the minimum driver version, e.g. \"528.33\"", lastPart(path))
+			v.add(path, i18n.T("matrix.check.driver_missing", i18n.D{"Key": lastPart(path)}))
 		}
 		return
 	}
 	if err := ValidateDriverVersion(s); err != nil {
-		v.add(path, "bad driver version %q for %s: write it like \"528.33\"", s, lastPart(path))
+		v.add(path, i18n.T("matrix.check.bad_driver", i18n.D{"Driver": s, "Key": lastPart(path)}))
 	}
 }
 
 func (v *validator) computeCap(path, s string, required bool) {
 	if s == "" {
 		if required {
-			v.add(path, "%s is missing: a compute capability such as \"9.0\"", lastPart(path))
+			v.add(path, i18n.T("matrix.check.cap_missing", i18n.D{"Key": lastPart(path)}))
 		}
 		return
 	}
 	if ValidateComputeCap(s) != nil {
-		v.add(path, "bad compute capability %q: write it as X.Y, e.g. \"8.6\"", s)
+		v.add(path, i18n.T("matrix.check.bad_cap", i18n.D{"Cap": s}))
 	}
 }
 
@@ -81,55 +83,55 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 	for i, r := range rs {
 		p := fmt.Sprintf("%s[%d]", framework, i)
 		if !releaseRE.MatchString(r.Version) {
-			v.add(p+".version", "bad %s version %q: write the exact release, e.g. \"2.6.0\"", framework, r.Version)
+			v.add(p+".version", i18n.T("matrix.check.bad_release", i18n.D{"Framework": framework, "Version": r.Version}))
 		} else if prev, dup := seen[r.Version]; dup {
-			v.add(p+".version", "duplicate [[%s]] row for %s %s (first at line %d): keep one", framework, framework, r.Version, v.lines.line(prev))
+			v.add(p+".version", i18n.T("matrix.check.duplicate_release", i18n.D{"Framework": framework, "Version": r.Version, "Line": v.lines.line(prev)}))
 		} else {
 			seen[r.Version] = p + ".version"
 		}
 		lo, ok1 := pythonMajorMinor(r.PythonMin)
 		hi, ok2 := pythonMajorMinor(r.PythonMax)
 		if !ok1 {
-			v.add(p+".python_min", "bad python_min %q: write it as X.Y, e.g. \"3.9\"", r.PythonMin)
+			v.add(p+".python_min", i18n.T("matrix.check.bad_python_min", i18n.D{"Python": r.PythonMin}))
 		}
 		if !ok2 {
-			v.add(p+".python_max", "bad python_max %q: write it as X.Y, e.g. \"3.13\"", r.PythonMax)
+			v.add(p+".python_max", i18n.T("matrix.check.bad_python_max", i18n.D{"Python": r.PythonMax}))
 		}
 		if ok1 && ok2 && hi.less(lo) {
-			v.add(p+".python_max", "python_max %s is below python_min %s", r.PythonMax, r.PythonMin)
+			v.add(p+".python_max", i18n.T("matrix.check.python_range", i18n.D{"Max": r.PythonMax, "Min": r.PythonMin}))
 		}
 		v.osList(p+".os", r.OS, true)
 		if framework == "torch" {
 			if !releaseRE.MatchString(r.Torchvision) {
-				v.add(p+".torchvision", "bad torchvision version %q: write the exact release, e.g. \"0.21.0\"", r.Torchvision)
+				v.add(p+".torchvision", i18n.T("matrix.check.bad_torchvision", i18n.D{"Version": r.Torchvision}))
 			}
 			if r.Torchaudio != "" && !releaseRE.MatchString(r.Torchaudio) {
-				v.add(p+".torchaudio", "bad torchaudio version %q: write the exact release, e.g. \"2.6.0\"", r.Torchaudio)
+				v.add(p+".torchaudio", i18n.T("matrix.check.bad_torchaudio", i18n.D{"Version": r.Torchaudio}))
 			}
 		} else if r.Torchvision != "" || r.Torchaudio != "" || len(r.TorchaudioOptional) > 0 {
-			v.add(p, "torchvision/torchaudio belong to torch releases, not %s", framework)
+			v.add(p, i18n.T("matrix.check.torch_only", i18n.D{"Framework": framework}))
 		}
 		if len(r.Builds) == 0 {
-			v.add(p, "%s %s has no [[%s.build]] rows", framework, r.Version, framework)
+			v.add(p, i18n.T("matrix.check.no_builds", i18n.D{"Framework": framework, "Version": r.Version}))
 		}
 		channels := map[string]string{}
 		for j, b := range r.Builds {
 			bp := fmt.Sprintf("%s.build[%d]", p, j)
 			if prev, dup := channels[b.Channel]; dup {
-				v.add(bp+".channel", "duplicate build: %s %s already has channel %s (line %d): keep one", framework, r.Version, b.Channel, v.lines.line(prev))
+				v.add(bp+".channel", i18n.T("matrix.check.duplicate_build", i18n.D{"Framework": framework, "Version": r.Version, "Channel": b.Channel, "Line": v.lines.line(prev)}))
 			} else {
 				channels[b.Channel] = bp + ".channel"
 			}
 			v.build(bp, b, cudaSeen)
 			for _, o := range b.OS {
 				if slices.Contains(knownOS, o) && len(r.OS) > 0 && !slices.Contains(r.OS, o) {
-					v.add(bp+".os", "build %s of %s %s names os %q, which the release's os list lacks: a build's os narrows the release's, it cannot add to it", b.Channel, framework, r.Version, o)
+					v.add(bp+".os", i18n.T("matrix.check.build_os", i18n.D{"Channel": b.Channel, "Framework": framework, "Version": r.Version, "OS": o}))
 				}
 			}
 		}
 		for _, ch := range r.TorchaudioOptional {
 			if _, ok := channels[ch]; !ok {
-				v.add(p+".torchaudio_optional", "torchaudio_optional names channel %q, which %s %s has no build for", ch, framework, r.Version)
+				v.add(p+".torchaudio_optional", i18n.T("matrix.check.torchaudio_optional", i18n.D{"Channel": ch, "Framework": framework, "Version": r.Version}))
 			}
 		}
 	}
@@ -137,11 +139,11 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 
 func (v *validator) osList(path string, list []string, required bool) {
 	if len(list) == 0 && required {
-		v.add(path, "os is missing: list where the build exists, e.g. [\"linux\", \"windows\"]")
+		v.add(path, i18n.T("matrix.check.os_missing"))
 	}
 	for _, o := range list {
 		if !slices.Contains(knownOS, o) {
-			v.add(path, "unknown os %q: use \"linux\" or \"windows\"", o)
+			v.add(path, i18n.T("matrix.check.unknown_os", i18n.D{"OS": o}))
 		}
 	}
 }
@@ -150,23 +152,23 @@ func (v *validator) build(p string, b Build, cudaSeen map[string]string) {
 	switch {
 	case b.Channel == "cpu":
 		if b.CUDA != "" || b.CUDNN != "" {
-			v.add(p+".cuda", "the cpu build has no CUDA or cuDNN version: remove them")
+			v.add(p+".cuda", i18n.T("matrix.check.cpu_has_cuda"))
 		}
 	case channelRE.MatchString(b.Channel):
 		m := channelRE.FindStringSubmatch(b.Channel)
 		want := strings.TrimLeft(m[1], "0") + "." + m[2]
 		if b.CUDA != want {
-			v.add(p+".cuda", "channel %s needs cuda = \"%s\" (got %q)", b.Channel, want, b.CUDA)
+			v.add(p+".cuda", i18n.T("matrix.check.channel_cuda", i18n.D{"Channel": b.Channel, "Want": want, "CUDA": b.CUDA}))
 		} else if _, ok := cudaSeen[b.CUDA]; !ok {
-			v.add(p+".cuda", "CUDA %s has no [[cuda]] row with its driver minimums: add one", b.CUDA)
+			v.add(p+".cuda", i18n.T("matrix.check.no_cuda_row", i18n.D{"CUDA": b.CUDA}))
 		}
 		if b.CUDNN != "" {
 			if _, err := version.NewVersion(b.CUDNN); err != nil {
-				v.add(p+".cudnn", "bad cuDNN version %q: write it like \"9.5.1\"", b.CUDNN)
+				v.add(p+".cudnn", i18n.T("matrix.check.bad_cudnn", i18n.D{"CUDNN": b.CUDNN}))
 			}
 		}
 	default:
-		v.add(p+".channel", "unknown channel %q: use \"cpu\" or cuXYZ such as \"cu126\"", b.Channel)
+		v.add(p+".channel", i18n.T("matrix.check.unknown_channel", i18n.D{"Channel": b.Channel}))
 	}
 	v.indexURL(p+".index_url", b.IndexURL)
 	v.osList(p+".os", b.OS, false)
@@ -177,7 +179,7 @@ func (v *validator) build(p string, b Build, cudaSeen map[string]string) {
 		}
 		for _, a := range list {
 			if _, ok := parseArch(a); !ok || ValidateComputeCap(strings.TrimSuffix(a, "+PTX")) != nil {
-				v.add(p+"."+key, "bad compute capability %q in %s: write it as X.Y or X.Y+PTX, e.g. \"8.6\"", a, key)
+				v.add(p+"."+key, i18n.T("matrix.check.bad_arch", i18n.D{"Cap": a, "Key": key}))
 			}
 		}
 	}
@@ -189,22 +191,22 @@ func (v *validator) build(p string, b Build, cudaSeen map[string]string) {
 // indexURL allows https anywhere and plain http only on this machine (test indexes on loopback).
 func (v *validator) indexURL(path, s string) {
 	if s == "" {
-		v.add(path, "index_url is missing")
+		v.add(path, i18n.T("matrix.check.index_url_missing"))
 		return
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" {
-		v.add(path, "bad index_url %q: write a full URL such as \"https://download.pytorch.org/whl/cu126\"", s)
+		v.add(path, i18n.T("matrix.check.bad_index_url", i18n.D{"URL": s}))
 		return
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !isLoopback(u.Hostname()) {
-			v.add(path, "index_url %q uses plain http to a public host: use https (http is allowed only for localhost, 127.0.0.0/8 and [::1])", s)
+			v.add(path, i18n.T("matrix.check.index_url_http", i18n.D{"URL": s}))
 		}
 	default:
-		v.add(path, "index_url %q: scheme must be https", s)
+		v.add(path, i18n.T("matrix.check.index_url_scheme", i18n.D{"URL": s}))
 	}
 }
 

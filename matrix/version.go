@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/go-version"
+
+	"gpuwiz/steps/i18n"
 )
 
 // majorMinor is a two-part version: a CUDA version, a compute capability, a Python version.
@@ -56,7 +59,7 @@ var (
 // ValidateDriverVersion accepts an NVIDIA driver version such as "566.36" or "580.65.06".
 func ValidateDriverVersion(s string) error {
 	if !driverRE.MatchString(s) {
-		return fmt.Errorf("driver version %q is not a version like 566.36 or 580.65.06 (nvidia-smi prints it as \"Driver Version\")", s)
+		return errors.New(i18n.T("matrix.value.bad_driver", i18n.D{"Driver": s}))
 	}
 	return nil
 }
@@ -67,10 +70,10 @@ func ValidateComputeCap(s string) error {
 	major, okA := smallUint(a)
 	_, okB := smallUint(b)
 	if !okA || !okB || len(a) > 2 || len(b) != 1 {
-		return fmt.Errorf("compute capability %q is not of the form X.Y, e.g. 8.6 for an RTX 3080 or 12.0 for an RTX 5090 (nvidia-smi --query-gpu=compute_cap --format=csv)", s)
+		return errors.New(i18n.T("matrix.value.bad_cap", i18n.D{"Cap": s}))
 	}
 	if major < 1 || major > 15 {
-		return fmt.Errorf("compute capability %q: no NVIDIA GPU has major version %d (known: 1 to 12)", s, major)
+		return errors.New(i18n.T("matrix.value.cap_major", i18n.D{"Cap": s, "Major": major}))
 	}
 	return nil
 }
@@ -79,10 +82,10 @@ func ValidateComputeCap(s string) error {
 func ValidatePythonVersion(s string) error {
 	v, ok := pythonMajorMinor(s)
 	if !ok {
-		return fmt.Errorf("python version %q is not of the form X.Y, e.g. 3.12", s)
+		return errors.New(i18n.T("matrix.value.bad_python", i18n.D{"Python": s}))
 	}
 	if v.Major != 3 {
-		return fmt.Errorf("python version %q: only Python 3 has framework builds", s)
+		return errors.New(i18n.T("matrix.value.python_not_3", i18n.D{"Python": s}))
 	}
 	return nil
 }
@@ -90,7 +93,7 @@ func ValidatePythonVersion(s string) error {
 // ValidateCUDAVersion accepts the highest CUDA version a driver supports, "12.8".
 func ValidateCUDAVersion(s string) error {
 	if v, ok := parseMajorMinor(s); !ok || v.Major < 1 || v.Major > 99 {
-		return fmt.Errorf("CUDA version %q is not of the form X.Y, e.g. 12.8 (nvidia-smi prints it as \"CUDA Version\")", s)
+		return errors.New(i18n.T("matrix.value.bad_cuda", i18n.D{"CUDA": s}))
 	}
 	return nil
 }

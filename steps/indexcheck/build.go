@@ -2,9 +2,9 @@ package indexcheck
 
 import (
 	"context"
-	"fmt"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 )
 
 // Verdict is the check of the one build about to be installed, for this machine's OS and Python.
@@ -24,11 +24,11 @@ func (v Verdict) Message() string {
 	if !v.Refused() {
 		return ""
 	}
-	msg := fmt.Sprintf("%s %s (%s) is not served for this system: %s", v.Framework, v.Version, v.Channel, v.Reason())
 	if n := v.NextBest; n != nil {
-		msg += fmt.Sprintf("; the next-best build the index serves is %s %s (%s): pass --framework-version %s --channel %s", n.Framework, n.FrameworkVersion, n.Channel, n.FrameworkVersion, n.Channel)
+		return i18n.T("indexcheck.refused_next_best", i18n.D{"Framework": v.Framework, "Version": v.Version, "Channel": v.Channel, "Reason": v.Reason(),
+			"NextFramework": n.Framework, "NextVersion": n.FrameworkVersion, "NextChannel": n.Channel})
 	}
-	return msg
+	return i18n.T("indexcheck.refused", i18n.D{"Framework": v.Framework, "Version": v.Version, "Channel": v.Channel, "Reason": v.Reason()})
 }
 
 // CheckBuild asks the index whether build c has its wheels for goos and python ("3.12"), before

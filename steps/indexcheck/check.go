@@ -3,7 +3,6 @@ package indexcheck
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"slices"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"github.com/hashicorp/go-version"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 )
 
 // Source says where the pages of a build are. The zero value reads each build's own index_url
@@ -38,11 +38,11 @@ func (s Source) Validate() error {
 		n++
 		p, err := url.Parse(strings.ReplaceAll(u, "{channel}", "cu126"))
 		if err != nil || p.Host == "" || (p.Scheme != "https" && p.Scheme != "http") {
-			return fmt.Errorf("%s %q: write a full URL such as https://download.pytorch.org/whl/{channel}", name, u)
+			return errors.New(i18n.T("indexcheck.source.bad_url", i18n.D{"Flag": name, "URL": u}))
 		}
 	}
 	if n > 1 {
-		return errors.New("--index-url, --mirror and --find-links are different ways to name the index: give one")
+		return errors.New(i18n.T("indexcheck.source.one_way"))
 	}
 	return nil
 }
@@ -96,7 +96,7 @@ type Problem struct {
 const (
 	Served       = "ok"             // every declared wheel is there
 	Phantom      = "phantom"        // a declared wheel is not there
-	CouldNotLook = "could not look" // a page did not answer or could not be read; nothing is known missing
+	CouldNotLook = "could not look" //i18n:raw a status value of --json output; a page did not answer or could not be read; nothing is known missing
 )
 
 // Result is what the index serves of one build.
@@ -119,11 +119,7 @@ type Result struct {
 func (r Result) Reason() string {
 	switch r.Status {
 	case Phantom:
-		var parts []string
-		for _, m := range r.Missing {
-			parts = append(parts, fmt.Sprintf("%s==%s for %s (Python %s)", m.Package, m.Version, matrix.OSName(m.OS), strings.Join(m.Pythons, ", ")))
-		}
-		return "the index has no " + strings.Join(parts, "; ")
+		return i18n.T("indexcheck.reason.phantom", i18n.D{"Missing": r.MissingList()})
 	case CouldNotLook:
 		// one clause per reason: "torch, torchvision (https://host/whl/cu126/torch/, ...): connection refused"
 		var reasons []string
@@ -137,11 +133,29 @@ func (r Result) Reason() string {
 		}
 		var parts []string
 		for _, why := range reasons {
-			parts = append(parts, fmt.Sprintf("%s (%s): %s", strings.Join(pkgs[why], ", "), urls[why][0], why))
+			parts = append(parts, i18n.T("indexcheck.reason.could_not_look_item", i18n.D{"Packages": i18n.Join(pkgs[why]), "URL": urls[why][0], "Why": why}))
 		}
-		return "could not look at the index for " + strings.Join(parts, "; ")
+		return i18n.T("indexcheck.reason.could_not_look", i18n.D{"Items": clauses(parts)})
 	}
 	return ""
+}
+
+// MissingList names the declared wheels the index lacks, in one line: "torch==2.6.0+cu126 for
+// Windows (Python 3.12, 3.13); ...". Reason says the same as a sentence.
+func (r Result) MissingList() string {
+	var parts []string
+	for _, m := range r.Missing {
+		parts = append(parts, i18n.T("indexcheck.reason.missing_item", i18n.D{"Package": m.Package, "Version": m.Version, "OS": matrix.OSName(m.OS), "Pythons": i18n.Join(m.Pythons)}))
+	}
+	return clauses(parts)
+}
+
+// clauses joins clauses the language's way: "a; b" or "a；b".
+func clauses(parts []string) string {
+	if i18n.IsChinese() {
+		return strings.Join(parts, "；")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Check asks the index for every package of build c, on each of oses and each of pythons.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -15,11 +14,17 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+
+	"gpuwiz/steps/i18n"
 )
 
 // ErrNotServed means the index answered that it has no such page (HTTP 404 or 410): the project is not
 // on that index. Any other failure means gpuwiz could not look, which never counts as missing.
-var ErrNotServed = errors.New("the index has no such page")
+var ErrNotServed error = notServed{}
+
+type notServed struct{}
+
+func (notServed) Error() string { return i18n.T("indexcheck.fetch.not_served") }
 
 // accept asks for PEP 691 JSON first, then PEP 503 HTML, as pip does.
 const accept = "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"
@@ -87,7 +92,7 @@ func (f *Fetcher) fetch(ctx context.Context, pageURL string) ([]string, error) {
 	resp, err := client.Do(req)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			return nil, fmt.Errorf("no answer within %s", timeout)
+			return nil, errors.New(i18n.T("indexcheck.fetch.timeout", i18n.D{"Timeout": timeout.String()}))
 		}
 		var uerr *url.Error
 		if errors.As(err, &uerr) {
@@ -100,14 +105,14 @@ func (f *Fetcher) fetch(ctx context.Context, pageURL string) ([]string, error) {
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
 		return nil, ErrNotServed
 	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("the index answered %s", resp.Status)
+		return nil, errors.New(i18n.T("indexcheck.fetch.status", i18n.D{"Status": resp.Status}))
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxPage+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading the page: %v", err)
+		return nil, errors.New(i18n.T("indexcheck.fetch.read", i18n.D{"Err": err.Error()}))
 	}
 	if len(body) > maxPage {
-		return nil, fmt.Errorf("the page is larger than %d MB", maxPage>>20)
+		return nil, errors.New(i18n.T("indexcheck.fetch.too_large", i18n.D{"MB": maxPage >> 20}))
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if strings.HasSuffix(ct, "json") {
@@ -127,10 +132,10 @@ func parseJSON(body []byte) ([]string, error) {
 		} `json:"files"`
 	}
 	if err := json.Unmarshal(body, &doc); err != nil {
-		return nil, fmt.Errorf("the JSON page cannot be read: %v", err)
+		return nil, errors.New(i18n.T("indexcheck.fetch.bad_json", i18n.D{"Err": err.Error()}))
 	}
 	if doc.Files == nil {
-		return nil, errors.New("the JSON page has no files list (not a PEP 691 project page)")
+		return nil, errors.New(i18n.T("indexcheck.fetch.json_no_files"))
 	}
 	out := []string{}
 	for _, f := range *doc.Files {
@@ -151,13 +156,13 @@ func parseHTML(body []byte, base *url.URL) ([]string, error) {
 		switch z.Next() {
 		case html.ErrorToken:
 			if z.Err() != io.EOF {
-				return nil, fmt.Errorf("the HTML page cannot be read: %v", z.Err())
+				return nil, errors.New(i18n.T("indexcheck.fetch.bad_html", i18n.D{"Err": z.Err().Error()}))
 			}
 			if !sawTag {
-				return nil, errors.New("the page is not HTML")
+				return nil, errors.New(i18n.T("indexcheck.fetch.not_html"))
 			}
 			if anchors == 0 {
-				return nil, errors.New("the page lists no links (not an index page)")
+				return nil, errors.New(i18n.T("indexcheck.fetch.no_links"))
 			}
 			return out, nil
 		case html.StartTagToken, html.SelfClosingTagToken:

@@ -4,10 +4,13 @@
 package indexcheck
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // Wheel is a parsed wheel file name (PEP 427 / the binary distribution format):
@@ -33,19 +36,19 @@ func Normalize(name string) string { return strings.ToLower(nameRun.ReplaceAllSt
 func ParseWheel(file string) (Wheel, error) {
 	base := file
 	if !strings.HasSuffix(strings.ToLower(base), ".whl") {
-		return Wheel{}, fmt.Errorf("%q is not a wheel (no .whl)", file)
+		return Wheel{}, errors.New(i18n.T("indexcheck.wheel.no_whl", i18n.D{"File": file}))
 	}
 	parts := strings.Split(base[:len(base)-4], "-")
 	if len(parts) != 5 && len(parts) != 6 {
-		return Wheel{}, fmt.Errorf("%q is not a wheel name: want name-version[-build]-python-abi-platform.whl", file)
+		return Wheel{}, errors.New(i18n.T("indexcheck.wheel.parts", i18n.D{"File": file}))
 	}
 	for _, p := range parts {
 		if p == "" || !wheelPart.MatchString(p) {
-			return Wheel{}, fmt.Errorf("%q is not a wheel name: part %q", file, p)
+			return Wheel{}, errors.New(i18n.T("indexcheck.wheel.bad_part", i18n.D{"File": file, "Part": p}))
 		}
 	}
 	if len(parts) == 6 && (parts[2][0] < '0' || parts[2][0] > '9') {
-		return Wheel{}, fmt.Errorf("%q is not a wheel name: build tag %q does not start with a digit", file, parts[2])
+		return Wheel{}, errors.New(i18n.T("indexcheck.wheel.build_tag", i18n.D{"File": file, "Tag": parts[2]}))
 	}
 	n := len(parts)
 	return Wheel{

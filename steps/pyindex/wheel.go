@@ -43,7 +43,7 @@ func BuildWheelWithoutRecord(dir, dist, version string, files map[string]string,
 func buildWheel(dir, dist, version string, files map[string]string, requires []string, padBytes int, withRecord bool) (string, error) {
 	info := escapeName(dist) + "-" + version + ".dist-info"
 	var meta strings.Builder
-	fmt.Fprintf(&meta, "Metadata-Version: 2.1\nName: %s\nVersion: %s\nSummary: gpuwiz test stub of %s\n", dist, version, dist)
+	fmt.Fprintf(&meta, "Metadata-Version: 2.1\nName: %s\nVersion: %s\nSummary: gpuwiz test stub of %s\n", dist, version, dist) //i18n:raw wheel METADATA for pip, not for reading
 	for _, r := range requires {
 		fmt.Fprintf(&meta, "Requires-Dist: %s\n", r)
 	}

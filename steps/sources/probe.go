@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/http/httpproxy"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -56,6 +56,9 @@ type Result struct {
 	Why string `json:"why,omitempty"`
 	// Proxy is the proxy its requests went through, redacted, with where it was set; "" for none.
 	Proxy string `json:"proxy,omitempty"`
+	// TimedOut says the source (or its dependency index) gave no answer within the timeout: too slow
+	// rather than down. Why says so in words; this is for code that must tell the two apart.
+	TimedOut bool `json:"timed_out,omitempty"`
 	// Redirected names the host that answered when the source sent the request elsewhere (a mirror
 	// that hands pip back to the official host); "" when it answered itself.
 	Redirected string `json:"redirected,omitempty"`
@@ -156,7 +159,7 @@ func (p *prober) get(u string) (int, []string, *url.URL, error) {
 		return 0, nil, nil, err
 	}
 	req.Header.Set("Accept", "text/html")
-	req.Header.Set("User-Agent", "gpuwiz (package source probe)")
+	req.Header.Set("User-Agent", "gpuwiz (package source probe)") //i18n:raw an HTTP header for the server's logs
 	resp, err := p.client.Do(req)
 	if err != nil {
 		return 0, nil, nil, err
@@ -238,7 +241,7 @@ func (p *prober) probe(c Candidate) Result {
 	case KindCustom:
 		return p.probeCustom(c)
 	default:
-		res.Why = "unknown kind " + c.Kind
+		res.Why = i18n.T("sources.probe.unknown_kind", i18n.D{"Kind": c.Kind})
 		return res
 	}
 	pages := p.fetchAll(main, deps)
@@ -246,11 +249,13 @@ func (p *prober) probe(c Candidate) Result {
 	res.Elapsed = slowest(pages)
 	mp := pages[0]
 	if mp.err != nil {
-		res.Why = p.explain(main, mp.err)
+		res.Why = p.explain(main, mp.err, false)
+		res.TimedOut = errors.Is(mp.err, context.DeadlineExceeded)
 		return res
 	}
 	if len(pages) > 1 && pages[1].err != nil {
-		res.Why = "the dependency index " + p.explain(deps, pages[1].err)
+		res.Why = p.explain(deps, pages[1].err, true)
+		res.TimedOut = errors.Is(pages[1].err, context.DeadlineExceeded)
 		res.Proxy = p.proxyFor(deps)
 		return res
 	}
@@ -258,10 +263,10 @@ func (p *prober) probe(c Candidate) Result {
 	res.Redirected = redirectedHost(main, mp)
 	switch {
 	case mp.status == http.StatusNotFound:
-		res.Why = fmt.Sprintf("answers, but does not carry %s (%s: 404 Not Found)", p.build.Project, Redact(main))
+		res.Why = i18n.T("sources.probe.not_found", i18n.D{"Project": p.build.Project, "URL": Redact(main)})
 		return res
 	case mp.status != http.StatusOK:
-		res.Why = fmt.Sprintf("answers %d %s for %s", mp.status, http.StatusText(mp.status), Redact(main))
+		res.Why = i18n.T("sources.probe.status", i18n.D{"Status": mp.status, "StatusText": http.StatusText(mp.status), "URL": Redact(main)})
 		return res
 	}
 	v := judge(mp.files, p.build)
@@ -274,7 +279,7 @@ func (p *prober) probe(c Candidate) Result {
 	// index of the framework's own dependencies); anything else (401, 403, 5xx) stops pip too.
 	if len(pages) > 1 && pages[1].status != http.StatusOK && pages[1].status != http.StatusNotFound {
 		res.HasBuild = false
-		res.Why = fmt.Sprintf("has the build, but the dependency index answers %d %s for %s", pages[1].status, http.StatusText(pages[1].status), Redact(deps))
+		res.Why = i18n.T("sources.probe.deps_status", i18n.D{"Status": pages[1].status, "StatusText": http.StatusText(pages[1].status), "URL": Redact(deps)})
 	}
 	return res
 }
@@ -288,7 +293,8 @@ func (p *prober) probeCustom(c Candidate) Result {
 	res.Elapsed = slowest(pages)
 	ip, fp := pages[0], pages[1]
 	if ip.err != nil && fp.err != nil {
-		res.Why = p.explain(c.URL, fp.err)
+		res.Why = p.explain(c.URL, fp.err, false)
+		res.TimedOut = errors.Is(fp.err, context.DeadlineExceeded)
 		return res
 	}
 	res.Answers = true
@@ -296,7 +302,7 @@ func (p *prober) probeCustom(c Candidate) Result {
 		if v := judge(ip.files, p.build); v.file != "" {
 			res.HasBuild, res.File = true, v.file
 			res.Candidate.IndexURL = c.URL
-			res.Candidate.Name = "your URL (a package index)"
+			res.Candidate.Name = i18n.T("sources.name.custom_index")
 			return res
 		} else {
 			res.Why = v.why
@@ -306,14 +312,14 @@ func (p *prober) probeCustom(c Candidate) Result {
 		if v := judge(fp.files, p.build); v.file != "" {
 			res.HasBuild, res.File, res.Why = true, v.file, ""
 			res.Candidate.FindLinks = c.URL
-			res.Candidate.Name = "your URL (a flat page of wheels)"
+			res.Candidate.Name = i18n.T("sources.name.custom_flat")
 			return res
 		} else if res.Why == "" {
 			res.Why = v.why
 		}
 	}
 	if res.Why == "" {
-		res.Why = fmt.Sprintf("answers, but neither %s nor the page itself lists %s", Redact(asIndex), p.build.Project)
+		res.Why = i18n.T("sources.probe.custom_not_listed", i18n.D{"Index": Redact(asIndex), "Project": p.build.Project})
 	}
 	return res
 }
@@ -346,8 +352,9 @@ func slowest(pages []*page) time.Duration {
 	return d
 }
 
-// explain turns a failed request into plain words, saying whether a proxy was in the way.
-func (p *prober) explain(u string, err error) string {
+// explain turns a failed request into plain words, saying whether a proxy was in the way; deps says
+// the request was the dependency index's (a flat page's or Paddle mirror's), not the source's own.
+func (p *prober) explain(u string, err error, deps bool) string {
 	host := u
 	if pu, perr := url.Parse(u); perr == nil {
 		host = pu.Host
@@ -358,28 +365,34 @@ func (p *prober) explain(u string, err error) string {
 	var hostErr x509.HostnameError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		why = fmt.Sprintf("no answer within %s", p.timeout)
+		why = i18n.T("sources.net.timeout", i18n.D{"Timeout": p.timeout.String()})
 	case errors.Is(err, context.Canceled):
-		why = "the check was cancelled"
+		why = i18n.T("sources.net.cancelled")
 	case strings.Contains(err.Error(), "proxyconnect"):
-		why = "the proxy cannot be reached (" + lastPart(err) + ")"
+		why = i18n.T("sources.net.proxy_unreachable", i18n.D{"Err": lastPart(err)})
 	case errors.As(err, &dns):
-		why = "the host name " + host + " does not resolve"
+		why = i18n.T("sources.net.no_such_host", i18n.D{"Host": host})
 	case errors.Is(err, syscall.ECONNREFUSED):
-		why = host + " refused the connection"
+		why = i18n.T("sources.net.refused", i18n.D{"Host": host})
 	case errors.As(err, &certErr), errors.As(err, &hostErr), strings.Contains(err.Error(), "x509:"):
-		why = "its TLS certificate did not verify (a proxy that intercepts HTTPS needs its CA in pip's cert setting)"
+		why = i18n.T("sources.net.tls")
 	default:
 		why = lastPart(err)
 	}
 	proxy := p.proxyFor(u)
-	if proxy != "" {
-		return Redact(fmt.Sprintf("does not answer through the proxy %s: %s", proxy, why))
+	switch {
+	case proxy != "" && deps:
+		return Redact(i18n.T("sources.probe.deps_no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
+	case proxy != "":
+		return Redact(i18n.T("sources.probe.no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
+	case (p.proxy.HTTPSProxy != "" || p.proxy.HTTPProxy != "") && deps:
+		return Redact(i18n.T("sources.probe.deps_no_answer_bypass", i18n.D{"Why": why, "Host": host}))
+	case p.proxy.HTTPSProxy != "" || p.proxy.HTTPProxy != "":
+		return Redact(i18n.T("sources.probe.no_answer_bypass", i18n.D{"Why": why, "Host": host}))
+	case deps:
+		return Redact(i18n.T("sources.probe.deps_no_answer_direct", i18n.D{"Why": why}))
 	}
-	if p.proxy.HTTPSProxy != "" || p.proxy.HTTPProxy != "" {
-		return Redact(fmt.Sprintf("does not answer: %s (not through the proxy: NO_PROXY covers %s, or it is a local address)", why, host))
-	}
-	return Redact(fmt.Sprintf("does not answer: %s (no proxy is set: HTTPS_PROXY, HTTP_PROXY and pip's proxy setting are empty)", why))
+	return Redact(i18n.T("sources.probe.no_answer_direct", i18n.D{"Why": why}))
 }
 
 // lastPart is the innermost message of a wrapped network error ("connect: connection refused").
@@ -422,7 +435,7 @@ func proxyConfig(o Options) (*httpproxy.Config, string) {
 	}
 	noProxy, _ := get("NO_PROXY", "no_proxy")
 	if o.PipProxy != "" {
-		return &httpproxy.Config{HTTPProxy: o.PipProxy, HTTPSProxy: o.PipProxy, NoProxy: noProxy}, "pip's proxy setting"
+		return &httpproxy.Config{HTTPProxy: o.PipProxy, HTTPSProxy: o.PipProxy, NoProxy: noProxy}, i18n.T("sources.proxy.from_pip")
 	}
 	httpsProxy, hs := get("HTTPS_PROXY", "https_proxy")
 	httpProxy, h := get("HTTP_PROXY", "http_proxy")
@@ -432,7 +445,7 @@ func proxyConfig(o Options) (*httpproxy.Config, string) {
 			from = append(from, n)
 		}
 	}
-	return &httpproxy.Config{HTTPSProxy: httpsProxy, HTTPProxy: httpProxy, NoProxy: noProxy}, "from " + strings.Join(from, ", ")
+	return &httpproxy.Config{HTTPSProxy: httpsProxy, HTTPProxy: httpProxy, NoProxy: noProxy}, i18n.T("sources.proxy.from_env", i18n.D{"Vars": i18n.Join(from)})
 }
 
 // PipProxy reads pip's proxy setting from `pip config list` output (global.proxy='http://…',

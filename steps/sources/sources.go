@@ -15,6 +15,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 )
 
 // Kinds of candidate: how a source is used by the install.
@@ -36,6 +37,21 @@ type Entry struct {
 	DepsIndex  string   `toml:"deps_index"` // flat only: where the dependencies come from
 	Seen       string   `toml:"seen"`
 	Note       string   `toml:"note"`
+	NameZh     string   `toml:"name_zh"` // name in Simplified Chinese ("" none: name is shown)
+	NoteZh     string   `toml:"note_zh"` // note in Simplified Chinese ("" none: note is shown)
+}
+
+// LocalName is the entry's name in the current language (the English name when it has no Chinese one).
+func (e Entry) LocalName() string { return local(e.Name, e.NameZh) }
+
+// LocalNote is the entry's note in the current language (the English note when it has no Chinese one).
+func (e Entry) LocalNote() string { return local(e.Note, e.NoteZh) }
+
+func local(en, zh string) string {
+	if zh != "" && i18n.IsChinese() {
+		return zh
+	}
+	return en
 }
 
 // List is the decoded sources file.
@@ -70,12 +86,12 @@ func (c Candidate) Where() string {
 	case c.Kind == KindCustom && c.IndexURL == "" && c.FindLinks == "":
 		parts = append(parts, c.URL)
 	case c.FindLinks != "":
-		parts = append(parts, "wheels "+c.FindLinks)
+		parts = append(parts, i18n.T("sources.where.wheels", i18n.D{"URL": c.FindLinks}))
 	case c.IndexURL != "":
 		parts = append(parts, c.IndexURL)
 	}
 	if c.Mirror != "" {
-		parts = append(parts, "dependencies "+c.Mirror)
+		parts = append(parts, i18n.T("sources.where.deps", i18n.D{"URL": c.Mirror}))
 	}
 	return Redact(strings.Join(parts, " + "))
 }
@@ -93,7 +109,7 @@ func LoadFile(path string) (*List, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the sources file: %w", err)
+		return nil, fmt.Errorf("%s: %w", i18n.T("sources.file.cannot_read"), err)
 	}
 	return Parse(data, path)
 }
@@ -108,19 +124,19 @@ func Parse(data []byte, name string) (*List, error) {
 	}
 	l.Name = name
 	if l.Schema != 1 {
-		return nil, fmt.Errorf("%s: schema = %d: this gpuwiz reads schema = 1", name, l.Schema)
+		return nil, fmt.Errorf("%s: %s", name, i18n.T("sources.file.schema", i18n.D{"Schema": l.Schema}))
 	}
 	seen := map[string]bool{}
 	for i, e := range l.Sources {
-		where := fmt.Sprintf("%s: source %d", name, i+1)
+		where := i18n.T("sources.file.entry", i18n.D{"File": name, "N": i + 1})
 		if e.ID != "" {
-			where += fmt.Sprintf(" (%s)", e.ID)
+			where = i18n.T("sources.file.entry_id", i18n.D{"File": name, "N": i + 1, "ID": e.ID})
 		}
 		if err := e.check(); err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
 		if seen[e.ID] {
-			return nil, fmt.Errorf("%s: id %q is used twice", where, e.ID)
+			return nil, fmt.Errorf("%s: %s", where, i18n.T("sources.file.duplicate_id", i18n.D{"ID": e.ID}))
 		}
 		seen[e.ID] = true
 	}
@@ -132,7 +148,7 @@ func decodeError(name string, err error) error {
 	if errors.As(err, &strict) && len(strict.Errors) > 0 {
 		e := strict.Errors[0]
 		row, _ := e.Position()
-		return fmt.Errorf("%s:%d: unknown key '%s': the keys are id, name, frameworks, layout, url, deps_index, seen, note", name, row, strings.Join(e.Key(), "."))
+		return fmt.Errorf("%s:%d: %s", name, row, i18n.T("sources.file.unknown_key", i18n.D{"Key": strings.Join(e.Key(), ".")}))
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
@@ -145,34 +161,34 @@ func decodeError(name string, err error) error {
 func (e Entry) check() error {
 	switch {
 	case e.ID == "":
-		return errors.New("no id")
+		return errors.New(i18n.T("sources.check.no_id"))
 	case strings.TrimSpace(e.Name) == "":
-		return errors.New("no name")
+		return errors.New(i18n.T("sources.check.no_name"))
 	case len(e.Frameworks) == 0:
-		return errors.New(`no frameworks: list "torch", "paddle" or both`)
+		return errors.New(i18n.T("sources.check.no_frameworks"))
 	}
 	for _, f := range e.Frameworks {
 		if f != "torch" && f != "paddle" {
-			return fmt.Errorf("framework %q: use torch or paddle", f)
+			return errors.New(i18n.T("sources.check.framework", i18n.D{"Framework": f}))
 		}
 	}
 	switch e.Layout {
 	case KindIndex:
 	case KindFlat:
 		if e.DepsIndex == "" {
-			return errors.New(`layout "flat" needs deps_index, the PyPI-style index the dependencies come from`)
+			return errors.New(i18n.T("sources.check.flat_needs_deps"))
 		}
 	case KindDeps:
 		for _, f := range e.Frameworks {
 			if f != "paddle" {
-				return errors.New(`layout "deps" is for paddle only: the torch family comes from one index or one flat page`)
+				return errors.New(i18n.T("sources.check.deps_paddle_only"))
 			}
 		}
 	default:
-		return fmt.Errorf(`layout %q: use "index", "flat" or "deps"`, e.Layout)
+		return errors.New(i18n.T("sources.check.layout", i18n.D{"Layout": e.Layout}))
 	}
 	if e.Layout != KindFlat && e.DepsIndex != "" {
-		return errors.New(`deps_index is for layout "flat" only`)
+		return errors.New(i18n.T("sources.check.deps_index_flat_only"))
 	}
 	if err := checkTemplate(e.URL); err != nil {
 		return fmt.Errorf("url: %w", err)
@@ -188,7 +204,7 @@ func (e Entry) check() error {
 func checkTemplate(s string) error {
 	rest := strings.ReplaceAll(s, "{channel}", "cu126")
 	if strings.ContainsAny(rest, "{}") {
-		return fmt.Errorf("%q: the only placeholder is {channel}", s)
+		return errors.New(i18n.T("sources.check.placeholder", i18n.D{"URL": s}))
 	}
 	return CheckURL(rest)
 }
@@ -197,7 +213,7 @@ func checkTemplate(s string) error {
 func CheckURL(s string) error {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || u.Host == "" {
-		return fmt.Errorf("%q is not a URL such as https://mirrors.example.org/pytorch/whl/cu126", Redact(s))
+		return errors.New(i18n.T("sources.check.not_url", i18n.D{"URL": Redact(s)}))
 	}
 	switch u.Scheme {
 	case "https":
@@ -206,22 +222,22 @@ func CheckURL(s string) error {
 		if matrix.IsLoopbackHost(u.Hostname()) {
 			return nil
 		}
-		return fmt.Errorf("%s: plain http is accepted only for a local index (127.0.0.1); use https", Redact(s))
+		return errors.New(i18n.T("sources.check.http", i18n.D{"URL": Redact(s)}))
 	}
-	return fmt.Errorf("%s: use an https URL", Redact(s))
+	return errors.New(i18n.T("sources.check.scheme", i18n.D{"URL": Redact(s)}))
 }
 
 // For is the candidates for a build of framework on channel: the official index first, then every
 // entry of the list that serves that framework, in the list's order.
 func (l *List) For(framework, channel, officialIndex string) []Candidate {
-	out := []Candidate{{ID: "official", Name: "official " + channel + " index", Kind: KindOfficial, IndexURL: officialIndex,
-		Seen: "the version matrix"}}
+	out := []Candidate{{ID: "official", Name: i18n.T("sources.name.official", i18n.D{"Channel": channel}), Kind: KindOfficial, IndexURL: officialIndex,
+		Seen: i18n.T("sources.seen.matrix")}}
 	for _, e := range l.Sources {
 		if !contains(e.Frameworks, framework) {
 			continue
 		}
 		u := strings.ReplaceAll(e.URL, "{channel}", channel)
-		c := Candidate{ID: e.ID, Name: e.Name, Kind: e.Layout, Seen: e.Seen, Note: e.Note}
+		c := Candidate{ID: e.ID, Name: e.LocalName(), Kind: e.Layout, Seen: e.Seen, Note: e.LocalNote()}
 		switch e.Layout {
 		case KindIndex:
 			c.IndexURL = u
@@ -241,7 +257,7 @@ func Custom(u string) (Candidate, error) {
 	if err := CheckURL(u); err != nil {
 		return Candidate{}, err
 	}
-	return Candidate{ID: "custom", Name: "your URL", Kind: KindCustom, URL: u}, nil
+	return Candidate{ID: "custom", Name: i18n.T("sources.name.custom"), Kind: KindCustom, URL: u}, nil
 }
 
 func contains(list []string, s string) bool {

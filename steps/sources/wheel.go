@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // Build is the exact build a source must carry: the framework's wheel for this version and local
@@ -19,7 +21,7 @@ type Build struct {
 
 // String is the build in words: "torch 2.6.0+cu126 for Python 3.12 on linux/amd64".
 func (b Build) String() string {
-	return fmt.Sprintf("%s %s for Python %s on %s/%s", b.Project, b.Version, b.Python, b.GOOS, b.GOARCH)
+	return i18n.T("sources.build", i18n.D{"Project": b.Project, "Version": b.Version, "Python": b.Python, "Platform": b.GOOS + "/" + b.GOARCH})
 }
 
 // wheel is a parsed wheel file name (PEP 427): name-version(-build)?-py-abi-platform.whl.
@@ -155,11 +157,11 @@ func judge(files []string, b Build) verdict {
 	}
 	switch {
 	case len(tags) > 0:
-		return verdict{why: fmt.Sprintf("has %s %s but no wheel for Python %s on %s/%s (only %s)", b.Project, b.Version, b.Python, b.GOOS, b.GOARCH, shortList(tags))}
+		return verdict{why: i18n.T("sources.wheel.no_wheel_for", i18n.D{"Project": b.Project, "Version": b.Version, "Python": b.Python, "Platform": b.GOOS + "/" + b.GOARCH, "Tags": shortList(tags)})}
 	case len(versions) > 0:
-		return verdict{why: fmt.Sprintf("has %s but not %s (has %s)", b.Project, b.Version, shortList(versions))}
+		return verdict{why: i18n.T("sources.wheel.other_versions", i18n.D{"Project": b.Project, "Version": b.Version, "Versions": shortList(versions)})}
 	}
-	return verdict{why: "does not carry " + b.Project}
+	return verdict{why: i18n.T("sources.wheel.not_carried", i18n.D{"Project": b.Project})}
 }
 
 func appendUnique(list []string, s string) []string {
@@ -174,7 +176,7 @@ func appendUnique(list []string, s string) []string {
 func shortList(list []string) string {
 	const most = 4
 	if len(list) <= most {
-		return strings.Join(list, ", ")
+		return i18n.Join(list)
 	}
-	return strings.Join(list[len(list)-most:], ", ") + fmt.Sprintf(" and %d more", len(list)-most)
+	return i18n.N("sources.list.more", len(list)-most, i18n.D{"List": i18n.Join(list[len(list)-most:])})
 }
