@@ -60,7 +60,7 @@ func TestVenvCreationInChinese(t *testing.T) {
 		t.Fatal("created with a failing python")
 	}
 	msg := err.Error()
-	for _, want := range []string{"无法在 " + root + " 创建虚拟环境", "创建虚拟环境 退出，退出码 1", "：Error: ensurepip is not available"} {
+	for _, want := range []string{"无法在 " + root + " 创建虚拟环境", "“创建虚拟环境”退出，退出码 1", "：Error: ensurepip is not available"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("missing %q in %q", want, msg)
 		}

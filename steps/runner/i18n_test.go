@@ -22,7 +22,7 @@ func TestRunnerTextsInChinese(t *testing.T) {
 	chinese(t)
 	res := New(nil).Run(context.Background(), helper("exit3"), make(chan Line, 10))
 	var ee *ExitCodeError
-	if !errors.As(res.Err, &ee) || res.Err.Error() != "helper exit3 退出，退出码 3" {
+	if !errors.As(res.Err, &ee) || res.Err.Error() != "“helper exit3”退出，退出码 3" {
 		t.Fatalf("err = %v", res.Err)
 	}
 	i18ntest.NoEnglishProse(t, "exit", res.Err.Error())
@@ -52,12 +52,12 @@ func TestRunnerTextsInChinese(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res = New(nil).Run(ctx, helper("args"), nil)
-	if !errors.Is(res.Err, context.Canceled) || !strings.HasPrefix(res.Err.Error(), "helper args 未启动：") {
+	if !errors.Is(res.Err, context.Canceled) || !strings.HasPrefix(res.Err.Error(), "“helper args”未启动：") {
 		t.Fatalf("err = %v", res.Err)
 	}
 
 	res = New(nil).Run(context.Background(), Cmd{Name: "gpuwiz-no-such-program", Argv: []string{"gpuwiz-no-such-program"}}, nil)
-	if res.Err == nil || !strings.HasPrefix(res.Err.Error(), "无法启动 gpuwiz-no-such-program：") {
+	if res.Err == nil || !strings.HasPrefix(res.Err.Error(), "无法启动“gpuwiz-no-such-program”：") {
 		t.Fatalf("err = %v", res.Err)
 	}
 }
