@@ -71,3 +71,14 @@ func TestSkippedNoteStartsWithThePrefixInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// English stays as it was: "NAME exited with code N", and the notes in the stream.
+func TestRunnerEnglishUnchanged(t *testing.T) {
+	res := New(nil).Run(context.Background(), helper("exit3"), nil)
+	if res.Err == nil || res.Err.Error() != "helper exit3 exited with code 3" {
+		t.Fatalf("err = %v", res.Err)
+	}
+	if s := i18n.N("runner.line_cut", 5); s != "[gpuwiz: 5 more bytes of this line not kept]" {
+		t.Fatalf("%q", s)
+	}
+}
