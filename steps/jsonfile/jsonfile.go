@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // Decode unmarshals data into v (a pointer) as encoding/json does, and returns the paths of the
@@ -36,11 +38,10 @@ func Warning(file string, unknown []string) string {
 	for i, u := range unknown {
 		q[i] = fmt.Sprintf("%q", u)
 	}
-	word := "field"
 	if len(unknown) > 1 {
-		word = "fields"
+		return i18n.T("venvs.jsonfile.ignored_fields", i18n.D{"File": file, "Fields": i18n.Join(q)})
 	}
-	return fmt.Sprintf("%s: ignoring %s this gpuwiz does not know (a newer gpuwiz may have written it): %s", file, word, strings.Join(q, ", "))
+	return i18n.T("venvs.jsonfile.ignored_field", i18n.D{"File": file, "Field": q[0]})
 }
 
 var (

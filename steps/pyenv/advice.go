@@ -1,8 +1,9 @@
 package pyenv
 
 import (
-	"fmt"
 	"strconv"
+
+	"gpuwiz/steps/i18n"
 )
 
 // PythonRange is the Python minors one framework release supports ("3.9" to "3.13").
@@ -50,16 +51,10 @@ func NoPythonAdvice(goos, minor string) string {
 // NoPythonAdviceFor is NoPythonAdvice for the distribution d.
 func NoPythonAdviceFor(goos, minor string, d Distro) string {
 	if goos == "windows" {
-		return fmt.Sprintf("no Python found (looked on PATH, in the py launcher's list and the registry): run `gpuwiz python install %s` "+
-			"to install it for you alone, or install 64-bit Python %s "+
-			"from https://www.python.org/downloads/windows/ (the python.org installer, not the Microsoft Store app, whose "+
-			"Python breaks GPU builds), tick \"Add python.exe to PATH\", open a new terminal and run gpuwiz python again; "+
-			"or pass an interpreter with --python PATH", minor, minor)
+		return i18n.T("pyenv.no_python.windows", i18n.D{"Minor": minor})
 	}
 	if f, ok := PythonInstallFix(d, minor); ok {
-		return fmt.Sprintf("no Python found on PATH or in conda: install Python %s with venv: run `%s` (%s), then run gpuwiz python again; "+
-			"or pass an interpreter with --python PATH", minor, f.Command, f.Note)
+		return i18n.T("pyenv.no_python.distro", i18n.D{"Minor": minor, "Command": f.Command, "Note": f.Note})
 	}
-	return fmt.Sprintf("no Python found on PATH or in conda: install Python %s (64-bit, with venv: e.g. apt install python3 python3-venv, "+
-		"or the python.org build) and run gpuwiz python again; or pass an interpreter with --python PATH", minor)
+	return i18n.T("pyenv.no_python.other", i18n.D{"Minor": minor})
 }

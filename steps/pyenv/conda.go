@@ -2,12 +2,13 @@ package pyenv
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // CondaPackage is one package conda installed into an env (a conda-meta/NAME-VERSION-BUILD.json).
@@ -54,18 +55,18 @@ var condaConflicts = map[string][]string{
 func CondaConflictWarnings(root, framework string) []string {
 	pkgs, err := CondaPackages(root)
 	if err != nil {
-		return []string{fmt.Sprintf("could not read %s: %v", filepath.Join(root, "conda-meta"), err)}
+		return []string{i18n.T("pyenv.conda.unreadable", i18n.D{"Path": filepath.Join(root, "conda-meta"), "Err": err})}
 	}
 	var w []string
 	for _, p := range pkgs {
 		if !slices.Contains(condaConflicts[framework], p.Name) {
 			continue
 		}
-		what := "pip would replace its files behind conda's back (conda list would still show it, and a later conda update would break the env)"
 		if strings.HasPrefix(p.Name, "cuda") || p.Name == "cudnn" {
-			what = "its CUDA libraries come first on PATH in the activated env and can shadow the ones the pip wheels bring"
+			w = append(w, i18n.T("pyenv.conda.conflict_cuda", i18n.D{"Package": p.Name, "Version": p.Version, "File": filepath.Base(p.File), "Root": shellQuote(root)}))
+		} else {
+			w = append(w, i18n.T("pyenv.conda.conflict_framework", i18n.D{"Package": p.Name, "Version": p.Version, "File": filepath.Base(p.File), "Root": shellQuote(root)}))
 		}
-		w = append(w, fmt.Sprintf("conda manages %s %s in this env (%s): %s; remove it first with `conda remove -p %s %s`, or install into a new venv", p.Name, p.Version, filepath.Base(p.File), what, shellQuote(root), p.Name))
 	}
 	return w
 }

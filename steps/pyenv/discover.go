@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -52,10 +53,10 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
 	}
 	if o.GOOS == "windows" {
 		if py, err := o.LookPath("py"); err == nil {
-			out, res := capture(ctx, o.Run, runner.Cmd{Name: "py launcher list", Argv: []string{py, "-0p"}})
+			out, res := capture(ctx, o.Run, runner.Cmd{Name: i18n.T("pyenv.label.py_launcher_list"), Argv: []string{py, "-0p"}})
 			if res.Err == nil {
 				for _, e := range ParsePyLauncher(out) {
-					cands = append(cands, candidate{e.Path, "py launcher"})
+					cands = append(cands, candidate{e.Path, "py launcher"}) //i18n:raw the --json source value
 				}
 			}
 		}
@@ -70,7 +71,7 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
 		}
 	}
 	if conda := condaCommand(o); conda != "" {
-		out, res := capture(ctx, o.Run, runner.Cmd{Name: "conda env list", Argv: []string{conda, "env", "list", "--json"}})
+		out, res := capture(ctx, o.Run, runner.Cmd{Name: i18n.T("pyenv.label.conda_env_list"), Argv: []string{conda, "env", "list", "--json"}})
 		if res.Err == nil {
 			for _, p := range CondaPythons(out, o.GOOS) {
 				cands = append(cands, candidate{p, "conda"})
@@ -110,7 +111,8 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Interpreter, error) {
 		NoteVenvSupport(&in, *o.Distro)
 		found = append(found, in)
 		if in.Kind == "venv" && in.Base != "" {
-			cands = append(cands, candidate{in.Base, "base of the venv " + in.Prefix}) // a venv cannot make a venv; its base can
+			// A venv cannot make a venv; its base can.
+			cands = append(cands, candidate{in.Base, "base of the venv " + in.Prefix}) //i18n:raw the --json source value, like PATH or registry
 		}
 	}
 	if ctx.Err() != nil {

@@ -2,9 +2,10 @@ package pyenv
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // Distro is what /etc/os-release says about a Linux distribution (freedesktop.org os-release(5)).
@@ -86,7 +87,7 @@ type SystemFix struct {
 
 // command is "sudo MANAGER install PKGS" in each manager's own words; no sudo when already root.
 func fixCommand(manager string, root bool, pkgs ...string) SystemFix {
-	verb := map[string]string{"apt": "apt install", "dnf": "dnf install", "pacman": "pacman -S --needed", "zypper": "zypper install"}[manager]
+	verb := map[string]string{"apt": "apt install", "dnf": "dnf install", "pacman": "pacman -S --needed", "zypper": "zypper install"}[manager] //i18n:raw argv
 	cmd := verb + " " + strings.Join(pkgs, " ")
 	if !root {
 		cmd = "sudo " + cmd
@@ -103,15 +104,15 @@ func PythonInstallFix(d Distro, minor string) (SystemFix, bool) {
 	switch m := d.Manager(); m {
 	case "apt":
 		f := fixCommand(m, isRoot(), "python"+minor, "python"+minor+"-venv")
-		f.Note = fmt.Sprintf("Debian and Ubuntu keep venv's ensurepip in python%s-venv; when apt finds no python%s, this release does not carry it: install python3 python3-venv (its own version) if the build supports that version", minor, minor)
+		f.Note = i18n.T("pyenv.distro.apt", i18n.D{"Minor": minor})
 		return f, true
 	case "dnf":
 		f := fixCommand(m, isRoot(), "python"+minor)
-		f.Note = "Fedora and RHEL ship venv and ensurepip inside the python package"
+		f.Note = i18n.T("pyenv.distro.dnf")
 		return f, true
 	case "pacman":
 		f := fixCommand(m, isRoot(), "python")
-		f.Note = "Arch carries only its current Python version; for another one use pyenv or the python.org source"
+		f.Note = i18n.T("pyenv.distro.pacman")
 		return f, true
 	case "zypper":
 		return fixCommand(m, isRoot(), "python"+nodot), true
@@ -128,11 +129,11 @@ func VenvFix(in Interpreter, d Distro) (SystemFix, bool) {
 	switch m := d.Manager(); {
 	case m == "apt" && in.debianLayout:
 		f := fixCommand(m, isRoot(), "python"+minor+"-venv")
-		f.Note = fmt.Sprintf("Debian and Ubuntu ship venv's ensurepip separately, in python%s-venv", minor)
+		f.Note = i18n.T("pyenv.distro.apt_venv", i18n.D{"Minor": minor})
 		return f, true
 	case (m == "dnf" || m == "pacman" || m == "zypper") && in.Kind == "system":
 		f, _ := PythonInstallFix(d, minor)
-		f.Note = "the distribution's Python package normally carries venv and ensurepip: reinstall it"
+		f.Note = i18n.T("pyenv.distro.reinstall")
 		return f, true
 	}
 	return SystemFix{}, false
@@ -143,14 +144,18 @@ func NoVenvWarning(in Interpreter, d Distro) string {
 	if len(in.VenvMissing) == 0 {
 		return ""
 	}
-	what := fmt.Sprintf("this Python cannot create a venv: its %s module is missing", in.VenvMissing[0])
+	modules := in.VenvMissing[len(in.VenvMissing)-1]
+	for i := len(in.VenvMissing) - 2; i >= 0; i-- {
+		modules = i18n.T("pyenv.and", i18n.D{"A": in.VenvMissing[i], "B": modules})
+	}
+	what := i18n.T("pyenv.novenv.missing_module", i18n.D{"Module": modules})
 	if len(in.VenvMissing) > 1 {
-		what = fmt.Sprintf("this Python cannot create a venv: its %s modules are missing", strings.Join(in.VenvMissing, " and "))
+		what = i18n.T("pyenv.novenv.missing_modules", i18n.D{"Modules": modules})
 	}
 	if f, ok := VenvFix(in, d); ok {
-		return fmt.Sprintf("%s (%s): run `%s`, then run gpuwiz again", what, f.Note, f.Command)
+		return i18n.T("pyenv.novenv.fix", i18n.D{"What": what, "Note": f.Note, "Command": f.Command})
 	}
-	return what + ": install a Python that has them (from python.org, pyenv or conda) and pass it with --python"
+	return i18n.T("pyenv.novenv.other", i18n.D{"What": what})
 }
 
 // NoteVenvSupport adds to in, when it cannot create a venv, the warning and the command that fixes it.

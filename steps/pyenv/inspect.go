@@ -4,10 +4,10 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -64,13 +64,13 @@ type inspectDoc struct {
 // Inspect runs the embedded inspect.py in python (never importing torch or paddle) and reports
 // its dists, the torch family, the Paddle dists, leftovers and pip's version.
 func Inspect(ctx context.Context, r runner.Runner, python string) (Installed, error) {
-	out, res := capture(ctx, r, runner.Cmd{Name: "inspect environment", Argv: []string{python, "-I", "-c", inspectScript}})
+	out, res := capture(ctx, r, runner.Cmd{Name: i18n.T("pyenv.label.inspect"), Argv: []string{python, "-I", "-c", inspectScript}})
 	if res.Err != nil {
-		return Installed{}, fmt.Errorf("cannot inspect %s: %v%s", python, res.Err, tailNote(res))
+		return Installed{}, wrap(i18n.T("pyenv.inspect.failed", i18n.D{"Python": python, "Err": res.Err, "Tail": tailNote(res)}), res.Err)
 	}
 	var doc inspectDoc
 	if err := json.Unmarshal([]byte(jsonDocument(out)), &doc); err != nil {
-		return Installed{}, fmt.Errorf("cannot read what %s holds: %v", python, err)
+		return Installed{}, wrap(i18n.T("pyenv.inspect.unreadable", i18n.D{"Python": python, "Err": err}), err)
 	}
 	return installedFrom(doc, python, goosRuntime), nil
 }

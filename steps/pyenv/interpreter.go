@@ -5,10 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"io"
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -43,6 +44,8 @@ func (in Interpreter) MinorVersion() string {
 // pyvenv.cfg), else pyvenv.cfg's home joined with this executable's name.
 // venv_missing lists venv and ensurepip when the stdlib lacks them (find_spec imports neither);
 // dist_packages marks Debian's and Ubuntu's patched Python (site is imported already).
+//
+//i18n:raw a Python snippet
 const describeScript = `import json, os, site, struct, sys
 from importlib.util import find_spec
 base = ""
@@ -85,18 +88,18 @@ func Describe(ctx context.Context, python string) (Interpreter, error) {
 // DescribeWith is Describe through r, classifying paths by goos.
 func DescribeWith(ctx context.Context, r runner.Runner, python, goos string) (Interpreter, error) {
 	in := Interpreter{Path: python, Kind: "unknown"}
-	out, res := capture(ctx, r, runner.Cmd{Name: "describe python", Argv: []string{python, "-I", "-c", describeScript}})
+	out, res := capture(ctx, r, runner.Cmd{Name: i18n.T("pyenv.label.describe"), Argv: []string{python, "-I", "-c", describeScript}})
 	if res.Err != nil {
 		if isStoreAlias(python, goos) {
 			in.Kind = "store"
-			in.Warnings = append(in.Warnings, "this is the Microsoft Store alias, not a Python (it only opens the Store): run gpuwiz python install, or install 64-bit Python from python.org and pass it with --python")
-			return in, fmt.Errorf("%s does not run: it is the Microsoft Store alias", python)
+			in.Warnings = append(in.Warnings, i18n.T("pyenv.store_alias.warning"))
+			return in, errors.New(i18n.T("pyenv.store_alias.error", i18n.D{"Python": python}))
 		}
-		return in, fmt.Errorf("%s does not run as Python: %v%s", python, res.Err, tailNote(res))
+		return in, wrap(i18n.T("pyenv.describe.failed", i18n.D{"Python": python, "Err": res.Err, "Tail": tailNote(res)}), res.Err)
 	}
 	var d description
 	if err := json.Unmarshal([]byte(lastJSONLine(out)), &d); err != nil {
-		return in, fmt.Errorf("%s printed no description: %v", python, err)
+		return in, wrap(i18n.T("pyenv.describe.unreadable", i18n.D{"Python": python, "Err": err}), err)
 	}
 	in.Version, in.Bits, in.Prefix = d.Version, d.Bits, d.Prefix
 	if d.Executable != "" {
@@ -133,5 +136,16 @@ func tailNote(res runner.Result) string {
 	if len(res.Tail) == 0 {
 		return ""
 	}
-	return ": " + res.Tail[len(res.Tail)-1]
+	return i18n.T("pyenv.tail", i18n.D{"Line": res.Tail[len(res.Tail)-1]})
 }
+
+// wrapped is an error whose words come from the catalog and whose cause stays reachable by errors.Is.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+func wrap(msg string, err error) error { return &wrapped{msg, err} }

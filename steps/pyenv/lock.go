@@ -4,15 +4,17 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // ErrLocked is wrapped by Lock's error when another process holds the venv.
-var ErrLocked = errors.New("venv is locked")
+// Its own words are for errors.Is only; the error shown is pyenv.lock.held.
+var ErrLocked = errors.New("venv is locked") //i18n:raw a sentinel; the text shown comes from the catalog
 
 // LockPath is the lock file for the venv at root: in gpuwiz's cache dir, named by a hash of the
 // absolute path, so a venv can be locked before it exists and no file is left beside it.
@@ -38,19 +40,19 @@ func LockPath(root string) string {
 func Lock(root string) (unlock func() error, err error) {
 	path := LockPath(root)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the lock file's directory: %w", err)
+		return nil, wrap(i18n.T("pyenv.lock.no_dir", i18n.D{"Err": err}), err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("cannot create the lock file %s: %w", path, err)
+		return nil, wrap(i18n.T("pyenv.lock.no_file", i18n.D{"Path": path, "Err": err}), err)
 	}
 	if err := lockFile(f); err != nil {
 		holder := readHolder(path)
 		f.Close()
 		if errors.Is(err, errWouldBlock) {
-			return nil, fmt.Errorf("%w: another gpuwiz (pid %s) is working on %s; wait for it to finish or end that process", ErrLocked, holder, root)
+			return nil, wrap(i18n.T("pyenv.lock.held", i18n.D{"PID": holder, "Venv": root}), ErrLocked)
 		}
-		return nil, fmt.Errorf("cannot lock %s: %w", path, err)
+		return nil, wrap(i18n.T("pyenv.lock.failed", i18n.D{"Path": path, "Err": err}), err)
 	}
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
@@ -65,15 +67,15 @@ func Lock(root string) (unlock func() error, err error) {
 	}, nil
 }
 
-var errWouldBlock = errors.New("lock held")
+var errWouldBlock = errors.New("lock held") //i18n:raw a sentinel between this file and lock_*.go, never shown
 
 func readHolder(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "unknown"
+		return i18n.T("pyenv.lock.unknown_pid")
 	}
 	if s := strings.TrimSpace(string(b)); s != "" {
 		return s
 	}
-	return "unknown"
+	return i18n.T("pyenv.lock.unknown_pid")
 }

@@ -2,12 +2,14 @@ package pyenv
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"gpuwiz/steps/i18n"
 )
 
 // PathCheck is the verdict on a venv path before anything runs. Errors block; each message says
@@ -29,7 +31,7 @@ const windowsLongPath = 200
 func CheckVenvPath(path, goos string) PathCheck {
 	var pc PathCheck
 	if strings.TrimSpace(path) == "" {
-		pc.Errors = append(pc.Errors, "no venv path given: pass a directory such as ./venv")
+		pc.Errors = append(pc.Errors, i18n.T("pyenv.path.empty"))
 		return pc
 	}
 	if goos == "windows" {
@@ -37,32 +39,32 @@ func CheckVenvPath(path, goos string) PathCheck {
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		pc.Errors = append(pc.Errors, fmt.Sprintf("cannot resolve %q: %v", path, err))
+		pc.Errors = append(pc.Errors, i18n.T("pyenv.path.unresolvable", i18n.D{"Path": strconv.Quote(path), "Err": err}))
 		return pc
 	}
 	st, err := os.Stat(abs)
 	switch {
 	case err == nil && !st.IsDir():
-		pc.Errors = append(pc.Errors, fmt.Sprintf("%s is a file, not a directory: choose another venv path or move the file away", abs))
+		pc.Errors = append(pc.Errors, i18n.T("pyenv.path.is_file", i18n.D{"Path": abs}))
 		return pc
 	case err == nil:
 		if (Venv{Root: abs}).Exists() {
 			if !writable(abs) {
-				pc.Errors = append(pc.Errors, fmt.Sprintf("the venv %s is not writable by you: fix its permissions or choose another path", abs))
+				pc.Errors = append(pc.Errors, i18n.T("pyenv.path.venv_not_writable", i18n.D{"Path": abs}))
 			}
 			return pc
 		}
 		if entries, _ := os.ReadDir(abs); len(entries) > 0 {
 			// Mixing venv files into someone's folder cannot be undone cleanly if the install fails.
-			pc.Errors = append(pc.Errors, fmt.Sprintf("%s exists, is not empty and is not a venv: choose a new or empty directory (for example %s)", abs, filepath.Join(abs, "venv")))
+			pc.Errors = append(pc.Errors, i18n.T("pyenv.path.not_empty", i18n.D{"Path": abs, "Example": filepath.Join(abs, "venv")}))
 			return pc
 		}
 		if !writable(abs) {
-			pc.Errors = append(pc.Errors, fmt.Sprintf("cannot write in %s: choose a directory you own", abs))
+			pc.Errors = append(pc.Errors, i18n.T("pyenv.path.dir_not_writable", i18n.D{"Path": abs}))
 		}
 		return pc
 	case !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR):
-		pc.Errors = append(pc.Errors, fmt.Sprintf("cannot use %s: %v", abs, err))
+		pc.Errors = append(pc.Errors, i18n.T("pyenv.path.unusable", i18n.D{"Path": abs, "Err": err}))
 		return pc
 	}
 	parent := filepath.Dir(abs)
@@ -70,19 +72,19 @@ func CheckVenvPath(path, goos string) PathCheck {
 		st, err := os.Stat(parent)
 		if err == nil {
 			if !st.IsDir() {
-				pc.Errors = append(pc.Errors, fmt.Sprintf("%s is a file, so %s cannot be made under it: choose another venv path", parent, abs))
+				pc.Errors = append(pc.Errors, i18n.T("pyenv.path.parent_is_file", i18n.D{"Parent": parent, "Path": abs}))
 			} else if !writable(parent) {
-				pc.Errors = append(pc.Errors, fmt.Sprintf("cannot create %s: %s is not writable; choose a directory you own (for example under your home)", abs, parent))
+				pc.Errors = append(pc.Errors, i18n.T("pyenv.path.parent_not_writable", i18n.D{"Path": abs, "Parent": parent}))
 			}
 			return pc
 		}
 		if !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR) {
-			pc.Errors = append(pc.Errors, fmt.Sprintf("cannot create %s: %v", abs, err))
+			pc.Errors = append(pc.Errors, i18n.T("pyenv.path.cannot_create", i18n.D{"Path": abs, "Err": err}))
 			return pc
 		}
 		up := filepath.Dir(parent)
 		if up == parent {
-			pc.Errors = append(pc.Errors, fmt.Sprintf("cannot create %s: no part of it exists", abs))
+			pc.Errors = append(pc.Errors, i18n.T("pyenv.path.no_part_exists", i18n.D{"Path": abs}))
 			return pc
 		}
 		parent = up
@@ -92,12 +94,12 @@ func CheckVenvPath(path, goos string) PathCheck {
 func checkWindowsPath(path string, pc *PathCheck) {
 	for _, r := range path {
 		if r >= utf8.RuneSelf {
-			pc.Warnings = append(pc.Warnings, fmt.Sprintf("%s has non-ASCII characters, which break some pip and CUDA tools (UnicodeDecodeError): use a short ASCII root such as C:\\venvs\\torch", path))
+			pc.Warnings = append(pc.Warnings, i18n.T("pyenv.path.non_ascii", i18n.D{"Path": path}))
 			break
 		}
 	}
 	if len(path) > windowsLongPath {
-		pc.Warnings = append(pc.Warnings, fmt.Sprintf("the venv path is %d characters long; torch's files would pass Windows' 260-character limit (WinError 206): use a short root such as C:\\venvs\\torch, or enable long paths (HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem LongPathsEnabled=1, as administrator)", len(path)))
+		pc.Warnings = append(pc.Warnings, i18n.T("pyenv.path.too_long", i18n.D{"Length": len(path)}))
 	}
 }
 

@@ -1,9 +1,10 @@
 package pyenv
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // SupportWarnings says why in is a poor choice for a build supporting Python minor..max
@@ -12,13 +13,13 @@ func SupportWarnings(in Interpreter, minor, max string) []string {
 	var w []string
 	v := in.MinorVersion()
 	if minor != "" && cmpMinor(v, minor) < 0 || max != "" && cmpMinor(v, max) > 0 {
-		w = append(w, fmt.Sprintf("Python %s is not supported by this build (it needs %s): pip would say \"from versions: none\"; pick a Python in that range", v, rangeText(minor, max)))
+		w = append(w, i18n.T("pyenv.support.version", i18n.D{"Version": v, "Range": rangeText(minor, max)}))
 	}
 	if in.Bits == 32 {
-		w = append(w, "this Python is 32-bit and no GPU build exists for it: install the 64-bit Python from python.org")
+		w = append(w, i18n.T("pyenv.support.bits32"))
 	}
 	if in.Kind == "store" {
-		w = append(w, "Microsoft Store Python breaks GPU builds (shm.dll errors, long paths): install Python from python.org and make the venv with it")
+		w = append(w, i18n.T("pyenv.support.store"))
 	}
 	return w
 }
@@ -26,11 +27,11 @@ func SupportWarnings(in Interpreter, minor, max string) []string {
 func rangeText(minor, max string) string {
 	switch {
 	case minor != "" && max != "":
-		return minor + " to " + max
+		return i18n.T("pyenv.range.between", i18n.D{"Min": minor, "Max": max})
 	case minor != "":
-		return minor + " or newer"
+		return i18n.T("pyenv.range.min", i18n.D{"Min": minor})
 	default:
-		return max + " or older"
+		return i18n.T("pyenv.range.max", i18n.D{"Max": max})
 	}
 }
 

@@ -2,11 +2,13 @@ package pyenv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -84,23 +86,23 @@ func (v Venv) IsConda() bool {
 	return err == nil && st.IsDir()
 }
 
-// Kind is "conda env" or "venv", for messages.
+// Kind is "conda env" or "venv" in words, for messages.
 func (v Venv) Kind() string {
 	if v.IsConda() {
-		return "conda env"
+		return i18n.T("pyenv.kind.conda")
 	}
-	return "venv"
+	return i18n.T("pyenv.kind.venv")
 }
 
 // ActivateHints are the commands a user types to enter the venv, one per shell.
 func (v Venv) ActivateHints() []string {
 	if v.IsConda() {
-		return []string{fmt.Sprintf("conda: conda activate %s", shellQuote(v.Root))}
+		return []string{fmt.Sprintf("conda: conda activate %s", shellQuote(v.Root))} //i18n:raw a command to type
 	}
 	if v.goos() == "windows" {
 		return []string{
 			fmt.Sprintf(`PowerShell: & "%s"`, v.join("Scripts", "Activate.ps1")),
-			`  (if PowerShell refuses to run scripts: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned)`,
+			"  " + i18n.T("pyenv.activate.execution_policy"),
 			fmt.Sprintf(`cmd: "%s"`, v.join("Scripts", "activate.bat")),
 		}
 	}
@@ -122,19 +124,23 @@ func Create(ctx context.Context, r runner.Runner, python, root string) error {
 		return nil
 	}
 	if pc := CheckVenvPath(root, goosRuntime); len(pc.Errors) > 0 {
-		return fmt.Errorf("%s", strings.Join(pc.Errors, "; "))
+		sep := "; "
+		if i18n.IsChinese() {
+			sep = "；"
+		}
+		return errors.New(strings.Join(pc.Errors, sep))
 	}
 	_, statErr := os.Stat(root)
 	existed := statErr == nil
-	res := r.Run(ctx, runner.Cmd{Name: "create venv", Argv: []string{python, "-m", "venv", root}}, nil)
+	res := r.Run(ctx, runner.Cmd{Name: i18n.T("pyenv.label.create_venv"), Argv: []string{python, "-m", "venv", root}}, nil)
 	if res.Err == nil && !v.Exists() {
-		res.Err = fmt.Errorf("python -m venv made no pyvenv.cfg in %s", root)
+		res.Err = errors.New(i18n.T("pyenv.venv.no_cfg", i18n.D{"Venv": root}))
 	}
 	if res.Err != nil {
 		if !existed {
 			_ = os.RemoveAll(root)
 		}
-		return fmt.Errorf("could not create the venv at %s: %v%s", root, res.Err, tailNote(res))
+		return wrap(i18n.T("pyenv.venv.create_failed", i18n.D{"Venv": root, "Err": res.Err, "Tail": tailNote(res)}), res.Err)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package pyget
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -29,15 +29,38 @@ var Mirrors = []string{
 	"https://registry.npmmirror.com/-/binary/python/",
 }
 
-// Methods.
+// Methods: values of Plan.Method, the same in every language (--json); MethodName says them in words.
 const (
 	MethodWinget    = "winget"
-	MethodInstaller = "python.org installer"
-	MethodDistro    = "distribution package"
+	MethodInstaller = "python.org installer" //i18n:raw a --json value; MethodName has the words
+	MethodDistro    = "distribution package" //i18n:raw a --json value; MethodName has the words
 )
 
-// ErrBadInput marks a request that cannot be planned (an unknown version, a bad mirror URL).
-var ErrBadInput = errors.New("bad input")
+// MethodName is a method in words, in the current language.
+func MethodName(method string) string {
+	switch method {
+	case MethodWinget:
+		return i18n.T("pyget.method.winget")
+	case MethodInstaller:
+		return i18n.T("pyget.method.installer")
+	case MethodDistro:
+		return i18n.T("pyget.method.distro")
+	}
+	return method
+}
+
+// ErrBadInput marks a request that cannot be planned (an unknown version, a bad mirror URL). Its own
+// words are for errors.Is and the CLI, which strips them ("bad input: ") before showing the rest.
+var ErrBadInput = errors.New("bad input") //i18n:raw a sentinel: the CLI strips it, the rest comes from the catalog
+
+// badInput is an ErrBadInput whose words come from the catalog: "bad input: why" in English, the
+// reason alone in Chinese.
+type badInput struct{ why string }
+
+func (e *badInput) Error() string { return i18n.T("pyget.bad_input", i18n.D{"Why": e.why}) }
+func (e *badInput) Unwrap() error { return ErrBadInput }
+
+func errBadInput(why string) error { return &badInput{why} }
 
 // Options say which Python to get and how; zero fields take the real machine's.
 type Options struct {
@@ -128,19 +151,19 @@ func MakePlan(o Options) (Plan, error) {
 			p.Fix = &f
 			p.Notes = append(p.Notes, f.Note)
 		} else {
-			p.Notes = append(p.Notes, fmt.Sprintf("this distribution's package manager is not known here: install Python %s with venv from its packages, or build it from https://www.python.org/downloads/source/", minor))
+			p.Notes = append(p.Notes, i18n.T("pyget.note.unknown_distro", i18n.D{"Minor": minor}))
 		}
-		p.Notes = append(p.Notes, "gpuwiz does not run a package manager as root: run the command yourself, then run gpuwiz python again")
+		p.Notes = append(p.Notes, i18n.T("pyget.note.no_root"))
 		return p, nil
 	}
 	local := o.Env("LOCALAPPDATA")
 	if local == "" {
-		return Plan{}, fmt.Errorf("%w: LOCALAPPDATA is not set, so there is no per-user folder to install into", ErrBadInput)
+		return Plan{}, errBadInput(i18n.T("pyget.error.no_localappdata"))
 	}
 	p.Target = filepath.Join(local, "Programs", "Python", "Python"+strings.ReplaceAll(minor, ".", ""), "python.exe")
 	if o.Mirror != "" {
 		if err := checkBase(o.Mirror); err != nil {
-			return Plan{}, fmt.Errorf("%w: --mirror %s: %v", ErrBadInput, o.Mirror, err)
+			return Plan{}, errBadInput(i18n.T("pyget.error.mirror", i18n.D{"Mirror": o.Mirror, "Err": err}))
 		}
 	}
 	if winget, err := o.LookPath("winget"); err == nil && o.Mirror == "" && o.SHA256 == "" {
@@ -151,7 +174,7 @@ func MakePlan(o Options) (Plan, error) {
 			p.Command = append(p.Command, "--version", full)
 		}
 		p.undo = []string{winget, "uninstall", "--id", "Python.Python." + minor, "-e", "--scope", "user", "--silent"}
-		p.Notes = append(p.Notes, "winget installs python.org's installer for this user only (no administrator rights); it checks the installer's hash against its manifest")
+		p.Notes = append(p.Notes, i18n.T("pyget.note.winget"))
 		return p, nil
 	}
 	p.Method = MethodInstaller
@@ -161,7 +184,7 @@ func MakePlan(o Options) (Plan, error) {
 			rel, ok = known(minor)
 		}
 		if !ok {
-			return Plan{}, fmt.Errorf("%w: gpuwiz knows no Windows installer for Python %s: name the full version (for example %s.0)", ErrBadInput, minor, minor)
+			return Plan{}, errBadInput(i18n.T("pyget.error.unknown_version", i18n.D{"Minor": minor}))
 		}
 		full = rel.Version
 	}
@@ -175,11 +198,11 @@ func MakePlan(o Options) (Plan, error) {
 	switch {
 	case ok && rel.Version == full:
 		p.SHA256, p.Size = rel.SHA256, rel.Size
-		p.ChecksumFrom = "carried by gpuwiz (python.org's published SHA-256 for " + file + ")"
+		p.ChecksumFrom = i18n.T("pyget.checksum.carried", i18n.D{"File": file})
 	case o.SHA256 != "":
 		p.SHA256 = strings.ToLower(strings.TrimSpace(o.SHA256))
 		if len(p.SHA256) != 64 || strings.Trim(p.SHA256, "0123456789abcdef") != "" {
-			return Plan{}, fmt.Errorf("%w: --sha256 %q is not 64 hexadecimal digits", ErrBadInput, o.SHA256)
+			return Plan{}, errBadInput(i18n.T("pyget.error.bad_sha256", i18n.D{"SHA256": strconv.Quote(o.SHA256)}))
 		}
 		p.ChecksumFrom = "--sha256"
 	default:
@@ -188,7 +211,7 @@ func MakePlan(o Options) (Plan, error) {
 		p.ChecksumFrom = official
 		if o.Mirror != "" {
 			p.sigstoreURLs = append(p.sigstoreURLs, p.URL+".sigstore")
-			p.ChecksumFrom += " (else the mirror's copy of it)"
+			p.ChecksumFrom = i18n.T("pyget.checksum.or_mirror", i18n.D{"URL": official})
 		}
 	}
 	p.Installer = filepath.Join(o.CacheDir, file)
@@ -204,15 +227,15 @@ func MakePlan(o Options) (Plan, error) {
 func parseVersion(v string) (minor, full string, err error) {
 	v = strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(v)), "python"), "py")
 	if v == "" {
-		return "", "", fmt.Errorf("%w: no Python version given", ErrBadInput)
+		return "", "", errBadInput(i18n.T("pyget.error.no_version"))
 	}
 	parts := strings.Split(v, ".")
 	if len(parts) < 2 || len(parts) > 3 || parts[0] != "3" {
-		return "", "", fmt.Errorf("%w: Python version %q: give 3.X or 3.X.Y (for example 3.12)", ErrBadInput, v)
+		return "", "", errBadInput(i18n.T("pyget.error.bad_version", i18n.D{"Version": strconv.Quote(v)}))
 	}
 	for _, p := range parts {
 		if _, err := strconv.Atoi(p); err != nil {
-			return "", "", fmt.Errorf("%w: Python version %q: give 3.X or 3.X.Y (for example 3.12)", ErrBadInput, v)
+			return "", "", errBadInput(i18n.T("pyget.error.bad_version", i18n.D{"Version": strconv.Quote(v)}))
 		}
 	}
 	minor = parts[0] + "." + parts[1]
@@ -242,7 +265,7 @@ func checkBase(raw string) error {
 	case u.Scheme == "http" && isLoopback(u.Hostname()):
 		return nil
 	}
-	return errors.New("use an https:// URL laid out like " + OfficialBase + " (VERSION/python-VERSION-amd64.exe under it)")
+	return errors.New(i18n.T("pyget.error.mirror_url", i18n.D{"Official": OfficialBase}))
 }
 
 func isLoopback(host string) bool {

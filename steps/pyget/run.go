@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/fetch"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -48,7 +49,29 @@ type Result struct {
 }
 
 // ErrChecksum marks an installer whose SHA-256 is not the published one; it was deleted, not run.
-var ErrChecksum = errors.New("checksum mismatch")
+var ErrChecksum = errors.New("checksum mismatch") //i18n:raw a sentinel for errors.Is; the text shown is pyget.error.checksum
+
+// wrapped is an error whose words come from the catalog and whose cause stays reachable by errors.Is.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+func wrap(msg string, err error) error { return &wrapped{msg, err} }
+
+// label is the words for a step's command, for the runner's messages ("install exited with code 1").
+func label(step string) string {
+	switch step {
+	case StepInstall:
+		return i18n.T("pyget.label.install")
+	case StepUndo:
+		return i18n.T("pyget.label.undo")
+	}
+	return step
+}
 
 // Run carries out p on Windows (winget, or download, check and run the installer) and finds the
 // new interpreter. A cancel (ctx) during the download deletes the partial file; during the
@@ -57,7 +80,7 @@ var ErrChecksum = errors.New("checksum mismatch")
 func Run(ctx context.Context, o Options, p Plan) (Result, error) {
 	o = o.withDefaults()
 	if p.Method == MethodDistro {
-		return Result{}, errors.New("on this system gpuwiz does not install Python: run the distribution's command shown")
+		return Result{}, errors.New(i18n.T("pyget.error.distro"))
 	}
 	existed := fileExists(p.Target)
 	if p.Method == MethodInstaller {
@@ -67,32 +90,35 @@ func Run(ctx context.Context, o Options, p Plan) (Result, error) {
 		}
 	}
 	res := Result{SHA256: p.SHA256}
-	o.OnEvent(Event{Step: StepInstall, Message: "run " + runner.QuoteArgv(p.Command)})
+	o.OnEvent(Event{Step: StepInstall, Message: i18n.T("pyget.event.run", i18n.D{"Command": runner.QuoteArgv(p.Command)})})
 	stop := context.AfterFunc(ctx, func() {
-		o.OnEvent(Event{Step: StepInstall, Message: "cancel asked: waiting for the installer to finish (stopping it half-way would leave a broken Python), then removing what it installed"})
+		o.OnEvent(Event{Step: StepInstall, Message: i18n.T("pyget.event.cancel_wait")})
 	})
 	run := runOut(context.WithoutCancel(ctx), o, StepInstall, p.Command)
 	stop()
 	if ctx.Err() != nil {
 		res.Cancelled = true
 		if !existed && (fileExists(p.Target) || run.Err == nil) {
-			o.OnEvent(Event{Step: StepUndo, Message: "run " + runner.QuoteArgv(p.undo)})
+			o.OnEvent(Event{Step: StepUndo, Message: i18n.T("pyget.event.run", i18n.D{"Command": runner.QuoteArgv(p.undo)})})
 			if u := runOut(context.WithoutCancel(ctx), o, StepUndo, p.undo); u.Err != nil {
-				err := fmt.Errorf("cancelled; removing the Python the installer had put in failed: %v%s (remove it in Settings > Apps)", u.Err, tail(u))
+				err := wrap(i18n.T("pyget.error.undo_failed", i18n.D{"Err": u.Err, "Tail": tail(u)}), u.Err)
 				res.Error = err.Error()
 				return res, err
 			}
 			res.Undone = true
 		}
 		err := context.Cause(ctx)
-		res.Error = "cancelled"
+		res.Error = i18n.T("pyget.result.cancelled")
 		if res.Undone {
-			res.Error = "cancelled: the installed Python was removed again"
+			res.Error = i18n.T("pyget.result.cancelled_undone")
 		}
 		return res, err
 	}
 	if run.Err != nil {
-		err := fmt.Errorf("%s failed: %v%s%s", p.Method, run.Err, tail(run), logNote(p))
+		err := wrap(i18n.T("pyget.error.failed", i18n.D{"Method": MethodName(p.Method), "Err": run.Err, "Tail": tail(run)}), run.Err)
+		if p.InstallLog != "" {
+			err = wrap(i18n.T("pyget.error.failed_log", i18n.D{"Method": MethodName(p.Method), "Err": run.Err, "Tail": tail(run), "Log": p.InstallLog}), run.Err)
+		}
 		res.Error = err.Error()
 		return res, err
 	}
@@ -106,18 +132,11 @@ func Run(ctx context.Context, o Options, p Plan) (Result, error) {
 	return res, nil
 }
 
-func logNote(p Plan) string {
-	if p.InstallLog == "" {
-		return ""
-	}
-	return " (the installer's log: " + p.InstallLog + ")"
-}
-
 func tail(r runner.Result) string {
 	if len(r.Tail) == 0 {
 		return ""
 	}
-	return ": " + r.Tail[len(r.Tail)-1]
+	return i18n.T("pyget.tail", i18n.D{"Line": r.Tail[len(r.Tail)-1]})
 }
 
 func runOut(ctx context.Context, o Options, step string, argv []string) runner.Result {
@@ -131,7 +150,7 @@ func runOut(ctx context.Context, o Options, step string, argv []string) runner.R
 			}
 		}
 	}()
-	res := o.Run.Run(ctx, runner.Cmd{Name: step, Argv: argv}, lines)
+	res := o.Run.Run(ctx, runner.Cmd{Name: label(step), Argv: argv}, lines)
 	close(lines)
 	<-done
 	return res
@@ -139,7 +158,7 @@ func runOut(ctx context.Context, o Options, step string, argv []string) runner.R
 
 // findNew describes the interpreter the install made, through discovery with its known path.
 func findNew(ctx context.Context, o Options, p Plan) (pyenv.Interpreter, error) {
-	o.OnEvent(Event{Step: StepFind, Message: "look for the new Python " + p.Target})
+	o.OnEvent(Event{Step: StepFind, Message: i18n.T("pyget.event.find", i18n.D{"Path": p.Target})})
 	explicit := ""
 	if fileExists(p.Target) {
 		explicit = p.Target
@@ -155,14 +174,14 @@ func findNew(ctx context.Context, o Options, p Plan) (pyenv.Interpreter, error) 
 		found, err = pyenv.Discover(ctx, pyenv.DiscoverOptions{Explicit: explicit, GOOS: o.GOOS, Env: o.Env, LookPath: o.LookPath, Run: o.Run, Distro: o.Distro})
 	}
 	if err != nil {
-		return pyenv.Interpreter{}, fmt.Errorf("the install finished but %s does not run: %v", p.Target, err)
+		return pyenv.Interpreter{}, wrap(i18n.T("pyget.error.new_not_running", i18n.D{"Path": p.Target, "Err": err}), err)
 	}
 	for _, in := range found {
 		if in.MinorVersion() == p.Minor && in.Kind != "store" && in.Kind != "venv" && (p.Version == "" || in.Version == p.Version) {
 			return in, nil
 		}
 	}
-	return pyenv.Interpreter{}, fmt.Errorf("the install finished but no Python %s was found afterwards (looked at %s, on PATH, in the py launcher and the registry)", p.Minor, p.Target)
+	return pyenv.Interpreter{}, errors.New(i18n.T("pyget.error.new_not_found", i18n.D{"Minor": p.Minor, "Path": p.Target}))
 }
 
 // fetchInstaller learns the expected SHA-256, then downloads the installer (or reuses the kept
@@ -174,29 +193,28 @@ func fetchInstaller(ctx context.Context, o Options, p *Plan) error {
 			return err
 		}
 		p.SHA256, p.ChecksumFrom = sum, from
-		o.OnEvent(Event{Step: StepChecksum, Message: "published SHA-256 " + sum + " (from " + from + ")"})
+		o.OnEvent(Event{Step: StepChecksum, Message: i18n.T("pyget.event.published", i18n.D{"SHA256": sum, "From": from})})
 	}
 	if sum, err := fetch.FileSHA256(p.Installer); err == nil && sum == p.SHA256 {
-		o.OnEvent(Event{Step: StepDownload, Message: "reuse the installer already downloaded: " + p.Installer})
+		o.OnEvent(Event{Step: StepDownload, Message: i18n.T("pyget.event.reuse", i18n.D{"Path": p.Installer})})
 		return nil
 	}
 	if err := os.MkdirAll(dirOf(p.Installer), 0o755); err != nil {
 		return err
 	}
 	part := p.Installer + ".part"
-	o.OnEvent(Event{Step: StepDownload, Message: "download " + p.URL, Total: p.Size})
+	o.OnEvent(Event{Step: StepDownload, Message: i18n.T("pyget.event.download", i18n.D{"URL": p.URL}), Total: p.Size})
 	sum, err := download(ctx, o, p.URL, part, p.Size)
 	if err != nil {
 		os.Remove(part)
 		if ctx.Err() != nil {
-			return fmt.Errorf("cancelled during the download; the partial file was deleted: %w", context.Cause(ctx))
+			return wrap(i18n.T("pyget.error.download_cancelled", i18n.D{"Err": context.Cause(ctx)}), context.Cause(ctx))
 		}
 		return err
 	}
 	if sum != p.SHA256 {
 		os.Remove(part)
-		return fmt.Errorf("%w: %s has SHA-256 %s, but the published one is %s (%s): the file was deleted and nothing was run; try again, or another mirror",
-			ErrChecksum, p.URL, sum, p.SHA256, p.ChecksumFrom)
+		return wrap(i18n.T("pyget.error.checksum", i18n.D{"URL": p.URL, "Got": sum, "Want": p.SHA256, "From": p.ChecksumFrom}), ErrChecksum)
 	}
 	return os.Rename(part, p.Installer)
 }
@@ -208,11 +226,11 @@ func download(ctx context.Context, o Options, url, dst string, size int64) (stri
 	}
 	resp, err := o.Client.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("downloading %s: %v", url, err)
+		return "", wrap(i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": err}), err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("downloading %s: %s", url, resp.Status)
+		return "", errors.New(i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": resp.Status}))
 	}
 	total := resp.ContentLength
 	if total <= 0 {
@@ -244,7 +262,7 @@ func download(ctx context.Context, o Options, url, dst string, size int64) (stri
 			break
 		}
 		if rerr != nil {
-			return "", fmt.Errorf("downloading %s: %v", url, rerr)
+			return "", wrap(i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": rerr}), rerr)
 		}
 	}
 	o.OnEvent(Event{Step: StepDownload, Done: done, Total: total})
@@ -261,14 +279,14 @@ func download(ctx context.Context, o Options, url, dst string, size int64) (stri
 func publishedSHA256(ctx context.Context, o Options, urls []string) (sum, from string, err error) {
 	var errs []string
 	for _, u := range urls {
-		o.OnEvent(Event{Step: StepChecksum, Message: "fetch the published checksum " + u})
+		o.OnEvent(Event{Step: StepChecksum, Message: i18n.T("pyget.event.fetch_checksum", i18n.D{"URL": u})})
 		s, err := sigstoreDigest(ctx, o.Client, u)
 		if err == nil {
 			return s, u, nil
 		}
 		errs = append(errs, err.Error())
 	}
-	return "", "", fmt.Errorf("no published SHA-256 for this installer could be read (%s): without it gpuwiz runs nothing; pass the one from the python.org release page with --sha256", strings.Join(errs, "; "))
+	return "", "", errors.New(i18n.T("pyget.error.no_checksum", i18n.D{"Errs": strings.Join(errs, "; ")}))
 }
 
 func sigstoreDigest(ctx context.Context, c *http.Client, url string) (string, error) {
@@ -295,12 +313,12 @@ func sigstoreDigest(ctx context.Context, c *http.Client, url string) (string, er
 		} `json:"messageSignature"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&b); err != nil {
-		return "", fmt.Errorf("%s: not a Sigstore bundle: %v", url, err)
+		return "", errors.New(i18n.T("pyget.error.not_sigstore", i18n.D{"URL": url, "Err": err}))
 	}
 	d := b.MessageSignature.MessageDigest
 	raw, err := base64.StdEncoding.DecodeString(d.Digest)
 	if d.Algorithm != "SHA2_256" || err != nil || len(raw) != sha256.Size {
-		return "", fmt.Errorf("%s: no SHA2_256 message digest in the bundle", url)
+		return "", errors.New(i18n.T("pyget.error.no_digest", i18n.D{"URL": url}))
 	}
 	return hex.EncodeToString(raw), nil
 }

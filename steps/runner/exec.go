@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"gpuwiz/steps/i18n"
 )
 
 const (
@@ -51,7 +53,7 @@ func (r *execRunner) Run(ctx context.Context, c Cmd, lines chan<- Line) Result {
 	rec := &record{name: name, lines: lines}
 	rec.logf("$ %s", QuoteArgv(c.Argv))
 	if c.Dir != "" {
-		rec.logf("  in %s", c.Dir)
+		rec.logf("  in %s", c.Dir) //i18n:raw the log, for support
 	}
 	for _, kv := range c.Env {
 		if strings.HasPrefix(strings.ToUpper(kv), "PIP_") {
@@ -63,9 +65,9 @@ func (r *execRunner) Run(ctx context.Context, c Cmd, lines chan<- Line) Result {
 	res.Tail = rec.tailLines()
 	switch {
 	case res.Err == nil:
-		rec.logf("exit 0 after %s", res.Duration.Round(time.Millisecond))
+		rec.logf("exit 0 after %s", res.Duration.Round(time.Millisecond)) //i18n:raw the log, for support
 	default:
-		rec.logf("%v after %s (exit code %d)", res.Err, res.Duration.Round(time.Millisecond), res.ExitCode)
+		rec.logf("%v after %s (exit code %d)", res.Err, res.Duration.Round(time.Millisecond), res.ExitCode) //i18n:raw the log, for support
 	}
 	r.mu.Lock()
 	_, _ = io.WriteString(r.log, Redact(rec.buf.String()))
@@ -75,10 +77,10 @@ func (r *execRunner) Run(ctx context.Context, c Cmd, lines chan<- Line) Result {
 
 func (r *execRunner) run(ctx context.Context, c Cmd, rec *record) Result {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
-		return Result{ExitCode: -1, Err: errors.New("runner: empty command")}
+		return Result{ExitCode: -1, Err: errors.New("runner: empty command")} //i18n:raw a caller's bug, for its developers
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{ExitCode: -1, Err: fmt.Errorf("%s not started: %w", rec.name, err)}
+		return Result{ExitCode: -1, Err: wrap(i18n.T("runner.not_started", i18n.D{"Name": rec.name, "Err": err}), err)}
 	}
 	cmd := exec.CommandContext(ctx, c.Argv[0], c.Argv[1:]...)
 	cmd.Dir = c.Dir
@@ -96,7 +98,7 @@ func (r *execRunner) run(ctx context.Context, c Cmd, rec *record) Result {
 	tree := newProcessTree(cmd)
 	cmd.Cancel = tree.kill
 	if err := cmd.Start(); err != nil {
-		return Result{ExitCode: -1, Err: fmt.Errorf("start %s: %w", rec.name, err)}
+		return Result{ExitCode: -1, Err: wrap(i18n.T("runner.start_failed", i18n.D{"Name": rec.name, "Err": err}), err)}
 	}
 	tree.started()
 	err := cmd.Wait()
@@ -107,7 +109,7 @@ func (r *execRunner) run(ctx context.Context, c Cmd, rec *record) Result {
 	}
 	tree.release()
 	if ctx.Err() != nil {
-		return Result{ExitCode: -1, Err: fmt.Errorf("%s cancelled: %w", rec.name, ctx.Err())}
+		return Result{ExitCode: -1, Err: wrap(i18n.T("runner.cancelled", i18n.D{"Name": rec.name, "Err": ctx.Err()}), ctx.Err())}
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -122,6 +124,17 @@ func (r *execRunner) run(ctx context.Context, c Cmd, rec *record) Result {
 	}
 	return Result{ExitCode: 0}
 }
+
+// wrapped is an error whose words come from the catalog and whose cause stays reachable by errors.Is.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+func wrap(msg string, err error) error { return &wrapped{msg, err} }
 
 // QuoteArgv renders argv for a log or a message, each argument quoted only when it needs it.
 func QuoteArgv(argv []string) string {

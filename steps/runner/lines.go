@@ -1,9 +1,10 @@
 package runner
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"gpuwiz/steps/i18n"
 )
 
 // lineWriter splits a child's output into lines at \n, \r or \r\n (progress bars redraw with \r)
@@ -39,7 +40,7 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 func (w *lineWriter) emit() {
 	text := strings.ToValidUTF8(string(w.buf), string(utf8.RuneError))
 	if w.dropped > 0 {
-		text += fmt.Sprintf(" [gpuwiz: %d more bytes of this line not kept]", w.dropped)
+		text += " " + i18n.N("runner.line_cut", w.dropped)
 	}
 	w.buf, w.dropped = w.buf[:0], 0
 	w.rec.line(w.stream, text)

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"gpuwiz/steps/i18n"
 )
 
-// SkippedNotePrefix starts the stderr line that says how many lines a full channel dropped.
+// SkippedNotePrefix starts the stderr line that says how many lines a full channel dropped (in
+// every language: runner.skipped starts with it).
 const SkippedNotePrefix = "[gpuwiz: "
 
 // record collects one run's log text and its tail, and delivers lines to the caller.
@@ -46,7 +49,7 @@ func (r *record) line(stream, text string) {
 	}
 	now := time.Now()
 	if r.skipped > 0 {
-		note := Line{Stream: "stderr", Text: fmt.Sprintf("%s%d lines not shown; the log has them all]", SkippedNotePrefix, r.skipped), Time: now}
+		note := Line{Stream: "stderr", Text: i18n.N("runner.skipped", r.skipped), Time: now}
 		select {
 		case r.lines <- note:
 			r.skipped = 0

@@ -5,8 +5,9 @@ package runner
 import (
 	"context"
 	"io"
-	"strconv"
 	"time"
+
+	"gpuwiz/steps/i18n"
 )
 
 // Cmd is one child process to run.
@@ -14,7 +15,7 @@ type Cmd struct {
 	Argv []string
 	Env  []string // full environment; nil means os.Environ()
 	Dir  string
-	Name string // step label for the log
+	Name string // the step's label, in words (a catalog message: "verify torch"), for the log and errors
 	// Stdout, when set, also receives the child's raw stdout, uncapped and never dropped: for
 	// commands whose output is data (a JSON document) rather than lines to show.
 	Stdout io.Writer
@@ -52,5 +53,5 @@ type ExitCodeError struct {
 }
 
 func (e *ExitCodeError) Error() string {
-	return e.Name + " exited with code " + strconv.Itoa(e.Code)
+	return i18n.T("runner.exited", i18n.D{"Name": e.Name, "Code": e.Code})
 }

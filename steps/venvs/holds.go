@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // Holds is what an environment holds, read from its files (pyvenv.cfg, conda-meta, the names of the
@@ -24,25 +26,24 @@ func (h Holds) Describe() string {
 	var fw string
 	switch h.Framework {
 	case "torch":
-		fw = "PyTorch " + h.FrameworkVersion
+		fw = i18n.T("venvs.holds.torch", i18n.D{"Version": h.FrameworkVersion})
 		if h.Channel != "" {
-			fw += " (" + h.Channel + ")"
+			fw = i18n.T("venvs.holds.torch_channel", i18n.D{"Version": h.FrameworkVersion, "Channel": h.Channel})
 		}
 	case "paddle":
-		fw = "PaddlePaddle " + h.FrameworkVersion
 		switch {
 		case h.Mixed:
-			fw += " (paddlepaddle and paddlepaddle-gpu both)"
+			fw = i18n.T("venvs.holds.paddle_mixed", i18n.D{"Version": h.FrameworkVersion})
 		case h.Package == "paddlepaddle":
-			fw += " (CPU)"
+			fw = i18n.T("venvs.holds.paddle_cpu", i18n.D{"Version": h.FrameworkVersion})
 		default:
-			fw += " (GPU)"
+			fw = i18n.T("venvs.holds.paddle_gpu", i18n.D{"Version": h.FrameworkVersion})
 		}
 	default:
-		fw = "no PyTorch or PaddlePaddle"
+		fw = i18n.T("venvs.holds.none")
 	}
 	if h.Python != "" {
-		fw += ", Python " + h.Python
+		fw = i18n.T("venvs.holds.with_python", i18n.D{"What": fw, "Python": h.Python})
 	}
 	return fw
 }

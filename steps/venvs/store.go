@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/jsonfile"
 	"gpuwiz/steps/pyenv"
 )
@@ -56,7 +57,7 @@ type Store struct {
 func DefaultPath() (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("no user config dir for the list of venvs: %w", err)
+		return "", wrap(i18n.T("venvs.store.no_config_dir", i18n.D{"Err": err}), err)
 	}
 	return filepath.Join(dir, "gpuwiz", "venvs.json"), nil
 }
@@ -95,12 +96,12 @@ func (s Store) Load() (list []Entry, warning string, err error) {
 		return nil, "", nil
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("the list of venvs %s: %w", s.Path, err)
+		return nil, "", wrap(i18n.T("venvs.store.unreadable", i18n.D{"Path": s.Path, "Err": err}), err)
 	}
 	var f file
 	unknown, err := jsonfile.Decode(data, &f)
 	if err != nil {
-		return nil, "", fmt.Errorf("the list of venvs %s is damaged (%v): delete it, and gpuwiz starts a new one", s.Path, err)
+		return nil, "", errors.New(i18n.T("venvs.store.damaged", i18n.D{"Path": s.Path, "Err": err}))
 	}
 	for _, e := range f.Venvs {
 		if strings.TrimSpace(e.Path) != "" {
@@ -161,14 +162,14 @@ func (s Store) Forget(ctx context.Context, path string) error {
 // entry; the new list replaces the old one by rename, so a reader never sees half a file.
 func (s Store) update(ctx context.Context, change func([]Entry) []Entry) error {
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
-		return fmt.Errorf("cannot create the directory of the list of venvs: %w", err)
+		return wrap(i18n.T("venvs.store.no_dir", i18n.D{"Err": err}), err)
 	}
 	lock := flock.New(s.Path + ".lock")
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	ok, err := lock.TryLockContext(ctx, 50*time.Millisecond)
 	if err != nil || !ok {
-		return fmt.Errorf("cannot lock the list of venvs %s: %v", s.Path, err)
+		return errors.New(i18n.T("venvs.store.lock", i18n.D{"Path": s.Path, "Err": fmt.Sprint(err)}))
 	}
 	defer lock.Unlock()
 	cur, _, err := s.Load()
@@ -191,18 +192,31 @@ func (s Store) write(list []Entry) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(s.Path), ".venvs-*.json")
 	if err != nil {
-		return fmt.Errorf("cannot write the list of venvs: %w", err)
+		return wrap(i18n.T("venvs.store.write", i18n.D{"Err": err}), err)
 	}
 	_, werr := tmp.Write(append(data, '\n'))
 	serr := tmp.Sync()
 	cerr := tmp.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write the list of venvs: %w", err)
+		return wrap(i18n.T("venvs.store.write", i18n.D{"Err": err}), err)
 	}
 	if err := os.Rename(tmp.Name(), s.Path); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write the list of venvs: %w", err)
+		return wrap(i18n.T("venvs.store.write", i18n.D{"Err": err}), err)
 	}
 	return nil
+}
+
+// wrapped is an error whose words come from the catalog and whose cause stays reachable by errors.Is.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+func wrap(msg string, err error) error {
+	return &wrapped{msg, err}
 }

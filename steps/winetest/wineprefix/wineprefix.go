@@ -29,7 +29,7 @@ func Missing() string {
 	if len(absent) == 0 {
 		return ""
 	}
-	return strings.Join(absent, ", ") + " not installed (apt-get install wine64 gcc-mingw-w64-x86-64)"
+	return strings.Join(absent, ", ") + " not installed (apt-get install wine64 gcc-mingw-w64-x86-64)" //i18n:raw a test kit's skip reason, for developers
 }
 
 // System32 is the Unix path of C:\windows\system32 in prefix.
@@ -46,7 +46,7 @@ func ShimSource(root string) string {
 func BuildShim(ctx context.Context, root, dir string) (string, error) {
 	src := ShimSource(root)
 	if _, err := os.Stat(src); err != nil {
-		return "", fmt.Errorf("the ProcessPrng shim source: %w", err)
+		return "", fmt.Errorf("the ProcessPrng shim source: %w", err) //i18n:raw a test kit's error, for developers
 	}
 	dll := filepath.Join(dir, "bcryptprimitives.dll")
 	cmd := exec.CommandContext(ctx, "x86_64-w64-mingw32-gcc", "-shared", "-O2", "-Wall", "-Werror", "-o", dll, src, "-Wl,--kill-at")
@@ -89,14 +89,14 @@ func Prepare(ctx context.Context, root, prefix string, env []string) error {
 			return fmt.Errorf("wineboot -i (WINEPREFIX=%s): %v\n%s", prefix, err, out)
 		}
 		if _, err := os.Stat(System32(prefix)); err != nil {
-			return fmt.Errorf("wineboot -i did not create %s", System32(prefix))
+			return fmt.Errorf("wineboot -i did not create %s", System32(prefix)) //i18n:raw a test kit's error, for developers
 		}
 		// Wait for the wineserver wineboot started to save the registry and exit, so that the caller
 		// can start its own (wineserver -p fails while another serves the prefix).
 		wait := exec.CommandContext(bctx, "wineserver", "-w")
 		wait.Env = env
 		if out, err := wait.CombinedOutput(); err != nil {
-			return fmt.Errorf("wineserver -w after wineboot -i: %v\n%s", err, out)
+			return fmt.Errorf("wineserver -w after wineboot -i: %v\n%s", err, out) //i18n:raw a test kit's error, for developers
 		}
 	}
 	data, err := os.ReadFile(dll)
