@@ -20,7 +20,7 @@ func DetectFramework(ctx context.Context, r runner.Runner, python string) (strin
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	lines := make(chan runner.Line, 64)
-	res := r.Run(ctx, runner.Cmd{Argv: []string{python, "-c", detectScript}, Name: "detect framework"}, lines) //i18n:raw the step's label in the log
+	res := r.Run(ctx, runner.Cmd{Argv: []string{python, "-c", detectScript}, Name: i18n.T("bench.label_detect")}, lines)
 	close(lines)
 	if res.Err != nil {
 		return "", errors.New(i18n.T("bench.detect.cannot_run", i18n.D{"Python": python, "Err": res.Err, "Tail": strings.Join(res.Tail, " | ")}))

@@ -82,7 +82,7 @@ func Run(ctx context.Context, r runner.Runner, python, framework string, opts Op
 	lines := make(chan runner.Line, 1024)
 	exited := make(chan runner.Result, 1)
 	go func() {
-		res := r.Run(runCtx, runner.Cmd{Argv: argv, Env: env, Name: "benchmark " + framework}, lines)
+		res := r.Run(runCtx, runner.Cmd{Argv: argv, Env: env, Name: i18n.T("bench.label", i18n.D{"Framework": framework})}, lines)
 		close(lines) // Run never closes lines; this goroutine owns the channel
 		exited <- res
 	}()
