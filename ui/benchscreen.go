@@ -105,3 +105,16 @@ func (s *benchScreen) View() string {
 	}
 	return s.model.View()
 }
+
+// rerunBench puts a new benchmark screen in the place of the top one (r): the old run is stopped
+// and its messages find no receiver. It swaps in place rather than popping first: under
+// `bench --tui` the benchmark is the only screen, and an empty stack has no top to draw.
+func (m *Model) rerunBench() tea.Cmd {
+	if l, ok := m.top().(leavingScreen); ok {
+		l.Leave()
+	}
+	s := m.newBench()
+	m.stack[len(m.stack)-1] = s
+	m.resize()
+	return s.Init()
+}
