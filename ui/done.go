@@ -149,7 +149,7 @@ func failureHeadline(result string) string {
 		return i18n.T("ui.done.headline_stopped")
 	case "failed":
 		return i18n.T("ui.done.headline_failed")
-	case "repair failed":
+	case "repair failed": //i18n:raw the engine's result word, matched
 		return i18n.T("ui.done.headline_repair_failed")
 	}
 	return i18n.T("ui.done.headline_other", i18n.D{"Result": result})
