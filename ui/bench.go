@@ -319,7 +319,7 @@ func (m *BenchModel) resultsBlock() string {
 		}
 	}
 	if len(more) > 0 {
-		lines = append(lines, strings.Join(more, ", "))
+		lines = append(lines, i18n.Join(more))
 	}
 	if len(s.Checks) > 0 {
 		var cs []string
