@@ -342,3 +342,22 @@ func TestBenchScreenErrorInChinese(t *testing.T) {
 		t.Error("r made no new screen")
 	}
 }
+
+// The plan the real backend makes of a doctor repair, in English and in Chinese: its steps, the
+// reinstall line and what is left to the user.
+func TestRepairPlanWords(t *testing.T) {
+	c := cand("paddle", "3.0.0", "cu126", "12.6", true)
+	rp := doctor.Repair{Venv: "/work/old", Reinstall: &c,
+		Actions:   []doctor.Action{{Title: "remove paddle/", RemovePath: "/work/old/lib/paddle", Engine: true}},
+		Unfixable: []doctor.Finding{{Code: "driver-old", Title: "driver too old", Fix: "update the driver"}}}
+	p := planOfRepair(rp)
+	en := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
+	mustContain(t, en, "delete /work/old/lib/paddle", "install paddle 3.0.0 through the install engine, from "+c.IndexURL+" (--index-url only)",
+		"Install PaddlePaddle 3.0.0 (cu126)", "Run doctor again", "left to you: driver too old (driver-old): update the driver")
+	inChinese(t)
+	rp.Unfixable[0].Title, rp.Unfixable[0].Fix = "显卡驱动太旧", "更新显卡驱动"
+	p = planOfRepair(rp)
+	zh := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
+	chineseCheck(t, "repair plan", zh, "删除 /work/old/lib/paddle", "通过安装引擎安装 paddle 3.0.0", "仅 --index-url",
+		"安装 PaddlePaddle 3.0.0（cu126）", "重新运行诊断", "需要你自己处理：显卡驱动太旧（driver-old）：更新显卡驱动")
+}
