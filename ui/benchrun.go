@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -93,7 +94,11 @@ func (r *benchRuns) start(ctx context.Context, prober gpu.Prober, python, framew
 		defer r.wg.Done()
 		defer stopSampling() // the sampler's channel closes with the benchmark
 		s, err := bench.Run(ctx, runner.New(nil), python, framework, opts, events)
-		if err != nil && s.Verdict == "" {
+		switch {
+		case errors.Is(err, context.Canceled) && !s.OK:
+			// The user left the screen (q, ctrl+c) while it ran: the killed Python is not a crash.
+			s.Verdict = i18n.T("ui.bench.left")
+		case err != nil && s.Verdict == "":
 			s.Verdict = i18n.T("ui.bench.could_not_run", i18n.D{"Err": err.Error()})
 		}
 		r.mu.Lock()
