@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/indexcheck"
 	"gpuwiz/steps/pyenv"
 )
@@ -36,9 +37,9 @@ func (b *stepsBackend) checkServedFrom(ctx context.Context, c matrix.Candidate, 
 	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: 10 * time.Second}, src, c, runtime.GOOS, minor, nil)
 	switch {
 	case v.Refused():
-		return "", errors.New(v.Message() + "; pick another build on the channel screen")
+		return "", errors.New(i18n.T("ui.backend.not_served", i18n.D{"Reason": v.Message()}))
 	case v.Status == indexcheck.CouldNotLook:
-		return v.Reason() + "; going on, the download will tell", nil
+		return i18n.T("ui.backend.could_not_look", i18n.D{"Reason": v.Reason()}), nil
 	}
 	return "", nil
 }

@@ -8,6 +8,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/cli"
 	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/indexcheck"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
@@ -27,7 +28,7 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 	if venv.Exists() {
 		in, err := pyenv.Inspect(ctx, b.run, venv.Python())
 		if err != nil {
-			return Plan{}, fmt.Errorf("cannot read what %s holds: %w", req.Venv, err)
+			return Plan{}, fmt.Errorf("%s: %w", i18n.T("ui.backend.cannot_read_venv", i18n.D{"Venv": req.Venv}), err)
 		}
 		have = in
 	}
@@ -37,7 +38,7 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 		opts.IndexURLOverride = req.IndexURL // a mirror of the channel chosen on the package-source screen
 	}
 	if req.Source != "" {
-		opts.SourceWhy = "chosen on the wizard's package-source screen (" + req.Source + ")"
+		opts.SourceWhy = i18n.T("ui.backend.source_why", i18n.D{"Source": req.Source})
 	}
 	p, err := install.MakePlan(opts, have)
 	if err != nil {

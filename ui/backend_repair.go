@@ -2,12 +2,14 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"gpuwiz/steps/cli"
 	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
 )
@@ -25,7 +27,7 @@ func (b *stepsBackend) repairDeps(r runner.Runner, logPath string) (doctor.Deps,
 func (b *stepsBackend) RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error) {
 	rep, ok := r.Impl.(doctor.Report)
 	if !ok {
-		return Plan{}, fmt.Errorf("no doctor report to repair from: run doctor first")
+		return Plan{}, errors.New(i18n.T("ui.backend.no_doctor_report"))
 	}
 	m, err := b.env.Matrix()
 	if err != nil {
@@ -53,7 +55,7 @@ func planOfRepair(rp doctor.Repair) Plan {
 		switch {
 		case a.RemovePath != "":
 			p.Uninstall = append(p.Uninstall, a.RemovePath)
-			p.Commands = append(p.Commands, "delete "+a.RemovePath)
+			p.Commands = append(p.Commands, i18n.T("ui.backend.delete", i18n.D{"Path": a.RemovePath}))
 		default:
 			p.Commands = append(p.Commands, runner.QuoteArgv(a.Argv))
 			p.Uninstall = append(p.Uninstall, uninstalled(a.Argv)...)
@@ -66,15 +68,16 @@ func planOfRepair(rp doctor.Repair) Plan {
 	}
 	if c := rp.Reinstall; c != nil {
 		p.Candidate = *c
-		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(installStep), Title: fmt.Sprintf("Install %s %s (%s)", frameworkName(c.Framework), c.FrameworkVersion, c.Channel)})
+		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(installStep), Title: i18n.T("ui.backend.install_step",
+			i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})})
 		for _, pk := range c.Packages {
 			p.Install = append(p.Install, pk.Requirement()+pk.LocalLabel)
 		}
 		from := rp.Source
 		if from == "" {
-			from = c.IndexURL + " (--index-url only)"
+			from = i18n.T("ui.backend.index_only", i18n.D{"URL": c.IndexURL})
 		}
-		p.Commands = append(p.Commands, "install "+c.Framework+" "+c.FrameworkVersion+" through the install engine, from "+from)
+		p.Commands = append(p.Commands, i18n.T("ui.backend.engine_install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "From": from}))
 	}
 	for i, a := range rp.Actions {
 		if !a.Engine {
@@ -82,10 +85,10 @@ func planOfRepair(rp doctor.Repair) Plan {
 		}
 	}
 	if len(p.Steps) > 0 {
-		p.Steps = append(p.Steps, PlanStep{ID: "0", Title: "Run doctor again"})
+		p.Steps = append(p.Steps, PlanStep{ID: "0", Title: i18n.T("ui.backend.doctor_again")})
 	}
 	for _, f := range rp.Unfixable {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("left to you: %s (%s): %s", f.Title, f.Code, f.Fix))
+		p.Warnings = append(p.Warnings, i18n.T("ui.backend.left_to_you", i18n.D{"Title": f.Title, "Code": f.Code, "Fix": f.Fix}))
 	}
 	return p
 }
@@ -125,7 +128,7 @@ func (b *stepsBackend) applyRepair(ctx context.Context, rp doctor.Repair, events
 	case err != nil:
 		o.Result, o.Err = "failed", err
 	case res.Failed:
-		o.Result = "repair failed"
+		o.Result = "repair failed" //i18n:raw the result word (like "failed"), matched by the done screen and the summary
 		for _, s := range res.Steps {
 			if s.Err != "" {
 				o.Err = fmt.Errorf("%s: %s", s.Title, s.Err)
@@ -155,7 +158,7 @@ func verifyOfDoctor(r doctor.Report) VerifyReport {
 		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: strings.Join(f.Evidence, "; "), Cause: f.Code, Fix: f.Fix})
 	}
 	if len(v.Checks) == 0 {
-		v.Checks = append(v.Checks, Check{ID: "doctor", Title: "doctor finds no problem", OK: true})
+		v.Checks = append(v.Checks, Check{ID: "doctor", Title: i18n.T("ui.backend.doctor_clean"), OK: true})
 	}
 	return v
 }

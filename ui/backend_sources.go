@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/sources"
@@ -26,7 +27,7 @@ func (b *stepsBackend) Sources(ctx context.Context, req SourcesRequest) (Sources
 		python = v.Python()
 	}
 	if python == "" {
-		return SourcesReport{}, errors.New("no Python to judge the wheels for: choose the venv's Python first")
+		return SourcesReport{}, errors.New(i18n.T("ui.backend.no_python"))
 	}
 	in, err := pyenv.DescribeWith(ctx, b.run, python, runtime.GOOS)
 	if err != nil {
@@ -71,6 +72,7 @@ func buildOf(c matrix.Candidate, in pyenv.Interpreter) sources.Build {
 // none or when pip cannot say.
 func pipProxy(ctx context.Context, r runner.Runner, python string) string {
 	var out bytes.Buffer
+	//i18n:raw the command's name in the log
 	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{python, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Stdout: &out}, nil)
 	if res.Err != nil {
 		return ""

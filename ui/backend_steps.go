@@ -12,6 +12,7 @@ import (
 	"gpuwiz/steps/cli"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/venvs"
@@ -29,8 +30,6 @@ func NewStepsBackend(env *cli.Env) Backend { return &stepsBackend{env: env, run:
 
 // benchSampleEvery is the live charts' sampling period (4 Hz).
 const benchSampleEvery = 250 * time.Millisecond
-
-var errNotBuilt = errors.New("not in this build yet")
 
 func (b *stepsBackend) Probe(ctx context.Context) (gpu.Report, error) { return b.env.GPUReport(ctx) }
 
@@ -106,7 +105,7 @@ func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- Instal
 	case planned:
 		return b.runInstall(ctx, impl, events)
 	}
-	return Outcome{Result: "failed", Err: errors.New("this plan did not come from the install engine or doctor")}
+	return Outcome{Result: "failed", Err: errors.New(i18n.T("ui.backend.unknown_plan"))}
 }
 
 func (b *stepsBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {

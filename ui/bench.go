@@ -13,6 +13,7 @@ import (
 
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // BenchEventMsg carries one benchmark event to the screen.
@@ -243,11 +244,11 @@ func (m *BenchModel) View() string {
 // Title names the run for the root's title line: the card, the framework and its CUDA.
 func (m *BenchModel) Title() string {
 	s := m.tally.Summary()
-	title := "Benchmark"
+	title := i18n.T("ui.bench.title")
 	if d := s.Device; d != nil {
-		title = fmt.Sprintf("Benchmark · GPU %d %s · %s %s · CUDA %s", d.Index, d.Name, d.Framework, d.Version, d.CUDA)
+		title = i18n.T("ui.bench.title_device", i18n.D{"Index": d.Index, "Name": d.Name, "Framework": d.Framework, "Version": d.Version, "CUDA": d.CUDA})
 	} else if m.opts.Framework != "" {
-		title = "Benchmark · " + m.opts.Framework
+		title = i18n.T("ui.bench.title_framework", i18n.D{"Framework": m.opts.Framework})
 	}
 	if m.c.Styles.ASCII {
 		title = strings.ReplaceAll(title, "·", "-")
@@ -275,11 +276,13 @@ func (m *BenchModel) resultsBlock() string {
 	state := m.current
 	switch {
 	case m.summary != nil && (s.OK || m.tally.Done()):
-		state = "finished"
+		state = i18n.T("ui.bench.finished")
 	case m.summary != nil: // it crashed, timed out or its output ended early
-		state = "stopped"
+		state = i18n.T("ui.bench.stopped")
+	case state == "" && s.Device == nil && m.opts.Framework == "":
+		state = i18n.T("ui.bench.starting")
 	case state == "" && s.Device == nil:
-		state = "starting Python and " + frameworkOrWords(m.opts.Framework)
+		state = i18n.T("ui.bench.starting_framework", i18n.D{"Framework": m.opts.Framework})
 	}
 	if planned > 0 {
 		lines = append(lines, fmt.Sprintf("%s %d/%d", m.bar.ViewAs(pct), min(done, planned), planned), state)
@@ -310,13 +313,13 @@ func (m *BenchModel) resultsBlock() string {
 	for _, r := range s.Results {
 		switch {
 		case r.Op == "matmul" && r.Device == "cpu":
-			more = append(more, fmt.Sprintf("CPU fp32 %.2f TFLOPS", r.TFLOPS))
+			more = append(more, fmt.Sprintf("CPU fp32 %.2f TFLOPS", r.TFLOPS)) //i18n:raw a measurement: device, dtype and unit
 		case r.Op == "copy":
-			more = append(more, fmt.Sprintf("copy %.0f GB/s", r.GBps))
+			more = append(more, i18n.T("ui.bench.copy", i18n.D{"GBps": fmt.Sprintf("%.0f", r.GBps)}))
 		}
 	}
 	if len(more) > 0 {
-		lines = append(lines, strings.Join(more, ", "))
+		lines = append(lines, i18n.Join(more))
 	}
 	if len(s.Checks) > 0 {
 		var cs []string
@@ -328,10 +331,10 @@ func (m *BenchModel) resultsBlock() string {
 			cs = append(cs, c.DType+" "+mark)
 		}
 		// "fp64", not "float64": the line must fit the results column, half of the wizard's 78 columns
-		lines = append(lines, "answers vs fp64: "+strings.Join(cs, " "))
+		lines = append(lines, i18n.T("ui.bench.answers", i18n.D{"Checks": strings.Join(cs, " ")}))
 	}
 	for _, o := range s.OOMs {
-		lines = append(lines, m.c.Styles.Warn.Render(fmt.Sprintf("out of memory at %d %s: retried at %d", o.N, o.DType, o.RetryN)))
+		lines = append(lines, m.c.Styles.Warn.Render(i18n.T("ui.bench.oom", i18n.D{"N": o.N, "DType": o.DType, "RetryN": o.RetryN})))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -339,21 +342,16 @@ func (m *BenchModel) resultsBlock() string {
 // stoppedVerdict is the verdict for a run whose events ended with neither the script's "done" nor
 // Run's summary: the run could not start or was cut off. Its last words, if any, say why.
 func stoppedVerdict(s bench.Summary) string {
-	v := "the benchmark stopped before it finished"
-	if s.LastStep != "" {
-		v += " (during " + s.LastStep + ")"
+	n := len(s.Log)
+	switch {
+	case s.LastStep != "" && n > 0:
+		return i18n.T("ui.bench.stopped_during_output", i18n.D{"Step": s.LastStep, "Output": strings.TrimSpace(s.Log[n-1])})
+	case s.LastStep != "":
+		return i18n.T("ui.bench.stopped_during", i18n.D{"Step": s.LastStep})
+	case n > 0:
+		return i18n.T("ui.bench.stopped_output", i18n.D{"Output": strings.TrimSpace(s.Log[n-1])})
 	}
-	if n := len(s.Log); n > 0 {
-		return v + "; last output: " + strings.TrimSpace(s.Log[n-1])
-	}
-	return v + "; press r to run it again"
-}
-
-func frameworkOrWords(s string) string {
-	if s == "" {
-		return "the framework"
-	}
-	return s
+	return i18n.T("ui.bench.stopped_verdict")
 }
 
 // sideBlock is the device while running and the summary with the verdict once over.
@@ -362,23 +360,23 @@ func (m *BenchModel) sideBlock() string {
 	if m.summary == nil {
 		s := m.tally.Summary()
 		if s.Device == nil {
-			return m.c.Styles.Dim.Render("waiting for the GPU…")
+			return m.c.Styles.Dim.Render(i18n.T("ui.bench.waiting"))
 		}
 		d := s.Device
-		tf32 := "off"
+		tf32 := i18n.T("ui.bench.tf32_off", i18n.D{"PID": d.PID})
 		if d.TF32 {
-			tf32 = "on"
+			tf32 = i18n.T("ui.bench.tf32_on", i18n.D{"PID": d.PID})
 		}
 		return strings.Join([]string{
-			fmt.Sprintf("compute capability %s", d.Capability),
-			fmt.Sprintf("%d of %d MiB free", d.FreeMiB, d.TotalMiB),
-			fmt.Sprintf("TF32 %s, benchmark pid %d", tf32, d.PID),
+			i18n.T("ui.bench.capability", i18n.D{"Capability": d.Capability}),
+			i18n.T("ui.bench.free", i18n.D{"Free": d.FreeMiB, "Total": d.TotalMiB}),
+			tf32,
 		}, "\n")
 	}
 	s := *m.summary
 	var lines []string
 	if s.SpeedupFP32 > 0 {
-		lines = append(lines, fmt.Sprintf("GPU vs CPU (fp32): %.0f× faster", s.SpeedupFP32))
+		lines = append(lines, i18n.T("ui.bench.speedup", i18n.D{"Times": fmt.Sprintf("%.0f", s.SpeedupFP32)}))
 	}
 	var tf []string
 	for _, dt := range bench.DTypes(s.TFLOPS) {
@@ -388,7 +386,7 @@ func (m *BenchModel) sideBlock() string {
 		lines = append(lines, "TFLOPS "+strings.Join(tf, " · "))
 	}
 	if s.CopyGBps > 0 {
-		lines = append(lines, fmt.Sprintf("copy %.0f GB/s", s.CopyGBps))
+		lines = append(lines, i18n.T("ui.bench.copy", i18n.D{"GBps": fmt.Sprintf("%.0f", s.CopyGBps)}))
 	}
 	style, mark := m.c.Styles.OK, m.c.Styles.Pass
 	if !s.OK {
@@ -404,7 +402,7 @@ func (m *BenchModel) sideBlock() string {
 
 func (m *BenchModel) liveLine() string {
 	if m.last == nil {
-		return m.c.Styles.Dim.Render("no live readings yet")
+		return m.c.Styles.Dim.Render(i18n.T("ui.bench.no_readings"))
 	}
 	s := m.last
 	line := fmt.Sprintf("GPU %.0f%% · %d MiB · %.0f°C · %.0f W · %.0f MHz", s.UtilizationPct, s.MemoryUsedMiB, s.TemperatureC, s.PowerW, s.SMClockMHz)
@@ -420,9 +418,9 @@ func (m *BenchModel) chartGrid() string {
 	cw, ch := m.chartCell()
 	cells := make([]string, 0, 6)
 	for _, c := range m.charts {
-		label := c.spec.label
+		label := c.spec.label()
 		if m.last != nil {
-			label = fmt.Sprintf("%s %.0f %s", c.spec.label, c.spec.value(*m.last), c.unit())
+			label = fmt.Sprintf("%s %.0f %s", c.spec.label(), c.spec.value(*m.last), c.unit())
 		}
 		cell := m.c.Styles.Label.Render(label) + "\n" + c.view()
 		cells = append(cells, lipgloss.NewStyle().Width(cw+1).Height(ch).MaxHeight(ch).Render(cell))
@@ -436,7 +434,7 @@ func (m *BenchModel) chartGrid() string {
 // processBlock lists the charted GPU's processes; the benchmark's own Python is highlighted.
 func (m *BenchModel) processBlock(w, h int) string {
 	pid := m.tally.Summary().PID
-	lines := []string{m.c.Styles.Label.Render("GPU processes")}
+	lines := []string{m.c.Styles.Label.Render(i18n.T("ui.bench.processes"))}
 	var procs []gpu.Process
 	if m.last != nil {
 		procs = append(procs, m.last.Processes...)
@@ -446,12 +444,12 @@ func (m *BenchModel) processBlock(w, h int) string {
 		benchNow = benchNow || p.PID == pid
 	}
 	if p, ok := m.seen[pid]; ok && pid != 0 && !benchNow {
-		p.Name = "ended" // it ran on the GPU and has exited: still the proof
+		p.Name = i18n.T("ui.bench.process_ended") // it ran on the GPU and has exited: still the proof
 		p.UsedMemoryMiB = nil
 		procs = append(procs, p)
 	}
 	if len(procs) == 0 {
-		lines = append(lines, m.c.Styles.Dim.Render("none reported"))
+		lines = append(lines, m.c.Styles.Dim.Render(i18n.T("ui.bench.no_processes")))
 	} else {
 		sort.SliceStable(procs, func(i, j int) bool { return procs[i].PID == pid && procs[j].PID != pid })
 		for _, p := range procs {
@@ -461,7 +459,7 @@ func (m *BenchModel) processBlock(w, h int) string {
 			}
 			line := fmt.Sprintf("%d %s%s", p.PID, p.Name, mem)
 			if p.PID == pid && pid != 0 {
-				line = m.c.Styles.Selected.Render(m.c.Styles.Cursor + fmt.Sprintf("%d bench %s%s", p.PID, p.Name, mem))
+				line = m.c.Styles.Selected.Render(m.c.Styles.Cursor + i18n.T("ui.bench.process_bench", i18n.D{"PID": p.PID, "Name": p.Name, "Memory": mem}))
 			} else {
 				line = m.c.Styles.NoCursor + line
 			}

@@ -12,23 +12,24 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // chartSpec is one live chart: what it reads from a sample, its unit and its fixed range (max 0:
 // from the readings).
 type chartSpec struct {
-	label string
+	label func() string // in the current language
 	unit  string
 	max   float64
 	value func(gpu.Sample) float64
 }
 
 var benchCharts = []chartSpec{
-	{"GPU busy", "%", 100, func(s gpu.Sample) float64 { return s.UtilizationPct }},
-	{"memory", "MiB", 0, func(s gpu.Sample) float64 { return float64(s.MemoryUsedMiB) }},
-	{"temperature", "°C", 100, func(s gpu.Sample) float64 { return s.TemperatureC }},
-	{"power", "W", 0, func(s gpu.Sample) float64 { return s.PowerW }},
-	{"SM clock", "MHz", 0, func(s gpu.Sample) float64 { return s.SMClockMHz }},
+	{func() string { return i18n.T("ui.bench.chart_busy") }, "%", 100, func(s gpu.Sample) float64 { return s.UtilizationPct }},
+	{func() string { return i18n.T("ui.bench.chart_memory") }, "MiB", 0, func(s gpu.Sample) float64 { return float64(s.MemoryUsedMiB) }},
+	{func() string { return i18n.T("ui.bench.chart_temperature") }, "°C", 100, func(s gpu.Sample) float64 { return s.TemperatureC }},
+	{func() string { return i18n.T("ui.bench.chart_power") }, "W", 0, func(s gpu.Sample) float64 { return s.PowerW }},
+	{func() string { return i18n.T("ui.bench.chart_clock") }, "MHz", 0, func(s gpu.Sample) float64 { return s.SMClockMHz }},
 }
 
 // chartMinSpan is the shortest time axis: the first seconds of a run do not fill the whole width.

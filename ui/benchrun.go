@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/cli"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -20,7 +22,7 @@ import (
 // the last run's verdict is printed.
 func RunBench(ctx context.Context, env *cli.Env, python, framework string, opts bench.Options) int {
 	if !term.IsTerminal(int(os.Stdout.Fd())) {
-		fmt.Fprintln(os.Stderr, "gpuwiz: the benchmark screen needs a terminal; use `gpuwiz bench --json` in scripts")
+		fmt.Fprintln(os.Stderr, i18n.T("ui.bench.needs_terminal"))
 		return cli.ExitUsage
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -44,10 +46,10 @@ func RunBench(ctx context.Context, env *cli.Env, python, framework string, opts 
 		return cli.ExitInterrupted
 	}
 	if !ran {
-		fmt.Println("verdict: the benchmark did not run")
+		fmt.Println(i18n.T("ui.bench.did_not_run"))
 		return cli.ExitFailure
 	}
-	fmt.Println("verdict:", s.Verdict)
+	fmt.Println(i18n.T("ui.bench.verdict", i18n.D{"Verdict": s.Verdict}))
 	if !s.OK {
 		return cli.ExitFailure
 	}
@@ -92,8 +94,12 @@ func (r *benchRuns) start(ctx context.Context, prober gpu.Prober, python, framew
 		defer r.wg.Done()
 		defer stopSampling() // the sampler's channel closes with the benchmark
 		s, err := bench.Run(ctx, runner.New(nil), python, framework, opts, events)
-		if err != nil && s.Verdict == "" {
-			s.Verdict = "could not benchmark: " + err.Error()
+		switch {
+		case errors.Is(err, context.Canceled) && !s.OK:
+			// The user left the screen (q, ctrl+c) while it ran: the killed Python is not a crash.
+			s.Verdict = i18n.T("ui.bench.left")
+		case err != nil && s.Verdict == "":
+			s.Verdict = i18n.T("ui.bench.could_not_run", i18n.D{"Err": err.Error()})
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()

@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/steps/i18n"
 )
 
 // benchStarter starts one run of the benchmark; the feed closes when it ends or ctx is done.
@@ -26,7 +28,7 @@ type benchScreen struct {
 }
 
 func newBenchScreen(c *Common, gpuIndex int, start benchStarter) *benchScreen {
-	return &benchScreen{c: c, id: c.newID(), gpu: gpuIndex, start: start, again: relabel(c.Keys.Rerun, "try again")}
+	return &benchScreen{c: c, id: c.newID(), gpu: gpuIndex, start: start, again: relabel(c.Keys.Rerun, i18n.T("ui.bench.key_try_again"))}
 }
 
 func (s *benchScreen) Init() tea.Cmd {
@@ -47,7 +49,7 @@ func (s *benchScreen) Title() string {
 	if s.model != nil {
 		return s.model.Title()
 	}
-	return "Benchmark"
+	return i18n.T("ui.bench.title")
 }
 
 func (s *benchScreen) SetSize(w, h int) {
@@ -99,9 +101,22 @@ func (s *benchScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (s *benchScreen) View() string {
 	switch {
 	case s.err != nil:
-		return s.c.Styles.Err.Render(wrap("The benchmark could not start: "+s.err.Error(), s.w))
+		return s.c.Styles.Err.Render(wrap(i18n.T("ui.bench.could_not_start", i18n.D{"Err": s.err.Error()}), s.w))
 	case s.model == nil:
-		return "Starting the benchmark with the venv's Python..."
+		return i18n.T("ui.bench.starting_screen")
 	}
 	return s.model.View()
+}
+
+// rerunBench puts a new benchmark screen in the place of the top one (r): the old run is stopped
+// and its messages find no receiver. It swaps in place rather than popping first: under
+// `bench --tui` the benchmark is the only screen, and an empty stack has no top to draw.
+func (m *Model) rerunBench() tea.Cmd {
+	if l, ok := m.top().(leavingScreen); ok {
+		l.Leave()
+	}
+	s := m.newBench()
+	m.stack[len(m.stack)-1] = s
+	m.resize()
+	return s.Init()
 }

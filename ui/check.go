@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -10,6 +9,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // checkScreen ends "just check this machine": the builds of both frameworks that fit, then quit.
@@ -27,7 +27,7 @@ type checkScreen struct {
 
 func newCheckScreen(c *Common, r gpu.Report) *checkScreen {
 	return &checkScreen{c: c, id: c.newID(), report: r, sels: map[string]*channelsMsg{}, vp: c.newViewport(),
-		quit: relabel(c.Keys.Select, "quit")}
+		quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit"))}
 }
 
 // Init looks for Python first: which builds fit depends on the Python a venv would be made from.
@@ -48,7 +48,7 @@ func (s *checkScreen) judge() tea.Cmd {
 }
 
 func (s *checkScreen) ident() screenID { return s.id }
-func (s *checkScreen) Title() string   { return "Builds that fit this machine" }
+func (s *checkScreen) Title() string   { return i18n.T("ui.check.title") }
 func (s *checkScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h-1, 1)
@@ -90,29 +90,29 @@ func (s *checkScreen) body() string {
 	var b strings.Builder
 	switch {
 	case !s.pyDone:
-		b.WriteString("  looking for Python interpreters...\n\n")
+		b.WriteString("  " + i18n.T("ui.check.looking_for_python") + "\n\n")
 		return b.String()
 	case s.py != nil:
-		b.WriteString(st.Label.Render("Python ") + fmt.Sprintf("%s %d-bit  %s", s.py.Version, s.py.Bits, s.py.Path) + "\n")
-		b.WriteString(st.Dim.Render(wrap("  the builds below are judged for this Python, the one a new venv would be made from", s.w)) + "\n\n")
+		b.WriteString(st.Label.Render("Python ") + i18n.T("ui.check.python", i18n.D{"Version": s.py.Version, "Bits": s.py.Bits, "Path": s.py.Path}) + "\n")
+		b.WriteString(st.Dim.Render(wrap("  "+i18n.T("ui.check.python_note"), s.w)) + "\n\n")
 	default:
-		b.WriteString(st.Warn.Render(wrap("No Python found: builds are not filtered by Python version. Install 64-bit Python 3.12 from python.org to create a venv.", s.w)) + "\n\n")
+		b.WriteString(st.Warn.Render(wrap(i18n.T("ui.check.no_python"), s.w)) + "\n\n")
 	}
 	for _, f := range []string{"torch", "paddle"} {
 		b.WriteString(st.Label.Render(frameworkName(f)) + "\n")
 		m := s.sels[f]
 		switch {
 		case m == nil:
-			b.WriteString("  reading the matrix...\n\n")
+			b.WriteString("  " + i18n.T("ui.check.reading_matrix") + "\n\n")
 			continue
 		case m.err != nil:
 			b.WriteString("  " + st.Err.Render(m.err.Error()) + "\n\n")
 			continue
 		}
 		if r := m.sel.Recommended; r != nil {
-			b.WriteString("  " + st.Recommend.Render(fmt.Sprintf("%s recommended: %s %s on %s", st.Star, frameworkName(f), r.FrameworkVersion, r.Channel)) + "\n")
+			b.WriteString("  " + st.Recommend.Render(i18n.T("ui.check.recommended", i18n.D{"Mark": st.Star, "Framework": frameworkName(f), "Version": r.FrameworkVersion, "Channel": r.Channel})) + "\n")
 		} else {
-			b.WriteString("  " + st.Warn.Render("no build fits this machine") + "\n")
+			b.WriteString("  " + st.Warn.Render(i18n.T("ui.check.no_build")) + "\n")
 		}
 		byChannel := compatibleByChannel(m.sel)
 		for _, line := range byChannel {
@@ -123,7 +123,7 @@ func (s *checkScreen) body() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(st.Dim.Render("Nothing was changed. q to quit."))
+	b.WriteString(st.Dim.Render(i18n.T("ui.check.quit_hint")))
 	return b.String()
 }
 
@@ -146,7 +146,7 @@ func compatibleByChannel(sel matrix.Selection) []string {
 		if len(v) > 6 {
 			v = append(v[:6:6], "...")
 		}
-		out = append(out, fmt.Sprintf("%-7s %s", ch, strings.Join(v, " ")))
+		out = append(out, i18n.Pad(ch, 7)+" "+strings.Join(v, " "))
 	}
 	return out
 }

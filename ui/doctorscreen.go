@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/steps/i18n"
 )
 
 // doctorScreen runs doctor on the chosen venv and lists the findings, most severe first.
@@ -24,7 +26,7 @@ type doctorScreen struct {
 
 func newDoctorScreen(c *Common, venv string) *doctorScreen {
 	s := &doctorScreen{c: c, id: c.newID(), venv: venv, spin: newSpinnerView(c), vp: c.newViewport()}
-	s.keys.repair, s.keys.again = relabel(c.Keys.Select, "repair plan"), relabel(c.Keys.Rerun, "examine again")
+	s.keys.repair, s.keys.again = relabel(c.Keys.Select, i18n.T("ui.doctor.key_repair")), relabel(c.Keys.Rerun, i18n.T("ui.doctor.key_again"))
 	return s
 }
 
@@ -36,7 +38,7 @@ func (s *doctorScreen) Init() tea.Cmd {
 }
 
 func (s *doctorScreen) ident() screenID { return s.id }
-func (s *doctorScreen) Title() string   { return "Doctor" }
+func (s *doctorScreen) Title() string   { return i18n.T("ui.doctor.title") }
 func (s *doctorScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h-2, 1)
@@ -107,15 +109,15 @@ func (s *doctorScreen) refresh() {
 		if rankOf(f.Severity) <= 1 {
 			style = st.Err
 		}
-		b.WriteString(style.Render(strings.ToUpper(f.Severity)) + " " + st.Dim.Render("["+f.Code+"]") + "\n")
+		b.WriteString(style.Render(severityWord(f.Severity)) + " " + st.Dim.Render("["+f.Code+"]") + "\n")
 		b.WriteString(st.Label.Render(wrap("  "+f.Title, s.w)) + "\n")
 		for _, e := range strings.Split(f.Evidence, "\n") {
 			if e != "" {
-				b.WriteString(st.Dim.Render(wrap("    saw: "+e, s.w)) + "\n")
+				b.WriteString(st.Dim.Render(wrap("    "+i18n.T("ui.doctor.saw", i18n.D{"Evidence": e}), s.w)) + "\n")
 			}
 		}
 		if f.Fix != "" {
-			b.WriteString(wrap("    fix: "+f.Fix, s.w) + "\n")
+			b.WriteString(wrap("    "+i18n.T("ui.doctor.fix", i18n.D{"Fix": f.Fix}), s.w) + "\n")
 		}
 	}
 	s.vp.SetContent(b.String())
@@ -125,11 +127,29 @@ func (s *doctorScreen) View() string {
 	st := s.c.Styles
 	switch {
 	case s.err != nil:
-		return st.Err.Render(wrap("Doctor could not run: "+s.err.Error(), s.w)) + "\n\nPress r to try again or esc to pick another venv."
+		return st.Err.Render(wrap(i18n.T("ui.doctor.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n\n" + i18n.T("ui.doctor.error_hint")
 	case s.report == nil:
-		return s.spin.view() + " Examining " + s.venv + " (packages, builds, driver, pip config)..."
+		return s.spin.view() + " " + i18n.T("ui.doctor.examining", i18n.D{"Venv": s.venv})
 	case len(s.report.Findings) == 0:
-		return st.OK.Render(st.Pass+" Doctor found no problem in "+s.venv+".") + "\n\nq to quit, esc to pick another venv."
+		return st.OK.Render(st.Pass+" "+i18n.T("ui.doctor.no_problem", i18n.D{"Venv": s.venv})) + "\n\n" + i18n.T("ui.doctor.no_problem_keys")
 	}
-	return s.vp.View() + "\n" + st.Selected.Render("enter: see the repair plan (nothing runs yet)")
+	return s.vp.View() + "\n" + st.Selected.Render(i18n.T("ui.doctor.see_plan"))
+}
+
+// severityWord is a finding's severity as the screen shows it; the code in brackets beside it
+// stays as doctor --json has it.
+func severityWord(sev string) string {
+	switch strings.ToLower(sev) {
+	case "critical":
+		return i18n.T("ui.doctor.severity_critical")
+	case "error":
+		return i18n.T("ui.doctor.severity_error")
+	case "warning":
+		return i18n.T("ui.doctor.severity_warning")
+	case "warn":
+		return i18n.T("ui.doctor.severity_warn")
+	case "info":
+		return i18n.T("ui.doctor.severity_info")
+	}
+	return strings.ToUpper(sev)
 }

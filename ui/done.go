@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/steps/i18n"
 )
 
 // doneScreen says what was done, how to activate the venv and where the log and lock file are.
@@ -21,7 +22,7 @@ type doneScreen struct {
 }
 
 func newDoneScreen(c *Common, ch choices) *doneScreen {
-	return &doneScreen{c: c, id: c.newID(), ch: ch, vp: c.newViewport(), quit: relabel(c.Keys.Select, "quit")}
+	return &doneScreen{c: c, id: c.newID(), ch: ch, vp: c.newViewport(), quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit"))}
 }
 
 func (s *doneScreen) Init() tea.Cmd {
@@ -32,7 +33,7 @@ func (s *doneScreen) Init() tea.Cmd {
 }
 
 func (s *doneScreen) ident() screenID { return s.id }
-func (s *doneScreen) Title() string   { return "Done" }
+func (s *doneScreen) Title() string   { return i18n.T("ui.done.title") }
 func (s *doneScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h, 1)
@@ -68,15 +69,15 @@ func (s *doneScreen) body() string {
 	ok := o != nil && o.OK && (s.ch.verify == nil || s.ch.verify.OK)
 	switch {
 	case o == nil:
-		b.WriteString("Nothing was changed.\n")
+		b.WriteString(i18n.T("ui.done.nothing_changed") + "\n")
 	case ok:
-		what := "The environment is ready"
+		what := i18n.T("ui.done.ready")
 		if c := s.ch.candidate; c != nil {
-			what = fmt.Sprintf("%s %s (%s) is installed and verified", frameworkName(c.Framework), c.FrameworkVersion, c.Channel)
+			what = i18n.T("ui.done.installed", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 		}
 		b.WriteString(st.OK.Render(st.Pass+" "+what) + "\n")
 	case o.OK:
-		b.WriteString(st.Err.Render(st.Fail+" Installed, but verification failed: run gpuwiz doctor --venv "+s.ch.venv) + "\n")
+		b.WriteString(st.Err.Render(st.Fail+" "+i18n.T("ui.done.verify_failed", i18n.D{"Venv": s.ch.venv})) + "\n")
 	default:
 		b.WriteString(st.Err.Render(st.Fail+" "+failureHeadline(o.Result)) + "\n")
 		if o.Err != nil {
@@ -84,26 +85,26 @@ func (s *doneScreen) body() string {
 		}
 		switch {
 		case o.VenvRemoved:
-			b.WriteString("Nothing is left of it: the venv this run had created was removed again.\n")
+			b.WriteString(i18n.T("ui.done.venv_removed") + "\n")
 		case o.Result == "unchanged":
-			b.WriteString("Nothing was removed or installed: the environment is as it was.\n")
+			b.WriteString(i18n.T("ui.done.unchanged") + "\n")
 		case o.Restored:
-			b.WriteString("The environment was restored to what it held before.\n")
+			b.WriteString(i18n.T("ui.done.restored") + "\n")
 		default:
-			b.WriteString(st.Warn.Render("The environment still differs from before the install: run gpuwiz doctor --venv "+s.ch.venv) + "\n")
+			b.WriteString(st.Warn.Render(i18n.T("ui.done.differs", i18n.D{"Venv": s.ch.venv})) + "\n")
 			for _, l := range o.Leftovers {
 				b.WriteString(wrap("  "+l.What+" "+l.Path, s.w) + "\n" + st.Code.Render(wrap("    "+l.Clear, s.w)) + "\n")
 			}
 		}
 	}
 	if s.ch.venv != "" && (o == nil || !o.VenvRemoved) {
-		b.WriteString("\n" + st.Label.Render("venv ") + s.ch.venv + "\n")
+		b.WriteString("\n" + st.Label.Render(i18n.T("ui.done.label_venv")+" ") + s.ch.venv + "\n")
 	}
 	if (o == nil || o.OK) && (s.act.PowerShell != "" || s.act.Cmd != "" || s.act.Posix != "") {
-		b.WriteString("\n" + st.Label.Render("Activate it") + "\n")
+		b.WriteString("\n" + st.Label.Render(i18n.T("ui.done.activate")) + "\n")
 		if s.act.PowerShell != "" {
 			b.WriteString("  PowerShell  " + st.Code.Render(s.act.PowerShell) + "\n")
-			b.WriteString(st.Dim.Render(wrap("    If PowerShell says running scripts is disabled, allow it for you once: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned", s.w)) + "\n")
+			b.WriteString(st.Dim.Render(wrap("    "+i18n.T("ui.done.execution_policy"), s.w)) + "\n")
 		}
 		if s.act.Cmd != "" {
 			b.WriteString("  cmd         " + st.Code.Render(s.act.Cmd) + "\n")
@@ -113,18 +114,21 @@ func (s *doneScreen) body() string {
 		}
 	}
 	if o != nil {
+		// The three labels line up: their values start one column after the widest.
+		lock, cons, log := i18n.T("ui.done.label_lock"), i18n.T("ui.done.label_constraints"), i18n.T("ui.done.label_log")
+		col := max(i18n.Width(lock), i18n.Width(cons), i18n.Width(log)) + 1
 		if o.LockFile != "" {
-			b.WriteString("\n" + st.Label.Render("lock file   ") + o.LockFile + "\n")
-			b.WriteString(st.Dim.Render(wrap("  pip install -r requirements.txt -c this file keeps later installs from replacing the GPU build", s.w)) + "\n")
+			b.WriteString("\n" + st.Label.Render(i18n.Pad(lock, col)) + o.LockFile + "\n")
+			b.WriteString(st.Dim.Render(wrap("  "+i18n.T("ui.done.lock_hint"), s.w)) + "\n")
 		}
 		if o.ConstraintsFile != "" {
-			b.WriteString(st.Label.Render("constraints ") + o.ConstraintsFile + "\n")
+			b.WriteString(st.Label.Render(i18n.Pad(cons, col)) + o.ConstraintsFile + "\n")
 		}
 		if o.LogPath != "" {
-			b.WriteString(st.Label.Render("log         ") + o.LogPath + "\n")
+			b.WriteString(st.Label.Render(i18n.Pad(log, col)) + o.LogPath + "\n")
 		}
 	}
-	b.WriteString("\n" + st.Dim.Render("q or enter to quit."))
+	b.WriteString("\n" + st.Dim.Render(i18n.T("ui.done.quit_hint")))
 	return b.String()
 }
 
@@ -134,15 +138,19 @@ func (s *doneScreen) View() string { return s.vp.View() }
 func failureHeadline(result string) string {
 	switch result {
 	case "cancelled", "interrupted":
-		return "Cancelled"
+		return i18n.T("ui.done.headline_cancelled")
 	case "unchanged":
-		return "Install failed; nothing changed"
+		return i18n.T("ui.done.headline_unchanged")
 	case "restored":
-		return "Install failed; the previous packages are back"
+		return i18n.T("ui.done.headline_restored")
 	case "damaged":
-		return "Install failed, and the venv is damaged: see what is left below"
+		return i18n.T("ui.done.headline_damaged")
 	case "":
-		return "Stopped"
+		return i18n.T("ui.done.headline_stopped")
+	case "failed":
+		return i18n.T("ui.done.headline_failed")
+	case "repair failed": //i18n:raw the engine's result word, matched
+		return i18n.T("ui.done.headline_repair_failed")
 	}
-	return "Install " + result
+	return i18n.T("ui.done.headline_other", i18n.D{"Result": result})
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"gpuwiz/steps/i18n"
 )
 
 // logTailLines is how many lines of output the install screen keeps; the full log is in the file.
@@ -53,8 +55,8 @@ func newInstallScreen(c *Common, p Plan, wg *sync.WaitGroup) *installScreen {
 		s.states[st.ID] = StepPending
 	}
 	k := c.Keys
-	s.keys.cancel, s.keys.stop, s.keys.keep = relabel(k.ForceQuit, "cancel"), relabel(k.Confirm, "stop and restore"), relabel(k.Deny, "keep going")
-	s.keys.verify = relabel(k.Select, "verify")
+	s.keys.cancel, s.keys.stop, s.keys.keep = relabel(k.ForceQuit, i18n.T("ui.install.key_cancel")), relabel(k.Confirm, i18n.T("ui.install.key_stop")), relabel(k.Deny, i18n.T("ui.install.key_keep"))
+	s.keys.verify = relabel(k.Select, i18n.T("ui.install.key_verify"))
 	return s
 }
 
@@ -71,7 +73,7 @@ func (s *installScreen) Init() tea.Cmd {
 
 func (s *installScreen) Busy() bool       { return s.outcome == nil }
 func (s *installScreen) ident() screenID  { return s.id }
-func (s *installScreen) Title() string    { return "Install" }
+func (s *installScreen) Title() string    { return i18n.T("ui.install.title") }
 func (s *installScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *installScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
@@ -199,12 +201,12 @@ func (s *installScreen) View() string {
 	case s.outcome != nil:
 		b.WriteString(s.outcomeLine() + "\n")
 		if s.outcome.LogPath != "" {
-			b.WriteString(st.Dim.Render(ansi.Truncate("full log: "+s.outcome.LogPath, s.w, "...")) + "\n")
+			b.WriteString(st.Dim.Render(ansi.Truncate(i18n.T("ui.install.full_log", i18n.D{"Path": s.outcome.LogPath}), s.w, "...")) + "\n")
 		}
 	case s.confirming:
-		b.WriteString(st.Warn.Render(wrap("Cancel the install? y: stop pip and put the environment back, n: keep going", s.w)) + "\n")
+		b.WriteString(st.Warn.Render(wrap(i18n.T("ui.install.confirm_cancel"), s.w)) + "\n")
 	case s.cancelled:
-		b.WriteString(st.Warn.Render(s.statusLine(elapsed, "Cancelling: stopping pip and restoring the environment...")) + "\n")
+		b.WriteString(st.Warn.Render(s.statusLine(elapsed, i18n.T("ui.install.cancelling"))) + "\n")
 	case s.total > 0:
 		pct := float64(s.done) / float64(s.total)
 		lead := s.statusLine(elapsed, "")
@@ -213,11 +215,11 @@ func (s *installScreen) View() string {
 		bar.Width = max(min(s.w-ansi.StringWidth(lead)-ansi.StringWidth(size), 60), 10)
 		b.WriteString(ansi.Truncate(lead+bar.ViewAs(pct)+size, s.w, "") + "\n")
 	case s.done > 0:
-		b.WriteString(s.statusLine(elapsed, fmt.Sprintf("downloaded %s (size unknown)", humanBytes(s.done))) + "\n")
+		b.WriteString(s.statusLine(elapsed, i18n.T("ui.install.downloaded", i18n.D{"Size": humanBytes(s.done)})) + "\n")
 	default:
 		msg := s.message
 		if msg == "" {
-			msg = "working"
+			msg = i18n.T("ui.install.working")
 		}
 		b.WriteString(s.statusLine(elapsed, msg) + "\n")
 	}
@@ -227,9 +229,9 @@ func (s *installScreen) View() string {
 		b.WriteString(st.Dim.Render(ansi.Truncate(ansi.Strip(l), s.w, "")) + "\n")
 	}
 	if s.scroll > 0 {
-		b.WriteString(st.Dim.Render(fmt.Sprintf("(scrolled up %d lines; down to follow)", s.scroll)))
+		b.WriteString(st.Dim.Render(i18n.N("ui.install.scrolled", s.scroll)))
 	} else if hidden := s.log.total - len(tail); hidden > 0 {
-		b.WriteString(st.Dim.Render(fmt.Sprintf("(%d earlier lines in the log file)", hidden)))
+		b.WriteString(st.Dim.Render(i18n.N("ui.install.hidden_lines", hidden)))
 	}
 	return b.String()
 }
@@ -253,26 +255,38 @@ func (s *installScreen) outcomeLine() string {
 	o := s.outcome
 	switch {
 	case o.OK:
-		return st.OK.Render(wrap(st.Pass+" Installed. Press enter to verify.", s.w))
+		return st.OK.Render(wrap(st.Pass+" "+i18n.T("ui.install.installed"), s.w))
 	case s.cancelled || o.Result == "cancelled":
 		if o.Restored {
-			return st.Warn.Render(wrap("Cancelled. The environment was restored to what it held before. Press enter.", s.w))
+			return st.Warn.Render(wrap(i18n.T("ui.install.cancelled_restored"), s.w))
 		}
-		return st.Err.Render(wrap("Cancelled. The environment could NOT be restored: run gpuwiz doctor on it. Press enter.", s.w))
+		return st.Err.Render(wrap(i18n.T("ui.install.cancelled_damaged"), s.w))
 	}
-	msg := "Install failed"
+	// One sentence per way it ended; {{.Err}} is the engine's error, when it gave one.
+	errText := ""
 	if o.Err != nil {
-		msg += ": " + o.Err.Error()
+		errText = o.Err.Error()
 	}
+	var msg string
 	switch {
+	case o.VenvRemoved && o.Err != nil:
+		msg = i18n.T("ui.install.failed_err_venv_removed", i18n.D{"Err": errText})
 	case o.VenvRemoved:
-		msg += ". Nothing was installed; the new venv was removed again."
+		msg = i18n.T("ui.install.failed_venv_removed")
+	case o.Result == "unchanged" && o.Err != nil:
+		msg = i18n.T("ui.install.failed_err_unchanged", i18n.D{"Err": errText})
 	case o.Result == "unchanged":
-		msg += ". Nothing was removed: the environment is as it was."
+		msg = i18n.T("ui.install.failed_unchanged")
+	case o.Restored && o.Err != nil:
+		msg = i18n.T("ui.install.failed_err_restored", i18n.D{"Err": errText})
 	case o.Restored:
-		msg += ". The environment was restored."
+		msg = i18n.T("ui.install.failed_restored")
+	case o.Err != nil:
+		msg = i18n.T("ui.install.failed_err", i18n.D{"Err": errText})
+	default:
+		msg = i18n.T("ui.install.failed")
 	}
-	return st.Err.Render(wrap(msg+" Press enter.", s.w))
+	return st.Err.Render(wrap(msg, s.w))
 }
 
 func padRight(s string, w int) string {
@@ -289,7 +303,7 @@ func rateText(rate float64, eta time.Duration) string {
 	}
 	out := " · " + humanBytes(int64(rate)) + "/s"
 	if eta > 0 {
-		out += " · " + eta.Round(time.Second).String() + " left"
+		out += " · " + i18n.T("ui.install.eta", i18n.D{"ETA": eta.Round(time.Second).String()})
 	}
 	return out
 }

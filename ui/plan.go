@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/steps/i18n"
 )
 
 // planScreen shows exactly what will run; nothing runs until the user confirms.
@@ -24,7 +26,7 @@ type planScreen struct {
 
 func newPlanScreen(c *Common, req PlanRequest, doctor *DoctorReport) *planScreen {
 	s := &planScreen{c: c, id: c.newID(), req: req, doctor: doctor, vp: c.newViewport()}
-	s.keys.yes, s.keys.enter = relabel(c.Keys.Confirm, "run it"), relabel(c.Keys.Select, "run it")
+	s.keys.yes, s.keys.enter = relabel(c.Keys.Confirm, i18n.T("ui.plan.key_run")), relabel(c.Keys.Select, i18n.T("ui.plan.key_run"))
 	return s
 }
 
@@ -39,7 +41,7 @@ func (s *planScreen) Init() tea.Cmd {
 }
 
 func (s *planScreen) ident() screenID { return s.id }
-func (s *planScreen) Title() string   { return "Plan" }
+func (s *planScreen) Title() string   { return i18n.T("ui.plan.title") }
 func (s *planScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h-2, 1)
@@ -104,26 +106,30 @@ func (s *planScreen) body() string {
 		}
 	}
 	if s.doctor != nil && len(s.doctor.Findings) == 0 {
-		b.WriteString(st.OK.Render("Doctor found nothing to repair.") + "\n")
+		b.WriteString(st.OK.Render(i18n.T("ui.plan.nothing_to_repair")) + "\n")
 	}
+	// "venv" and "build" line up: their values start one column after the wider label.
+	venvLabel, buildLabel := i18n.T("ui.plan.label_venv"), i18n.T("ui.plan.label_build")
+	col := max(i18n.Width(venvLabel), i18n.Width(buildLabel)) + 1
 	if p.Venv != "" {
-		b.WriteString(st.Label.Render("venv  ") + p.Venv + "\n")
+		b.WriteString(st.Label.Render(i18n.Pad(venvLabel, col)) + p.Venv + "\n")
 	}
 	if p.Candidate.Framework != "" {
 		c := p.Candidate
-		fmt.Fprintf(&b, "%s%s %s from %s (%s)\n", st.Label.Render("build "), frameworkName(c.Framework), c.FrameworkVersion, c.Channel, c.IndexURL)
+		b.WriteString(st.Label.Render(i18n.Pad(buildLabel, col)) + i18n.T("ui.plan.build", i18n.D{"Framework": frameworkName(c.Framework),
+			"Version": c.FrameworkVersion, "Channel": c.Channel, "URL": c.IndexURL}) + "\n")
 	}
 	if s.req.Source != "" {
-		b.WriteString(wrapHanging(st.Label.Render("packages from ")+s.req.Source, s.w, "      ") + "\n")
+		b.WriteString(wrapHanging(st.Label.Render(i18n.T("ui.plan.label_source")+" ")+s.req.Source, s.w, "      ") + "\n")
 	}
 	if p.DownloadBytes > 0 {
-		fmt.Fprintf(&b, "%sabout %s\n", st.Label.Render("download "), humanBytes(p.DownloadBytes))
+		b.WriteString(st.Label.Render(i18n.T("ui.plan.label_download")+" ") + i18n.T("ui.plan.download_size", i18n.D{"Size": humanBytes(p.DownloadBytes)}) + "\n")
 	}
-	section("To remove", p.Uninstall, st.Err.Render)
-	section("To install", p.Install, st.OK.Render)
-	section("Commands, in order", p.Commands, st.Code.Render)
-	section("Warnings", p.Warnings, st.Warn.Render)
-	section("Notes", p.Notes, st.Dim.Render)
+	section(i18n.T("ui.plan.to_remove"), p.Uninstall, st.Err.Render)
+	section(i18n.T("ui.plan.to_install"), p.Install, st.OK.Render)
+	section(i18n.T("ui.plan.commands"), p.Commands, st.Code.Render)
+	section(i18n.T("ui.plan.warnings"), p.Warnings, st.Warn.Render)
+	section(i18n.T("ui.plan.notes"), p.Notes, st.Dim.Render)
 	return b.String()
 }
 
@@ -131,13 +137,13 @@ func (s *planScreen) View() string {
 	st := s.c.Styles
 	switch {
 	case s.err != nil:
-		return st.Err.Render(wrap("Cannot make a plan: "+s.err.Error(), s.w)) + "\n\n" + "Press esc to change your choices."
+		return st.Err.Render(wrap(i18n.T("ui.plan.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n\n" + i18n.T("ui.plan.error_hint")
 	case s.plan == nil:
-		return "Working out the plan (what is installed now, what must change)..."
+		return i18n.T("ui.plan.working")
 	case len(s.plan.Steps) == 0:
-		return s.vp.View() + "\n" + st.Dim.Render("Nothing to do. Press esc to go back or q to quit.")
+		return s.vp.View() + "\n" + st.Dim.Render(i18n.T("ui.plan.nothing_to_do"))
 	}
-	return s.vp.View() + "\n" + st.Selected.Render("Run this plan? y / enter to start, esc to go back.") + st.Dim.Render(" Nothing has changed yet.")
+	return s.vp.View() + "\n" + st.Selected.Render(i18n.T("ui.plan.confirm")) + st.Dim.Render(" "+i18n.T("ui.plan.nothing_changed_yet"))
 }
 
 func humanBytes(n int64) string {

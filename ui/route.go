@@ -86,8 +86,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 	case benchRequestMsg:
 		return m, m.push(m.newBench()), true
 	case BenchRerunMsg: // a new screen for the new run: the old run's messages find no receiver
-		m.pop()
-		return m, m.push(m.newBench()), true
+		return m, m.rerunBench(), true
 	}
 	return m, nil, false
 }

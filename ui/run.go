@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"gpuwiz/steps/cli"
+	"gpuwiz/steps/i18n"
 )
 
 // restoreWait bounds how long gpuwiz waits, after the wizard closes, for a cancelled install to
@@ -30,14 +31,14 @@ func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.
 	}
 	out, ok := terminalFile(stdout)
 	if !ok {
-		fmt.Fprintln(stderr, "gpuwiz: the wizard needs a terminal; for scripts and pipes use `gpuwiz install --yes` (see gpuwiz install --help)")
+		fmt.Fprintln(stderr, i18n.T("ui.run.no_terminal"))
 		return cli.ExitUsage
 	}
 	// Without a terminal on stdin bubbletea reads end-of-file at once and the wizard would stop as
 	// "interrupted" (exit 130) before drawing anything.
 	in, ok := terminalFile(stdin)
 	if !ok {
-		fmt.Fprintln(stderr, "gpuwiz: the wizard reads its keys from a terminal, and stdin is not one; without a keyboard use `gpuwiz install --yes` (see `gpuwiz --help` for every headless command)")
+		fmt.Fprintln(stderr, i18n.T("ui.run.stdin_not_terminal"))
 		return cli.ExitUsage
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -54,7 +55,7 @@ func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.
 	}
 	switch {
 	case errors.Is(err, tea.ErrInterrupted), errors.Is(err, tea.ErrProgramKilled), ctx.Err() != nil && err != nil:
-		fmt.Fprintln(stderr, "gpuwiz: interrupted")
+		fmt.Fprintln(stderr, i18n.T("ui.run.interrupted"))
 		return cli.ExitInterrupted
 	case err != nil:
 		fmt.Fprintln(stderr, "gpuwiz:", err)

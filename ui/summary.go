@@ -1,6 +1,10 @@
 package ui
 
-import "strings"
+import (
+	"strings"
+
+	"gpuwiz/steps/i18n"
+)
 
 // Summary is what the wizard prints on the normal screen after it closes, so the activation
 // commands and paths stay in the scrollback.
@@ -10,28 +14,52 @@ func (m *Model) Summary() string {
 	}
 	var b strings.Builder
 	o := m.ch.outcome
-	b.WriteString("gpuwiz: " + o.Result)
 	if m.ch.venv != "" {
-		b.WriteString(" in " + m.ch.venv)
+		b.WriteString(i18n.T("ui.summary.result_in", i18n.D{"Result": resultWords(o.Result), "Venv": m.ch.venv}))
+	} else {
+		b.WriteString(i18n.T("ui.summary.result", i18n.D{"Result": resultWords(o.Result)}))
 	}
 	b.WriteString("\n")
+	// The labels line up: each value starts one column after the widest label.
+	type row struct{ label, value string }
+	lock, log := i18n.T("ui.summary.label_lock"), i18n.T("ui.summary.label_log")
+	col := max(i18n.Width("PowerShell:"), i18n.Width(lock), i18n.Width(log)) + 1
+	var rows []row
 	if o.OK && m.ch.venv != "" {
 		a := m.c.Backend.Activation(m.ch.venv)
-		if a.PowerShell != "" {
-			b.WriteString("  PowerShell: " + a.PowerShell + "\n")
-		}
-		if a.Cmd != "" {
-			b.WriteString("  cmd:        " + a.Cmd + "\n")
-		}
-		if a.Posix != "" {
-			b.WriteString("  sh:         " + a.Posix + "\n")
-		}
+		rows = append(rows, row{"PowerShell:", a.PowerShell}, row{"cmd:", a.Cmd}, row{"sh:", a.Posix})
 	}
-	if o.LockFile != "" {
-		b.WriteString("  lock file:  " + o.LockFile + "\n")
-	}
-	if o.LogPath != "" {
-		b.WriteString("  log:        " + o.LogPath + "\n")
+	rows = append(rows, row{lock, o.LockFile}, row{log, o.LogPath})
+	for _, r := range rows {
+		if r.value != "" {
+			b.WriteString("  " + i18n.Pad(r.label, col) + r.value + "\n")
+		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// resultWords is how an install or repair ended, in words; an ending the catalog does not know is
+// shown as the engine named it.
+func resultWords(result string) string {
+	switch result {
+	case "installed":
+		return i18n.T("ui.summary.installed")
+	case "unchanged":
+		return i18n.T("ui.summary.unchanged")
+	case "restored":
+		return i18n.T("ui.summary.restored")
+	case "damaged":
+		return i18n.T("ui.summary.damaged")
+	case "cancelled":
+		return i18n.T("ui.summary.cancelled")
+	case "interrupted":
+		return i18n.T("ui.summary.interrupted")
+	case "failed":
+		return i18n.T("ui.summary.failed")
+	case "repaired":
+		return i18n.T("ui.summary.repaired")
+	case "repair failed": //i18n:raw the engine's result word, matched
+		return i18n.T("ui.summary.repair_failed")
+	}
+	return result
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 )
 
 // verifyScreen is the checklist after an install: each check passed or failed, with cause and fix.
@@ -26,7 +27,7 @@ type verifyScreen struct {
 
 func newVerifyScreen(c *Common, venv string, cand matrix.Candidate, r *VerifyReport) *verifyScreen {
 	s := &verifyScreen{c: c, id: c.newID(), venv: venv, candidate: cand, report: r, spin: newSpinnerView(c), vp: c.newViewport()}
-	s.keys.finish, s.keys.again = relabel(c.Keys.Select, "finish"), relabel(c.Keys.Rerun, "check again")
+	s.keys.finish, s.keys.again = relabel(c.Keys.Select, i18n.T("ui.verify.key_finish")), relabel(c.Keys.Rerun, i18n.T("ui.verify.key_again"))
 	return s
 }
 
@@ -39,7 +40,7 @@ func (s *verifyScreen) Init() tea.Cmd {
 }
 
 func (s *verifyScreen) ident() screenID { return s.id }
-func (s *verifyScreen) Title() string   { return "Verify" }
+func (s *verifyScreen) Title() string   { return i18n.T("ui.verify.title") }
 func (s *verifyScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.vp.Width, s.vp.Height = w, max(h-2, 1)
@@ -109,13 +110,13 @@ func checklist(st Styles, checks []Check, w int) string {
 		}
 		b.WriteString(st.Err.Render(st.Fail+" "+c.Title) + "\n")
 		if c.Evidence != "" {
-			b.WriteString(st.Dim.Render(wrap("    saw:   "+c.Evidence, w)) + "\n")
+			b.WriteString(st.Dim.Render(wrap("    "+i18n.T("ui.verify.saw", i18n.D{"Evidence": c.Evidence}), w)) + "\n")
 		}
 		if c.Cause != "" {
-			b.WriteString(wrap("    cause: "+c.Cause, w) + "\n")
+			b.WriteString(wrap("    "+i18n.T("ui.verify.cause", i18n.D{"Cause": c.Cause}), w) + "\n")
 		}
 		if c.Fix != "" {
-			b.WriteString(st.Selected.Render(wrap("    fix:   "+c.Fix, w)) + "\n")
+			b.WriteString(st.Selected.Render(wrap("    "+i18n.T("ui.verify.fix", i18n.D{"Fix": c.Fix}), w)) + "\n")
 		}
 	}
 	return b.String()
@@ -125,13 +126,13 @@ func (s *verifyScreen) View() string {
 	st := s.c.Styles
 	switch {
 	case s.err != nil:
-		return st.Err.Render(wrap("Verification could not run: "+s.err.Error(), s.w)) + "\n\nPress r to try again or enter to finish."
+		return st.Err.Render(wrap(i18n.T("ui.verify.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n\n" + i18n.T("ui.verify.error_hint")
 	case s.report == nil:
-		return s.spin.view() + " Importing the framework in the venv and running one computation on the GPU..."
+		return s.spin.view() + " " + i18n.T("ui.verify.running")
 	}
-	verdict := st.OK.Render(st.Pass + " Every check passed. b: watch the GPU work (benchmark), enter: finish.")
+	verdict := st.OK.Render(st.Pass + " " + i18n.T("ui.verify.passed"))
 	if !s.report.OK {
-		verdict = st.Err.Render(st.Fail+" Some checks failed; the fixes are above.") + " enter: finish, r: check again."
+		verdict = st.Err.Render(st.Fail+" "+i18n.T("ui.verify.failed")) + " " + i18n.T("ui.verify.failed_keys")
 	}
 	return s.vp.View() + "\n" + verdict
 }
