@@ -11,7 +11,11 @@ func checkNoDriver(e *Evidence) []Finding {
 	if e.GPU.Available {
 		return nil
 	}
-	ev := []string{i18n.T("doctor.no_driver.backend", i18n.D{"Backend": orNone(e.GPU.Backend)})}
+	backend := e.GPU.Backend
+	if backend == "none" {
+		backend = "" // the GPU report's word for no backend reads as the language's "none"
+	}
+	ev := []string{i18n.T("doctor.no_driver.backend", i18n.D{"Backend": orNone(backend)})}
 	if e.GPU.Message != "" {
 		ev = append(ev, e.GPU.Message)
 	}
