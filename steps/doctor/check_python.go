@@ -131,16 +131,16 @@ func checkPipOnPath(e *Evidence) []Finding {
 	return []Finding{{
 		Code: CodePipPythonMismatch, Severity: SeverityWarning,
 		Title:    i18n.T("doctor.pip_path.title"),
-		Evidence: []string{i18n.T("doctor.pip_path.pip", i18n.D{"Path": p.Path}), i18n.T("doctor.pip_path.installs_into", i18n.D{"Dir": pipSite + pythonVer(p.PythonVer)}), i18n.T("doctor.pip_path.site", i18n.D{"Dir": e.SitePackages})},
+		Evidence: []string{i18n.T("doctor.pip_path.pip", i18n.D{"Path": p.Path}), installsInto(pipSite, p.PythonVer), i18n.T("doctor.pip_path.site", i18n.D{"Dir": e.SitePackages})},
 		Fix:      activateHint(e),
 	}}
 }
 
-func pythonVer(v string) string {
-	if v == "" {
-		return ""
+func installsInto(dir, pythonVersion string) string {
+	if pythonVersion == "" {
+		return i18n.T("doctor.pip_path.installs_into", i18n.D{"Dir": dir})
 	}
-	return " (python " + v + ")"
+	return i18n.T("doctor.pip_path.installs_into_version", i18n.D{"Dir": dir, "Version": pythonVersion})
 }
 
 func activateHint(e *Evidence) string {
