@@ -156,9 +156,9 @@ func TestChineseMachineFindings(t *testing.T) {
 		{"CUDA_VISIBLE_DEVICES=-1", Evidence{GOOS: "linux", CUDAVisibleDevices: str("-1"), GPU: gpu.Report{Available: true, GPUs: []gpu.GPU{h200}}},
 			[]string{CodeCUDAVisibleDevices}, []string{"cuInit", "is_available()"}},
 		{"store python, 32-bit", Evidence{GOOS: "windows", GPU: gpu.Report{Available: true}, Python: PythonFacts{Path: `C:\Users\a\AppData\Local\Microsoft\WindowsApps\PythonSoftwareFoundation.Python.3.12_qbz5n2kfra8p0\python.exe`, Version: "3.12.4", Bits: 32, Kind: "store"}},
-			[]string{CodeStorePython, CodePython32Bit}, []string{"python.org", "3.12.4", "shm.dll", "from versions: none"}},
+			[]string{CodeStorePython, CodePython32Bit}, []string{"python.org", "3.12.4", "32 位（微软应用商店版）", "shm.dll", "from versions: none"}},
 		{"python too new, pip elsewhere", Evidence{GOOS: "windows", Venv: `C:\venvs\gpu`, Matrix: embeddedMatrix(t), Dists: torch, GPU: gpu.Report{Available: true},
-			SitePackages: `C:\venvs\gpu\Lib\site-packages`, Python: PythonFacts{Path: `C:\venvs\gpu\Scripts\python.exe`, Version: "3.99.0", Bits: 64},
+			SitePackages: `C:\venvs\gpu\Lib\site-packages`, Python: PythonFacts{Path: `C:\venvs\gpu\Scripts\python.exe`, Version: "3.99.0", Bits: 64, Kind: "unknown"},
 			PipOnPath: &PipOnPath{Path: `C:\Python311\Scripts\pip.exe`, Location: `C:\Python311\Lib\site-packages\pip`, PythonVer: "3.11"}},
 			[]string{CodePythonUnsupported, CodePipPythonMismatch}, []string{"3.99", `& "C:\venvs\gpu\Scripts\Activate.ps1"`, `"C:\venvs\gpu\Scripts\activate.bat"`, "python -m pip", `C:\Python311\Lib\site-packages（python 3.11）`}},
 	}

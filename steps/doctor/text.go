@@ -13,7 +13,7 @@ func WriteText(w io.Writer, r Report) {
 	fmt.Fprintln(w, i18n.T("doctor.text.header", i18n.D{"Target": r.target()}))
 	if r.Python.Version != "" {
 		if r.Python.Kind != "" {
-			fmt.Fprintln(w, i18n.T("doctor.text.python_kind", i18n.D{"Version": r.Python.Version, "Bits": r.Python.Bits, "Kind": r.Python.Kind}))
+			fmt.Fprintln(w, i18n.T("doctor.text.python_kind", i18n.D{"Version": r.Python.Version, "Bits": r.Python.Bits, "Kind": kindLabel(r.Python.Kind)}))
 		} else {
 			fmt.Fprintln(w, i18n.T("doctor.text.python", i18n.D{"Version": r.Python.Version, "Bits": r.Python.Bits}))
 		}
@@ -76,6 +76,22 @@ func severityLabel(s Severity) string {
 		return i18n.T("doctor.severity.info")
 	}
 	return strings.ToUpper(string(s))
+}
+
+// kindLabel is the kind of Python (pyenv's classification) as the text report shows it; the JSON
+// keeps the word itself. conda, pyenv and python.org are names and stay as they are.
+func kindLabel(kind string) string {
+	switch kind {
+	case "venv":
+		return i18n.T("doctor.kind.venv")
+	case "store":
+		return i18n.T("doctor.kind.store")
+	case "system":
+		return i18n.T("doctor.kind.system")
+	case "unknown":
+		return i18n.T("doctor.kind.unknown")
+	}
+	return kind
 }
 
 func (r Report) target() string {
