@@ -2,12 +2,14 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -75,14 +77,14 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	if c == nil {
 		for i, a := range rep.Actions {
 			if a.Engine {
-				return fail(stepOf[i], a.Title, fmt.Errorf("only the install engine makes this removal, and this plan installs nothing"))
+				return fail(stepOf[i], a.Title, errors.New(i18n.T("doctor.apply.engine_only")))
 			}
 		}
 	} else {
-		title := fmt.Sprintf("Install %s %s (%s) through the install engine", c.Framework, c.FrameworkVersion, c.Channel)
+		title := i18n.T("doctor.apply.install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel})
 		send(RepairEvent{Step: installStep, Of: total, Title: title})
 		if d.Reinstall == nil {
-			return fail(installStep, title, fmt.Errorf("this build has no install engine wired in: run gpuwiz install --venv %s", rep.Venv))
+			return fail(installStep, title, errors.New(i18n.T("doctor.apply.no_engine", i18n.D{"Venv": rep.Venv})))
 		}
 		lines := make(chan runner.Line, 256)
 		done := make(chan struct{})
@@ -116,13 +118,14 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	if res.Failed {
 		return res, nil
 	}
-	send(RepairEvent{Step: 0, Of: total, Title: "Run doctor again"})
+	again := i18n.T("doctor.apply.run_again")
+	send(RepairEvent{Step: 0, Of: total, Title: again})
 	after, err := Run(ctx, deps, Options{Venv: rep.Venv, Python: pythonIfNoVenv(rep)})
 	if err != nil {
 		return res, err
 	}
 	res.After = &after
-	send(RepairEvent{Step: 0, Of: total, Title: "Run doctor again", Done: true})
+	send(RepairEvent{Step: 0, Of: total, Title: again, Done: true})
 	return res, nil
 }
 
@@ -239,16 +242,16 @@ func runStep(ctx context.Context, d Deps, title string, argv []string, step, tot
 func removeRepairPath(p string, rep Repair) error {
 	base := filepath.Base(p)
 	if base != "paddle" && !strings.HasPrefix(base, "~") {
-		return fmt.Errorf("refusing to delete %s: not a leftover", p)
+		return errors.New(i18n.T("doctor.apply.refuse_not_leftover", i18n.D{"Path": p}))
 	}
 	if rep.Venv != "" && !under(p, []string{rep.Venv}, "linux") && !under(p, []string{rep.Venv}, "windows") {
-		return fmt.Errorf("refusing to delete %s: outside the venv %s", p, rep.Venv)
+		return errors.New(i18n.T("doctor.apply.refuse_outside", i18n.D{"Path": p, "Venv": rep.Venv}))
 	}
 	if !strings.Contains(strings.ToLower(filepath.ToSlash(p)), "-packages/") {
-		return fmt.Errorf("refusing to delete %s: not in site-packages", p)
+		return errors.New(i18n.T("doctor.apply.refuse_not_site", i18n.D{"Path": p}))
 	}
 	if err := os.RemoveAll(p); err != nil {
-		return fmt.Errorf("cannot delete %s (close every Python using this venv and retry): %w", p, err)
+		return fmt.Errorf("%s: %w", i18n.T("doctor.apply.cannot_delete", i18n.D{"Path": p}), err)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -80,9 +81,10 @@ func WriteBundle(ctx context.Context, path string, in BundleInput) error {
 		if in.Env != nil {
 			env = in.Env.Environ()
 		}
+		//i18n:raw the command, as the log names it
 		out, res := capture(ctx, in.Runner, runner.Cmd{Name: "pip freeze", Argv: pipArgv(in.Report.Python.Path, "freeze", "--all"), Env: env})
 		if !res.OK() {
-			out += fmt.Sprintf("\n# pip freeze failed: %v\n# %s\n", res.Err, strings.Join(res.Tail, "\n# "))
+			out += fmt.Sprintf("\n# pip freeze failed: %v\n# %s\n", res.Err, strings.Join(res.Tail, "\n# ")) //i18n:raw a comment in pip-freeze.txt of a bug-report bundle, for support
 		}
 		files = append(files, struct {
 			name string
@@ -117,7 +119,7 @@ func WriteBundle(ctx context.Context, path string, in BundleInput) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".gpuwiz-bundle-*.zip")
 	if err != nil {
-		return fmt.Errorf("cannot write the bundle next to %s: %w", path, err)
+		return fmt.Errorf("%s: %w", i18n.T("doctor.bundle.cannot_write", i18n.D{"Path": path}), err)
 	}
 	if _, err := tmp.Write(buf.Bytes()); err != nil {
 		tmp.Close()

@@ -1,42 +1,47 @@
 package doctor
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 func checkNoDriver(e *Evidence) []Finding {
 	if e.GPU.Available {
 		return nil
 	}
-	ev := []string{"probe backend: " + orNone(e.GPU.Backend)}
+	backend := e.GPU.Backend
+	if backend == "none" {
+		backend = "" // the GPU report's word for no backend reads as the language's "none"
+	}
+	ev := []string{i18n.T("doctor.no_driver.backend", i18n.D{"Backend": orNone(backend)})}
 	if e.GPU.Message != "" {
 		ev = append(ev, e.GPU.Message)
 	}
 	if e.GPUError != "" {
-		ev = append(ev, "probe error: "+e.GPUError)
+		ev = append(ev, i18n.T("doctor.no_driver.probe_error", i18n.D{"Err": e.GPUError}))
 	}
-	fix := "Install the NVIDIA driver for your card (Linux: your distribution's nvidia-driver package, then reboot). Pip wheels bring their own CUDA runtime: no CUDA toolkit is needed."
+	fix := i18n.T("doctor.no_driver.fix_linux")
 	if e.GOOS == "windows" {
-		fix = "Install the NVIDIA driver for your card from nvidia.com (Game Ready or Studio) and reboot. Pip wheels bring their own CUDA runtime: no CUDA toolkit is needed."
+		fix = i18n.T("doctor.no_driver.fix_windows")
 	}
-	return []Finding{{Code: CodeNoDriver, Severity: SeverityError, Title: "No NVIDIA driver answered", Evidence: ev, Fix: fix}}
+	return []Finding{{Code: CodeNoDriver, Severity: SeverityError, Title: i18n.T("doctor.no_driver.title"), Evidence: ev, Fix: fix}}
 }
 
 // buildCUDA is the CUDA version the installed build targets: what it reports, else its channel.
 func (e *Evidence) buildCUDA() (cuda, from string) {
 	if e.Framework.Imported && e.Framework.CUDA != "" {
-		return majorMinor(e.Framework.CUDA), frameworkTitle(e.Framework.Framework) + " reports CUDA " + e.Framework.CUDA
+		return majorMinor(e.Framework.CUDA), i18n.T("doctor.build_cuda.reported", i18n.D{"Framework": frameworkTitle(e.Framework.Framework), "CUDA": e.Framework.CUDA})
 	}
 	if t := e.Dist("torch"); t != nil {
 		if c := cudaOfChannel(channelOfLabel(t.LocalLabel)); c != "" {
-			return c, "torch " + t.Version + t.LocalLabel + " is built for CUDA " + c
+			return c, i18n.T("doctor.build_cuda.label", i18n.D{"Version": t.Version + t.LocalLabel, "CUDA": c})
 		}
 	}
 	if e.Lock != nil {
 		if c := cudaOfChannel(e.Lock.Channel); c != "" {
-			return c, "lock file " + e.Lock.File + " names channel " + e.Lock.Channel
+			return c, i18n.T("doctor.build_cuda.lock", i18n.D{"File": e.Lock.File, "Channel": e.Lock.Channel})
 		}
 	}
 	return "", ""
@@ -50,28 +55,28 @@ func checkDriverTooOld(e *Evidence) []Finding {
 	if cuda == "" || e.GPU.CUDAMax == "" || !versionLess(e.GPU.CUDAMax, cuda) {
 		return nil
 	}
-	ev := []string{from, fmt.Sprintf("driver %s supports CUDA up to %s", e.GPU.DriverVersion, e.GPU.CUDAMax)}
+	ev := []string{from, i18n.T("doctor.driver_old.supports", i18n.D{"Driver": e.GPU.DriverVersion, "CUDAMax": e.GPU.CUDAMax})}
 	// Minor-version compatibility: a 12.x build runs on any driver that runs 12.0.
 	if min := minorCompatDriver(e.Matrix, cuda, e.GOOS); min != "" && e.GPU.DriverVersion != "" && !versionLess(e.GPU.DriverVersion, min) {
 		return []Finding{{
 			Code: CodeDriverTooOld, Severity: SeverityInfo,
-			Title:    fmt.Sprintf("The build targets CUDA %s, newer than the driver's %s, and runs through minor-version compatibility", cuda, e.GPU.CUDAMax),
-			Evidence: append(ev, fmt.Sprintf("driver %s is at or above %s, the minimum for CUDA %s.x builds", e.GPU.DriverVersion, min, strings.Split(cuda, ".")[0])),
-			Fix:      "Nothing needed; a few new-CUDA features (PTX JIT of newer code) need a newer driver. Update the driver if you see \"PTX was compiled with an unsupported toolchain\".",
+			Title:    i18n.T("doctor.driver_old.compat_title", i18n.D{"CUDA": cuda, "CUDAMax": e.GPU.CUDAMax}),
+			Evidence: append(ev, i18n.T("doctor.driver_old.compat_minimum", i18n.D{"Driver": e.GPU.DriverVersion, "Min": min, "Major": strings.Split(cuda, ".")[0]})),
+			Fix:      i18n.T("doctor.driver_old.compat_fix"),
 		}}
 	}
 	return []Finding{{
 		Code: CodeDriverTooOld, Severity: SeverityError,
-		Title:    fmt.Sprintf("The NVIDIA driver is too old for this build (CUDA %s needs a newer driver than %s)", cuda, e.GPU.DriverVersion),
+		Title:    i18n.T("doctor.driver_old.title", i18n.D{"CUDA": cuda, "Driver": e.GPU.DriverVersion}),
 		Evidence: ev,
-		Fix:      fmt.Sprintf("Update the NVIDIA driver to one that supports CUDA %s, or reinstall a build from a lower channel that your driver supports (the wizard lists them).", cuda),
+		Fix:      i18n.T("doctor.driver_old.fix", i18n.D{"CUDA": cuda}),
 	}}
 }
 
 // archList is the installed build's architectures: the framework's own answer, else the matrix's record.
 func (e *Evidence) archList() (archs []string, from string, minCap string) {
 	if len(e.Framework.ArchList) > 0 {
-		return e.Framework.ArchList, "torch.cuda.get_arch_list()", ""
+		return e.Framework.ArchList, "torch.cuda.get_arch_list()", "" //i18n:raw the function that gave the list
 	}
 	fw := e.installedFramework()
 	var version, channel string
@@ -92,7 +97,7 @@ func (e *Evidence) archList() (archs []string, from string, minCap string) {
 	if b == nil {
 		return nil, "", ""
 	}
-	return archOf(b, e.GOOS), fmt.Sprintf("the version matrix for %s %s %s on %s", fw, version, channel, e.GOOS), minCapOf(b, e.GOOS)
+	return archOf(b, e.GOOS), i18n.T("doctor.arch.from_matrix", i18n.D{"Framework": fw, "Version": version, "Channel": channel, "OS": e.GOOS}), minCapOf(b, e.GOOS)
 }
 
 func checkArchMissing(e *Evidence) []Finding {
@@ -111,16 +116,20 @@ func checkArchMissing(e *Evidence) []Finding {
 			if !covered {
 				out = append(out, Finding{
 					Code: CodeArchMissing, Severity: SeverityError,
-					Title:    fmt.Sprintf("The installed build has no kernels for GPU %d (%s, compute capability %s)", g.Index, g.Name, cc),
-					Evidence: []string{"architectures (" + from + "): " + strings.Join(archs, ", "), "GPU " + strconv.Itoa(g.Index) + " needs sm_" + strconv.Itoa(cc.major) + strconv.Itoa(cc.minor), "the import works; the first kernel fails with \"no kernel image is available for execution on the device\""},
-					Fix:      "Install a build whose channel includes this architecture (for compute capability 12.0, RTX 50 series: torch >= 2.7 with cu128 or newer). The wizard shows only channels that cover your card.",
+					Title: i18n.T("doctor.arch.missing_title", i18n.D{"Index": g.Index, "Name": g.Name, "Capability": cc.String()}),
+					Evidence: []string{
+						i18n.T("doctor.arch.list", i18n.D{"From": from, "List": strings.Join(archs, ", ")}),
+						i18n.T("doctor.arch.needs", i18n.D{"Index": g.Index, "Arch": "sm_" + strconv.Itoa(cc.major) + strconv.Itoa(cc.minor)}),
+						i18n.T("doctor.arch.symptom"),
+					},
+					Fix: i18n.T("doctor.arch.missing_fix"),
 				})
 			} else if viaPTX {
 				out = append(out, Finding{
 					Code: CodeArchMissing, Severity: SeverityInfo,
-					Title:    fmt.Sprintf("GPU %d (compute capability %s) runs this build only through PTX JIT compilation", g.Index, cc),
-					Evidence: []string{"architectures (" + from + "): " + strings.Join(archs, ", ")},
-					Fix:      "It works, but the first run of each kernel is slow; a build with native kernels for this card avoids that.",
+					Title:    i18n.T("doctor.arch.ptx_title", i18n.D{"Index": g.Index, "Capability": cc.String()}),
+					Evidence: []string{i18n.T("doctor.arch.list", i18n.D{"From": from, "List": strings.Join(archs, ", ")})},
+					Fix:      i18n.T("doctor.arch.ptx_fix"),
 				})
 			}
 			continue
@@ -129,9 +138,9 @@ func checkArchMissing(e *Evidence) []Finding {
 			if m, ok := parseComputeCap(minCap); ok && (cc.major < m.major || cc.major == m.major && cc.minor < m.minor) {
 				out = append(out, Finding{
 					Code: CodeArchMissing, Severity: SeverityError,
-					Title:    fmt.Sprintf("GPU %d (%s, compute capability %s) is older than this build supports (%s or newer)", g.Index, g.Name, cc, minCap),
-					Evidence: []string{"minimum compute capability from " + from + ": " + minCap},
-					Fix:      "Install an older release that still supports this card (the wizard lists them).",
+					Title:    i18n.T("doctor.arch.too_old_title", i18n.D{"Index": g.Index, "Name": g.Name, "Capability": cc.String(), "Min": minCap}),
+					Evidence: []string{i18n.T("doctor.arch.min_from", i18n.D{"From": from, "Min": minCap})},
+					Fix:      i18n.T("doctor.arch.too_old_fix"),
 				})
 			}
 		}
@@ -152,30 +161,30 @@ func checkGPUMemoryHeld(e *Evidence) []Finding {
 			isPython := strings.Contains(strings.ToLower(p.Name), "python")
 			switch {
 			case p.UsedMemoryMiB != nil && (*p.UsedMemoryMiB >= heldMemoryMiB || g.MemoryTotalMiB > 0 && *p.UsedMemoryMiB*10 >= g.MemoryTotalMiB):
-				warn = append(warn, fmt.Sprintf("GPU %d: pid %d %s holds %d MiB of %d MiB", g.Index, p.PID, p.Name, *p.UsedMemoryMiB, g.MemoryTotalMiB))
+				warn = append(warn, i18n.T("doctor.memory.holds_of", i18n.D{"Index": g.Index, "PID": p.PID, "Name": p.Name, "Used": *p.UsedMemoryMiB, "Total": g.MemoryTotalMiB}))
 			case p.UsedMemoryMiB == nil && isPython:
-				warn = append(warn, fmt.Sprintf("GPU %d: pid %d %s uses the GPU (the OS does not report how much)", g.Index, p.PID, p.Name))
+				warn = append(warn, i18n.T("doctor.memory.uses", i18n.D{"Index": g.Index, "PID": p.PID, "Name": p.Name}))
 			case p.UsedMemoryMiB != nil && isPython:
-				warn = append(warn, fmt.Sprintf("GPU %d: pid %d %s holds %d MiB", g.Index, p.PID, p.Name, *p.UsedMemoryMiB))
+				warn = append(warn, i18n.T("doctor.memory.holds", i18n.D{"Index": g.Index, "PID": p.PID, "Name": p.Name, "Used": *p.UsedMemoryMiB}))
 			default:
-				used := "unknown"
+				used := i18n.T("doctor.memory.unknown")
 				if p.UsedMemoryMiB != nil {
 					used = strconv.FormatUint(*p.UsedMemoryMiB, 10) + " MiB"
 				}
-				info = append(info, fmt.Sprintf("GPU %d: pid %d %s (%s)", g.Index, p.PID, p.Name, used))
+				info = append(info, i18n.T("doctor.memory.process", i18n.D{"Index": g.Index, "PID": p.PID, "Name": p.Name, "Used": used}))
 			}
 		}
 	}
 	if len(warn) > 0 {
 		return []Finding{{
 			Code: CodeGPUMemoryHeld, Severity: SeverityWarning,
-			Title:    "Other processes hold GPU memory",
+			Title:    i18n.T("doctor.memory.held_title"),
 			Evidence: append(warn, info...),
-			Fix:      "Close them (a stale Jupyter kernel or a finished training script often lingers; browser hardware acceleration also takes VRAM), or end the process by its pid. \"CUDA out of memory\" is often this, not a real shortage.",
+			Fix:      i18n.T("doctor.memory.held_fix"),
 		}}
 	}
 	if len(info) > 0 {
-		return []Finding{{Code: CodeGPUMemoryHeld, Severity: SeverityInfo, Title: "Processes using the GPU", Evidence: info, Fix: "Nothing needed unless you see \"CUDA out of memory\"."}}
+		return []Finding{{Code: CodeGPUMemoryHeld, Severity: SeverityInfo, Title: i18n.T("doctor.memory.info_title"), Evidence: info, Fix: i18n.T("doctor.memory.info_fix")}}
 	}
 	return nil
 }
@@ -187,10 +196,10 @@ func checkCUDAVisibleDevices(e *Evidence) []Finding {
 		return nil
 	}
 	val := strings.TrimSpace(*v)
-	ev := []string{fmt.Sprintf("CUDA_VISIBLE_DEVICES=%q", *v)}
-	fix := "Unset CUDA_VISIBLE_DEVICES (Windows: System Properties > Environment Variables, both user and system lists; Linux: your shell profile), or set it to valid GPU indices such as 0."
+	ev := []string{"CUDA_VISIBLE_DEVICES=" + strconv.Quote(*v)}
+	fix := i18n.T("doctor.visible.fix")
 	if val == "" || val == "-1" {
-		return []Finding{{Code: CodeCUDAVisibleDevices, Severity: SeverityError, Title: "CUDA_VISIBLE_DEVICES hides every GPU", Evidence: append(ev, "an empty or -1 value makes CUDA see no device: cuInit fails and is_available() is False"), Fix: fix}}
+		return []Finding{{Code: CodeCUDAVisibleDevices, Severity: SeverityError, Title: i18n.T("doctor.visible.hides_title"), Evidence: append(ev, i18n.T("doctor.visible.hides_why")), Fix: fix}}
 	}
 	n := len(e.GPU.GPUs)
 	visible := 0
@@ -203,18 +212,18 @@ func checkCUDAVisibleDevices(e *Evidence) []Finding {
 			ok = n == 0 || uuidMatches(e, entry)
 		}
 		if !ok {
-			ev = append(ev, fmt.Sprintf("entry %q is not a GPU on this machine (%d found); CUDA ignores it and everything after it", entry, n))
+			ev = append(ev, i18n.T("doctor.visible.bad_entry", i18n.D{"Entry": strconv.Quote(entry), "Found": n}))
 			break
 		}
 		visible++
 	}
 	if visible == 0 {
-		return []Finding{{Code: CodeCUDAVisibleDevices, Severity: SeverityError, Title: "CUDA_VISIBLE_DEVICES names no GPU that exists", Evidence: ev, Fix: fix}}
+		return []Finding{{Code: CodeCUDAVisibleDevices, Severity: SeverityError, Title: i18n.T("doctor.visible.none_title"), Evidence: ev, Fix: fix}}
 	}
 	if len(ev) > 1 {
-		return []Finding{{Code: CodeCUDAVisibleDevices, Severity: SeverityWarning, Title: "CUDA_VISIBLE_DEVICES has an invalid entry", Evidence: ev, Fix: fix}}
+		return []Finding{{Code: CodeCUDAVisibleDevices, Severity: SeverityWarning, Title: i18n.T("doctor.visible.invalid_title"), Evidence: ev, Fix: fix}}
 	}
-	return []Finding{{Code: CodeCUDAVisibleDevices, Severity: SeverityInfo, Title: fmt.Sprintf("CUDA_VISIBLE_DEVICES limits CUDA to %d GPU(s)", visible), Evidence: ev, Fix: "Nothing needed if that is intended."}}
+	return []Finding{{Code: CodeCUDAVisibleDevices, Severity: SeverityInfo, Title: i18n.N("doctor.visible.limits_title", visible), Evidence: ev, Fix: i18n.T("doctor.visible.limits_fix")}}
 }
 
 func uuidMatches(e *Evidence, prefix string) bool {
@@ -228,7 +237,7 @@ func uuidMatches(e *Evidence, prefix string) bool {
 
 func orNone(s string) string {
 	if s == "" {
-		return "none"
+		return i18n.T("doctor.none")
 	}
 	return s
 }

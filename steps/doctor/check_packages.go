@@ -1,9 +1,10 @@
 package doctor
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 var torchFamily = []string{"torch", "torchvision", "torchaudio"}
@@ -23,11 +24,10 @@ func (e *Evidence) installedFramework() string {
 }
 
 func distLine(d *Dist) string {
-	s := fmt.Sprintf("%s %s%s installed", d.Name, d.Version, d.LocalLabel)
 	if d.Location != "" {
-		s += " in " + d.Location
+		return i18n.T("doctor.dist.installed_in", i18n.D{"Name": d.Name, "Version": d.Version + d.LocalLabel, "Location": d.Location})
 	}
-	return s
+	return i18n.T("doctor.dist.installed", i18n.D{"Name": d.Name, "Version": d.Version + d.LocalLabel})
 }
 
 func checkPaddleMixed(e *Evidence) []Finding {
@@ -35,17 +35,17 @@ func checkPaddleMixed(e *Evidence) []Finding {
 	if cpu != nil && gpuDist != nil {
 		return []Finding{{
 			Code: CodePaddleMixed, Severity: SeverityError,
-			Title:    "Both paddlepaddle (CPU) and paddlepaddle-gpu are installed: they share the module paddle",
-			Evidence: []string{distLine(cpu), distLine(gpuDist), "import paddle then runs a mix of both builds' files, usually on the CPU"},
-			Fix:      "Uninstall both (pip uninstall -y paddlepaddle paddlepaddle-gpu), delete the leftover paddle/ directory in site-packages, then install only paddlepaddle-gpu from the official index of your channel. gpuwiz doctor --fix does all of this.",
+			Title:    i18n.T("doctor.paddle_mixed.title"),
+			Evidence: []string{distLine(cpu), distLine(gpuDist), i18n.T("doctor.paddle_mixed.why")},
+			Fix:      i18n.T("doctor.paddle_mixed.fix"),
 		}}
 	}
 	if e.PaddleDirOrphan != "" {
 		return []Finding{{
 			Code: CodePaddleMixed, Severity: SeverityError,
-			Title:    "A paddle/ directory is left in site-packages that no installed distribution owns",
-			Evidence: []string{"orphan directory: " + e.PaddleDirOrphan, "left behind when one of paddlepaddle / paddlepaddle-gpu was uninstalled while the other was installed"},
-			Fix:      "Delete the paddle/ directory, then reinstall paddlepaddle-gpu from the official index of your channel.",
+			Title:    i18n.T("doctor.paddle_orphan.title"),
+			Evidence: []string{i18n.T("doctor.paddle_orphan.dir", i18n.D{"Path": e.PaddleDirOrphan}), i18n.T("doctor.paddle_orphan.why")},
+			Fix:      i18n.T("doctor.paddle_orphan.fix"),
 		}}
 	}
 	return nil
@@ -62,9 +62,9 @@ func checkTorchAndPaddle(e *Evidence) []Finding {
 	}
 	return []Finding{{
 		Code: CodeTorchAndPaddleTogether, Severity: SeverityWarning,
-		Title:    "PyTorch and PaddlePaddle are installed in the same environment",
-		Evidence: []string{distLine(t), distLine(p), "their pinned nvidia-* runtime packages conflict, and importing both in one process can crash"},
-		Fix:      "Keep one framework per venv: create a second venv for the other framework (gpuwiz can install either into a new venv).",
+		Title:    i18n.T("doctor.together.title"),
+		Evidence: []string{distLine(t), distLine(p), i18n.T("doctor.together.why")},
+		Fix:      i18n.T("doctor.together.fix"),
 	}}
 }
 
@@ -74,14 +74,14 @@ func checkLeftovers(e *Evidence) []Finding {
 	}
 	ev := make([]string, 0, len(e.Leftovers)+1)
 	for _, l := range e.Leftovers {
-		ev = append(ev, "leftover: "+l)
+		ev = append(ev, i18n.T("doctor.leftover.path", i18n.D{"Path": l}))
 	}
-	ev = append(ev, "pip renames a package to ~name while uninstalling; a running Python holding its DLLs stops it halfway, and pip then warns \"Ignoring invalid distribution\"")
+	ev = append(ev, i18n.T("doctor.leftover.why"))
 	return []Finding{{
 		Code: CodeLeftoverPartial, Severity: SeverityWarning,
-		Title:    fmt.Sprintf("%d leftover(s) of an interrupted uninstall in site-packages", len(e.Leftovers)),
+		Title:    i18n.N("doctor.leftover.title", len(e.Leftovers)),
 		Evidence: ev,
-		Fix:      "Close every Python using this venv (Jupyter kernels, IDEs), delete the ~* directories listed, then reinstall the affected package. gpuwiz doctor --fix removes them.",
+		Fix:      i18n.T("doctor.leftover.fix"),
 	}}
 }
 
@@ -93,18 +93,18 @@ func checkCPUBuild(e *Evidence) []Finding {
 		var ev []string
 		switch {
 		case t.LocalLabel == "+cpu":
-			ev = append(ev, distLine(t)+": the +cpu label marks a CPU-only wheel")
+			ev = append(ev, i18n.T("doctor.cpu_build.cpu_label", i18n.D{"Dist": distLine(t)}))
 		case fc.Ran && fc.Framework == "torch" && fc.Imported && fc.CUDA == "":
-			ev = append(ev, distLine(t), "torch.version.cuda is None: this build has no CUDA")
+			ev = append(ev, distLine(t), i18n.T("doctor.cpu_build.cuda_none"))
 		case t.LocalLabel == "" && e.GOOS == "windows":
-			ev = append(ev, distLine(t)+" with no +cuXYZ label: torch wheels on PyPI for Windows are CPU-only")
+			ev = append(ev, i18n.T("doctor.cpu_build.no_label", i18n.D{"Dist": distLine(t)}))
 		}
 		if len(ev) > 0 {
 			out = append(out, Finding{
 				Code: CodeCPUBuild, Severity: SeverityError,
-				Title:    "PyTorch is a CPU-only build (\"Torch not compiled with CUDA enabled\")",
+				Title:    i18n.T("doctor.cpu_build.torch_title"),
 				Evidence: ev,
-				Fix:      "Uninstall torch, torchvision and torchaudio, purge the cached CPU wheels (pip cache remove torch), then install again with --index-url https://download.pytorch.org/whl/<channel> for a CUDA channel your driver supports. gpuwiz doctor --fix or the wizard does this.",
+				Fix:      i18n.T("doctor.cpu_build.torch_fix"),
 			})
 		}
 	}
@@ -113,16 +113,16 @@ func checkCPUBuild(e *Evidence) []Finding {
 	case cpu != nil && gpuDist == nil:
 		out = append(out, Finding{
 			Code: CodeCPUBuild, Severity: SeverityError,
-			Title:    "PaddlePaddle is the CPU package (paddlepaddle), not paddlepaddle-gpu",
-			Evidence: []string{distLine(cpu), "paddle.is_compiled_with_cuda() is False for this package"},
-			Fix:      "pip uninstall -y paddlepaddle, then install paddlepaddle-gpu with -i https://www.paddlepaddle.org.cn/packages/stable/<channel>/ (gpuwiz picks the channel for your driver).",
+			Title:    i18n.T("doctor.cpu_build.paddle_title"),
+			Evidence: []string{distLine(cpu), i18n.T("doctor.cpu_build.paddle_why")},
+			Fix:      i18n.T("doctor.cpu_build.paddle_fix"),
 		})
 	case gpuDist != nil && fc.Ran && fc.Framework == "paddle" && fc.Imported && fc.CompiledWithCUDA != nil && !*fc.CompiledWithCUDA && cpu == nil:
 		out = append(out, Finding{
 			Code: CodeCPUBuild, Severity: SeverityError,
-			Title:    "PaddlePaddle imports but was not compiled with CUDA",
-			Evidence: []string{distLine(gpuDist), "paddle.is_compiled_with_cuda() returned False"},
-			Fix:      "The paddlepaddle-gpu build came from an index with a CPU or stale build (PyPI carries only 2.x). Reinstall it from https://www.paddlepaddle.org.cn/packages/stable/<channel>/.",
+			Title:    i18n.T("doctor.cpu_build.paddle_gpu_title"),
+			Evidence: []string{distLine(gpuDist), i18n.T("doctor.cpu_build.paddle_gpu_why")},
+			Fix:      i18n.T("doctor.cpu_build.paddle_gpu_fix"),
 		})
 	}
 	return out
@@ -138,31 +138,31 @@ func checkChannelMismatch(e *Evidence) []Finding {
 	if d == nil {
 		return []Finding{{
 			Code: CodeChannelMismatch, Severity: SeverityError,
-			Title:    fmt.Sprintf("%s is not installed, but %s says gpuwiz installed %s==%s%s", l.Package, filepath.Base(l.File), l.Package, l.Version, l.Label),
-			Evidence: []string{"lock file: " + l.File},
-			Fix:      "Reinstall the locked build (gpuwiz doctor --fix), or run the wizard to choose a new one.",
+			Title:    i18n.T("doctor.locked.missing_title", i18n.D{"Package": l.Package, "LockFile": filepath.Base(l.File), "Build": l.Package + "==" + l.Version + l.Label}),
+			Evidence: []string{i18n.T("doctor.locked.file", i18n.D{"File": l.File})},
+			Fix:      i18n.T("doctor.locked.missing_fix"),
 		}}
 	}
 	var ev []string
 	if l.Label != "" && d.LocalLabel != l.Label {
 		got := d.LocalLabel
 		if got == "" {
-			got = "no label"
+			got = i18n.T("doctor.locked.no_label")
 		}
-		ev = append(ev, fmt.Sprintf("installed: %s %s%s (%s); lock file %s says %s", d.Name, d.Version, d.LocalLabel, got, l.File, l.Package+"=="+l.Version+l.Label))
+		ev = append(ev, i18n.T("doctor.locked.label_differs", i18n.D{"Name": d.Name, "Version": d.Version + d.LocalLabel, "Label": got, "File": l.File, "Build": l.Package + "==" + l.Version + l.Label}))
 	}
 	if l.Version != "" && d.Version != l.Version {
-		ev = append(ev, fmt.Sprintf("installed version %s, locked version %s", d.Version, l.Version))
+		ev = append(ev, i18n.T("doctor.locked.version_differs", i18n.D{"Installed": d.Version, "Locked": l.Version}))
 	}
 	if len(ev) == 0 {
 		return nil
 	}
-	ev = append(ev, "a later pip install (an unpinned requirement such as torch>=) usually replaces the build with another index's")
+	ev = append(ev, i18n.T("doctor.locked.why"))
 	return []Finding{{
 		Code: CodeChannelMismatch, Severity: SeverityError,
-		Title:    fmt.Sprintf("%s is not the build gpuwiz installed (%s%s expected)", l.Package, l.Version, l.Label),
+		Title:    i18n.T("doctor.locked.differs_title", i18n.D{"Package": l.Package, "Expected": l.Version + l.Label}),
 		Evidence: ev,
-		Fix:      fmt.Sprintf("Reinstall %s==%s%s from its index (gpuwiz doctor --fix), and install other requirements with -c %s so pip keeps this build.", l.Package, l.Version, l.Label, l.File),
+		Fix:      i18n.T("doctor.locked.differs_fix", i18n.D{"Build": l.Package + "==" + l.Version + l.Label, "File": l.File}),
 	}}
 }
 
@@ -172,9 +172,9 @@ func checkNoFramework(e *Evidence) []Finding {
 	}
 	return []Finding{{
 		Code: CodeNoFramework, Severity: SeverityInfo,
-		Title:    "Neither PyTorch nor PaddlePaddle is installed in this environment",
-		Evidence: []string{"no torch, paddlepaddle or paddlepaddle-gpu distribution in " + e.SitePackages},
-		Fix:      "Run gpuwiz (the wizard) or gpuwiz install to put a GPU build here.",
+		Title:    i18n.T("doctor.no_framework.title"),
+		Evidence: []string{i18n.T("doctor.no_framework.where", i18n.D{"SitePackages": e.SitePackages})},
+		Fix:      i18n.T("doctor.no_framework.fix"),
 	}}
 }
 
@@ -186,10 +186,10 @@ func checkFrameworkOwnCheck(e *Evidence, explained bool) []Finding {
 	}
 	var ev []string
 	if fc.Error != "" {
-		ev = append(ev, "the check could not run: "+fc.Error)
+		ev = append(ev, i18n.T("doctor.own_check.not_run", i18n.D{"Err": fc.Error}))
 	}
 	if !fc.Imported && fc.ImportError != "" {
-		ev = append(ev, "import "+fc.Framework+" failed: "+lastLines(fc.ImportError, 3))
+		ev = append(ev, i18n.T("doctor.own_check.import_failed", i18n.D{"Framework": fc.Framework, "Err": lastLines(fc.ImportError, 3)}))
 	}
 	for _, c := range fc.Checks {
 		if !c.OK {
@@ -199,17 +199,17 @@ func checkFrameworkOwnCheck(e *Evidence, explained bool) []Finding {
 	if len(ev) == 0 {
 		return nil
 	}
-	fix := "Read the error above. A clean reinstall of the same build usually fixes a broken install (gpuwiz doctor --fix)."
+	fix := i18n.T("doctor.own_check.fix")
 	joined := strings.Join(ev, "\n")
 	switch {
 	case strings.Contains(joined, "WinError 126") || strings.Contains(joined, "DLL load failed"):
-		fix = "A DLL failed to load: install the Microsoft Visual C++ 2015-2022 x64 runtime (vc_redist.x64.exe), remove other CUDA/cuDNN directories from PATH, then reinstall the build."
+		fix = i18n.T("doctor.own_check.fix_dll")
 	case strings.Contains(joined, "out of memory"):
-		fix = "The GPU is out of memory: close the processes holding VRAM (see nvidia-smi) and retry."
+		fix = i18n.T("doctor.own_check.fix_memory")
 	}
 	return []Finding{{
 		Code: CodeFrameworkCheckFailed, Severity: SeverityError,
-		Title:    fmt.Sprintf("%s's own check failed", frameworkTitle(fc.Framework)),
+		Title:    i18n.T("doctor.own_check.title", i18n.D{"Framework": frameworkTitle(fc.Framework)}),
 		Evidence: ev,
 		Fix:      fix,
 	}}
@@ -220,9 +220,9 @@ func frameworkTitle(f string) string {
 	case "torch":
 		return "PyTorch"
 	case "paddle":
-		return "PaddlePaddle"
+		return i18n.T("doctor.framework.paddle")
 	}
-	return "The framework"
+	return i18n.T("doctor.framework.unknown")
 }
 
 func lastLines(s string, n int) string {

@@ -1,10 +1,10 @@
 package doctor
 
 import (
-	"fmt"
 	"strings"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 )
 
 func checkPythonBroken(e *Evidence) []Finding {
@@ -13,9 +13,9 @@ func checkPythonBroken(e *Evidence) []Finding {
 	}
 	return []Finding{{
 		Code: CodePythonBroken, Severity: SeverityError,
-		Title:    "The Python interpreter could not be inspected",
+		Title:    i18n.T("doctor.python_broken.title"),
 		Evidence: []string{"python: " + e.Python.Path, lastLines(e.Python.Error, 4)},
-		Fix:      "Check that the path is a working python (run it with --version). If the venv's base Python was removed or upgraded, delete the venv and let gpuwiz create it again.",
+		Fix:      i18n.T("doctor.python_broken.fix"),
 	}}
 }
 
@@ -25,9 +25,9 @@ func checkPython32Bit(e *Evidence) []Finding {
 	}
 	return []Finding{{
 		Code: CodePython32Bit, Severity: SeverityError,
-		Title:    "This Python is 32-bit: no GPU build of PyTorch or PaddlePaddle exists for it",
-		Evidence: []string{fmt.Sprintf("%s reports a 32-bit interpreter (Python %s)", e.Python.Path, e.Python.Version), "pip answers \"Could not find a version that satisfies the requirement torch (from versions: none)\""},
-		Fix:      "Install the 64-bit Python from python.org (\"Windows installer (64-bit)\"), then create the venv with it.",
+		Title:    i18n.T("doctor.python32.title"),
+		Evidence: []string{i18n.T("doctor.python32.reports", i18n.D{"Path": e.Python.Path, "Version": e.Python.Version}), i18n.T("doctor.python32.symptom")},
+		Fix:      i18n.T("doctor.python32.fix"),
 	}}
 }
 
@@ -40,7 +40,7 @@ func isStorePython(p string) bool {
 func checkStorePython(e *Evidence) []Finding {
 	var ev []string
 	if e.Python.Kind == "store" {
-		ev = append(ev, "the interpreter was identified as the Microsoft Store Python")
+		ev = append(ev, i18n.T("doctor.store_python.identified"))
 	}
 	for _, p := range []LabeledPath{{"python", e.Python.Path}, {"sys.executable", e.Python.Executable}, {"sys.base_prefix", e.Python.BasePrefix}} {
 		if p.Path != "" && isStorePython(p.Path) {
@@ -52,9 +52,9 @@ func checkStorePython(e *Evidence) []Finding {
 	}
 	return []Finding{{
 		Code: CodeStorePython, Severity: SeverityError,
-		Title:    "This is the Microsoft Store Python",
-		Evidence: append(ev, "its sandbox redirects files and breaks long paths; torch then fails with shm.dll or path errors"),
-		Fix:      "Install Python from python.org (64-bit), turn off the python.exe App execution aliases in Settings, and create the venv with the new Python.",
+		Title:    i18n.T("doctor.store_python.title"),
+		Evidence: append(ev, i18n.T("doctor.store_python.why")),
+		Fix:      i18n.T("doctor.store_python.fix"),
 	}}
 }
 
@@ -80,9 +80,9 @@ func pythonRange(m *matrix.Matrix, framework, version string) (lo, hi, what stri
 			hi = r.PythonMax
 		}
 	}
-	what = "any " + frameworkTitle(framework) + " release gpuwiz knows"
+	what = i18n.T("doctor.python_range.any_release", i18n.D{"Framework": frameworkTitle(framework)})
 	if framework == "" {
-		what = "any PyTorch or PaddlePaddle release gpuwiz knows"
+		what = i18n.T("doctor.python_range.any_framework")
 	}
 	return lo, hi, what
 }
@@ -112,9 +112,9 @@ func checkPythonUnsupported(e *Evidence) []Finding {
 	}
 	return []Finding{{
 		Code: CodePythonUnsupported, Severity: SeverityError,
-		Title:    fmt.Sprintf("Python %s is outside what %s supports (%s to %s)", py, what, lo, hi),
-		Evidence: []string{fmt.Sprintf("%s is Python %s", e.Python.Path, e.Python.Version), "pip finds no matching wheel (\"from versions: none\") or falls back to an old or CPU build"},
-		Fix:      fmt.Sprintf("Install a python.org Python between %s and %s (3.10 to 3.12 are the safest) and create the venv with it.", lo, hi),
+		Title:    i18n.T("doctor.python_range.title", i18n.D{"Python": py, "What": what, "Lo": lo, "Hi": hi}),
+		Evidence: []string{i18n.T("doctor.python_range.is", i18n.D{"Path": e.Python.Path, "Version": e.Python.Version}), i18n.T("doctor.python_range.symptom")},
+		Fix:      i18n.T("doctor.python_range.fix", i18n.D{"Lo": lo, "Hi": hi}),
 	}}
 }
 
@@ -130,27 +130,30 @@ func checkPipOnPath(e *Evidence) []Finding {
 	}
 	return []Finding{{
 		Code: CodePipPythonMismatch, Severity: SeverityWarning,
-		Title:    "`pip` on PATH installs into another Python",
-		Evidence: []string{"pip on PATH: " + p.Path, "it installs into: " + pipSite + pythonVer(p.PythonVer), "this environment's site-packages: " + e.SitePackages},
-		Fix:      activateHint(e) + " Or always run python -m pip with this environment's python, so pip and python cannot differ.",
+		Title:    i18n.T("doctor.pip_path.title"),
+		Evidence: []string{i18n.T("doctor.pip_path.pip", i18n.D{"Path": p.Path}), installsInto(pipSite, p.PythonVer), i18n.T("doctor.pip_path.site", i18n.D{"Dir": e.SitePackages})},
+		Fix:      activateHint(e),
 	}}
 }
 
-func pythonVer(v string) string {
-	if v == "" {
-		return ""
+func installsInto(dir, pythonVersion string) string {
+	if pythonVersion == "" {
+		return i18n.T("doctor.pip_path.installs_into", i18n.D{"Dir": dir})
 	}
-	return " (python " + v + ")"
+	return i18n.T("doctor.pip_path.installs_into_version", i18n.D{"Dir": dir, "Version": pythonVersion})
 }
 
 func activateHint(e *Evidence) string {
 	if e.Venv == "" {
-		return "Put this Python's Scripts (Windows) or bin directory first on PATH."
+		return i18n.T("doctor.pip_path.fix_path")
 	}
 	if e.GOOS == "windows" {
-		return fmt.Sprintf("Activate the venv first: PowerShell `& \"%s\\Scripts\\Activate.ps1\"`, cmd `\"%s\\Scripts\\activate.bat\"`.", e.Venv, e.Venv)
+		return i18n.T("doctor.pip_path.fix_activate_windows", i18n.D{
+			"PowerShell": `& "` + e.Venv + `\Scripts\Activate.ps1"`, //i18n:raw a command
+			"Cmd":        `"` + e.Venv + `\Scripts\activate.bat"`,   //i18n:raw a command
+		})
 	}
-	return fmt.Sprintf("Activate the venv first: `source \"%s/bin/activate\"`.", e.Venv)
+	return i18n.T("doctor.pip_path.fix_activate", i18n.D{"Command": `source "` + e.Venv + `/bin/activate"`}) //i18n:raw a command
 }
 
 func samePath(a, b, goos string) bool {

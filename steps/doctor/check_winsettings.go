@@ -3,6 +3,8 @@ package doctor
 import (
 	"fmt"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // VC++ 2015-2022 runtime keys (the x64 runtime is written by a 32-bit installer, hence WOW6432Node too).
@@ -22,16 +24,16 @@ func checkVCRuntime(e *Evidence) []Finding {
 	if e.GOOS != "windows" || !r.Read {
 		return nil
 	}
-	fix := "Install the latest Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 (x64): https://aka.ms/vs/17/release/vc_redist.x64.exe, then reopen the terminal."
+	fix := i18n.T("doctor.vc_runtime.fix")
 	if !r.VCRuntimeFound || r.VCRuntimeInstalled != 1 {
-		ev := []string{`HKLM\` + vcRuntimeKeys[0] + " is missing"}
+		ev := []string{i18n.T("doctor.registry.key_missing", i18n.D{"Key": `HKLM\` + vcRuntimeKeys[0]})}
 		if r.VCRuntimeFound {
 			ev = []string{fmt.Sprintf(`HKLM\%s Installed = %d`, r.VCRuntimeKey, r.VCRuntimeInstalled)}
 		}
 		return []Finding{{
 			Code: CodeVCRuntimeMissing, Severity: SeverityError,
-			Title:    "The Microsoft Visual C++ x64 runtime is not installed",
-			Evidence: append(ev, "without it import torch fails with [WinError 126] on c10.dll or fbgemm.dll"),
+			Title:    i18n.T("doctor.vc_runtime.missing_title"),
+			Evidence: append(ev, i18n.T("doctor.vc_runtime.why")),
 			Fix:      fix,
 		}}
 	}
@@ -39,8 +41,8 @@ func checkVCRuntime(e *Evidence) []Finding {
 	if v != "" && versionLess(majorMinor(v), vcRuntimeMinimum) {
 		return []Finding{{
 			Code: CodeVCRuntimeMissing, Severity: SeverityWarning,
-			Title:    fmt.Sprintf("The Visual C++ x64 runtime is old (%s)", r.VCRuntimeVersion),
-			Evidence: []string{fmt.Sprintf(`HKLM\%s Version = %s; current wheels need %s or newer`, r.VCRuntimeKey, r.VCRuntimeVersion, vcRuntimeMinimum)},
+			Title:    i18n.T("doctor.vc_runtime.old_title", i18n.D{"Version": r.VCRuntimeVersion}),
+			Evidence: []string{i18n.T("doctor.vc_runtime.old_version", i18n.D{"Value": fmt.Sprintf(`HKLM\%s Version = %s`, r.VCRuntimeKey, r.VCRuntimeVersion), "Min": vcRuntimeMinimum})},
 			Fix:      fix,
 		}}
 	}
@@ -52,15 +54,18 @@ func checkLongPaths(e *Evidence) []Finding {
 	if e.GOOS != "windows" || !r.Read || r.LongPathsFound && r.LongPathsEnabled == 1 {
 		return nil
 	}
-	ev := `HKLM\` + fileSystemKey + ` LongPathsEnabled is not set`
+	ev := i18n.T("doctor.registry.value_not_set", i18n.D{"Value": `HKLM\` + fileSystemKey + ` LongPathsEnabled`})
 	if r.LongPathsFound {
 		ev = fmt.Sprintf(`HKLM\%s LongPathsEnabled = %d`, fileSystemKey, r.LongPathsEnabled)
 	}
 	return []Finding{{
 		Code: CodeLongPathsDisabled, Severity: SeverityWarning,
-		Title:    "Windows long paths are disabled (260-character limit)",
-		Evidence: []string{ev, "deep package paths then fail with [WinError 206] or \"No such file or directory\" during pip install"},
-		Fix:      `As administrator in PowerShell: New-ItemProperty -Path "HKLM:\SYSTEM\CurrentControlSet\Control\FileSystem" -Name LongPathsEnabled -Value 1 -PropertyType DWORD -Force; or keep the venv in a short path such as C:\venvs\gpu.`,
+		Title:    i18n.T("doctor.long_paths.title"),
+		Evidence: []string{ev, i18n.T("doctor.long_paths.why")},
+		Fix: i18n.T("doctor.long_paths.fix", i18n.D{
+			"Command": `New-ItemProperty -Path "HKLM:\SYSTEM\CurrentControlSet\Control\FileSystem" -Name LongPathsEnabled -Value 1 -PropertyType DWORD -Force`, //i18n:raw a PowerShell command
+			"Dir":     `C:\venvs\gpu`,
+		}),
 	}}
 }
 
@@ -79,8 +84,8 @@ func checkNonASCIIPaths(e *Evidence) []Finding {
 	}
 	return []Finding{{
 		Code: CodeNonASCIIPath, Severity: SeverityWarning,
-		Title:    "Paths used by Python and pip contain non-ASCII characters",
-		Evidence: append(ev, "some builds and tools fail on such paths with UnicodeDecodeError or cannot find their DLLs"),
-		Fix:      `Use a short ASCII root: create the venv in e.g. C:\venvs\gpu, and point TEMP/TMP and pip's cache there (set PIP_CACHE_DIR=C:\venvs\pip-cache).`,
+		Title:    i18n.T("doctor.non_ascii.title"),
+		Evidence: append(ev, i18n.T("doctor.non_ascii.why")),
+		Fix:      i18n.T("doctor.non_ascii.fix", i18n.D{"Dir": `C:\venvs\gpu`, "Setting": `PIP_CACHE_DIR=C:\venvs\pip-cache`}),
 	}}
 }

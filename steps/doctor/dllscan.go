@@ -3,6 +3,8 @@ package doctor
 import (
 	"path"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // runtimePatterns are the CUDA, cuDNN and OpenMP runtimes that shadow a wheel's own copies.
@@ -101,11 +103,11 @@ func checkRuntimeDLLs(e *Evidence) []Finding {
 	for _, k := range order {
 		ev = append(ev, k+": "+strings.Join(byDir[k], ", "))
 	}
-	ev = append(ev, "these load before the copies inside the wheel and cause [WinError 126/127], cudnn64_*.dll errors or \"OMP: Error #15 libiomp5md.dll already initialized\"")
+	ev = append(ev, i18n.T("doctor.dlls.why"))
 	return []Finding{{
 		Code: CodeCUDADLLOnPath, Severity: SeverityWarning,
-		Title:    "CUDA, cuDNN or OpenMP runtimes from other installs are on the library search path",
+		Title:    i18n.T("doctor.dlls.title"),
 		Evidence: ev,
-		Fix:      "Remove those directories from PATH (and unset CUDA_PATH) for the shell that runs Python: pip wheels bring their own CUDA runtime, so no CUDA toolkit or Anaconda Library\\bin is needed on PATH.",
+		Fix:      i18n.T("doctor.dlls.fix"),
 	}}
 }

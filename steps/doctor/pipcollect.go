@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -22,6 +23,7 @@ func collectIndexSettings(ctx context.Context, d Deps, python, venv string) []In
 		}
 	}
 	// pip's own view catches locations this list does not know (and honours PIP_CONFIG_FILE=os.devnull).
+	//i18n:raw the command, as the log names it
 	if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip config list", Argv: pipArgv(python, "config", "list"), Env: d.Env.Environ()}); res.OK() {
 		lists = append(lists, indexSettingsInPipConfigList(out))
 	}
@@ -36,6 +38,7 @@ func probePipOnPath(ctx context.Context, d Deps) *PipOnPath {
 	if p == "" {
 		return nil
 	}
+	//i18n:raw the step's name in the command log
 	out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip on PATH", Argv: []string{p, "--version"}, Env: d.Env.Environ()})
 	pp := &PipOnPath{Path: p}
 	if !res.OK() {
@@ -48,7 +51,7 @@ func probePipOnPath(ctx context.Context, d Deps) *PipOnPath {
 			return pp
 		}
 	}
-	pp.Error = "unexpected pip --version output: " + strings.TrimSpace(out)
+	pp.Error = i18n.T("doctor.pip_path.bad_version_output", i18n.D{"Output": strings.TrimSpace(out)})
 	return pp
 }
 
@@ -57,8 +60,8 @@ func collectPaths(ctx context.Context, d Deps, python, venv string) []LabeledPat
 	ps := []LabeledPath{{"venv", venv}, {"python", python}, {"TEMP", getenv(d.Env, "TEMP")}, {"TMP", getenv(d.Env, "TMP")}}
 	if c := getenv(d.Env, "PIP_CACHE_DIR"); c != "" {
 		ps = append(ps, LabeledPath{"PIP_CACHE_DIR", c})
-	} else if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip cache dir", Argv: pipArgv(python, "cache", "dir"), Env: d.Env.Environ()}); res.OK() {
-		ps = append(ps, LabeledPath{"pip cache", strings.TrimSpace(out)})
+	} else if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip cache dir", Argv: pipArgv(python, "cache", "dir"), Env: d.Env.Environ()}); res.OK() { //i18n:raw the command, as the log names it
+		ps = append(ps, LabeledPath{i18n.T("doctor.paths.pip_cache"), strings.TrimSpace(out)})
 	}
 	return ps
 }

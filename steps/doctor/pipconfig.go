@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // indexKeys are the pip options that add or replace where packages come from.
@@ -97,7 +99,7 @@ func indexSettingsInEnv(env Environ) []IndexSetting {
 	for _, k := range []struct{ env, key string }{{"PIP_INDEX_URL", "index-url"}, {"PIP_EXTRA_INDEX_URL", "extra-index-url"}, {"PIP_FIND_LINKS", "find-links"}} {
 		if v := strings.TrimSpace(getenv(env, k.env)); v != "" {
 			for _, f := range strings.Fields(v) {
-				out = append(out, IndexSetting{Where: "environment variable " + k.env, Key: k.key, Value: f})
+				out = append(out, IndexSetting{Where: i18n.T("doctor.pip_index.env_var", i18n.D{"Name": k.env}), Key: k.key, Value: f})
 			}
 		}
 	}
@@ -123,6 +125,7 @@ func indexSettingsInPipConfigList(out string) []IndexSetting {
 			continue
 		}
 		for _, v := range strings.Fields(strings.ReplaceAll(value, `\n`, " ")) {
+			//i18n:raw where the setting came from: the command and the setting's name
 			res = append(res, IndexSetting{Where: "pip config list (" + name + ")", Key: key, Value: v})
 		}
 	}
@@ -156,15 +159,15 @@ func checkPipExtraIndex(e *Evidence) []Finding {
 		ev = append(ev, s.Where+": "+s.Key+" = "+Redact(s.Value))
 		extra = extra || s.Key == "extra-index-url"
 	}
-	title := "pip is configured to use another package index"
+	title := i18n.T("doctor.pip_index.title")
 	if extra {
-		title = "pip is configured with an extra index: any index can win for any package"
-		ev = append(ev, "with --extra-index-url pip takes the highest version from every index, so a CPU torch or a look-alike package (the torchtriton attack of Dec 2022) can be installed")
+		title = i18n.T("doctor.pip_index.extra_title")
+		ev = append(ev, i18n.T("doctor.pip_index.extra_why"))
 	}
 	return []Finding{{
 		Code: CodePipExtraIndex, Severity: SeverityWarning,
 		Title:    title,
 		Evidence: ev,
-		Fix:      "Remove the setting (pip config unset global.<key>, delete the line from the file, or unset the environment variable) and install the framework with --index-url of its channel only. gpuwiz's own installs override these settings; your later pip installs do not.",
+		Fix:      i18n.T("doctor.pip_index.fix"),
 	}}
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // ErrNotExist is what a Registry returns for a missing key or value.
-var ErrNotExist = errors.New("registry key or value does not exist")
+var ErrNotExist = errors.New("registry key or value does not exist") //i18n:raw a sentinel the checks compare with errors.Is; it is never shown
 
 // Registry reads Windows registry values; root is "HKLM" or "HKCU". Missing keys and values are ErrNotExist.
 type Registry interface {

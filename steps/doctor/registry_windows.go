@@ -23,7 +23,7 @@ func rootKey(root string) (registry.Key, error) {
 	case "HKCU":
 		return registry.CURRENT_USER, nil
 	}
-	return 0, fmt.Errorf("unknown registry root %q", root)
+	return 0, fmt.Errorf("unknown registry root %q", root) //i18n:raw the roots are doctor's own constants: a programming error, for developers
 }
 
 func open(root, path string) (registry.Key, error) {

@@ -1,11 +1,11 @@
 package doctor
 
 import (
-	"fmt"
 	"strings"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -56,10 +56,6 @@ var fixedByPlan = map[string]bool{
 	CodeFrameworkCheckFailed: true, CodeArchMissing: true,
 }
 
-// engineNote says, in the plan, when the listed removals happen.
-const engineNote = "nothing is removed before the new wheels are downloaded: the install engine stages them first, " +
-	"then backs up, uninstalls and installs under the venv lock, and puts the old packages back if anything fails"
-
 // RepairPlan turns a report into the steps that fix it. A build that must go is replaced through
 // the install engine: the same build (or, when that cannot work on this GPU, the recommended one),
 // whose run uninstalls the framework's conflicting dists (both Paddle dists, the torch family) and
@@ -90,7 +86,7 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 			case hasPaddleDist(rep):
 				// The engine removes only the dists of the framework it installs.
 				r.Unfixable = append(r.Unfixable, f)
-				r.Notes = append(r.Notes, "the Paddle dists are left alone: gpuwiz removes them only while it reinstalls Paddle, and this venv's build is "+rep.Framework)
+				r.Notes = append(r.Notes, i18n.T("doctor.repair.paddle_left_alone", i18n.D{"Framework": rep.Framework}))
 				continue
 			}
 			// Otherwise a paddle/ that no dist owns, beside another framework or none: a leftover.
@@ -131,41 +127,41 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 			if len(byReinstall) > 0 {
 				fixes = byReinstall[0].Code
 			}
-			r.Actions = append(r.Actions, Action{Title: "Uninstall " + strings.Join(names, ", ") + ": done by the install engine once the new wheels are downloaded and the old files backed up",
+			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.uninstall", i18n.D{"Packages": i18n.Join(names)}),
 				Fixes: fixes, Argv: pip(append([]string{"uninstall", "-y"}, names...)...), Engine: true})
 		}
 		if c.Framework == "paddle" && paddleMix != nil && paddleDir != "" {
-			title := "Move aside the paddle/ directory no dist owns"
+			title := i18n.T("doctor.repair.move_paddle")
 			if hasPaddleDist(rep) {
-				title = "Move aside what is left of paddle/ after that uninstall (files no dist owns)"
+				title = i18n.T("doctor.repair.move_paddle_rest")
 			}
-			r.Actions = append(r.Actions, Action{Title: title + ": done by the install engine, deleted once the new build is in",
+			r.Actions = append(r.Actions, Action{Title: title,
 				Fixes: CodePaddleMixed, RemovePath: paddleDir, Engine: true})
 		}
 		if leftover != nil {
 			for _, l := range rep.Leftovers {
-				r.Actions = append(r.Actions, Action{Title: "Move aside the interrupted-uninstall leftover " + l + ": done by the install engine, deleted once the new build is in",
+				r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.move_leftover", i18n.D{"Path": l}),
 					Fixes: CodeLeftoverPartial, RemovePath: l, Engine: true})
 			}
 		}
 		if c.Framework != "paddle" && paddleMix != nil && !hasPaddleDist(rep) && rep.PaddleDirOrphan != "" {
-			r.Actions = append(r.Actions, Action{Title: "After the install succeeded: delete the paddle/ directory no dist owns", Fixes: CodePaddleMixed, RemovePath: rep.PaddleDirOrphan})
+			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.after_delete_paddle"), Fixes: CodePaddleMixed, RemovePath: rep.PaddleDirOrphan})
 		}
 		if purgeTorch {
-			r.Actions = append(r.Actions, Action{Title: "After the install succeeded: purge cached torch wheels from pip's cache (pip would re-serve the CPU build)",
+			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.after_purge_cache"),
 				Fixes: CodeCPUBuild, Argv: pip("cache", "remove", "torch")})
 		}
-		r.Notes = append(r.Notes, engineNote)
+		r.Notes = append(r.Notes, i18n.T("doctor.repair.engine_note"))
 	} else {
 		// No install: nothing that a dist owns may go, only leftovers that none owns. The findings
 		// only a reinstall fixes are left to the user (the notes say why).
 		r.Unfixable = append(r.Unfixable, byReinstall...)
 		if paddleMix != nil && !hasPaddleDist(rep) && rep.PaddleDirOrphan != "" {
-			r.Actions = append(r.Actions, Action{Title: "Delete the paddle/ directory no dist owns", Fixes: CodePaddleMixed, RemovePath: rep.PaddleDirOrphan})
+			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.delete_paddle"), Fixes: CodePaddleMixed, RemovePath: rep.PaddleDirOrphan})
 		}
 		if leftover != nil {
 			for _, l := range rep.Leftovers {
-				r.Actions = append(r.Actions, Action{Title: "Delete the interrupted-uninstall leftover " + l, Fixes: CodeLeftoverPartial, RemovePath: l})
+				r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.delete_leftover", i18n.D{"Path": l}), Fixes: CodeLeftoverPartial, RemovePath: l})
 			}
 		}
 	}
@@ -238,7 +234,7 @@ func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candi
 		}
 	}
 	if o.Matrix == nil {
-		return nil, false, "no version matrix: reinstall with the wizard"
+		return nil, false, i18n.T("doctor.repair.no_matrix")
 	}
 	if keepBuild && version != "" && channel != "" {
 		if c, ok := o.Matrix.Lookup(fw, version, channel); ok {
@@ -261,8 +257,8 @@ func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candi
 		sel = o.Matrix.Select(facts)
 	}
 	if sel.Recommended == nil {
-		return nil, false, "no build in the matrix fits this machine: see gpuwiz channels"
+		return nil, false, i18n.T("doctor.repair.no_build")
 	}
 	c := *sel.Recommended
-	return &c, false, fmt.Sprintf("the installed build cannot be kept; reinstalling %s %s (%s), the recommended build for this GPU", fw, c.FrameworkVersion, c.Channel)
+	return &c, false, i18n.T("doctor.repair.recommended", i18n.D{"Framework": fw, "Version": c.FrameworkVersion, "Channel": c.Channel})
 }

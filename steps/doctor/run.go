@@ -2,13 +2,13 @@ package doctor
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"runtime"
 	"strings"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -83,30 +83,30 @@ func (d Deps) withDefaults() Deps {
 func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv string, err error) {
 	switch {
 	case o.Venv != "" && o.Python != "":
-		return "", "", &InputError{"give either --venv or --python, not both: --venv PATH checks a venv, --python PATH checks that interpreter"}
+		return "", "", &InputError{i18n.T("doctor.input.both")}
 	case o.Venv != "":
 		v := pyenv.Venv{Root: o.Venv, GOOS: goos}
 		st, err := fsys.Stat(o.Venv)
 		if err != nil || !st.IsDir() {
-			return "", "", &InputError{fmt.Sprintf("--venv %s: no such directory; pass the folder that holds pyvenv.cfg (the one you created with python -m venv), or use --python PATH", o.Venv)}
+			return "", "", &InputError{i18n.T("doctor.input.no_venv_dir", i18n.D{"Venv": o.Venv})}
 		}
 		if st, err := fsys.Stat(v.Config()); err != nil || st.IsDir() {
 			// A conda env (conda-meta/ and its own python) is checked and repaired like a venv.
 			if st, err := fsys.Stat(v.CondaMeta()); err == nil && st.IsDir() {
 				if _, err := fsys.Stat(v.CondaPython()); err != nil {
-					return "", "", &InputError{fmt.Sprintf("--venv %s is a conda env without %s: pass an env that has its own Python (conda create -p PATH python=3.12)", o.Venv, v.CondaPython())}
+					return "", "", &InputError{i18n.T("doctor.input.conda_no_python", i18n.D{"Venv": o.Venv, "Python": v.CondaPython()})}
 				}
 				return v.CondaPython(), o.Venv, nil
 			}
-			return "", "", &InputError{fmt.Sprintf("--venv %s is not a virtual environment (no pyvenv.cfg) nor a conda env (no conda-meta); pass the env's root folder, or check a plain interpreter with --python PATH", o.Venv)}
+			return "", "", &InputError{i18n.T("doctor.input.not_env", i18n.D{"Venv": o.Venv})}
 		}
 		if _, err := fsys.Stat(v.Python()); err != nil {
-			return "", "", &InputError{fmt.Sprintf("--venv %s has no %s; the venv is broken: delete it and let gpuwiz create it again", o.Venv, v.Python())}
+			return "", "", &InputError{i18n.T("doctor.input.venv_no_python", i18n.D{"Venv": o.Venv, "Python": v.Python()})}
 		}
 		return v.Python(), o.Venv, nil
 	case o.Python != "":
 		if st, err := fsys.Stat(o.Python); err != nil || st.IsDir() {
-			return "", "", &InputError{fmt.Sprintf("--python %s: no such file; pass the path of a python executable", o.Python)}
+			return "", "", &InputError{i18n.T("doctor.input.no_python_file", i18n.D{"Python": o.Python})}
 		}
 		return o.Python, "", nil
 	}
@@ -131,7 +131,7 @@ func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv s
 	if p := findOnPath(fsys, goos, env, "python3"); p != "" {
 		return p, "", nil
 	}
-	return "", "", &InputError{"no python on PATH: pass --venv PATH or --python PATH"}
+	return "", "", &InputError{i18n.T("doctor.input.no_python_on_path")}
 }
 
 // Run collects the evidence in the guides' order and diagnoses it. Only bad input is an error:
@@ -167,12 +167,12 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 		ev.Python.BasePrefix = venvHome(d.FS, d.GOOS, venv)
 	}
 	ev.SitePackages, ev.Dists, ev.Leftovers, ev.PaddleDirOrphan = in.SitePackages, in.Dists, in.Leftovers, in.PaddleDirOrphan
-	step("installed packages, read from their metadata without importing them")
+	step(i18n.T("doctor.checked.packages"))
 
 	if venv != "" {
 		ev.Lock = readLock(d.FS, d.GOOS, venv)
 	}
-	step("what the build was compiled for: local version label, gpuwiz's lock file")
+	step(i18n.T("doctor.checked.build"))
 
 	if d.GPU != nil {
 		rep, err := d.GPU(ctx)
@@ -184,7 +184,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	if v, ok := d.Env.LookupEnv("CUDA_VISIBLE_DEVICES"); ok {
 		ev.CUDAVisibleDevices = &v
 	}
-	step("the NVIDIA driver, the cards and CUDA_VISIBLE_DEVICES")
+	step(i18n.T("doctor.checked.driver"))
 
 	fw := ev.installedFramework()
 	if fw != "" && ev.Python.Error == "" && !opts.SkipFrameworkCheck {
@@ -200,27 +200,27 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 			fc.Error = err.Error()
 		}
 		ev.Framework = fc
-		step(frameworkTitle(fw) + "'s own check, as gpuwiz verify runs it: import, CUDA build, cuDNN, devices, kernels for each card, a GPU matmul against the CPU")
+		step(i18n.T("doctor.checked.own_check", i18n.D{"Framework": frameworkTitle(fw)}))
 	}
-	step("processes holding GPU memory")
+	step(i18n.T("doctor.checked.memory"))
 
 	ev.PipIndexes = collectIndexSettings(ctx, d, python, venv)
-	step("pip's index settings: PIP_* variables, pip.conf / pip.ini (global, user, venv), pip config list")
+	step(i18n.T("doctor.checked.pip_index"))
 	ev.PipOnPath = probePipOnPath(ctx, d)
-	step("the pip on PATH and the Python it belongs to")
+	step(i18n.T("doctor.checked.pip_path"))
 
 	own := []string{venv, ev.SitePackages}
 	ev.DLLs = scanRuntimeDLLs(d.FS, d.GOOS, d.Env, own)
 	if d.GOOS == "windows" {
-		step("CUDA/cuDNN/libiomp5md DLLs on PATH and CUDA_PATH")
+		step(i18n.T("doctor.checked.dlls_windows"))
 		ev.Registry = readRegistryFacts(d.Registry)
 		if d.Registry != nil {
-			step(`registry: the VC++ x64 runtime, LongPathsEnabled`)
+			step(i18n.T("doctor.checked.registry"))
 		}
 		ev.Paths = collectPaths(ctx, d, python, venv)
-		step("non-ASCII characters in the venv, Python, TEMP and pip cache paths")
+		step(i18n.T("doctor.checked.non_ascii"))
 	} else {
-		step("CUDA/cuDNN libraries on LD_LIBRARY_PATH")
+		step(i18n.T("doctor.checked.libs_linux"))
 	}
 	return ev, checked
 }

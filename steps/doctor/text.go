@@ -4,63 +4,99 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // WriteText prints the report for people: findings most severe first, then what was checked.
 func WriteText(w io.Writer, r Report) {
-	fmt.Fprintf(w, "gpuwiz doctor: %s\n", r.target())
+	fmt.Fprintln(w, i18n.T("doctor.text.header", i18n.D{"Target": r.target()}))
 	if r.Python.Version != "" {
-		fmt.Fprintf(w, "Python %s, %d-bit", r.Python.Version, r.Python.Bits)
 		if r.Python.Kind != "" {
-			fmt.Fprintf(w, " (%s)", r.Python.Kind)
+			fmt.Fprintln(w, i18n.T("doctor.text.python_kind", i18n.D{"Version": r.Python.Version, "Bits": r.Python.Bits, "Kind": kindLabel(r.Python.Kind)}))
+		} else {
+			fmt.Fprintln(w, i18n.T("doctor.text.python", i18n.D{"Version": r.Python.Version, "Bits": r.Python.Bits}))
 		}
-		fmt.Fprintln(w)
 	}
 	if len(r.Installed) > 0 {
 		var ds []string
 		for _, d := range r.Installed {
 			ds = append(ds, d.Name+" "+d.Version+d.LocalLabel)
 		}
-		fmt.Fprintf(w, "Installed: %s\n", strings.Join(ds, ", "))
+		fmt.Fprintln(w, i18n.T("doctor.text.installed", i18n.D{"Dists": i18n.Join(ds)}))
 	}
 	if r.Lock != nil {
-		fmt.Fprintf(w, "gpuwiz installed: %s==%s%s (channel %s, %s)\n", r.Lock.Package, r.Lock.Version, r.Lock.Label, orNone(r.Lock.Channel), r.Lock.File)
+		fmt.Fprintln(w, i18n.T("doctor.text.lock", i18n.D{"Build": r.Lock.Package + "==" + r.Lock.Version + r.Lock.Label, "Channel": orNone(r.Lock.Channel), "File": r.Lock.File}))
 	}
 	if r.GPU.Available {
-		fmt.Fprintf(w, "Driver %s (CUDA up to %s)", r.GPU.DriverVersion, r.GPU.CUDAMax)
+		parts := []string{i18n.T("doctor.text.driver", i18n.D{"Driver": r.GPU.DriverVersion, "CUDAMax": r.GPU.CUDAMax})}
 		for _, g := range r.GPU.GPUs {
-			fmt.Fprintf(w, "; GPU %d %s, compute %s", g.Index, g.Name, g.ComputeCapability)
+			parts = append(parts, i18n.T("doctor.text.gpu", i18n.D{"Index": g.Index, "Name": g.Name, "Capability": g.ComputeCapability}))
 		}
+		sep := "; "
+		if i18n.IsChinese() {
+			sep = "；"
+		}
+		line := strings.Join(parts, sep)
 		if r.GPU.Simulated {
-			fmt.Fprint(w, " [simulated]")
+			line += " " + i18n.T("doctor.text.simulated")
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintln(w, line)
 	} else {
-		fmt.Fprintln(w, "Driver: none answered")
+		fmt.Fprintln(w, i18n.T("doctor.text.no_driver"))
 	}
 	fmt.Fprintln(w)
 	if len(r.Findings) == 0 {
-		fmt.Fprintln(w, "No problems found.")
+		fmt.Fprintln(w, i18n.T("doctor.text.no_problems"))
 	}
 	for i, f := range r.Findings {
-		fmt.Fprintf(w, "%d. [%s] %s  (%s)\n", i+1, strings.ToUpper(string(f.Severity)), f.Title, f.Code)
+		fmt.Fprintf(w, "%d. [%s] %s  (%s)\n", i+1, severityLabel(f.Severity), f.Title, f.Code)
 		for _, e := range f.Evidence {
 			fmt.Fprintf(w, "     - %s\n", e)
 		}
-		fmt.Fprintf(w, "   Fix: %s\n\n", f.Fix)
+		fmt.Fprintf(w, "   %s\n\n", i18n.T("doctor.text.fix", i18n.D{"Fix": f.Fix}))
 	}
 	if r.Problems > 0 {
-		fmt.Fprintf(w, "%d problem(s) found.\n", r.Problems)
+		fmt.Fprintln(w, i18n.N("doctor.text.problems", r.Problems))
 	}
-	fmt.Fprintln(w, "\nChecked, in order:")
+	fmt.Fprintln(w, "\n"+i18n.T("doctor.text.checked"))
 	for i, c := range r.Checked {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, c)
 	}
 }
 
+// severityLabel is a finding's severity as the text report shows it (the JSON keeps the code).
+func severityLabel(s Severity) string {
+	switch s {
+	case SeverityError:
+		return i18n.T("doctor.severity.error")
+	case SeverityWarning:
+		return i18n.T("doctor.severity.warning")
+	case SeverityInfo:
+		return i18n.T("doctor.severity.info")
+	}
+	return strings.ToUpper(string(s))
+}
+
+// kindLabel is the kind of Python (pyenv's classification) as the text report shows it; the JSON
+// keeps the word itself. conda, pyenv and python.org are names and stay as they are.
+func kindLabel(kind string) string {
+	switch kind {
+	case "venv":
+		return i18n.T("doctor.kind.venv")
+	case "store":
+		return i18n.T("doctor.kind.store")
+	case "system":
+		return i18n.T("doctor.kind.system")
+	case "unknown":
+		return i18n.T("doctor.kind.unknown")
+	}
+	return kind
+}
+
 func (r Report) target() string {
 	if r.Venv != "" {
-		return "venv " + r.Venv
+		return i18n.T("doctor.text.target_venv", i18n.D{"Path": r.Venv})
 	}
-	return "python " + r.Python.Path
+	return i18n.T("doctor.text.target_python", i18n.D{"Path": r.Python.Path})
 }
