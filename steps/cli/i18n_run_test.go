@@ -254,7 +254,7 @@ func TestInstallFailureInChinese(t *testing.T) {
 	if _, err := os.Stat(venv); !os.IsNotExist(err) {
 		t.Fatalf("the new venv is still there (%v)", err)
 	}
-	// gpuwiz's own lines: not the engine's progress messages ("… ..."), not the engine's error
+	// gpuwiz's own lines: not the engine's progress messages ("… ...", "  ..."), not the engine's error
 	// after "没有做任何修改：", not pip's output under "最后的输出：".
 	var own []string
 	inTail := false
@@ -268,6 +268,8 @@ func TestInstallFailureInChinese(t *testing.T) {
 			continue
 		case strings.HasPrefix(l, "… "):
 			continue
+		case strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "  完成：") && !strings.HasPrefix(l, "  失败：") && !strings.HasPrefix(l, "  跳过："):
+			continue // an event's own message, in the engine's words
 		}
 		inTail = false
 		if i := strings.Index(l, "没有做任何修改："); i >= 0 {
