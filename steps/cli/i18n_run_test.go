@@ -481,3 +481,50 @@ func doctorRepairForTest() doctor.Repair {
 		Unfixable: []doctor.Finding{{Code: "driver_old", Title: "〔驱动太旧〕"}},
 	}
 }
+
+// The English lines are what they were before the catalog, byte for byte (prompts end with a space).
+func TestRunLinesInEnglishAreUnchanged(t *testing.T) {
+	if got := i18n.T("cli.install.confirm"); got != "Run this plan? [y/N] " {
+		t.Errorf("install prompt %q", got)
+	}
+	if got := i18n.T("cli.doctor.confirm"); got != "Apply this plan? [y/N] " {
+		t.Errorf("doctor prompt %q", got)
+	}
+	if got := i18n.In(i18n.Chinese, "cli.install.confirm"); !strings.HasSuffix(got, "[y/N] ") {
+		t.Errorf("Chinese install prompt %q", got)
+	}
+	var b bytes.Buffer
+	printPlan(&b, install.Plan{Venv: "/v", Conda: true, Steps: []install.Step{{Title: "Stage", Offline: []string{"pip", "download", "--no-index"}, Argv: []string{"pip", "download"}}},
+		Uninstall: []string{"torch"}, Install: []string{"torch==2.6.0"}, Notes: []string{"N"}, Warnings: []string{"W"}},
+		matrix.Candidate{Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu126"})
+	want := "Plan: torch 2.6.0 (cu126) into /v (a conda env)\n   1. Stage\n      first, from the cache: pip download --no-index\n      pip download\n" +
+		"uninstall: torch\ninstall: torch==2.6.0\nwheels from: " + install.Source{}.Describe() + "\nnote: N\nwarning: W\n"
+	if b.String() != want {
+		t.Errorf("plan\n got %q\nwant %q", b.String(), want)
+	}
+	b.Reset()
+	printOutcome(&b, install.Outcome{Result: install.ResultDamaged, FailedStep: "install", Error: "E", LogPath: "/l",
+		Leftovers: []install.Leftover{{Path: "/p", What: "missing", Clear: "C"}}}, []string{"T"}, nil)
+	want = "\nFailed at install, and the venv is damaged: it still differs from before the run: E\nWhat is left, and the command that clears each:\n  missing /p\n    C\nlast output:\n  T\nlog: /l\n"
+	if b.String() != want {
+		t.Errorf("outcome\n got %q\nwant %q", b.String(), want)
+	}
+	b.Reset()
+	writeRepairPlan(&b, doctorRepairForTest())
+	want = "\nRepair plan:\n  1. 〔移除〕\n  2. Install torch 2.6.0 (cu126) through the install engine, then verify; wheels from https://download.pytorch.org/whl/cu126\n" +
+		"  3. 〔清理〕: /v/bin/python -m pip cache purge\n  note: 〔说明〕\n  left to you: 〔驱动太旧〕 (driver_old)\n"
+	if b.String() != want {
+		t.Errorf("repair plan\n got %q\nwant %q", b.String(), want)
+	}
+	b.Reset()
+	printBenchEvent(&b, bench.Check{RelErr: 0.5, Threshold: 0.01})
+	printBenchEvent(&b, bench.OOM{N: 8192, RetryN: 4096})
+	printBenchSummary(&b, bench.Summary{SpeedupFP32: 32, CopyGBps: 4000, Verdict: "V", Log: []string{"a", "b"}},
+		[]bench.GPUReading{{Index: 0, PeakUtilPct: 99, PeakPowerW: 650, PeakMemoryMiB: 1000, BenchPIDSeen: true}}, "x")
+	want = "rel err 0.5 (limit 0.01) WRONG\nout of memory at 8192, retrying at 4096… \nCPU vs GPU (fp32 matmul): 32× faster on the GPU\n" +
+		"copy      4000 GB/s (device to device, read plus write)\nGPU 0: peak 99% busy, 650 W, 1000 MiB used; running the benchmark's Python\n" +
+		"last output from Python:\n  a\n  b\nverdict: V (0.0 s)\n"
+	if b.String() != want {
+		t.Errorf("bench\n got %q\nwant %q", b.String(), want)
+	}
+}
