@@ -528,3 +528,27 @@ func TestRunLinesInEnglishAreUnchanged(t *testing.T) {
 		t.Errorf("bench\n got %q\nwant %q", b.String(), want)
 	}
 }
+
+// Every Chinese message of install, doctor, bench and the sources list, rendered with its values
+// filled, is Chinese (the runs above reach most of them; this reaches the rest).
+func TestRunMessagesHaveNoEnglishInChinese(t *testing.T) {
+	msgs, err := i18n.Catalog(i18n.Chinese)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range msgs {
+		if !strings.HasPrefix(m.ID, "cli.install.") && !strings.HasPrefix(m.ID, "cli.doctor.") && !strings.HasPrefix(m.ID, "cli.bench.") && !strings.HasPrefix(m.ID, "cli.sources.") {
+			continue
+		}
+		n++
+		d := i18n.D{}
+		for _, p := range regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}`).FindAllStringSubmatch(m.Forms["other"], -1) {
+			d[p[1]] = "9"
+		}
+		i18ntest.NoEnglishProse(t, m.ID, i18n.NIn(i18n.Chinese, m.ID, 2, d))
+	}
+	if n < 100 {
+		t.Errorf("only %d messages", n)
+	}
+}
