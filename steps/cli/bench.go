@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -36,22 +38,19 @@ func newBenchCommand(env *Env) *cobra.Command {
 	var asJSON, quick, tui bool
 	var gpuIndex int
 	cmd := &cobra.Command{
-		Use:   "bench (--venv PATH | --python PATH)",
-		Short: "Benchmark the GPU with the venv's framework: TFLOPS, GB/s, speedup over the CPU, a verdict",
-		Long: "bench runs a matmul and copy benchmark on the GPU with the venv's PyTorch or PaddlePaddle,\n" +
-			"checks the answers against a float64 CPU reference and says whether the GPU is doing the work.\n" +
-			"Exit codes: 0 the GPU works; 1 could not benchmark (no framework, CPU-only build, no device,\n" +
-			"wrong architecture, out of memory, crash, timeout); 4 the GPU gave wrong answers; 2 bad flags.",
-		Args: cobra.NoArgs,
+		Use:   "bench (--venv PATH | --python PATH)", //i18n:raw the command and its syntax, typed as it is
+		Short: i18n.T("cli.bench.short"),
+		Long:  i18n.T("cli.bench.long"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if (venv == "") == (python == "") {
-				return Usagef("give exactly one of --venv PATH or --python PATH")
+				return Usagef("%s", i18n.T("cli.bench.venv_or_python"))
 			}
 			if framework != "" && framework != "torch" && framework != "paddle" {
-				return Usagef("--framework %q: choose torch or paddle (or leave it out to detect)", framework)
+				return Usagef("%s", i18n.T("cli.bench.bad_framework", i18n.D{"Framework": strconv.Quote(framework)}))
 			}
 			if gpuIndex < 0 {
-				return Usagef("--gpu %d: give a GPU index from `gpuwiz gpu` (0 is the first)", gpuIndex)
+				return Usagef("%s", i18n.T("cli.bench.bad_gpu", i18n.D{"Index": gpuIndex}))
 			}
 			if err := checkGPUIndex(cmd.Context(), env, gpuIndex); err != nil {
 				return err
@@ -59,7 +58,7 @@ func newBenchCommand(env *Env) *cobra.Command {
 			if venv != "" {
 				v := pyenv.Venv{Root: venv}
 				if !v.Exists() {
-					return Usagef("%s is not a virtual environment (no pyvenv.cfg); pass the venv's folder or use --python", venv)
+					return Usagef("%s", i18n.T("cli.bench.not_venv", i18n.D{"Venv": venv}))
 				}
 				python = v.Python()
 			}
@@ -71,13 +70,13 @@ func newBenchCommand(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&venv, "venv", "", "the virtual environment to benchmark")
-	f.StringVar(&python, "python", "", "the Python interpreter to benchmark with (instead of --venv)")
-	f.StringVar(&framework, "framework", "", "torch or paddle (default: whichever is installed, torch first)")
-	f.BoolVar(&asJSON, "json", false, "print the summary and the sampler's readings as JSON")
-	f.BoolVar(&quick, "quick", false, "fewer sizes and repeats")
-	f.IntVar(&gpuIndex, "gpu", 0, "the GPU to benchmark: `N` is the index gpuwiz gpu lists (PCI bus order; CUDA_VISIBLE_DEVICES does not apply)")
-	f.BoolVar(&tui, "tui", false, "show the live benchmark screen (needs a terminal)")
+	f.StringVar(&venv, "venv", "", i18n.T("cli.bench.flag.venv"))
+	f.StringVar(&python, "python", "", i18n.T("cli.bench.flag.python"))
+	f.StringVar(&framework, "framework", "", i18n.T("cli.bench.flag.framework"))
+	f.BoolVar(&asJSON, "json", false, i18n.T("cli.bench.flag.json"))
+	f.BoolVar(&quick, "quick", false, i18n.T("cli.bench.flag.quick"))
+	f.IntVar(&gpuIndex, "gpu", 0, i18n.T("cli.bench.flag.gpu"))
+	f.BoolVar(&tui, "tui", false, i18n.T("cli.bench.flag.tui"))
 	return cmd
 }
 
@@ -88,19 +87,18 @@ func runBench(ctx context.Context, env *Env, out io.Writer, python, framework st
 		fw, err := bench.DetectFramework(ctx, r, python)
 		if err != nil {
 			if ctx.Err() != nil {
-				return Exitf(ExitInterrupted, "interrupted")
+				return Exitf(ExitInterrupted, "%s", i18n.T("cli.bench.interrupted"))
 			}
-			return Exitf(ExitFailure, "could not benchmark: %v", err)
+			return Exitf(ExitFailure, "%s", i18n.T("cli.bench.failed", i18n.D{"Err": err}))
 		}
 		framework = fw
 	}
 
 	watch := bench.NewWatch()
-	samplerName := "none"
 	sampleCtx, stopSampling := context.WithCancel(ctx)
 	samplerDone := make(chan struct{})
-	if p, name := benchProber(env); p != nil {
-		samplerName = name
+	p, sampler := benchProber(env)
+	if p != nil {
 		go func() {
 			defer close(samplerDone)
 			for samples := range gpu.Watch(sampleCtx, p, benchSampleEvery) {
@@ -108,7 +106,6 @@ func runBench(ctx context.Context, env *Env, out io.Writer, python, framework st
 			}
 		}()
 	} else {
-		samplerName = name
 		close(samplerDone)
 	}
 
@@ -127,13 +124,13 @@ func runBench(ctx context.Context, env *Env, out io.Writer, python, framework st
 	stopSampling()
 	<-samplerDone
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
-		return Exitf(ExitInterrupted, "interrupted")
+		return Exitf(ExitInterrupted, "%s", i18n.T("cli.bench.interrupted"))
 	}
 	if err != nil {
-		return Exitf(ExitFailure, "could not benchmark: %v", err)
+		return Exitf(ExitFailure, "%s", i18n.T("cli.bench.failed", i18n.D{"Err": err}))
 	}
 	if asJSON {
-		doc := BenchJSON{Summary: s, Sampler: samplerName, GPUReadings: watch.Readings(s.PID),
+		doc := BenchJSON{Summary: s, Sampler: sampler.in(i18n.English), GPUReadings: watch.Readings(s.PID),
 			WallSeconds: time.Since(started).Seconds(), PythonPath: python}
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -141,7 +138,7 @@ func runBench(ctx context.Context, env *Env, out io.Writer, python, framework st
 			return err
 		}
 	} else {
-		printBenchSummary(out, s, watch.Readings(s.PID), samplerName)
+		printBenchSummary(out, s, watch.Readings(s.PID), sampler.in(i18n.Current()))
 	}
 	return benchExit(s)
 }
@@ -158,37 +155,59 @@ func benchExit(s bench.Summary) error {
 	}
 }
 
+// benchSampler names the sampler of a run, or says why there was none.
+type benchSampler struct {
+	backend   string // the GPU probe's backend when there is a sampler
+	simulated bool   // --simulate: no live readings
+	noDriver  string // the probe's message when no driver answered
+	err       error  // the probe failed
+}
+
+// in is the sampler's name, or why there was none, in language l. --json's "sampler" is always the
+// English ("gpu probe (nvml)", "none (...)"), so a script reads the same in every language.
+func (s benchSampler) in(l i18n.Lang) string {
+	switch {
+	case s.simulated:
+		return i18n.In(l, "cli.bench.sampler.simulated")
+	case s.err != nil:
+		return i18n.In(l, "cli.bench.sampler.error", i18n.D{"Err": s.err})
+	case s.backend == "":
+		return i18n.In(l, "cli.bench.sampler.no_driver", i18n.D{"Message": s.noDriver})
+	}
+	return "gpu probe (" + s.backend + ")" //i18n:raw the sampler's name, as --json has it
+}
+
 // benchProber is the GPU sampler used during the run; nil (with the reason) when there is none.
 // The live readings come from the GPU probe's Prober; --simulate has no live readings.
-func benchProber(env *Env) (gpu.Prober, string) {
+func benchProber(env *Env) (gpu.Prober, benchSampler) {
 	if env.G.SimulateFile != "" {
-		return nil, "none (--simulate has no live readings)"
+		return nil, benchSampler{simulated: true}
 	}
 	p, err := env.GPUProber()
 	if err != nil {
-		return nil, "none (" + err.Error() + ")"
+		return nil, benchSampler{err: err}
 	}
 	r, err := env.GPUReport(context.Background())
 	switch {
 	case err != nil:
-		return nil, "none (" + err.Error() + ")"
+		return nil, benchSampler{err: err}
 	case !r.Available:
-		return nil, "none (no NVIDIA driver answered: " + r.Message + ")"
+		return nil, benchSampler{noDriver: r.Message}
 	}
-	return p, "gpu probe (" + r.Backend + ")"
+	return p, benchSampler{backend: r.Backend}
 }
 
 func printBenchEvent(w io.Writer, e bench.Event) {
 	switch v := e.(type) {
 	case bench.Hello:
-		fmt.Fprintf(w, "Python %s started (pid %d), importing %s…\n", v.Python, v.PID, v.Framework)
+		fmt.Fprintln(w, i18n.T("cli.bench.hello", i18n.D{"Version": v.Python, "PID": v.PID, "Framework": v.Framework}))
 	case bench.Device:
-		free := fmt.Sprintf("%d of %d MiB free", v.FreeMiB, v.TotalMiB)
+		free := i18n.T("cli.bench.free", i18n.D{"Free": v.FreeMiB, "Total": v.TotalMiB})
 		if v.FreeGuess {
-			free = fmt.Sprintf("%d MiB, free memory unknown (planning on %d)", v.TotalMiB, v.FreeMiB)
+			free = i18n.T("cli.bench.free_guess", i18n.D{"Total": v.TotalMiB, "Free": v.FreeMiB})
 		}
-		fmt.Fprintf(w, "%s %s (CUDA %s) on GPU %d: %s, compute capability %s, %s, TF32 %s\n",
-			v.Framework, v.Version, v.CUDA, v.Index, v.Name, v.Capability, free, onOff(v.TF32))
+		fmt.Fprintln(w, i18n.T("cli.bench.device", i18n.D{"Framework": v.Framework, "Version": v.Version, "CUDA": v.CUDA,
+			"Index": v.Index, "Name": v.Name, "Capability": v.Capability, "Memory": free, "TF32": onOff(v.TF32)}))
 	case bench.Step:
 		fmt.Fprintf(w, "  %-28s ", v.Name)
 	case bench.Result:
@@ -198,67 +217,70 @@ func printBenchEvent(w io.Writer, e bench.Event) {
 			fmt.Fprintf(w, "%8.2f TFLOPS (%.3f ms)\n", v.TFLOPS, v.MS)
 		}
 	case bench.Check:
-		mark := "ok"
-		if !v.OK {
-			mark = "WRONG"
+		relErr, limit := fmt.Sprintf("%.2g", v.RelErr), fmt.Sprintf("%.0g", v.Threshold)
+		if v.OK {
+			fmt.Fprintln(w, i18n.T("cli.bench.check_ok", i18n.D{"Err": relErr, "Limit": limit}))
+		} else {
+			fmt.Fprintln(w, i18n.T("cli.bench.check_wrong", i18n.D{"Err": relErr, "Limit": limit}))
 		}
-		fmt.Fprintf(w, "rel err %.2g (limit %.0g) %s\n", v.RelErr, v.Threshold, mark)
 	case bench.OOM:
 		if v.RetryN > 0 {
-			fmt.Fprintf(w, "out of memory at %d, retrying at %d… ", v.N, v.RetryN)
+			fmt.Fprint(w, i18n.T("cli.bench.oom_retry", i18n.D{"N": v.N, "RetryN": v.RetryN}))
 		} else {
-			fmt.Fprintf(w, "out of memory at %d\n", v.N)
+			fmt.Fprintln(w, i18n.T("cli.bench.oom", i18n.D{"N": v.N}))
 		}
 	case bench.Skip:
-		fmt.Fprintf(w, "  skipped %s %s %d: %s\n", v.Op, v.DType, v.N, v.Reason)
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.bench.skipped", i18n.D{"Op": v.Op, "DType": v.DType, "N": v.N, "Reason": v.Reason}))
 	case bench.Failure:
-		fmt.Fprintf(w, "\nerror (%s): %s\n", v.Kind, v.Message)
+		fmt.Fprintf(w, "\n%s\n", i18n.T("cli.bench.error", i18n.D{"Kind": v.Kind, "Message": v.Message}))
 	}
 }
 
 func onOff(b bool) string {
 	if b {
-		return "on"
+		return i18n.T("cli.bench.on")
 	}
-	return "off"
+	return i18n.T("cli.bench.off")
 }
 
 func printBenchSummary(w io.Writer, s bench.Summary, readings []bench.GPUReading, sampler string) {
 	fmt.Fprintln(w)
 	if s.SpeedupFP32 > 0 {
-		fmt.Fprintf(w, "CPU vs GPU (fp32 matmul): %.0f× faster on the GPU\n", s.SpeedupFP32)
+		fmt.Fprintln(w, i18n.T("cli.bench.speedup", i18n.D{"Times": fmt.Sprintf("%.0f", s.SpeedupFP32)}))
 	}
 	for _, dt := range bench.DTypes(s.TFLOPS) {
 		fmt.Fprintf(w, "%-5s %8.1f TFLOPS\n", dt, s.TFLOPS[dt])
 	}
 	if s.CopyGBps > 0 {
-		fmt.Fprintf(w, "copy  %8.0f GB/s (device to device, read plus write)\n", s.CopyGBps)
+		fmt.Fprintln(w, i18n.T("cli.bench.copy", i18n.D{"GBps": fmt.Sprintf("%8.0f", s.CopyGBps)}))
 	}
 	for _, r := range readings {
-		seen := "not seen in its process list"
+		util, power := fmt.Sprintf("%.0f", r.PeakUtilPct), fmt.Sprintf("%.0f", r.PeakPowerW)
 		if r.BenchPIDSeen {
-			seen = "running the benchmark's Python"
+			fmt.Fprintln(w, i18n.T("cli.bench.reading_seen", i18n.D{"Index": r.Index, "Util": util, "Power": power, "Memory": r.PeakMemoryMiB}))
+		} else {
+			fmt.Fprintln(w, i18n.T("cli.bench.reading_not_seen", i18n.D{"Index": r.Index, "Util": util, "Power": power, "Memory": r.PeakMemoryMiB}))
 		}
-		fmt.Fprintf(w, "GPU %d: peak %.0f%% busy, %.0f W, %d MiB used; %s\n", r.Index, r.PeakUtilPct, r.PeakPowerW, r.PeakMemoryMiB, seen)
 	}
 	if len(readings) == 0 {
-		fmt.Fprintf(w, "live readings: %s\n", sampler)
+		fmt.Fprintln(w, i18n.T("cli.bench.live_readings", i18n.D{"Sampler": sampler}))
 	}
 	if len(s.Log) > 0 && !s.OK {
-		fmt.Fprintf(w, "last output from Python:\n  %s\n", strings.Join(s.Log[max(0, len(s.Log)-5):], "\n  "))
+		fmt.Fprintln(w, i18n.T("cli.bench.last_output"))
+		fmt.Fprintf(w, "  %s\n", strings.Join(s.Log[max(0, len(s.Log)-5):], "\n  "))
 	}
-	fmt.Fprintf(w, "verdict: %s (%.1f s)\n", s.Verdict, s.Elapsed.Seconds())
+	fmt.Fprintln(w, i18n.T("cli.bench.verdict", i18n.D{"Verdict": s.Verdict, "Seconds": fmt.Sprintf("%.1f", s.Elapsed.Seconds())}))
 }
 
 // runBenchScreen shows the wizard's live benchmark screen on its own.
 func runBenchScreen(ctx context.Context, env *Env, python, framework string, opts bench.Options) error {
 	if env.Build.BenchScreen == nil {
-		return Exitf(ExitFailure, "this build has no benchmark screen")
+		return Exitf(ExitFailure, "%s", i18n.T("cli.bench.no_screen"))
 	}
 	if framework == "" {
 		fw, err := bench.DetectFramework(ctx, runner.New(nil), python)
 		if err != nil {
-			return Exitf(ExitFailure, "could not benchmark: %v", err)
+			return Exitf(ExitFailure, "%s", i18n.T("cli.bench.failed", i18n.D{"Err": err}))
 		}
 		framework = fw
 	}
@@ -282,5 +304,5 @@ func checkGPUIndex(ctx context.Context, env *Env, index int) error {
 		}
 		cards = append(cards, fmt.Sprintf("%d (%s)", g.Index, g.Name))
 	}
-	return Usagef("--gpu %d: this machine has GPU %s; pick one of those", index, strings.Join(cards, ", "))
+	return Usagef("%s", i18n.N("cli.bench.no_such_gpu", len(cards), i18n.D{"Index": index, "Cards": i18n.Join(cards)}))
 }

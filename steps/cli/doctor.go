@@ -16,6 +16,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
 )
@@ -34,32 +35,25 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	var asJSON, fix, yes bool
 	var src install.ReinstallOptions
 	cmd := &cobra.Command{
-		Use:   "doctor [--venv PATH | --python PATH]",
-		Short: "Find what is wrong with a GPU build of PyTorch or PaddlePaddle, and repair it",
-		Long: "doctor checks, in the setup guides' troubleshooting order, which package is installed, what it was\n" +
-			"built for, the driver, the framework's own check and one small computation, then pip's configuration,\n" +
-			"PATH and (on Windows) the registry. It works when the framework does not even import.\n" +
-			"--bundle FILE writes a zip (report, pip freeze, GPU report, logs; credentials redacted) for a bug report.\n" +
-			"--fix applies the repair plan (asks first unless --yes). A reinstall takes the exact build from gpuwiz's\n" +
-			"wheel cache when it is there (no network at all), else from --index-url/--find-links/--mirror, else from\n" +
-			"the source the venv's requirements.lock recorded, else from the channel's official index; the plan says which.\n" +
-			"Exit codes: 0 no problem found; 5 problems found; 2 bad input; 1 the repair failed.",
-		Args: cobra.NoArgs,
+		Use:   "doctor [--venv PATH | --python PATH]", //i18n:raw the command and its syntax, typed as it is
+		Short: i18n.T("cli.doctor.short"),
+		Long:  i18n.T("cli.doctor.long"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if venv != "" && python != "" {
-				return Usagef("give either --venv PATH or --python PATH, not both")
+				return Usagef("%s", i18n.T("cli.doctor.venv_and_python"))
 			}
 			if bundle != "" {
 				if st, err := os.Stat(filepath.Dir(bundle)); err != nil || !st.IsDir() {
-					return Usagef("--bundle %s: the folder %s does not exist; name a file in an existing folder", bundle, filepath.Dir(bundle))
+					return Usagef("%s", i18n.T("cli.doctor.bundle_folder", i18n.D{"File": bundle, "Folder": filepath.Dir(bundle)}))
 				}
 			}
 			if yes && !fix {
-				return Usagef("--yes only goes with --fix")
+				return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--yes"}))
 			}
 			if config != "" {
 				if !fix {
-					return Usagef("--config only goes with --fix")
+					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--config"}))
 				}
 				if err := readRepairAnswers(config, cmd, &src, &yes); err != nil {
 					return err
@@ -70,7 +64,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 					continue
 				}
 				if !fix {
-					return Usagef("%s only goes with --fix", name)
+					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": name}))
 				}
 				if err := install.CheckIndexURL(u); err != nil {
 					return Usagef("%s: %v", name, err)
@@ -80,18 +74,18 @@ func newDoctorCommand(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&venv, "venv", "", "the virtual environment to check (default: $VIRTUAL_ENV, else the python on PATH)")
-	f.StringVar(&venv, "env", "", "a conda env (or venv) to check: the same as --venv")
-	f.StringVar(&python, "python", "", "the Python interpreter to check (instead of --venv)")
-	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	f.StringVar(&bundle, "bundle", "", "also write a zip for a bug report to this file")
-	f.BoolVar(&fix, "fix", false, "apply the repair plan after the diagnosis")
-	f.BoolVar(&yes, "yes", false, "with --fix: do not ask before changing the environment")
-	f.StringVar(&src.IndexURL, "index-url", "", "with --fix: reinstall from this index (a mirror of the channel) when the wheel cache lacks the build")
-	f.StringVar(&src.Mirror, "mirror", "", "with --fix: Paddle's dependencies (and pip's upgrade) from this index")
-	f.StringVar(&src.FindLinks, "find-links", "", "with --fix: a flat page of the framework's wheels (several mirrors of PyTorch's wheels are one)")
-	f.StringVar(&src.CacheDir, "cache-dir", "", "with --fix: the wheel cache (default: the user cache dir /gpuwiz/wheels)")
-	f.StringVar(&config, "config", "", "with --fix: install's TOML answer file; its index-url, mirror, find-links, cache-dir and yes are used (flags win)")
+	f.StringVar(&venv, "venv", "", i18n.T("cli.doctor.flag.venv"))
+	f.StringVar(&venv, "env", "", i18n.T("cli.doctor.flag.env"))
+	f.StringVar(&python, "python", "", i18n.T("cli.doctor.flag.python"))
+	f.BoolVar(&asJSON, "json", false, i18n.T("cli.doctor.flag.json"))
+	f.StringVar(&bundle, "bundle", "", i18n.T("cli.doctor.flag.bundle"))
+	f.BoolVar(&fix, "fix", false, i18n.T("cli.doctor.flag.fix"))
+	f.BoolVar(&yes, "yes", false, i18n.T("cli.doctor.flag.yes"))
+	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
+	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
+	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
+	f.StringVar(&src.CacheDir, "cache-dir", "", i18n.T("cli.doctor.flag.cache_dir"))
+	f.StringVar(&config, "config", "", i18n.T("cli.doctor.flag.config"))
 	return cmd
 }
 
@@ -100,7 +94,7 @@ func doctorDeps(env *Env, log io.Writer) (doctor.Deps, []string) {
 	var notes []string
 	m, err := env.Matrix()
 	if err != nil {
-		notes = append(notes, "version matrix unavailable, checks that need it are skipped: "+err.Error())
+		notes = append(notes, i18n.T("cli.doctor.no_matrix", i18n.D{"Err": err}))
 		m = nil
 	}
 	return doctor.Deps{
@@ -117,7 +111,7 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 	var cmdLog bytes.Buffer
 	deps, notes := doctorDeps(env, &cmdLog)
 	for _, n := range notes {
-		fmt.Fprintln(errOut, "gpuwiz doctor:", n)
+		fmt.Fprintln(errOut, "gpuwiz doctor:", n) //i18n:raw the program's name, before its message
 	}
 	rep, err := doctor.Run(ctx, deps, opts)
 	var inErr *doctor.InputError
@@ -131,9 +125,9 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		g, _ := env.GPUReport(ctx)
 		in := doctor.BundleInput{Report: rep, GPU: g, Runner: deps.Runner, Env: deps.Env, LogDirs: doctor.LogDirs(rep.Venv), CommandLog: cmdLog.Bytes()}
 		if err := doctor.WriteBundle(ctx, bundle, in); err != nil {
-			return Exitf(ExitFailure, "could not write the bundle %s: %v", bundle, err)
+			return Exitf(ExitFailure, "%s", i18n.T("cli.doctor.bundle_failed", i18n.D{"File": bundle, "Err": err}))
 		}
-		fmt.Fprintf(errOut, "gpuwiz doctor: wrote %s (credentials redacted); attach it to your bug report\n", bundle)
+		fmt.Fprintln(errOut, "gpuwiz doctor:", i18n.T("cli.doctor.bundle_written", i18n.D{"File": bundle})) //i18n:raw the program's name, before its message
 	}
 	if !fix {
 		if asJSON {
@@ -172,13 +166,13 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 	}
 	if !yes {
 		if asJSON {
-			return Usagef("--fix --json changes the environment without a prompt only with --yes")
+			return Usagef("%s", i18n.T("cli.doctor.fix_json_needs_yes"))
 		}
-		fmt.Fprint(out, "Apply this plan? [y/N] ")
+		fmt.Fprint(out, i18n.T("cli.doctor.confirm"))
 		var answer string
 		fmt.Fscanln(stdin, &answer)
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			fmt.Fprintln(out, "Nothing changed.")
+			fmt.Fprintln(out, i18n.T("cli.doctor.nothing_changed"))
 			return Silent(ExitProblems)
 		}
 	}
@@ -194,10 +188,10 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 			switch {
 			case e.Line != "":
 			case e.Done && e.Err != "":
-				fmt.Fprintf(out, "  failed: %s\n", e.Err)
+				fmt.Fprintf(out, "  %s\n", i18n.T("cli.doctor.step_failed", i18n.D{"Err": e.Err}))
 			case e.Done:
 			case e.Step == 0:
-				fmt.Fprintln(out, "Checking again…")
+				fmt.Fprintln(out, i18n.T("cli.doctor.checking_again"))
 			default:
 				fmt.Fprintf(out, "[%d/%d] %s\n", e.Step, e.Of, e.Title)
 			}
@@ -223,7 +217,7 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 			doctor.WriteText(out, *res.After)
 		}
 		if logPath != "" {
-			fmt.Fprintf(out, "log: %s\n", logPath)
+			fmt.Fprintln(out, i18n.T("cli.doctor.log", i18n.D{"Path": logPath}))
 		}
 	}
 	switch {
@@ -236,9 +230,10 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 }
 
 func writeRepairPlan(out io.Writer, p doctor.Repair) {
-	fmt.Fprintln(out, "\nRepair plan:")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, i18n.T("cli.doctor.plan.title"))
 	if p.Empty() {
-		fmt.Fprintln(out, "  nothing gpuwiz can fix by itself; follow the fixes above.")
+		fmt.Fprintf(out, "  %s\n", i18n.T("cli.doctor.plan.nothing"))
 	}
 	// In the order ApplyRepair runs them: the engine's removals and the install, then doctor's own steps.
 	i := 0
@@ -247,7 +242,7 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 		if a.RemovePath != "" {
 			fmt.Fprintf(out, "  %d. %s\n", i, a.Title)
 		} else {
-			fmt.Fprintf(out, "  %d. %s: %s\n", i, a.Title, runner.QuoteArgv(a.Argv))
+			fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.action", i18n.D{"Title": a.Title, "Command": runner.QuoteArgv(a.Argv)}))
 		}
 	}
 	for _, a := range p.Actions {
@@ -261,7 +256,7 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 		if from == "" {
 			from = c.IndexURL
 		}
-		fmt.Fprintf(out, "  %d. Install %s %s (%s) through the install engine, then verify; wheels from %s\n", i, c.Framework, c.FrameworkVersion, c.Channel, runner.Redact(from))
+		fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": runner.Redact(from)}))
 	}
 	for _, a := range p.Actions {
 		if !a.Engine {
@@ -269,10 +264,10 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 		}
 	}
 	for _, n := range p.Notes {
-		fmt.Fprintf(out, "  note: %s\n", n)
+		fmt.Fprintf(out, "  %s\n", i18n.T("cli.doctor.plan.note", i18n.D{"Text": n}))
 	}
 	for _, f := range p.Unfixable {
-		fmt.Fprintf(out, "  left to you: %s (%s)\n", f.Title, f.Code)
+		fmt.Fprintf(out, "  %s\n", i18n.T("cli.doctor.plan.left", i18n.D{"Title": f.Title, "Code": f.Code}))
 	}
 }
 
@@ -306,7 +301,7 @@ func readRepairAnswers(path string, cmd *cobra.Command, src *install.ReinstallOp
 	if err := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields().Decode(&file); err != nil {
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) {
-			return Usagef("--config %s: unknown key(s):\n%s\nthe file is install's answer file; doctor --fix reads its index-url, mirror, find-links, cache-dir and yes", path, sm.String())
+			return Usagef("%s", i18n.N("cli.doctor.config_unknown_keys", len(sm.Errors), i18n.D{"File": path, "Keys": sm.String()}))
 		}
 		return Usagef("--config %s: %v", path, err)
 	}

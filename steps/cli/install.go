@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
@@ -65,13 +67,9 @@ func newInstallCmd(env *Env) *cobra.Command {
 	var config string
 	cmd := &cobra.Command{
 		Use:   "install",
-		Short: "Install a GPU build of PyTorch or PaddlePaddle into a venv, safely, and verify it",
-		Long: "install stages every wheel of the chosen build in gpuwiz's wheel cache before anything is removed,\n" +
-			"backs up the dists it replaces, uninstalls every conflicting dist, installs from the staged wheels\n" +
-			"only, verifies the build and writes requirements.lock and constraints.txt. Any failure after the\n" +
-			"uninstall puts the previous packages back. Omitted choices take the matrix's recommendation.\n" +
-			"Exit codes: 0 installed and verified, 4 installed but verification failed, 3 nothing compatible,\n" +
-			"1 failed (the environment is as before), 2 bad input.",
+		Short: i18n.T("cli.install.short"),
+		Long:  i18n.T("cli.install.long"),
+		//i18n:raw commands to type, the same in every language
 		Example: "  gpuwiz install --framework torch --channel cu126 --venv ./venv --yes\n" +
 			"  gpuwiz install --framework paddle --venv D:\\envs\\paddle --mirror https://pypi.tuna.tsinghua.edu.cn/simple --dry-run --json\n" +
 			"  gpuwiz install --config answers.toml --yes --json",
@@ -86,23 +84,23 @@ func newInstallCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&a.Framework, "framework", "torch", "torch or paddle")
-	f.StringVar(&a.FrameworkVersion, "framework-version", "", "framework version (2.6 means the newest 2.6.x; default: the recommendation)")
-	f.StringVar(&a.Channel, "channel", "", "channel such as cu126, cu118 or cpu (default: the recommendation)")
-	f.StringVar(&a.Venv, "venv", "", "the venv to install into; created when it does not exist (required)")
-	f.StringVar(&a.Venv, "env", "", "a conda env (or venv) to install into: the same as --venv")
-	f.StringVar(&a.Python, "python", "", "the Python that creates a new venv (default: the first 64-bit python.org-style Python found)")
-	f.StringVar(&a.IndexURL, "index-url", "", "use this index instead of the channel's (https; http only for loopback)")
-	f.StringVar(&a.Mirror, "mirror", "", "Paddle: index for paddlepaddle-gpu's dependencies (never for paddlepaddle-gpu itself); also where pip upgrades itself from")
-	f.StringVar(&a.FindLinks, "find-links", "", "a flat page of the framework's wheels (pip --find-links), searched beside the index, which then serves the dependencies (--mirror when given)")
-	f.StringVar(&a.CacheDir, "cache-dir", "", "wheel cache (default: the user cache dir /gpuwiz/wheels)")
-	f.StringVar(&a.Log, "log", "", "log file of every command and its output (default: the user cache dir /gpuwiz/logs)")
-	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, "keep the venv's pip even when it is older than 25.1")
-	f.BoolVar(&a.Force, "force", false, "install the build asked for (--channel, --framework-version) even when it does not fit this machine's driver, GPU or Python")
-	f.BoolVar(&a.DryRun, "dry-run", false, "print the plan and run nothing")
-	f.BoolVar(&a.Yes, "yes", false, "do not ask before changing the venv")
-	f.BoolVar(&a.JSON, "json", false, "print the plan (and outcome) as JSON")
-	f.StringVar(&config, "config", "", "TOML answer file with the same keys as these flags (flags win)")
+	f.StringVar(&a.Framework, "framework", "torch", i18n.T("cli.install.flag.framework"))
+	f.StringVar(&a.FrameworkVersion, "framework-version", "", i18n.T("cli.install.flag.framework_version"))
+	f.StringVar(&a.Channel, "channel", "", i18n.T("cli.install.flag.channel"))
+	f.StringVar(&a.Venv, "venv", "", i18n.T("cli.install.flag.venv"))
+	f.StringVar(&a.Venv, "env", "", i18n.T("cli.install.flag.env"))
+	f.StringVar(&a.Python, "python", "", i18n.T("cli.install.flag.python"))
+	f.StringVar(&a.IndexURL, "index-url", "", i18n.T("cli.install.flag.index_url"))
+	f.StringVar(&a.Mirror, "mirror", "", i18n.T("cli.install.flag.mirror"))
+	f.StringVar(&a.FindLinks, "find-links", "", i18n.T("cli.install.flag.find_links"))
+	f.StringVar(&a.CacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir"))
+	f.StringVar(&a.Log, "log", "", i18n.T("cli.install.flag.log"))
+	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, i18n.T("cli.install.flag.no_pip_upgrade"))
+	f.BoolVar(&a.Force, "force", false, i18n.T("cli.install.flag.force"))
+	f.BoolVar(&a.DryRun, "dry-run", false, i18n.T("cli.install.flag.dry_run"))
+	f.BoolVar(&a.Yes, "yes", false, i18n.T("cli.install.flag.yes"))
+	f.BoolVar(&a.JSON, "json", false, i18n.T("cli.install.flag.json"))
+	f.StringVar(&config, "config", "", i18n.T("cli.install.flag.config"))
 	return cmd
 }
 
@@ -117,7 +115,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 	if err := dec.Decode(&file); err != nil {
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) {
-			return Usagef("--config %s: unknown key(s):\n%s\nthe keys are the install flags' names (framework, framework-version, channel, venv, python, index-url, mirror, find-links, cache-dir, log, no-pip-upgrade, force, yes, dry-run, json)", path, sm.String())
+			return Usagef("%s", i18n.N("cli.install.config_unknown_keys", len(sm.Errors), i18n.D{"File": path, "Keys": sm.String()}))
 		}
 		return Usagef("--config %s: %v", path, err)
 	}
@@ -160,10 +158,10 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	// JSON show them redacted, as the log does.
 	ctx, out := cmd.Context(), io.Writer(redactingWriter{cmd.OutOrStdout()})
 	if a.Framework != "torch" && a.Framework != "paddle" {
-		return Usagef("--framework %q: use torch or paddle", a.Framework)
+		return Usagef("%s", i18n.T("cli.install.bad_framework", i18n.D{"Framework": strconv.Quote(a.Framework)}))
 	}
 	if a.Venv == "" {
-		return Usagef("no venv: pass --venv PATH (an existing venv, or where to create one)")
+		return Usagef("%s", i18n.T("cli.install.no_venv"))
 	}
 	for name, u := range map[string]string{"--index-url": a.IndexURL, "--mirror": a.Mirror, "--find-links": a.FindLinks} {
 		if u != "" {
@@ -178,7 +176,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	v := pyenv.Venv{Root: root}
 	if check := pyenv.CheckVenvPath(root, ""); !check.OK() {
-		return Usagef("--venv %s: %s", root, strings.Join(check.Errors, "; "))
+		return Usagef("--venv %s: %s", root, joinReasons(check.Errors))
 	}
 	python := a.Python
 	if !v.Exists() && python == "" {
@@ -189,7 +187,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		python = in.Path
 	} else if python != "" {
 		if _, err := os.Stat(python); err != nil {
-			return Usagef("--python %s: %v; pass the path of a python executable", python, err)
+			return Usagef("%s", i18n.T("cli.install.python_missing", i18n.D{"Python": python, "Err": err}))
 		}
 	}
 	cand, notes, err := chooseCandidate(ctx, env, a, v, python)
@@ -233,14 +231,14 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	if !a.Yes {
 		f, isFile := cmd.InOrStdin().(*os.File)
 		if a.JSON || !isFile || !term.IsTerminal(int(f.Fd())) {
-			return Usagef("install changes the venv %s: pass --yes to run it without a terminal (or --dry-run to see the plan)", root)
+			return Usagef("%s", i18n.T("cli.install.needs_yes", i18n.D{"Venv": root}))
 		}
 		printPlan(out, plan, *cand)
-		fmt.Fprint(out, "Run this plan? [y/N] ")
+		fmt.Fprint(out, i18n.T("cli.install.confirm"))
 		var answer string
 		fmt.Fscanln(cmd.InOrStdin(), &answer)
 		if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
-			fmt.Fprintln(out, "Nothing changed.")
+			fmt.Fprintln(out, i18n.T("cli.install.nothing_changed"))
 			return Silent(ExitFailure)
 		}
 	}
@@ -260,7 +258,8 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		}
 	}()
 	if !a.JSON {
-		fmt.Fprintf(out, "Installing %s %s (%s) into %s\nlog: %s\n", cand.Framework, cand.FrameworkVersion, cand.Channel, root, logPath)
+		fmt.Fprintln(out, i18n.T("cli.install.installing", i18n.D{"Framework": cand.Framework, "Version": cand.FrameworkVersion, "Channel": cand.Channel, "Venv": root}))
+		fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": logPath}))
 	}
 	res := install.Run(ctx, r, plan, events)
 	close(events)
@@ -306,10 +305,10 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 		return nil, nil, err
 	}
 	if a.FrameworkVersion != "" && !m.HasRelease(a.Framework, a.FrameworkVersion) {
-		return nil, nil, Usagef("--framework-version %s: the matrix has no %s release %s (it knows %s)", a.FrameworkVersion, a.Framework, a.FrameworkVersion, strings.Join(m.Versions(a.Framework), ", "))
+		return nil, nil, Usagef("%s", i18n.T("cli.install.no_release", i18n.D{"Version": a.FrameworkVersion, "Framework": a.Framework, "Known": i18n.Join(m.Versions(a.Framework))}))
 	}
 	if a.Channel != "" && !slices.Contains(m.Channels(a.Framework), a.Channel) {
-		return nil, nil, Usagef("--channel %s: %s has no such channel (it has %s)", a.Channel, a.Framework, strings.Join(m.Channels(a.Framework), ", "))
+		return nil, nil, Usagef("%s", i18n.T("cli.install.no_channel", i18n.D{"Channel": a.Channel, "Framework": a.Framework, "Known": i18n.Join(m.Channels(a.Framework))}))
 	}
 	facts := matrix.Facts{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, OS: osOf(), Simulated: env.G.SimulateFile != ""}
 	notes, err := fillGPUFacts(ctx, env, &facts)
@@ -323,14 +322,13 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 	if py != "" {
 		in, err := pyenv.Describe(ctx, py)
 		if err != nil {
-			what := "--python " + py
 			if v.Exists() {
-				what = "the venv's Python " + py
+				return nil, nil, Usagef("%s", i18n.T("cli.install.venv_python_not_python", i18n.D{"Python": py, "Err": err}))
 			}
-			return nil, nil, Usagef("%s does not run as a Python 3 interpreter: %v", what, err)
+			return nil, nil, Usagef("%s", i18n.T("cli.install.python_flag_not_python", i18n.D{"Python": py, "Err": err}))
 		}
 		if err := matrix.ValidatePythonVersion(in.Version); err != nil {
-			return nil, nil, Usagef("%s is Python %s: %v", py, in.Version, err)
+			return nil, nil, Usagef("%s", i18n.T("cli.install.python_version_bad", i18n.D{"Python": py, "Version": in.Version, "Err": err}))
 		}
 		facts.PythonVersion, facts.PythonBits = in.Version, in.Bits
 	}
@@ -338,7 +336,7 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 	notes = append(notes, sel.Notes...)
 	if a.Channel == "" {
 		if sel.Recommended == nil {
-			return nil, nil, Exitf(ExitIncompatible, "no %s build fits this machine: %s", a.Framework, strings.Join(notes, "; "))
+			return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.nothing_fits", i18n.D{"Framework": a.Framework, "Reasons": joinReasons(notes)}))
 		}
 		return sel.Recommended, notes, nil
 	}
@@ -357,13 +355,13 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 		}
 	}
 	if first == nil {
-		return nil, nil, Exitf(ExitIncompatible, "the matrix has no %s %s build on channel %s: see gpuwiz channels --framework %s", a.Framework, a.FrameworkVersion, a.Channel, a.Framework)
+		return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.no_build_on_channel", i18n.D{"Framework": a.Framework, "Version": a.FrameworkVersion, "Channel": a.Channel}))
 	}
 	if a.Force {
-		notes = append(notes, fmt.Sprintf("--force: %s %s (%s) does not fit this machine: %s", a.Framework, first.FrameworkVersion, first.Channel, strings.Join(first.Reasons, "; ")))
+		notes = append(notes, i18n.T("cli.install.force_note", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": first.Channel, "Reasons": joinReasons(first.Reasons)}))
 		return first, notes, nil
 	}
-	return nil, nil, Exitf(ExitIncompatible, "%s %s on %s does not fit this machine: %s\nsee gpuwiz channels --framework %s for what fits, or pass --force to install it anyway", a.Framework, first.FrameworkVersion, a.Channel, strings.Join(first.Reasons, "; "), a.Framework)
+	return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.does_not_fit", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": a.Channel, "Reasons": joinReasons(first.Reasons)}))
 }
 
 // redactingWriter passes every write through runner.Redact. Each write is a whole line or a whole
@@ -375,6 +373,14 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// joinReasons puts reasons (each a clause of its own) in one line: "a; b" in English, "a；b" in Chinese.
+func joinReasons(reasons []string) string {
+	if i18n.IsChinese() {
+		return strings.Join(reasons, "；")
+	}
+	return strings.Join(reasons, "; ")
 }
 
 func osOf() string {

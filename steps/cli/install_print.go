@@ -4,41 +4,43 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/term"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
 )
 
 func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
-	into := p.Venv
 	if p.Conda {
-		into += " (a conda env)"
+		fmt.Fprintln(w, i18n.T("cli.install.plan.header_conda", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Venv": p.Venv}))
+	} else {
+		fmt.Fprintln(w, i18n.T("cli.install.plan.header", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Venv": p.Venv}))
 	}
-	fmt.Fprintf(w, "Plan: %s %s (%s) into %s\n", c.Framework, c.FrameworkVersion, c.Channel, into)
 	for i, s := range p.Steps {
 		fmt.Fprintf(w, "  %2d. %s\n", i+1, s.Title)
 		if s.Offline != nil {
-			fmt.Fprintf(w, "      first, from the cache: %s\n", runner.QuoteArgv(s.Offline))
+			fmt.Fprintf(w, "      %s\n", i18n.T("cli.install.plan.offline", i18n.D{"Command": runner.QuoteArgv(s.Offline)}))
 		}
 		if s.Argv != nil {
 			fmt.Fprintf(w, "      %s\n", runner.QuoteArgv(s.Argv))
 		}
 	}
 	if len(p.Uninstall) > 0 {
-		fmt.Fprintf(w, "uninstall: %s\n", strings.Join(p.Uninstall, " "))
+		fmt.Fprintln(w, i18n.T("cli.install.plan.uninstall", i18n.D{"Packages": strings.Join(p.Uninstall, " ")}))
 	}
-	fmt.Fprintf(w, "install: %s\n", strings.Join(p.Install, " "))
-	fmt.Fprintf(w, "wheels from: %s\n", p.Source.Describe())
+	fmt.Fprintln(w, i18n.T("cli.install.plan.install", i18n.D{"Packages": strings.Join(p.Install, " ")}))
+	fmt.Fprintln(w, i18n.T("cli.install.plan.source", i18n.D{"Source": p.Source.Describe()}))
 	for _, n := range p.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintln(w, i18n.T("cli.install.note", i18n.D{"Text": n}))
 	}
 	for _, n := range p.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", n)
+		fmt.Fprintln(w, i18n.T("cli.install.warning", i18n.D{"Text": n}))
 	}
 }
 
@@ -47,11 +49,11 @@ func printEvent(w io.Writer, p install.Plan, ev install.Event) {
 	case ev.State == install.StateRunning:
 		fmt.Fprintf(w, "… %s\n", ev.Message)
 	case ev.State == install.StateDone:
-		fmt.Fprintf(w, "  done: %s\n", ev.StepID)
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.done", i18n.D{"Step": ev.StepID}))
 	case ev.State == install.StateFailed:
-		fmt.Fprintf(w, "  failed: %s: %s\n", ev.StepID, ev.Message)
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.failed", i18n.D{"Step": ev.StepID, "Message": ev.Message}))
 	case ev.State == install.StateSkipped:
-		fmt.Fprintf(w, "  skipped: %s %s\n", ev.StepID, ev.Message)
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.skipped", i18n.D{"Step": ev.StepID, "Message": ev.Message}))
 	case ev.Message != "":
 		fmt.Fprintf(w, "  %s\n", ev.Message)
 	}
@@ -61,29 +63,29 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	fmt.Fprintln(w)
 	switch o.Result {
 	case install.ResultInstalled:
-		fmt.Fprintf(w, "Installed %s.\n", strings.Join(o.Installed, " "))
+		fmt.Fprintln(w, i18n.T("cli.install.result.installed", i18n.D{"Packages": strings.Join(o.Installed, " ")}))
 	case install.ResultUnchanged:
-		fmt.Fprintf(w, "Failed at %s; nothing was changed: %s\n", o.FailedStep, o.Error)
+		fmt.Fprintln(w, i18n.T("cli.install.result.unchanged", i18n.D{"Step": o.FailedStep, "Err": o.Error}))
 		if o.VenvRemoved {
-			fmt.Fprintln(w, "The venv this run had created was removed again.")
+			fmt.Fprintln(w, i18n.T("cli.install.result.venv_removed"))
 		}
 	case install.ResultRestored:
 		if o.VenvRemoved {
-			fmt.Fprintf(w, "Failed at %s; the venv this run had created was removed again: %s\n", o.FailedStep, o.Error)
+			fmt.Fprintln(w, i18n.T("cli.install.result.restored_venv_removed", i18n.D{"Step": o.FailedStep, "Err": o.Error}))
 		} else {
-			fmt.Fprintf(w, "Failed at %s; the previous packages are back (site-packages checked file by file): %s\n", o.FailedStep, o.Error)
+			fmt.Fprintln(w, i18n.T("cli.install.result.restored", i18n.D{"Step": o.FailedStep, "Err": o.Error}))
 		}
 	default:
-		fmt.Fprintf(w, "Failed at %s, and the venv is damaged: it still differs from before the run: %s\n", o.FailedStep, o.Error)
+		fmt.Fprintln(w, i18n.T("cli.install.result.damaged", i18n.D{"Step": o.FailedStep, "Err": o.Error}))
 		if len(o.Leftovers) > 0 {
-			fmt.Fprintln(w, "What is left, and the command that clears each:")
+			fmt.Fprintln(w, i18n.T("cli.install.result.leftovers"))
 			for _, l := range o.Leftovers {
-				fmt.Fprintf(w, "  %s %s\n    %s\n", l.What, l.Path, l.Clear)
+				fmt.Fprintf(w, "  %s %s\n    %s\n", leftoverWord(l.What), l.Path, l.Clear)
 			}
 		}
 	}
 	if o.Result != install.ResultInstalled && len(tail) > 0 {
-		fmt.Fprintln(w, "last output:")
+		fmt.Fprintln(w, i18n.T("cli.install.result.last_output"))
 		for _, l := range tail {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
@@ -92,18 +94,31 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 		printVerify(w, *o.Verify)
 	}
 	if o.ConstraintsFile != "" {
-		fmt.Fprintf(w, "Keep this build in later installs: pip install -r requirements.txt -c %s\n", o.ConstraintsFile)
+		fmt.Fprintln(w, i18n.T("cli.install.result.constraints", i18n.D{"File": o.ConstraintsFile}))
 	}
 	for _, wn := range o.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", wn)
+		fmt.Fprintln(w, i18n.T("cli.install.warning", i18n.D{"Text": wn}))
 	}
 	if o.Result == install.ResultInstalled && len(activate) > 0 {
-		fmt.Fprintln(w, "Enter the venv:")
+		fmt.Fprintln(w, i18n.T("cli.install.result.activate"))
 		for _, h := range activate {
 			fmt.Fprintf(w, "  %s\n", h)
 		}
 	}
-	fmt.Fprintf(w, "log: %s\n", o.LogPath)
+	fmt.Fprintln(w, i18n.T("cli.install.log", i18n.D{"Path": o.LogPath}))
+}
+
+// leftoverWord is a leftover's kind in the reader's language ("extra", "missing", "changed").
+func leftoverWord(what string) string {
+	switch what {
+	case "extra":
+		return i18n.T("cli.install.leftover.extra")
+	case "missing":
+		return i18n.T("cli.install.leftover.missing")
+	case "changed":
+		return i18n.T("cli.install.leftover.changed")
+	}
+	return what
 }
 
 // lineTail keeps the last lines of output for a failure message.
@@ -161,19 +176,20 @@ func (p *progressPrinter) print(w io.Writer, plan install.Plan, ev install.Event
 	}
 }
 
-// progressText is "downloaded 1.2 GiB of 4.5 GiB (27%), 112.0 MiB/s, 30s left".
+// progressText is "downloaded 1.2 GiB of 4.5 GiB (27%), 112.0 MiB/s, 30s left"; the parts not
+// known are left out.
 func progressText(pr runner.Progress) string {
-	s := "downloaded " + sizeText(pr.Done)
+	var total, pct, rate, left string
 	if pr.Total > 0 {
-		s += fmt.Sprintf(" of %s (%d%%)", sizeText(pr.Total), 100*pr.Done/pr.Total)
+		total, pct = sizeText(pr.Total), strconv.FormatInt(100*pr.Done/pr.Total, 10)
 	}
 	if pr.BytesPerSec > 0 {
-		s += ", " + sizeText(int64(pr.BytesPerSec)) + "/s"
+		rate = sizeText(int64(pr.BytesPerSec))
 	}
 	if pr.ETASeconds > 0 {
-		s += ", " + time.Duration(pr.ETASeconds*float64(time.Second)).Round(time.Second).String() + " left"
+		left = time.Duration(pr.ETASeconds * float64(time.Second)).Round(time.Second).String()
 	}
-	return s
+	return i18n.T("cli.install.progress", i18n.D{"Done": sizeText(pr.Done), "Total": total, "Pct": pct, "Rate": rate, "Left": left})
 }
 
 func sizeText(n int64) string {

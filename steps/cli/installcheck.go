@@ -2,11 +2,11 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/indexcheck"
 	"gpuwiz/steps/pyenv"
 )
@@ -17,7 +17,7 @@ import (
 // nothing: the plan says so and the download will tell.
 func checkIndexServes(ctx context.Context, env *Env, a installAnswers, v pyenv.Venv, python string, cand *matrix.Candidate, notes *[]string) error {
 	if a.FindLinks != "" {
-		*notes = append(*notes, "the index was not checked for this build: --find-links pages are searched beside it")
+		*notes = append(*notes, i18n.T("cli.install.index_not_checked"))
 		return nil
 	}
 	py := python
@@ -53,7 +53,7 @@ func checkIndexServes(ctx context.Context, env *Env, a installAnswers, v pyenv.V
 	case verdict.Refused():
 		return Exitf(ExitIncompatible, "%s", verdict.Message())
 	case verdict.Status == indexcheck.CouldNotLook:
-		*notes = append(*notes, fmt.Sprintf("%s; going on, the download will tell", verdict.Reason()))
+		*notes = append(*notes, i18n.T("cli.install.index_unreadable", i18n.D{"Reason": verdict.Reason()}))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"sync"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/sources"
 )
 
@@ -23,7 +24,7 @@ func (e *Env) Sources() (*sources.List, error) {
 		l.l, l.err = sources.LoadFile(e.G.SourcesFile)
 		switch {
 		case l.err != nil && e.G.SourcesFile == "":
-			l.err = Exitf(ExitFailure, "the embedded sources list is broken (a build defect): %v", l.err)
+			l.err = Exitf(ExitFailure, "%s", i18n.T("cli.sources.embedded_broken", i18n.D{"Err": l.err}))
 		case l.err != nil:
 			l.err = Usagef("--sources: %v", l.err)
 		}
