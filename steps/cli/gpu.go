@@ -124,10 +124,10 @@ func printGPUReport(w io.Writer, r gpu.Report) {
 		}
 	}
 	for _, g := range r.GPUs {
-		fmt.Fprintf(w, "\nGPU %d: %s\n", g.Index, g.Name)
+		fmt.Fprintln(w, "\n"+i18n.T("cli.gpu.card", i18n.D{"Index": g.Index, "Name": g.Name}))
 		fmt.Fprintln(w, "  "+i18n.T("cli.gpu.card_memory", i18n.D{"Cap": orUnknown(g.ComputeCapability), "Used": g.MemoryUsedMiB, "Total": g.MemoryTotalMiB}))
 		fmt.Fprintln(w, "  "+i18n.T("cli.gpu.card_readings", i18n.D{"Util": optNum(g.UtilizationPct, "%.0f%%"), "Temp": optNum(g.TemperatureC, "%.0f °C"), "Power": optNum(g.PowerW, "%.1f W"), "Clock": optNum(g.SMClockMHz, "%.0f MHz")}))
-		fmt.Fprintf(w, "  UUID %s, PCI %s\n", orUnknown(g.UUID), orUnknown(g.PCIBusID))
+		fmt.Fprintln(w, "  "+i18n.T("cli.gpu.card_ids", i18n.D{"UUID": orUnknown(g.UUID), "PCI": orUnknown(g.PCIBusID)}))
 		if len(g.Processes) == 0 {
 			fmt.Fprintln(w, "  "+i18n.T("cli.gpu.no_processes"))
 		}

@@ -11,6 +11,8 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
+	"gpuwiz/steps/pyget"
+	"gpuwiz/steps/venvs"
 	"gpuwiz/steps/verify"
 )
 
@@ -377,4 +379,49 @@ func TestChineseFactsAndPlan(t *testing.T) {
 		t.Errorf("facts: %q", got)
 	}
 	i18ntest.NoEnglishProse(t, "facts", got)
+}
+
+func TestChinesePythonInstallPlan(t *testing.T) {
+	inChinese(t)
+	var b bytes.Buffer
+	printPythonPlan(&b, pyget.Plan{Minor: "3.12", Version: "3.12.10", Method: pyget.MethodInstaller,
+		URL: "https://www.python.org/ftp/python/3.12.10/python-3.12.10-amd64.exe", ChecksumFrom: "https://www.python.org/downloads/release/python-31210/",
+		Command: []string{`C:\Users\u\python-3.12.10-amd64.exe`, "/quiet", "InstallAllUsers=0"}, Target: `C:\Users\u\AppData\Local\Programs\Python\Python312\python.exe`})
+	out := b.String()
+	for _, want := range []string{"计划：为当前用户安装 Python 3.12.10，使用 python.org 安装程序", "下载 https://www.python.org/ftp/python/3.12.10/python-3.12.10-amd64.exe",
+		"核对 SHA-256 校验值：从 https://www.python.org/downloads/release/python-31210/ 读取", "/quiet", "然后查找 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	i18ntest.NoEnglishProse(t, "python install plan", out)
+	b.Reset()
+	(&byteProgress{w: &b}).update(50e6, 100e6)
+	if got := b.String(); got != "   50%  已下载 50.0 / 100.0 MB\n" {
+		t.Errorf("progress %q", got)
+	}
+	i18n.Set(i18n.English)
+	b.Reset()
+	(&byteProgress{w: &b}).update(50e6, 100e6)
+	if got := b.String(); got != "   50%  50.0 of 100.0 MB\n" {
+		t.Errorf("English progress %q", got)
+	}
+}
+
+func TestChineseVenvLine(t *testing.T) {
+	inChinese(t)
+	for _, c := range []struct {
+		e    venvs.Entry
+		want string
+	}{
+		{venvs.Entry{Action: "install", Result: "installed", OK: true}, "已安装"},
+		{venvs.Entry{Action: "repair", Result: "cancelled"}, "修复已取消"},
+		{venvs.Entry{Action: "install", Result: "restored"}, "安装失败，已还原"},
+		{venvs.Entry{Action: "repair", Result: "repair failed"}, "修复失败"},
+		{venvs.Entry{Action: "repair", Result: "repaired, problems left", OK: true}, "已修复，但仍有问题"},
+	} {
+		if got := lastRun(c.e); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+	}
 }

@@ -171,7 +171,11 @@ func printPythonPlan(w io.Writer, p pyget.Plan) {
 		}
 		return
 	}
-	fmt.Fprintln(w, i18n.T("cli.python.install.plan", i18n.D{"Version": strings.TrimSpace(p.Minor + " " + strings.TrimPrefix(p.Version, p.Minor)), "Method": methodWords(p.Method)}))
+	version := p.Version // "3.12.10"; the minor alone when the plan has no exact version yet
+	if version == "" {
+		version = p.Minor
+	}
+	fmt.Fprintln(w, i18n.T("cli.python.install.plan", i18n.D{"Version": version, "Method": methodWords(p.Method)}))
 	if p.URL != "" {
 		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.download", i18n.D{"URL": p.URL}))
 		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.check_sum", i18n.D{"Sum": orText(p.SHA256, i18n.T("cli.python.install.sum_from", i18n.D{"From": p.ChecksumFrom}))}))
