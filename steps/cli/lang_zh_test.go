@@ -425,3 +425,16 @@ func TestChineseVenvLine(t *testing.T) {
 		}
 	}
 }
+
+// A --json command that fails on bad input still answers with the same JSON keys; only "error" is Chinese.
+func TestChineseJSONErrorKeepsItsShape(t *testing.T) {
+	inChinese(t)
+	out, stderr, code := runCLI(t, "channels", "--json", "--framework", "tensorflow")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != ExitUsage {
+		t.Fatalf("exit %d %v\n%s%s", code, err, out, stderr)
+	}
+	if len(doc) != 2 || doc["exit_code"] != float64(ExitUsage) || !strings.Contains(doc["error"].(string), "torch 或 paddle") {
+		t.Errorf("%v", doc)
+	}
+}
