@@ -7,13 +7,14 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/hashicorp/go-version"
 	"github.com/spf13/cobra"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -30,13 +31,10 @@ type channelsFlags struct {
 func newChannelsCmd(env *Env) *cobra.Command {
 	var fl channelsFlags
 	cmd := &cobra.Command{
-		Use:   "channels",
-		Short: "List every build of PyTorch or PaddlePaddle for this machine, with the recommendation and why",
-		Long: "channels judges every framework version × channel of the version matrix against this machine:\n" +
-			"the NVIDIA driver (and the CUDA version it supports), the GPUs' compute capabilities, the Python\n" +
-			"version and bitness, the OS. Facts given as flags replace what the machine reports.\n" +
-			"Exit code 3 when not even a CPU build fits.",
-		Example: "  gpuwiz channels\n  gpuwiz channels --framework paddle --os windows --driver 566.36 --cuda-max 12.7 --compute-cap 8.6 --python 3.11\n  gpuwiz channels --no-gpu --json",
+		Use:     "channels",
+		Short:   i18n.T("cli.channels.short"),
+		Long:    i18n.T("cli.channels.long"),
+		Example: "  gpuwiz channels\n  gpuwiz channels --framework paddle --os windows --driver 566.36 --cuda-max 12.7 --compute-cap 8.6 --python 3.11\n  gpuwiz channels --no-gpu --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			facts, notes, err := fl.facts(cmd.Context(), env, cmd.Flags().Changed("os"))
@@ -70,16 +68,16 @@ func newChannelsCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.framework, "framework", "torch", "torch or paddle")
-	f.StringVar(&fl.frameworkVersion, "framework-version", "", "only this framework version (2.6 means the newest 2.6.x)")
-	f.StringVar(&fl.os, "os", runtime.GOOS, "windows or linux")
-	f.StringVar(&fl.driver, "driver", "", "NVIDIA driver version, e.g. 566.36 (default: probed)")
-	f.StringVar(&fl.cudaMax, "cuda-max", "", "highest CUDA version the driver supports, e.g. 12.7 (default: probed)")
-	f.StringArrayVar(&fl.computeCaps, "compute-cap", nil, "compute capability of a GPU, e.g. 8.6; repeat once per GPU (default: probed)")
-	f.StringVar(&fl.python, "python", "", "Python version, e.g. 3.12 (default: the first Python found)")
-	f.IntVar(&fl.pythonBits, "python-bits", 0, "64 or 32 (default: the first Python found's, else unknown)")
-	f.BoolVar(&fl.noGPU, "no-gpu", false, "judge as if there were no NVIDIA GPU (CPU builds only)")
-	f.BoolVar(&fl.json, "json", false, "print the selection as JSON")
+	f.StringVar(&fl.framework, "framework", "torch", i18n.T("cli.flag.framework"))
+	f.StringVar(&fl.frameworkVersion, "framework-version", "", i18n.T("cli.channels.flag.framework_version"))
+	f.StringVar(&fl.os, "os", runtime.GOOS, i18n.T("cli.channels.flag.os"))
+	f.StringVar(&fl.driver, "driver", "", i18n.T("cli.channels.flag.driver"))
+	f.StringVar(&fl.cudaMax, "cuda-max", "", i18n.T("cli.channels.flag.cuda_max"))
+	f.StringArrayVar(&fl.computeCaps, "compute-cap", nil, i18n.T("cli.channels.flag.compute_cap"))
+	f.StringVar(&fl.python, "python", "", i18n.T("cli.channels.flag.python"))
+	f.IntVar(&fl.pythonBits, "python-bits", 0, i18n.T("cli.channels.flag.python_bits"))
+	f.BoolVar(&fl.noGPU, "no-gpu", false, i18n.T("cli.channels.flag.no_gpu"))
+	f.BoolVar(&fl.json, "json", false, i18n.T("cli.channels.flag.json"))
 	return cmd
 }
 
@@ -88,7 +86,7 @@ func newChannelsCmd(env *Env) *cobra.Command {
 func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (matrix.Facts, []string, error) {
 	notes := []string{}
 	if !slices.Contains(matrix.Frameworks(), fl.framework) {
-		return matrix.Facts{}, nil, Usagef("--framework %q: use torch or paddle", fl.framework)
+		return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(fl.framework)}))
 	}
 	simulated := false
 	if env.G.SimulateFile != "" {
@@ -100,18 +98,18 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 		// A rig file made on Windows is judged as Windows: driver minimums and builds differ per OS.
 		if !osGiven && rep.OS != "" && rep.OS != fl.os {
 			fl.os = rep.OS
-			notes = append(notes, fmt.Sprintf("OS %s, from the simulated report (--os overrides it)", rep.OS))
+			notes = append(notes, i18n.T("cli.channels.note.simulated_os", i18n.D{"OS": rep.OS}))
 		}
 	}
 	if fl.os != "windows" && fl.os != "linux" {
 		if !osGiven {
-			return matrix.Facts{}, nil, Usagef("this machine runs %s, which has no CUDA builds: pass --os windows or --os linux", fl.os)
+			return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.channels.os_has_no_builds", i18n.D{"OS": fl.os}))
 		}
-		return matrix.Facts{}, nil, Usagef("--os %q: use windows or linux", fl.os)
+		return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.channels.bad_os", i18n.D{"Value": strconv.Quote(fl.os)}))
 	}
 	if v := fl.frameworkVersion; v != "" {
 		if _, err := version.NewVersion(v); err != nil || strings.Count(v, ".") > 2 {
-			return matrix.Facts{}, nil, Usagef("--framework-version %q is not a version such as 2.6 or 2.6.0", v)
+			return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.channels.bad_framework_version", i18n.D{"Value": strconv.Quote(v)}))
 		}
 	}
 	if fl.driver != "" {
@@ -135,7 +133,7 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 		}
 	}
 	if fl.pythonBits != 0 && fl.pythonBits != 32 && fl.pythonBits != 64 {
-		return matrix.Facts{}, nil, Usagef("--python-bits %d: use 64 or 32", fl.pythonBits)
+		return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.channels.bad_python_bits", i18n.D{"Value": fl.pythonBits}))
 	}
 	f := matrix.Facts{
 		Framework: fl.framework, FrameworkVersion: fl.frameworkVersion, OS: fl.os,
@@ -143,7 +141,7 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 		PythonVersion: fl.python, PythonBits: fl.pythonBits, NoGPU: fl.noGPU, Simulated: simulated,
 	}
 	if f.NoGPU && len(f.ComputeCaps) > 0 {
-		notes = append(notes, "--no-gpu: the --compute-cap values are not used (CPU builds only)")
+		notes = append(notes, i18n.T("cli.channels.note.no_gpu_caps"))
 	}
 	if !f.NoGPU && (f.DriverVersion == "" || f.CUDAMax == "" || len(f.ComputeCaps) == 0) {
 		more, err := fillGPUFacts(ctx, env, &f)
@@ -179,7 +177,7 @@ func fillGPUFacts(ctx context.Context, env *Env, f *matrix.Facts) ([]string, err
 			if matrix.ValidateComputeCap(g.ComputeCapability) == nil {
 				f.ComputeCaps = append(f.ComputeCaps, g.ComputeCapability)
 			} else {
-				notes = append(notes, fmt.Sprintf("GPU %d (%s) did not report its compute capability (drivers before 510 do not): pass --compute-cap X.Y for it", g.Index, g.Name))
+				notes = append(notes, i18n.T("cli.channels.note.no_compute_cap", i18n.D{"Index": g.Index, "Name": g.Name}))
 			}
 		}
 	}
@@ -189,7 +187,7 @@ func fillGPUFacts(ctx context.Context, env *Env, f *matrix.Facts) ([]string, err
 func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {
 	found, err := pyenv.Discover(ctx, pyenv.DiscoverOptions{})
 	if err != nil || len(found) == 0 {
-		return []string{"no Python interpreter found on this machine: pass --python X.Y"}
+		return []string{i18n.T("cli.channels.note.no_python")}
 	}
 	in := found[0]
 	if f.PythonVersion == "" && matrix.ValidatePythonVersion(in.Version) == nil {
@@ -197,7 +195,7 @@ func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {
 		if f.PythonBits == 0 && (in.Bits == 32 || in.Bits == 64) {
 			f.PythonBits = in.Bits
 		}
-		return []string{fmt.Sprintf("Python %s (%d-bit) from %s", in.Version, in.Bits, in.Path)}
+		return []string{i18n.T("cli.channels.note.python", i18n.D{"Version": in.Version, "Bits": in.Bits, "Path": in.Path})}
 	}
 	return nil
 }
@@ -205,12 +203,12 @@ func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {
 // printSelection writes the human table: the recommendation first, then every other build with why.
 func printSelection(w io.Writer, sel matrix.Selection) {
 	f := sel.Facts
-	fmt.Fprintf(w, "%s builds for %s\n", sel.Framework, describeFacts(f))
+	fmt.Fprintln(w, i18n.T("cli.channels.title", i18n.D{"Framework": sel.Framework, "Facts": describeFacts(f)}))
 	if r := sel.Recommended; r != nil {
-		fmt.Fprintf(w, "recommended: %s %s (%s)\n", sel.Framework, r.FrameworkVersion, channelText(*r))
-		fmt.Fprintf(w, "  pip install %s --index-url %s\n", requirements(*r), r.IndexURL)
+		fmt.Fprintln(w, i18n.T("cli.channels.recommended", i18n.D{"Framework": sel.Framework, "Version": r.FrameworkVersion, "Channel": channelText(*r)}))
+		fmt.Fprintf(w, "  pip install %s --index-url %s\n", requirements(*r), r.IndexURL) //i18n:raw a command to type
 	} else {
-		fmt.Fprintln(w, "recommended: none (see notes)")
+		fmt.Fprintln(w, i18n.T("cli.channels.recommended_none"))
 	}
 	fmt.Fprintln(w)
 	rows := make([][]string, len(sel.Candidates))
@@ -218,32 +216,35 @@ func printSelection(w io.Writer, sel matrix.Selection) {
 		rows[i] = matrix.RowTexts(c)
 	}
 	notes := matrix.NewFootnotes(rows)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "\tVERSION\tCHANNEL\tCUDA\tSTATUS\tWHY / NOTE")
+	var tw table
+	tw.row("", i18n.T("cli.col.version"), i18n.T("cli.col.channel"), "CUDA", i18n.T("cli.col.status"), i18n.T("cli.col.why"))
 	unverified := false
 	for i, c := range sel.Candidates {
 		mark := ""
 		if i == 0 && sel.Recommended != nil {
 			mark = "*"
 		}
-		status := "no"
+		status := i18n.T("cli.channels.status.no")
 		switch {
+		case c.Compatible && c.MinorCompat && !c.Verified:
+			status = i18n.T("cli.channels.status.minor_compat_unverified")
 		case c.Compatible && c.MinorCompat:
-			status = "ok (minor compat)"
+			status = i18n.T("cli.channels.status.minor_compat")
+		case c.Compatible && !c.Verified:
+			status = i18n.T("cli.channels.status.ok_unverified")
 		case c.Compatible:
-			status = "ok"
+			status = i18n.T("cli.channels.status.ok")
 		}
 		if !c.Verified && c.Compatible {
-			status += ", unverified"
 			unverified = true
 		}
 		cuda := c.CUDA
 		if cuda == "" {
 			cuda = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", mark, c.FrameworkVersion, c.Channel, cuda, status, notes.Line(rows[i]))
+		tw.row(mark, c.FrameworkVersion, c.Channel, cuda, status, notes.Line(rows[i]))
 	}
-	tw.Flush()
+	tw.write(w)
 	if len(notes.Texts) > 0 {
 		fmt.Fprintln(w)
 		for i, t := range notes.Texts {
@@ -251,10 +252,10 @@ func printSelection(w io.Writer, sel matrix.Selection) {
 		}
 	}
 	if unverified {
-		fmt.Fprintln(w, "\n"+UnverifiedMeaning)
+		fmt.Fprintln(w, "\n"+UnverifiedMeaning())
 	}
 	if len(sel.Notes) > 0 {
-		fmt.Fprintln(w, "\nnotes:")
+		fmt.Fprintln(w, "\n"+i18n.T("cli.channels.notes"))
 		for _, n := range sel.Notes {
 			fmt.Fprintf(w, "  - %s\n", n)
 		}
@@ -262,36 +263,34 @@ func printSelection(w io.Writer, sel matrix.Selection) {
 }
 
 // UnverifiedMeaning says what "unverified" on a build means and what to do about it.
-const UnverifiedMeaning = "unverified: what gpuwiz knows of that build was read from release notes and build scripts; " +
-	"no install on such a machine has confirmed it yet. A verified build that fits is the safer choice; an unverified one usually works too."
+func UnverifiedMeaning() string { return i18n.T("cli.channels.unverified_meaning") }
 
 func describeFacts(f matrix.Facts) string {
 	parts := []string{f.OS}
 	switch {
 	case f.NoGPU:
-		parts = append(parts, "no GPU")
+		parts = append(parts, i18n.T("cli.facts.no_gpu"))
 	case f.DriverVersion == "" && f.CUDAMax == "":
-		parts = append(parts, "no NVIDIA driver")
+		parts = append(parts, i18n.T("cli.facts.no_driver"))
+	case f.CUDAMax != "":
+		parts = append(parts, i18n.T("cli.facts.driver_cuda", i18n.D{"Driver": orUnknown(f.DriverVersion), "CUDA": f.CUDAMax}))
 	default:
-		d := "driver " + orUnknown(f.DriverVersion)
-		if f.CUDAMax != "" {
-			d += " (CUDA " + f.CUDAMax + ")"
-		}
-		parts = append(parts, d)
-		if len(f.ComputeCaps) > 0 {
-			parts = append(parts, "compute capability "+strings.Join(f.ComputeCaps, ", "))
-		}
+		parts = append(parts, i18n.T("cli.facts.driver", i18n.D{"Driver": orUnknown(f.DriverVersion)}))
 	}
-	py := "Python " + orUnknown(f.PythonVersion)
+	if !f.NoGPU && (f.DriverVersion != "" || f.CUDAMax != "") && len(f.ComputeCaps) > 0 {
+		parts = append(parts, i18n.T("cli.facts.compute_cap", i18n.D{"Caps": i18n.Join(f.ComputeCaps)}))
+	}
 	if f.PythonBits != 0 {
-		py += fmt.Sprintf(" %d-bit", f.PythonBits)
+		parts = append(parts, i18n.T("cli.facts.python_bits", i18n.D{"Version": orUnknown(f.PythonVersion), "Bits": f.PythonBits}))
+	} else {
+		parts = append(parts, i18n.T("cli.facts.python", i18n.D{"Version": orUnknown(f.PythonVersion)}))
 	}
-	return strings.Join(append(parts, py), ", ")
+	return i18n.Join(parts)
 }
 
 func orUnknown(s string) string {
 	if s == "" {
-		return "unknown"
+		return i18n.T("cli.unknown")
 	}
 	return s
 }
@@ -300,11 +299,10 @@ func channelText(c matrix.Candidate) string {
 	if c.Channel == "cpu" {
 		return "cpu"
 	}
-	s := c.Channel + ", CUDA " + c.CUDA
 	if c.MinorCompat {
-		s += " via minor-version compatibility"
+		return i18n.T("cli.channels.channel_minor_compat", i18n.D{"Channel": c.Channel, "CUDA": c.CUDA})
 	}
-	return s
+	return c.Channel + ", CUDA " + c.CUDA
 }
 
 func requirements(c matrix.Candidate) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 func init() { register(10, newGPUCmd) }
@@ -23,14 +24,10 @@ type gpuFlags struct {
 func newGPUCmd(env *Env) *cobra.Command {
 	var fl gpuFlags
 	cmd := &cobra.Command{
-		Use:   "gpu",
-		Short: "Show the NVIDIA driver, the CUDA version it supports, and every GPU with its processes",
-		Long: "gpu probes the NVIDIA driver through NVML (nvml.dll on Windows), falling back to nvidia-smi.\n" +
-			"No driver is a normal answer (exit 0). The --json form is the file format of --simulate:\n" +
-			"  gpuwiz gpu --json > rig.json      (on the machine to copy)\n" +
-			"  gpuwiz --simulate rig.json        (anywhere else)\n" +
-			"The schema is in docs/gpu-report.md.",
-		Example: "  gpuwiz gpu\n  gpuwiz gpu --json > rig.json\n  gpuwiz gpu --watch --interval 250ms --duration 10s --json",
+		Use:     "gpu",
+		Short:   i18n.T("cli.gpu.short"),
+		Long:    i18n.T("cli.gpu.long"),
+		Example: "  gpuwiz gpu\n  gpuwiz gpu --json > rig.json\n  gpuwiz gpu --watch --interval 250ms --duration 10s --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if fl.watch {
@@ -52,11 +49,11 @@ func newGPUCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&fl.json, "json", false, "print the report as JSON (the --simulate file format)")
-	f.BoolVar(&fl.timings, "timings", false, "add how long the probe took (init, backend, since process start)")
-	f.BoolVar(&fl.watch, "watch", false, "print live readings until --duration or Ctrl+C (JSON lines with --json)")
-	f.DurationVar(&fl.interval, "interval", 250*time.Millisecond, "time between readings with --watch")
-	f.DurationVar(&fl.duration, "duration", 0, "stop --watch after this long (0: until Ctrl+C)")
+	f.BoolVar(&fl.json, "json", false, i18n.T("cli.gpu.flag.json"))
+	f.BoolVar(&fl.timings, "timings", false, i18n.T("cli.gpu.flag.timings"))
+	f.BoolVar(&fl.watch, "watch", false, i18n.T("cli.gpu.flag.watch"))
+	f.DurationVar(&fl.interval, "interval", 250*time.Millisecond, i18n.T("cli.gpu.flag.interval"))
+	f.DurationVar(&fl.duration, "duration", 0, i18n.T("cli.gpu.flag.duration"))
 	return cmd
 }
 
@@ -68,10 +65,10 @@ func writeGPUJSON(w io.Writer, v any) error {
 
 func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
 	if fl.interval < gpu.MinSampleInterval {
-		return Usagef("--interval %s is too short; use %s or more", fl.interval, gpu.MinSampleInterval)
+		return Usagef("%s", i18n.T("cli.gpu.interval_too_short", i18n.D{"Interval": fl.interval, "Min": gpu.MinSampleInterval}))
 	}
 	if fl.duration < 0 {
-		return Usagef("--duration must not be negative")
+		return Usagef("%s", i18n.T("cli.gpu.negative_duration"))
 	}
 	p, err := env.GPUProber()
 	if err != nil {
@@ -84,7 +81,7 @@ func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
 	}
 	if !r.Available {
 		fmt.Fprintln(cmd.ErrOrStderr(), r.Message)
-		return Exitf(ExitFailure, "nothing to watch: no NVIDIA GPU answered")
+		return Exitf(ExitFailure, "%s", i18n.T("cli.gpu.nothing_to_watch"))
 	}
 	if fl.duration > 0 {
 		var cancel func()
@@ -102,59 +99,60 @@ func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
 			continue
 		}
 		for _, x := range samples {
-			fmt.Fprintf(out, "%s GPU %d: %3.0f%% busy, %6d/%d MiB, %3.0f °C, %5.1f W, %4.0f MHz, %d process(es)\n",
-				x.Time.Format("15:04:05.000"), x.Index, x.UtilizationPct, x.MemoryUsedMiB, x.MemoryTotalMiB,
-				x.TemperatureC, x.PowerW, x.SMClockMHz, len(x.Processes))
+			fmt.Fprintln(out, i18n.N("cli.gpu.watch_line", len(x.Processes), i18n.D{
+				"Time": x.Time.Format("15:04:05.000"), "Index": x.Index, "Busy": fmt.Sprintf("%3.0f", x.UtilizationPct),
+				"Used": fmt.Sprintf("%6d", x.MemoryUsedMiB), "Total": x.MemoryTotalMiB, "Temp": fmt.Sprintf("%3.0f", x.TemperatureC),
+				"Power": fmt.Sprintf("%5.1f", x.PowerW), "Clock": fmt.Sprintf("%4.0f", x.SMClockMHz)}))
 		}
 	}
 	if n := s.Failed(); n > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "%d reading(s) failed\n", n)
+		fmt.Fprintln(cmd.ErrOrStderr(), i18n.N("cli.gpu.readings_failed", int(n)))
 	}
 	return nil
 }
 
 func printGPUReport(w io.Writer, r gpu.Report) {
 	if r.Simulated {
-		fmt.Fprintln(w, "SIMULATED hardware (--simulate): nothing below was probed on this machine")
+		fmt.Fprintln(w, i18n.T("cli.gpu.simulated"))
 	}
 	fmt.Fprintln(w, r.Message)
 	if r.Available {
-		fmt.Fprintf(w, "driver %s, CUDA up to %s, backend %s", orUnknown(r.DriverVersion), orUnknown(r.CUDAMax), r.Backend)
 		if r.NVMLVersion != "" {
-			fmt.Fprintf(w, ", NVML %s", r.NVMLVersion)
+			fmt.Fprintln(w, i18n.T("cli.gpu.driver_nvml", i18n.D{"Driver": orUnknown(r.DriverVersion), "CUDA": orUnknown(r.CUDAMax), "Backend": r.Backend, "NVML": r.NVMLVersion}))
+		} else {
+			fmt.Fprintln(w, i18n.T("cli.gpu.driver", i18n.D{"Driver": orUnknown(r.DriverVersion), "CUDA": orUnknown(r.CUDAMax), "Backend": r.Backend}))
 		}
-		fmt.Fprintln(w)
 	}
 	for _, g := range r.GPUs {
-		fmt.Fprintf(w, "\nGPU %d: %s\n", g.Index, g.Name)
-		fmt.Fprintf(w, "  compute capability %s, memory %d of %d MiB used\n", orUnknown(g.ComputeCapability), g.MemoryUsedMiB, g.MemoryTotalMiB)
-		fmt.Fprintf(w, "  utilisation %s, temperature %s, power %s, SM clock %s\n", optNum(g.UtilizationPct, "%.0f%%"), optNum(g.TemperatureC, "%.0f °C"), optNum(g.PowerW, "%.1f W"), optNum(g.SMClockMHz, "%.0f MHz"))
-		fmt.Fprintf(w, "  UUID %s, PCI %s\n", orUnknown(g.UUID), orUnknown(g.PCIBusID))
+		fmt.Fprintln(w, "\n"+i18n.T("cli.gpu.card", i18n.D{"Index": g.Index, "Name": g.Name}))
+		fmt.Fprintln(w, "  "+i18n.T("cli.gpu.card_memory", i18n.D{"Cap": orUnknown(g.ComputeCapability), "Used": g.MemoryUsedMiB, "Total": g.MemoryTotalMiB}))
+		fmt.Fprintln(w, "  "+i18n.T("cli.gpu.card_readings", i18n.D{"Util": optNum(g.UtilizationPct, "%.0f%%"), "Temp": optNum(g.TemperatureC, "%.0f °C"), "Power": optNum(g.PowerW, "%.1f W"), "Clock": optNum(g.SMClockMHz, "%.0f MHz")}))
+		fmt.Fprintln(w, "  "+i18n.T("cli.gpu.card_ids", i18n.D{"UUID": orUnknown(g.UUID), "PCI": orUnknown(g.PCIBusID)}))
 		if len(g.Processes) == 0 {
-			fmt.Fprintln(w, "  no processes")
+			fmt.Fprintln(w, "  "+i18n.T("cli.gpu.no_processes"))
 		}
 		for _, p := range g.Processes {
-			mem := "memory not reported"
+			mem := i18n.T("cli.gpu.process_memory_unknown")
 			if p.UsedMemoryMiB != nil {
 				mem = fmt.Sprintf("%d MiB", *p.UsedMemoryMiB)
 			}
-			fmt.Fprintf(w, "  pid %-8d %-30s %s\n", p.PID, orUnknown(p.Name), mem)
+			fmt.Fprintf(w, "  pid %-8d %s %s\n", p.PID, i18n.Pad(orUnknown(p.Name), 30), mem)
 		}
 	}
 	if len(r.Warnings) > 0 {
-		fmt.Fprintln(w, "\nwarnings:")
+		fmt.Fprintln(w, "\n"+i18n.T("cli.gpu.warnings"))
 		for _, x := range r.Warnings {
 			fmt.Fprintln(w, "  - "+strings.TrimSpace(x))
 		}
 	}
 	if t := r.Timings; t != nil {
-		fmt.Fprintf(w, "\ntimings: init %.1f ms, probe %.1f ms, process start to report %.1f ms\n", t.InitMS, t.ProbeMS, t.SinceStartMS)
+		fmt.Fprintln(w, "\n"+i18n.T("cli.gpu.timings", i18n.D{"Init": fmt.Sprintf("%.1f", t.InitMS), "Probe": fmt.Sprintf("%.1f", t.ProbeMS), "Since": fmt.Sprintf("%.1f", t.SinceStartMS)}))
 	}
 }
 
 func optNum(v *float64, format string) string {
 	if v == nil {
-		return "n/a"
+		return i18n.T("cli.gpu.not_available")
 	}
 	return fmt.Sprintf(format, *v)
 }

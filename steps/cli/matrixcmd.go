@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 )
 
 func init() { register(90, newMatrixCmd) }
@@ -19,15 +20,14 @@ func newMatrixCmd(env *Env) *cobra.Command {
 	var framework string
 	var asJSON, asTOML bool
 	cmd := &cobra.Command{
-		Use:   "matrix",
-		Short: "Print the version matrix (the --matrix file, else the embedded one)",
-		Long: "matrix prints every known build of PyTorch and PaddlePaddle and the CUDA driver table.\n" +
-			"--toml prints the file itself: start a newer matrix from it and pass it with --matrix FILE.",
-		Example: "  gpuwiz matrix --framework paddle\n  gpuwiz matrix --toml > my-matrix.toml\n  gpuwiz matrix validate my-matrix.toml",
+		Use:     "matrix",
+		Short:   i18n.T("cli.matrix.short"),
+		Long:    i18n.T("cli.matrix.long"),
+		Example: "  gpuwiz matrix --framework paddle\n  gpuwiz matrix --toml > my-matrix.toml\n  gpuwiz matrix validate my-matrix.toml", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if framework != "" && framework != "torch" && framework != "paddle" {
-				return Usagef("--framework %q: use torch or paddle", framework)
+				return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
 			}
 			m, err := env.Matrix()
 			if err != nil {
@@ -53,9 +53,9 @@ func newMatrixCmd(env *Env) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&framework, "framework", "", "only torch or paddle")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the matrix as JSON")
-	cmd.Flags().BoolVar(&asTOML, "toml", false, "print the matrix file itself")
+	cmd.Flags().StringVar(&framework, "framework", "", i18n.T("cli.flag.only_framework"))
+	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.matrix.flag.json"))
+	cmd.Flags().BoolVar(&asTOML, "toml", false, i18n.T("cli.matrix.flag.toml"))
 	cmd.MarkFlagsMutuallyExclusive("json", "toml")
 	cmd.AddCommand(newMatrixValidateCmd(), newMatrixCheckCmd(env))
 	return cmd
@@ -63,9 +63,9 @@ func newMatrixCmd(env *Env) *cobra.Command {
 
 func newMatrixValidateCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "validate FILE",
-		Short: "Check a matrix file: strict keys, unique rows, parseable versions, https index URLs",
-		Long:  "validate reads FILE as gpuwiz would with --matrix FILE and prints every problem as FILE:LINE: message.\nExit code 1 when it has problems.",
+		Use:   "validate FILE", //i18n:raw a usage line: the command and its argument's name
+		Short: i18n.T("cli.matrix.validate.short"),
+		Long:  i18n.T("cli.matrix.validate.long"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := matrix.LoadFile(args[0])
@@ -77,8 +77,8 @@ func newMatrixValidateCmd() *cobra.Command {
 			for _, fw := range matrix.Frameworks() {
 				builds += len(m.Candidates(fw))
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok (%d torch releases, %d paddle releases, %d builds, %d CUDA driver rows)\n",
-				args[0], len(m.Torch), len(m.Paddle), builds, len(m.CUDA))
+			fmt.Fprintln(cmd.OutOrStdout(), i18n.T("cli.matrix.validate.ok", i18n.D{
+				"File": args[0], "Torch": len(m.Torch), "Paddle": len(m.Paddle), "Builds": builds, "CUDA": len(m.CUDA)}))
 			return nil
 		},
 	}
@@ -90,8 +90,8 @@ func printMatrix(w io.Writer, m *matrix.Matrix, only string) {
 			continue
 		}
 		fmt.Fprintf(w, "%s\n", fw)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  VERSION\tCHANNEL\tCUDA\tCUDNN\tPYTHON\tOS\tVERIFIED\tINDEX")
+		var tw table
+		tw.row("  "+i18n.T("cli.col.version"), i18n.T("cli.col.channel"), "CUDA", "CUDNN", i18n.T("cli.col.python"), i18n.T("cli.col.os"), i18n.T("cli.col.verified"), i18n.T("cli.col.index"))
 		releases := m.Torch
 		if fw == "paddle" {
 			releases = m.Paddle
@@ -102,32 +102,32 @@ func printMatrix(w io.Writer, m *matrix.Matrix, only string) {
 				if len(osList) == 0 {
 					osList = r.OS
 				}
-				verified := "yes"
+				verified := i18n.T("cli.yes")
 				if !r.Verified || !b.Verified {
-					verified = "no"
+					verified = i18n.T("cli.no")
 				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s–%s\t%s\t%s\t%s\n", r.Version, b.Channel, dash(b.CUDA), dash(b.CUDNN),
-					r.PythonMin, r.PythonMax, strings.Join(osList, ","), verified, b.IndexURL)
+				tw.row("  "+r.Version, b.Channel, dash(b.CUDA), dash(b.CUDNN),
+					r.PythonMin+"–"+r.PythonMax, strings.Join(osList, ","), verified, b.IndexURL)
 			}
 		}
-		tw.Flush()
+		tw.write(w)
 		fmt.Fprintln(w)
 	}
 	if only != "" {
 		return
 	}
-	fmt.Fprintln(w, "CUDA driver minimums (minor-version compatibility / full toolkit)")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  CUDA\tLINUX\tWINDOWS\tNEWEST ARCH\tVERIFIED")
+	fmt.Fprintln(w, i18n.T("cli.matrix.cuda_title"))
+	var tw table
+	tw.row("  CUDA", i18n.T("cli.col.linux"), i18n.T("cli.col.windows"), i18n.T("cli.col.newest_arch"), i18n.T("cli.col.verified"))
 	for _, c := range m.CUDA {
-		verified := "yes"
+		verified := i18n.T("cli.yes")
 		if !c.Verified {
-			verified = "no"
+			verified = i18n.T("cli.no")
 		}
-		fmt.Fprintf(tw, "  %s\t%s / %s\t%s / %s\t%s\t%s\n", c.Version, c.MinorCompatLinux, dash(c.FullLinux),
-			c.MinorCompatWindows, dash(c.FullWindows), c.MaxComputeCap, verified)
+		tw.row("  "+c.Version, c.MinorCompatLinux+" / "+dash(c.FullLinux),
+			c.MinorCompatWindows+" / "+dash(c.FullWindows), c.MaxComputeCap, verified)
 	}
-	tw.Flush()
+	tw.write(w)
 }
 
 func dash(s string) string {

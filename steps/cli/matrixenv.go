@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 )
 
 type loadedMatrix struct {
@@ -24,7 +25,7 @@ func (e *Env) Matrix() (*matrix.Matrix, error) {
 		if e.G.MatrixFile == "" {
 			l.m, l.err = matrix.Embedded()
 			if l.err != nil {
-				l.err = Exitf(ExitFailure, "the embedded matrix is broken (a build defect): %v", l.err)
+				l.err = Exitf(ExitFailure, "%s", i18n.T("cli.matrix.embedded_broken", i18n.D{"Err": l.err}))
 			}
 			return
 		}

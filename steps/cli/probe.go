@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/jsonfile"
 )
 
@@ -56,7 +57,7 @@ func (e *Env) proberLocked(c *probeCache) (gpu.Prober, error) {
 			if err != nil {
 				c.err = Usagef("--simulate: %v", err)
 			} else if w := jsonfile.Warning(e.G.SimulateFile, gpu.UnknownFields(p)); w != "" && e.Stderr != nil {
-				fmt.Fprintf(e.Stderr, "gpuwiz: warning: --simulate %s\n", w)
+				fmt.Fprintln(e.Stderr, "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": "--simulate " + w}))
 			}
 			c.prober = p
 		} else {
@@ -88,7 +89,7 @@ func (e *Env) GPUReport(ctx context.Context) (gpu.Report, error) {
 		return gpu.Report{}, err
 	}
 	if r.Simulated && e.Stderr != nil {
-		fmt.Fprintf(e.Stderr, "gpuwiz: SIMULATED hardware: the GPU facts come from %s, not from this machine\n", e.G.SimulateFile)
+		fmt.Fprintln(e.Stderr, "gpuwiz: "+i18n.T("cli.simulated_banner", i18n.D{"File": e.G.SimulateFile}))
 	}
 	if r.Timings != nil {
 		r.Timings.SinceStartMS = float64(time.Since(processStart).Microseconds()) / 1000

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -20,12 +21,12 @@ func newPythonCmd(env *Env) *cobra.Command {
 	var explicit string
 	cmd := &cobra.Command{
 		Use:   "python",
-		Short: "List the Python interpreters found (PATH, py launcher, registry, conda, --python)",
+		Short: i18n.T("cli.python.short"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if explicit != "" {
 				if _, err := os.Stat(explicit); err != nil {
-					return Usagef("--python %s: %v; pass the path of a python executable", explicit, err)
+					return Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": explicit, "Err": err}))
 				}
 			}
 			found, err := pyenv.Discover(cmd.Context(), pyenv.DiscoverOptions{Explicit: explicit})
@@ -55,8 +56,8 @@ func newPythonCmd(env *Env) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().StringVar(&explicit, "python", "", "also describe this interpreter")
+	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json"))
+	cmd.Flags().StringVar(&explicit, "python", "", i18n.T("cli.python.flag.python"))
 	cmd.AddCommand(newPythonInstallCmd(env))
 	return cmd
 }
@@ -86,15 +87,15 @@ func interpretersOrEmpty(in []pyenv.Interpreter) []pyenv.Interpreter {
 func printInterpreters(w io.Writer, found []pyenv.Interpreter) {
 	for _, in := range found {
 		if in.Kind == "store" && in.Version == "" {
-			fmt.Fprintf(w, "%s\n  the Microsoft Store alias: not a Python (it opens the Store) (found via %s)\n", in.Path, in.Source)
+			fmt.Fprintf(w, "%s\n  %s\n", in.Path, i18n.T("cli.python.store_alias", i18n.D{"Source": in.Source}))
 			for _, warn := range in.Warnings {
-				fmt.Fprintf(w, "  warning: %s\n", warn)
+				fmt.Fprintln(w, "  "+i18n.T("cli.warning", i18n.D{"Text": warn}))
 			}
 			continue
 		}
-		fmt.Fprintf(w, "%s\n  Python %s, %d-bit, %s (found via %s)\n", in.Path, versionOrQuestion(in.Version), in.Bits, in.Kind, in.Source)
+		fmt.Fprintf(w, "%s\n  %s\n", in.Path, i18n.T("cli.python.found", i18n.D{"Version": versionOrQuestion(in.Version), "Bits": in.Bits, "Kind": in.Kind, "Source": in.Source}))
 		for _, warn := range in.Warnings {
-			fmt.Fprintf(w, "  warning: %s\n", warn)
+			fmt.Fprintln(w, "  "+i18n.T("cli.warning", i18n.D{"Text": warn}))
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/pyget"
@@ -30,13 +31,10 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 	var asJSON, yes bool
 	var mirror, sum, logPath string
 	cmd := &cobra.Command{
-		Use:   "install [VERSION]",
-		Short: "Install Python for this user (Windows: winget or the python.org installer; Linux: shows the distribution's command)",
-		Long: "Installs 64-bit Python VERSION (3.X or 3.X.Y; default: the version most builds support) for this user only.\n" +
-			"Windows: winget when present, else python.org's installer (from python.org or --mirror, e.g. " + strings.Join(pyget.Mirrors, " or ") + "),\n" +
-			"checked against its published SHA-256 and run quietly (no administrator rights, PATH left alone).\n" +
-			"Linux: prints the distribution's command (apt, dnf, pacman, zypper) for you to run; gpuwiz never runs a package manager as root.",
-		Args: cobra.MaximumNArgs(1),
+		Use:   "install [VERSION]", //i18n:raw a usage line: the command and its argument's name
+		Short: i18n.T("cli.python.install.short"),
+		Long:  i18n.T("cli.python.install.long", i18n.D{"Mirrors": strings.Join(pyget.Mirrors, i18n.T("cli.python.install.or"))}),
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
 			version := RecommendedPython(env)
@@ -72,7 +70,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 			if have := installedPython(cmd, plan.Minor, exact); have != nil {
 				rep.AlreadyInstalled = have
 				if !asJSON {
-					fmt.Fprintf(out, "Python %s is already installed: %s (%s); nothing to do\n", have.Version, have.Path, have.Kind)
+					fmt.Fprintln(out, i18n.T("cli.python.install.already", i18n.D{"Version": have.Version, "Path": have.Path, "Kind": have.Kind}))
 				}
 				return finish(ExitOK)
 			}
@@ -85,14 +83,14 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 			if !yes {
 				f, isFile := cmd.InOrStdin().(*os.File)
 				if asJSON || !isFile || !term.IsTerminal(int(f.Fd())) {
-					return Usagef("python install installs Python %s for this user: pass --yes to run it without a terminal", plan.Minor)
+					return Usagef("%s", i18n.T("cli.python.install.needs_yes", i18n.D{"Version": plan.Minor}))
 				}
 				printPythonPlan(out, plan)
-				fmt.Fprint(out, "Install it? [y/N] ")
+				fmt.Fprint(out, i18n.T("cli.python.install.ask")+" ")
 				var answer string
 				fmt.Fscanln(cmd.InOrStdin(), &answer)
 				if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
-					fmt.Fprintln(out, "Nothing changed.")
+					fmt.Fprintln(out, i18n.T("cli.python.install.nothing_changed"))
 					return Silent(ExitFailure)
 				}
 			} else if !asJSON {
@@ -130,19 +128,20 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 			if !asJSON {
 				switch {
 				case err != nil:
-					fmt.Fprintf(cmd.ErrOrStderr(), "gpuwiz: %v\nlog: %s\n", err, opened)
+					fmt.Fprintf(cmd.ErrOrStderr(), "gpuwiz: %v\n%s\n", err, i18n.T("cli.python.install.log", i18n.D{"Path": opened}))
 				case res.Python != nil:
-					fmt.Fprintf(out, "✓ Python %s installed for this user: %s\n  make a venv with it: gpuwiz venv --python \"%s\" PATH\n", res.Python.Version, res.Python.Path, res.Python.Path)
+					fmt.Fprintln(out, "✓ "+i18n.T("cli.python.install.done", i18n.D{"Version": res.Python.Version, "Path": res.Python.Path}))
+					fmt.Fprintln(out, "  "+i18n.T("cli.python.install.make_venv", i18n.D{"Command": `gpuwiz venv --python "` + res.Python.Path + `" PATH`})) //i18n:raw a command to type
 				}
 			}
 			return finish(code)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().BoolVar(&yes, "yes", false, "install without asking")
-	cmd.Flags().StringVar(&mirror, "mirror", "", "a copy of "+pyget.OfficialBase+" to download the installer from (the python.org installer, not winget)")
-	cmd.Flags().StringVar(&sum, "sha256", "", "the installer's SHA-256, for a version whose checksum gpuwiz cannot read")
-	cmd.Flags().StringVar(&logPath, "log", "", "log file (default: in gpuwiz's log folder)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json"))
+	cmd.Flags().BoolVar(&yes, "yes", false, i18n.T("cli.python.install.flag.yes"))
+	cmd.Flags().StringVar(&mirror, "mirror", "", i18n.T("cli.python.install.flag.mirror", i18n.D{"URL": pyget.OfficialBase}))
+	cmd.Flags().StringVar(&sum, "sha256", "", i18n.T("cli.python.install.flag.sha256"))
+	cmd.Flags().StringVar(&logPath, "log", "", i18n.T("cli.python.install.flag.log"))
 	return cmd
 }
 
@@ -165,24 +164,38 @@ func installedPython(cmd *cobra.Command, minor, exact string) *pyenv.Interpreter
 func printPythonPlan(w io.Writer, p pyget.Plan) {
 	if p.Method == pyget.MethodDistro {
 		if p.Fix != nil {
-			fmt.Fprintf(w, "To install Python %s with venv, run:\n\n    %s\n\n", p.Minor, p.Fix.Command)
+			fmt.Fprintf(w, "%s\n\n    %s\n\n", i18n.T("cli.python.install.distro_run", i18n.D{"Version": p.Minor}), p.Fix.Command)
 		}
 		for _, n := range p.Notes {
-			fmt.Fprintf(w, "note: %s\n", n)
+			fmt.Fprintln(w, i18n.T("cli.python.install.note", i18n.D{"Text": n}))
 		}
 		return
 	}
-	fmt.Fprintf(w, "Plan: Python %s for this user, with the %s\n", strings.TrimSpace(p.Minor+" "+strings.TrimPrefix(p.Version, p.Minor)), p.Method)
+	version := p.Version // "3.12.10"; the minor alone when the plan has no exact version yet
+	if version == "" {
+		version = p.Minor
+	}
+	fmt.Fprintln(w, i18n.T("cli.python.install.plan", i18n.D{"Version": version, "Method": methodWords(p.Method)}))
 	if p.URL != "" {
-		fmt.Fprintf(w, "  download %s\n  check SHA-256 %s\n", p.URL, orText(p.SHA256, "read from "+p.ChecksumFrom))
+		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.download", i18n.D{"URL": p.URL}))
+		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.check_sum", i18n.D{"Sum": orText(p.SHA256, i18n.T("cli.python.install.sum_from", i18n.D{"From": p.ChecksumFrom}))}))
 		if p.SHA256 != "" {
 			fmt.Fprintf(w, "    (%s)\n", p.ChecksumFrom)
 		}
 	}
-	fmt.Fprintf(w, "  run %s\n  then look for %s\n", runner.QuoteArgv(p.Command), p.Target)
+	fmt.Fprintln(w, "  "+i18n.T("cli.python.install.run", i18n.D{"Command": runner.QuoteArgv(p.Command)}))
+	fmt.Fprintln(w, "  "+i18n.T("cli.python.install.look_for", i18n.D{"Target": p.Target}))
 	for _, n := range p.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintln(w, i18n.T("cli.python.install.note", i18n.D{"Text": n}))
 	}
+}
+
+// methodWords is how the plan installs, in words (the JSON keeps pyget's value).
+func methodWords(m string) string {
+	if m == pyget.MethodInstaller {
+		return i18n.T("cli.python.install.method_installer")
+	}
+	return m
 }
 
 func orText(s, alt string) string {
@@ -204,7 +217,7 @@ func (b *byteProgress) update(done, total int64) {
 		return
 	}
 	b.last = pct
-	fmt.Fprintf(b.w, "  %3d%%  %.1f of %.1f MB\n", pct, float64(done)/1e6, float64(total)/1e6)
+	fmt.Fprintln(b.w, i18n.T("cli.python.install.progress", i18n.D{"Pct": fmt.Sprintf("%3d", pct), "Done": fmt.Sprintf("%.1f", float64(done)/1e6), "Total": fmt.Sprintf("%.1f", float64(total)/1e6)}))
 }
 
 // RecommendedPython is the Python minor most of the matrix's releases for this OS support.

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/bench"
+	"gpuwiz/steps/i18n"
 )
 
 // Exit codes, documented in README.md.
@@ -104,18 +105,16 @@ func register(order int, make func(*Env) *cobra.Command) {
 func NewRoot(b Build) (*cobra.Command, *Env) {
 	env := &Env{G: &Globals{}, Build: b}
 	root := &cobra.Command{
-		Use:   "gpuwiz",
-		Short: "Set up, switch and repair GPU builds of PyTorch and PaddlePaddle",
-		Long: "gpuwiz takes a machine with an NVIDIA card from \"nothing works\" to a verified GPU build of\n" +
-			"PyTorch or PaddlePaddle in a virtual environment, proven by a live benchmark.\n" +
-			"Run it without arguments for the wizard; every step also has a headless command.",
+		Use:           "gpuwiz",
+		Short:         i18n.T("cli.root.short"),
+		Long:          i18n.T("cli.root.long"),
 		Version:       versionString(b, readBuildInfo),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if b.Wizard == nil {
-				return Exitf(ExitFailure, "this build has no wizard")
+				return Exitf(ExitFailure, "%s", i18n.T("cli.root.no_wizard"))
 			}
 			// The wizard finds the terminal behind the stdout wrapper through its Unwrap.
 			code := b.Wizard(cmd.Context(), *env.G, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -139,19 +138,17 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 	}
 	root.SetVersionTemplate("gpuwiz {{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.StringVar(&env.G.MatrixFile, "matrix", "", "use this version-matrix TOML file instead of the embedded one")
-	pf.StringVar(&env.G.SourcesFile, "sources", "", "use this package-sources TOML file (mirrors the wizard offers) instead of the embedded one")
-	pf.StringVar(&env.G.SimulateFile, "simulate", "", "use the GPU report in `FILE` (written by gpuwiz gpu --json) instead of probing the hardware")
-	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", "no colours (also set by NO_COLOR)")
-	pf.BoolVar(&env.G.ASCII, "ascii", false, "ASCII only: no box drawing, for old consoles")
-	pf.String("lang", "", "language of the interface: en or zh-CN (also GPUWIZ_LANG; default: the system's)")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w (see --help)", err)}
-	})
+	pf.StringVar(&env.G.MatrixFile, "matrix", "", i18n.T("cli.root.flag.matrix"))
+	pf.StringVar(&env.G.SourcesFile, "sources", "", i18n.T("cli.root.flag.sources"))
+	pf.StringVar(&env.G.SimulateFile, "simulate", "", i18n.T("cli.root.flag.simulate"))
+	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", i18n.T("cli.root.flag.no_color"))
+	pf.BoolVar(&env.G.ASCII, "ascii", false, i18n.T("cli.root.flag.ascii"))
+	pf.String("lang", "", i18n.T("cli.root.flag.lang"))
 	sort.SliceStable(factories, func(i, j int) bool { return factories[i].order < factories[j].order })
 	for _, f := range factories {
 		root.AddCommand(f.make(env))
 	}
+	localizeCobra(root)
 	return root, env
 }
 
@@ -176,6 +173,7 @@ func run(ctx context.Context, root *cobra.Command, args []string, stdout, stderr
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	err = cobraError(cmd, err)
 	code := reportError(err, stderr, ctx)
 	if code != ExitOK && out.n == 0 && cmd != nil {
 		if f := cmd.Flags().Lookup("json"); f != nil && f.Value.String() == "true" {
@@ -213,7 +211,7 @@ func errorText(err error, ctx context.Context) string {
 	case errors.As(err, &ee):
 		return fmt.Sprintf("exit %d", ee.Code)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		return "interrupted"
+		return i18n.T("cli.root.interrupted")
 	}
 	return err.Error()
 }
@@ -230,7 +228,7 @@ func reportError(err error, stderr io.Writer, ctx context.Context) int {
 		return ee.Code
 	}
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "gpuwiz: interrupted")
+		fmt.Fprintln(stderr, "gpuwiz:", i18n.T("cli.root.interrupted"))
 		return ExitInterrupted
 	}
 	// cobra's own argument and unknown-command errors are usage errors.

@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -30,13 +32,13 @@ func newVenvCmd(env *Env) *cobra.Command {
 	var asJSON bool
 	var python string
 	cmd := &cobra.Command{
-		Use:   "venv PATH",
-		Short: "Create a virtual environment at PATH, or reuse the one there",
+		Use:   "venv PATH", //i18n:raw a usage line: the command and its argument's name
+		Short: i18n.T("cli.venv.short"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, err := filepath.Abs(args[0])
 			if err != nil {
-				return Usagef("venv path %q: %v", args[0], err)
+				return Usagef("%s", i18n.T("cli.venv.bad_path", i18n.D{"Path": strconv.Quote(args[0]), "Err": err}))
 			}
 			rep := venvReport{Root: root}
 			check := pyenv.CheckVenvPath(root, runtime.GOOS)
@@ -72,27 +74,27 @@ func newVenvCmd(env *Env) *cobra.Command {
 			if asJSON {
 				return writePyenvJSON(cmd.OutOrStdout(), rep)
 			}
-			verb := "reused the " + v.Kind() + " at"
-			if rep.Created {
-				verb = "created a venv at"
-			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "%s %s\n", verb, root)
+			if rep.Created {
+				fmt.Fprintln(w, i18n.T("cli.venv.created", i18n.D{"Path": root}))
+			} else {
+				fmt.Fprintln(w, i18n.T("cli.venv.reused", i18n.D{"Kind": v.Kind(), "Path": root}))
+			}
 			if rep.BasePython != "" {
-				fmt.Fprintf(w, "  made with %s\n", rep.BasePython)
+				fmt.Fprintln(w, "  "+i18n.T("cli.venv.made_with", i18n.D{"Python": rep.BasePython}))
 			}
 			for _, warn := range rep.Warnings {
-				fmt.Fprintf(w, "  warning: %s\n", warn)
+				fmt.Fprintln(w, "  "+i18n.T("cli.warning", i18n.D{"Text": warn}))
 			}
-			fmt.Fprintln(w, "to use it:")
+			fmt.Fprintln(w, i18n.T("cli.venv.to_use"))
 			for _, h := range rep.ActivateHints {
 				fmt.Fprintf(w, "  %s\n", h)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().StringVar(&python, "python", "", "make the venv with this interpreter (default: the best one found)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json"))
+	cmd.Flags().StringVar(&python, "python", "", i18n.T("cli.venv.flag.python"))
 	return cmd
 }
 
@@ -101,7 +103,7 @@ func newVenvCmd(env *Env) *cobra.Command {
 func chooseBasePython(cmd *cobra.Command, explicit string) (pyenv.Interpreter, error) {
 	if explicit != "" {
 		if _, err := os.Stat(explicit); err != nil {
-			return pyenv.Interpreter{}, Usagef("--python %s: %v; pass the path of a python executable", explicit, err)
+			return pyenv.Interpreter{}, Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": explicit, "Err": err}))
 		}
 		in, err := pyenv.Describe(cmd.Context(), explicit)
 		if err != nil {
@@ -129,10 +131,10 @@ func chooseBasePython(cmd *cobra.Command, explicit string) (pyenv.Interpreter, e
 		}
 	}
 	if len(noVenv) > 0 {
-		return pyenv.Interpreter{}, Exitf(ExitFailure, "no Python found that can create a venv: %s", strings.Join(noVenv, "; "))
+		return pyenv.Interpreter{}, Exitf(ExitFailure, "%s", i18n.T("cli.venv.no_venv_python", i18n.D{"Found": strings.Join(noVenv, i18n.T("cli.matrix.check.separator"))}))
 	}
 	if len(found) > 0 && found[0].Version != "" {
 		return found[0], nil
 	}
-	return pyenv.Interpreter{}, Exitf(ExitFailure, "no usable Python found: install 64-bit Python from python.org, or pass one with --python")
+	return pyenv.Interpreter{}, Exitf(ExitFailure, "%s", i18n.T("cli.venv.no_python"))
 }

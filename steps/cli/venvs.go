@@ -10,6 +10,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/venvs"
 )
@@ -26,12 +27,10 @@ type venvsReport struct {
 func newVenvsCmd(env *Env) *cobra.Command {
 	var asJSON, all bool
 	cmd := &cobra.Command{
-		Use:   "venvs",
-		Short: "List the venvs gpuwiz created, installed into or repaired, with what each holds",
-		Long: "venvs lists the venvs gpuwiz worked on, newest first, with what each holds now (read from its files)\n" +
-			"and how gpuwiz's last run there ended. Venvs that no longer exist are dropped from the list.\n" +
-			"--all adds the active venv ($VIRTUAL_ENV), ./venv, ./.venv and the conda environments gpuwiz can see.",
-		Example: "  gpuwiz venvs\n  gpuwiz venvs --all --json",
+		Use:     "venvs",
+		Short:   i18n.T("cli.venvs.short"),
+		Long:    i18n.T("cli.venvs.long"),
+		Example: "  gpuwiz venvs\n  gpuwiz venvs --all --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			store, err := venvs.Default()
@@ -53,7 +52,7 @@ func newVenvsCmd(env *Env) *cobra.Command {
 				}
 			}
 			if rep.Warning != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: warning:", rep.Warning)
+				fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": rep.Warning}))
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
@@ -65,22 +64,22 @@ func newVenvsCmd(env *Env) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
-	cmd.Flags().BoolVar(&all, "all", false, "also list the active venv, ./venv, ./.venv and conda environments")
+	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.venvs.flag.json"))
+	cmd.Flags().BoolVar(&all, "all", false, i18n.T("cli.venvs.flag.all"))
 	return cmd
 }
 
 func printVenvs(w io.Writer, rep venvsReport, all bool) {
 	if len(rep.Venvs) == 0 {
-		fmt.Fprintf(w, "gpuwiz has not worked on any venv that still exists (the list is kept in %s).\n", rep.List)
+		fmt.Fprintln(w, i18n.T("cli.venvs.none", i18n.D{"List": rep.List}))
 		return
 	}
-	fmt.Fprintf(w, "Venvs gpuwiz worked on, newest first (kept in %s):\n", rep.List)
+	fmt.Fprintln(w, i18n.T("cli.venvs.title", i18n.D{"List": rep.List}))
 	for _, f := range rep.Venvs {
 		fmt.Fprintf(w, "  %s\n    %s\n", f.Path, VenvLine(f))
 	}
 	if !all {
-		fmt.Fprintln(w, "gpuwiz venvs --all also lists the active venv, ./venv, ./.venv and conda environments.")
+		fmt.Fprintln(w, i18n.T("cli.venvs.all_hint"))
 	}
 }
 
@@ -90,13 +89,13 @@ func VenvLine(f venvs.Found) string {
 	s := f.Holds.Describe()
 	switch {
 	case f.Known != nil:
-		s += " · " + lastRun(*f.Known) + " on " + f.Known.When.Local().Format("2006-01-02")
+		s += " · " + i18n.T("cli.venvs.last_run", i18n.D{"Run": lastRun(*f.Known), "Date": f.Known.When.Local().Format("2006-01-02")})
 	case f.Source == venvs.SourceActive:
-		s += " · the active venv ($VIRTUAL_ENV)"
+		s += " · " + i18n.T("cli.venvs.source.active")
 	case f.Source == venvs.SourceHere:
-		s += " · in this folder"
+		s += " · " + i18n.T("cli.venvs.source.here")
 	case f.Source == venvs.SourceConda:
-		s += " · conda environment"
+		s += " · " + i18n.T("cli.venvs.source.conda")
 	}
 	return s
 }
@@ -104,15 +103,50 @@ func VenvLine(f venvs.Found) string {
 // lastRun is how gpuwiz's last run there ended: "installed", "repaired", "install failed, restored",
 // "repair cancelled".
 func lastRun(e venvs.Entry) string {
+	action := actionWords(e.Action)
 	switch {
 	case e.OK:
-		return e.Result
+		return resultWords(e.Result)
 	case e.Result == "cancelled":
-		return e.Action + " cancelled"
+		return i18n.T("cli.venvs.run.cancelled", i18n.D{"Action": action})
 	case e.Result == "" || e.Result == e.Action+" failed" || e.Result == "failed":
-		return e.Action + " failed"
+		return i18n.T("cli.venvs.run.failed", i18n.D{"Action": action})
 	}
-	return e.Action + " failed, " + e.Result
+	return i18n.T("cli.venvs.run.failed_then", i18n.D{"Action": action, "Result": resultWords(e.Result)})
+}
+
+// actionWords is the list's action ("install", "repair", "create") in words; the list file keeps the value.
+func actionWords(a string) string {
+	switch a {
+	case "install":
+		return i18n.T("cli.venvs.action.install")
+	case "repair":
+		return i18n.T("cli.venvs.action.repair")
+	case "create":
+		return i18n.T("cli.venvs.action.create")
+	}
+	return a
+}
+
+// resultWords is the list's result (the run's own value) in words; the list file keeps the value.
+func resultWords(r string) string {
+	switch r {
+	case "installed":
+		return i18n.T("cli.venvs.result.installed")
+	case "repaired":
+		return i18n.T("cli.venvs.result.repaired")
+	case "created":
+		return i18n.T("cli.venvs.result.created")
+	case "restored":
+		return i18n.T("cli.venvs.result.restored")
+	case "unchanged":
+		return i18n.T("cli.venvs.result.unchanged")
+	case "damaged":
+		return i18n.T("cli.venvs.result.damaged")
+	case "repaired, problems left": //i18n:raw a value of the list file (RepairResultWords)
+		return i18n.T("cli.venvs.result.problems_left")
+	}
+	return r
 }
 
 // RecordVenv puts the venv at path on the list of venvs gpuwiz worked on, with what it holds now and
@@ -136,20 +170,21 @@ func RecordVenv(ctx context.Context, warn io.Writer, path, action, result string
 		}
 	}
 	if err != nil && warn != nil {
-		fmt.Fprintln(warn, "gpuwiz: warning: the list of venvs gpuwiz worked on was not updated:", err)
+		fmt.Fprintln(warn, "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": i18n.T("cli.venvs.not_recorded", i18n.D{"Err": err})}))
 	}
 }
 
 // RepairResultWords is how a repair ended, for the list of venvs: "repaired", "repaired, problems
-// left", "repair failed", "cancelled".
+// left", "repair failed", "cancelled". These are values of the list file, the same in every language;
+// lastRun puts them in words.
 func RepairResultWords(res doctor.RepairResult, err error, ctx context.Context) string {
 	switch {
 	case ctx.Err() != nil:
 		return "cancelled"
 	case err != nil || res.Failed:
-		return "repair failed"
+		return "repair failed" //i18n:raw a value of the list file
 	case res.After != nil && res.After.Problems > 0:
-		return "repaired, problems left"
+		return "repaired, problems left" //i18n:raw a value of the list file, shown through resultWords
 	}
 	return "repaired"
 }

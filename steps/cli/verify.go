@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/verify"
@@ -22,28 +24,26 @@ func newVerifyCmd(env *Env) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "verify",
-		Short: "Check the framework build in a venv: CUDA build, devices, arch list, one GPU computation",
-		Long: "verify runs gpuwiz's check script with the venv's Python. The framework is found from what the venv\n" +
-			"holds; the expected channel from the constraints.txt gpuwiz install wrote (or --channel).\n" +
-			"Exit codes: 0 verified, 4 a check failed, 2 bad input.",
-		Args: cobra.NoArgs,
+		Short: i18n.T("cli.verify.short"),
+		Long:  i18n.T("cli.verify.long"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if venv == "" {
-				return Usagef("pass --venv PATH")
+				return Usagef("%s", i18n.T("cli.verify.needs_venv"))
 			}
 			root, err := filepath.Abs(venv)
 			if err != nil {
-				return Usagef("--venv %q: %v", venv, err)
+				return Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
 			}
 			v := pyenv.Venv{Root: root}
 			if !v.Exists() {
-				return Usagef("--venv %s is not a venv (no pyvenv.cfg): create one with gpuwiz install", root)
+				return Usagef("%s", i18n.T("cli.verify.not_a_venv", i18n.D{"Path": root}))
 			}
 			r := runner.New(nil)
 			if framework == "" {
 				in, err := pyenv.Inspect(cmd.Context(), r, v.Python())
 				if err != nil {
-					return Exitf(ExitFailure, "inspecting %s: %v", root, err)
+					return Exitf(ExitFailure, "%s", i18n.T("cli.verify.inspect_failed", i18n.D{"Path": root, "Err": err}))
 				}
 				switch {
 				case len(in.TorchFamily) > 0:
@@ -51,11 +51,11 @@ func newVerifyCmd(env *Env) *cobra.Command {
 				case len(in.PaddleDists) > 0:
 					framework = "paddle"
 				default:
-					return Usagef("%s holds neither torch nor paddle: pass --framework, or install one with gpuwiz install", root)
+					return Usagef("%s", i18n.T("cli.verify.no_framework", i18n.D{"Path": root}))
 				}
 			}
 			if framework != "torch" && framework != "paddle" {
-				return Usagef("--framework %q: use torch or paddle", framework)
+				return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
 			}
 			if channel == "" {
 				channel = constraintsChannel(filepath.Join(root, "constraints.txt"), framework)
@@ -78,10 +78,10 @@ func newVerifyCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&venv, "venv", "", "the venv to check (required)")
-	f.StringVar(&framework, "framework", "", "torch or paddle (default: what the venv holds)")
-	f.StringVar(&channel, "channel", "", "the channel the build must be, e.g. cu126 (default: from the venv's constraints.txt)")
-	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.StringVar(&venv, "venv", "", i18n.T("cli.verify.flag.venv"))
+	f.StringVar(&framework, "framework", "", i18n.T("cli.verify.flag.framework"))
+	f.StringVar(&channel, "channel", "", i18n.T("cli.verify.flag.channel"))
+	f.BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json_report"))
 	return cmd
 }
 
@@ -104,25 +104,29 @@ func constraintsChannel(path, framework string) string {
 }
 
 func printVerify(w io.Writer, r verify.Report) {
-	fmt.Fprintf(w, "Verify %s %s (CUDA %s, cuDNN %s)\n", r.Framework, r.Version, orDash(r.CUDA), orDash(r.CuDNN))
+	fmt.Fprintln(w, i18n.T("cli.verify.title", i18n.D{"Framework": r.Framework, "Version": r.Version, "CUDA": orDash(r.CUDA), "CuDNN": orDash(r.CuDNN)}))
+	okMark, failMark := i18n.T("cli.verify.mark_ok"), i18n.T("cli.verify.mark_fail")
+	width := max(i18n.Width(okMark), i18n.Width(failMark))
+	indent := strings.Repeat(" ", width+5)
 	for _, c := range r.Checks {
-		mark := "ok  "
+		mark := okMark
 		if !c.OK {
-			mark = "FAIL"
+			mark = failMark
 		}
-		fmt.Fprintf(w, "  [%s] %s", mark, c.Title)
+		fmt.Fprintf(w, "  [%s] %s", i18n.Pad(mark, width), c.Title)
 		if c.Evidence != "" {
-			fmt.Fprintf(w, ": %s", strings.ReplaceAll(c.Evidence, "\n", "\n         "))
+			fmt.Fprintf(w, ": %s", strings.ReplaceAll(c.Evidence, "\n", "\n"+indent))
 		}
 		fmt.Fprintln(w)
 		if !c.OK {
-			fmt.Fprintf(w, "         cause: %s\n         fix: %s\n", c.Cause, c.Fix)
+			fmt.Fprintln(w, indent+i18n.T("cli.verify.cause", i18n.D{"Cause": c.Cause}))
+			fmt.Fprintln(w, indent+i18n.T("cli.verify.fix", i18n.D{"Fix": c.Fix}))
 		}
 	}
 	if r.OK {
-		fmt.Fprintln(w, "verified")
+		fmt.Fprintln(w, i18n.T("cli.verify.verified"))
 	} else {
-		fmt.Fprintf(w, "%d check(s) failed\n", len(r.Failed()))
+		fmt.Fprintln(w, i18n.N("cli.verify.failed", len(r.Failed())))
 	}
 }
 
