@@ -18,12 +18,6 @@ import (
 
 // inChinese switches every message to Chinese for the test and back to English after it. i18n.Set is
 // process-global: tests that call it must not run in parallel.
-func inChinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 // othersCommands are the commands whose texts another part of the catalog (cli-run.*) holds; until
 // that part is in, their one-line summaries in the root's list are left out of the English check.
 var othersCommands = []string{"  bench ", "  doctor ", "  install "}

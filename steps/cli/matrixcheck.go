@@ -122,7 +122,7 @@ func checkWords(r indexcheck.Result) string {
 	case indexcheck.Served:
 		parts = append(parts, i18n.T("cli.matrix.check.ok"))
 	case indexcheck.Phantom:
-		parts = append(parts, i18n.T("cli.matrix.check.phantom", i18n.D{"Reason": strings.TrimPrefix(r.Reason(), "the index has ")}))
+		parts = append(parts, i18n.T("cli.matrix.check.phantom", i18n.D{"Missing": r.MissingList()}))
 	case indexcheck.CouldNotLook:
 		parts = append(parts, r.Reason())
 	}
