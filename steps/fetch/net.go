@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -179,6 +180,8 @@ func why(err error) string {
 	}
 	var ne net.Error
 	switch {
+	case err == io.ErrUnexpectedEOF: // only the bare error, whose English is exactly "unexpected EOF"
+		return i18n.T("fetch.why.dropped")
 	case errors.As(err, &ne) && ne.Timeout():
 		return i18n.T("fetch.why.timeout", i18n.D{"Err": runner.Redact(err.Error())})
 	}
