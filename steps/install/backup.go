@@ -76,6 +76,11 @@ func (e *engine) backup(ctx context.Context) error {
 		return err
 	}
 	e.manifest = m
+	n := 0
+	for _, d := range m.Dists {
+		n += len(d.Files)
+	}
+	e.emitLine(Event{StepID: StepBackup, Line: i18n.N("install.event.backed_up", n, i18n.D{"Dists": i18n.N("install.event.dists", len(m.Dists))})})
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gpuwiz/steps/i18n"
@@ -38,16 +39,16 @@ func freezeDiff(want, got map[string]string) string {
 	var d []string
 	for n, l := range want {
 		if got[n] != l {
-			d = append(d, fmt.Sprintf("%s (want %q, have %q)", n, l, got[n]))
+			d = append(d, i18n.T("install.diff.changed", i18n.D{"Dist": n, "Want": strconv.Quote(l), "Have": strconv.Quote(got[n])}))
 		}
 	}
 	for n, l := range got {
 		if _, ok := want[n]; !ok {
-			d = append(d, fmt.Sprintf("%s (extra %q)", n, l))
+			d = append(d, i18n.T("install.diff.extra", i18n.D{"Dist": n, "Line": strconv.Quote(l)}))
 		}
 	}
 	slices.Sort(d)
-	return strings.Join(d, "; ")
+	return strings.Join(d, i18n.T("install.sep"))
 }
 
 // restore puts the snapshot's set back offline: it uninstalls whatever the failed run added or
