@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -67,9 +68,9 @@ type FileResult struct {
 var (
 	// ErrUnsupported means the downloader cannot fetch this set while pip may: a URL that is not
 	// http(s), credentials the downloader does not have. The caller falls back to pip.
-	ErrUnsupported = errors.New("not something the downloader does")
+	ErrUnsupported error = &sentinel{func() string { return i18n.T("fetch.unsupported") }}
 	// ErrHashMismatch is a file whose bytes do not have the sha256 the index gave.
-	ErrHashMismatch = errors.New("sha256 mismatch")
+	ErrHashMismatch error = &sentinel{func() string { return i18n.T("fetch.hash_mismatch") }}
 )
 
 // PartSuffix and StateSuffix name a file's partial download and its progress record in Dir.
@@ -132,7 +133,7 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 	o.defaults()
 	var res Result
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
-		return res, fmt.Errorf("download dir %s: %w", o.Dir, err)
+		return res, wrap(err, i18n.T("fetch.err.dir", i18n.D{"Dir": o.Dir, "Err": err}))
 	}
 	client, err := o.Network.client(o.Connections)
 	if err != nil {
@@ -143,10 +144,10 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 	seen := map[string]bool{}
 	for _, f := range files {
 		if f.Name == "" || f.Name != filepath.Base(f.Name) || strings.ContainsAny(f.Name, `/\`) || f.Name == "." || f.Name == ".." {
-			return res, fmt.Errorf("%q is not a plain file name", f.Name)
+			return res, errors.New(i18n.T("fetch.err.name", i18n.D{"Name": strconv.Quote(f.Name)}))
 		}
 		if _, err := hex.DecodeString(f.SHA256); err != nil || len(f.SHA256) != 64 {
-			return res, fmt.Errorf("%s: %q is not a sha256", f.Name, f.SHA256)
+			return res, errors.New(i18n.T("fetch.err.sha", i18n.D{"File": f.Name, "SHA": strconv.Quote(f.SHA256)}))
 		}
 		if seen[f.Name] {
 			continue
@@ -168,7 +169,7 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 			c.done.Add(j.Size)
 			c.total.Add(j.Size)
 			c.filesOK.Add(1)
-			o.log(fmt.Sprintf("%s: already there, sha256 checked", j.Name))
+			o.log(i18n.T("fetch.log.already", i18n.D{"File": j.Name}))
 			continue
 		}
 		j.loadState()
@@ -205,7 +206,7 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 				return
 			}
 			if j.Size > 0 && size > 0 && size != j.Size {
-				fail(fmt.Errorf("%s from %s: the server says %d bytes, the index %d", j.Name, j.host, size, j.Size))
+				fail(errors.New(i18n.T("fetch.err.size", i18n.D{"File": j.Name, "Host": j.host, "Server": size, "Index": j.Size})))
 				return
 			}
 			if size > 0 {
@@ -236,7 +237,7 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 		}
 		c.done.Add(j.reused)
 		if j.reused > 0 {
-			o.log(fmt.Sprintf("%s: continuing a partial download (%d of %d bytes there)", j.Name, j.reused, j.Size))
+			o.log(i18n.T("fetch.log.resume", i18n.D{"File": j.Name, "Have": j.reused, "Size": j.Size}))
 		}
 		j.left.Store(int32(countLeft(ps)))
 		if j.left.Load() == 0 { // every part was there: only the check is left
@@ -418,7 +419,7 @@ func (o *Options) head(ctx context.Context, client *http.Client, j *job) (size i
 			case resp.StatusCode == http.StatusOK:
 				return max(resp.ContentLength, 0), strings.Contains(strings.ToLower(resp.Header.Get("Accept-Ranges")), "bytes"), nil
 			case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
-				return 0, false, j.errorf("the server answers %s", resp.Status)
+				return 0, false, j.fail(i18n.T("fetch.why.status", i18n.D{"Status": resp.Status}))
 			case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 				return 0, false, j.authError(resp.Status)
 			case !retryable(resp.StatusCode):
@@ -430,21 +431,22 @@ func (o *Options) head(ctx context.Context, client *http.Client, j *job) (size i
 			return 0, false, ctx.Err()
 		}
 		if attempt >= o.Retries {
-			return 0, false, j.errorf("%s (after %d tries)", why(err), attempt+1)
+			return 0, false, j.fail(i18n.N("fetch.why.tries", attempt+1, i18n.D{"Why": why(err)}))
 		}
-		o.log(fmt.Sprintf("%s from %s: %s; trying again", j.Name, j.host, why(err)))
+		o.log(i18n.T("fetch.log.retry", i18n.D{"File": j.Name, "Host": j.host, "Why": why(err)}))
 		if !sleep(ctx, backoff(attempt)) {
 			return 0, false, ctx.Err()
 		}
 	}
 }
 
-func (j *job) errorf(format string, a ...any) error {
-	return fmt.Errorf("downloading %s from %s: %s", j.Name, j.host, fmt.Sprintf(format, a...))
+// fail is an error of j's download: why (a catalog message) it failed.
+func (j *job) fail(why string) error {
+	return errors.New(i18n.T("fetch.err.download", i18n.D{"File": j.Name, "Host": j.host, "Why": why}))
 }
 
 func (j *job) authError(status string) error {
-	return fmt.Errorf("%w: downloading %s from %s: the server answers %s (pip may have credentials from a keyring or .netrc that the downloader does not use)", ErrUnsupported, j.Name, j.host, status)
+	return unsupported(i18n.T("fetch.err.auth", i18n.D{"File": j.Name, "Host": j.host, "Status": status}))
 }
 
 func retryable(code int) bool {
@@ -529,13 +531,13 @@ func (o *Options) fetchPart(ctx context.Context, client *http.Client, p *part) e
 		}
 		if progressed { // a dropped connection after some bytes: ask for the rest at once
 			failures = 0
-			o.log(fmt.Sprintf("%s from %s: %s; continuing from byte %d", j.Name, j.host, why(err), p.start+p.done.Load()))
+			o.log(i18n.T("fetch.log.resume_from", i18n.D{"File": j.Name, "Host": j.host, "Why": why(err), "Byte": p.start + p.done.Load()}))
 			continue
 		}
 		if failures >= o.Retries {
-			return j.errorf("%s (after %d tries; a new run continues where this one stopped)", why(err), failures+1)
+			return j.fail(i18n.N("fetch.why.tries_resume", failures+1, i18n.D{"Why": why(err)}))
 		}
-		o.log(fmt.Sprintf("%s from %s: %s; trying again", j.Name, j.host, why(err)))
+		o.log(i18n.T("fetch.log.retry", i18n.D{"File": j.Name, "Host": j.host, "Why": why(err)}))
 		if !sleep(ctx, backoff(failures)) {
 			return ctx.Err()
 		}
@@ -575,7 +577,7 @@ func (o *Options) getPart(ctx context.Context, client *http.Client, p *part) (pr
 	switch {
 	case j.ranges && resp.StatusCode == http.StatusPartialContent:
 		if start, ok := contentRangeStart(resp.Header.Get("Content-Range")); !ok || start != from {
-			return false, &permanentError{j.errorf("the server sent bytes from %s for a request from %d", resp.Header.Get("Content-Range"), from)}
+			return false, &permanentError{j.fail(i18n.T("fetch.why.range_mismatch", i18n.D{"Range": resp.Header.Get("Content-Range"), "From": from}))}
 		}
 	case resp.StatusCode == http.StatusOK && (!j.ranges || from == 0 && p.end == j.Size):
 		if !j.ranges && resp.ContentLength > 0 && p.end < 0 {
@@ -587,13 +589,13 @@ func (o *Options) getPart(ctx context.Context, client *http.Client, p *part) (pr
 			}
 		}
 	case resp.StatusCode == http.StatusOK:
-		return false, &permanentError{j.errorf("the server said it takes Range requests but sent the whole file")}
+		return false, &permanentError{j.fail(i18n.T("fetch.why.whole_file"))}
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		return false, &permanentError{j.authError(resp.Status)}
 	case retryable(resp.StatusCode):
-		return false, fmt.Errorf("the server answers %s", resp.Status)
+		return false, errors.New(i18n.T("fetch.why.status", i18n.D{"Status": resp.Status}))
 	default:
-		return false, &permanentError{j.errorf("the server answers %s", resp.Status)}
+		return false, &permanentError{j.fail(i18n.T("fetch.why.status", i18n.D{"Status": resp.Status}))}
 	}
 
 	// A body that stops sending for the timeout is a dropped connection.
@@ -610,7 +612,7 @@ func (o *Options) getPart(ctx context.Context, client *http.Client, p *part) (pr
 				rerr = io.EOF
 			}
 			if _, werr := j.f.WriteAt(buf[:n], off); werr != nil {
-				return progressed, &permanentError{fmt.Errorf("writing %s: %w", j.f.Name(), werr)}
+				return progressed, &permanentError{wrap(werr, i18n.T("fetch.err.write", i18n.D{"File": j.f.Name(), "Err": werr}))}
 			}
 			off += int64(n)
 			p.done.Add(int64(n))
@@ -625,7 +627,7 @@ func (o *Options) getPart(ctx context.Context, client *http.Client, p *part) (pr
 		}
 		if rerr != nil {
 			if ctx.Err() == nil && rctx.Err() != nil {
-				return progressed, fmt.Errorf("no data for %s", o.Network.timeout())
+				return progressed, errors.New(i18n.T("fetch.why.no_data", i18n.D{"Timeout": o.Network.timeout()}))
 			}
 			return progressed, rerr
 		}
@@ -677,7 +679,7 @@ func (o *Options) finish(j *job) error {
 		removePartial(j.path)
 		j.mu.Unlock()
 		o.Progress.done.Add(-(j.fetched.Load() + j.reused))
-		return fmt.Errorf("%w: %s from %s has sha256 %s, but the index says %s: it was damaged on the way, or the server (or a proxy) serves another file under that name; it was deleted and nothing was installed", ErrHashMismatch, j.Name, j.host, sum, strings.ToLower(j.SHA256))
+		return &kindError{of: ErrHashMismatch, msg: i18n.T("fetch.err.hash", i18n.D{"File": j.Name, "Host": j.host, "Got": sum, "Want": strings.ToLower(j.SHA256)})}
 	}
 	if err := os.Rename(part, j.path); err != nil {
 		return fmt.Errorf("%s: %w", j.Name, err)

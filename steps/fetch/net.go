@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 
 	"golang.org/x/net/http/httpproxy"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -56,11 +58,11 @@ func (n Network) client(conns int) (*http.Client, error) {
 	if n.Cert != "" {
 		pem, err := os.ReadFile(n.Cert)
 		if err != nil {
-			return nil, fmt.Errorf("pip's cert setting names %s, which cannot be read: %w", n.Cert, err)
+			return nil, wrap(err, i18n.T("fetch.err.cert_read", i18n.D{"Cert": n.Cert, "Err": err}))
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("pip's cert setting names %s, which holds no PEM certificate", n.Cert)
+			return nil, errors.New(i18n.T("fetch.err.cert_pem", i18n.D{"Cert": n.Cert}))
 		}
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
@@ -132,10 +134,10 @@ func (n Network) ProxyInUse(rawURL string) string {
 func (n Network) request(rawURL string) (*http.Request, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("%s is not a URL: %w", runner.Redact(rawURL), err)
+		return nil, wrap(err, i18n.T("fetch.err.not_url", i18n.D{"URL": runner.Redact(rawURL), "Err": err}))
 	}
 	if u.Scheme != "https" && u.Scheme != "http" {
-		return nil, fmt.Errorf("%w: %s is not an http(s) URL", ErrUnsupported, runner.Redact(rawURL))
+		return nil, unsupported(i18n.T("fetch.err.not_http", i18n.D{"URL": runner.Redact(rawURL)}))
 	}
 	user := u.User
 	u.User = nil
@@ -156,7 +158,7 @@ func (n Network) request(rawURL string) (*http.Request, error) {
 		pw, _ := user.Password()
 		req.SetBasicAuth(user.Username(), pw)
 	}
-	req.Header.Set("User-Agent", "gpuwiz (pip-compatible wheel downloader)")
+	req.Header.Set("User-Agent", "gpuwiz (pip-compatible wheel downloader)") //i18n:raw an HTTP header for the server
 	req.Header.Set("Accept-Encoding", "identity")
 	return req, nil
 }
@@ -178,8 +180,10 @@ func why(err error) string {
 	}
 	var ne net.Error
 	switch {
+	case err == io.ErrUnexpectedEOF: // only the bare error, whose English is exactly "unexpected EOF"
+		return i18n.T("fetch.why.dropped")
 	case errors.As(err, &ne) && ne.Timeout():
-		return "timed out (" + runner.Redact(err.Error()) + ")"
+		return i18n.T("fetch.why.timeout", i18n.D{"Err": runner.Redact(err.Error())})
 	}
 	return runner.Redact(err.Error())
 }

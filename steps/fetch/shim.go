@@ -255,11 +255,11 @@ func (s *Shim) page(w http.ResponseWriter, r *http.Request, i int, project strin
 		return
 	}
 	if e.status != http.StatusOK {
-		http.Error(w, "the index answers "+strconv.Itoa(e.status), e.status)
+		http.Error(w, "the index answers "+strconv.Itoa(e.status), e.status) //i18n:raw an HTTP body for the local pip, which shows only the status
 		return
 	}
 	if e.ctype != "" && !strings.Contains(e.ctype, "html") {
-		http.Error(w, "the index answered "+e.ctype+", not an HTML page", http.StatusBadGateway)
+		http.Error(w, "the index answered "+e.ctype+", not an HTML page", http.StatusBadGateway) //i18n:raw an HTTP body for the local pip, which shows only the status
 		return
 	}
 	out, err := s.rewrite(e.body, e.final)
@@ -349,14 +349,14 @@ func (s *Shim) metadata(w http.ResponseWriter, r *http.Request, l shimLink) {
 
 func (s *Shim) realMetadata(ctx context.Context, l shimLink) ([]byte, error) {
 	if !l.metadata {
-		return nil, fmt.Errorf("the index serves no metadata for %s", l.name)
+		return nil, fmt.Errorf("the index serves no metadata for %s", l.name) //i18n:raw becomes an HTTP body for the local pip (see stub)
 	}
 	e := s.fetch(l.real + ".metadata")
 	if e.err != nil {
 		return nil, e.err
 	}
 	if e.status != http.StatusOK {
-		return nil, fmt.Errorf("%s.metadata: the index answers %d", l.name, e.status)
+		return nil, fmt.Errorf("%s.metadata: the index answers %d", l.name, e.status) //i18n:raw becomes an HTTP body for the local pip (see stub)
 	}
 	s.prefetchOnce(l.real, e.body)
 	return e.body, nil
@@ -383,7 +383,7 @@ func (s *Shim) pass(w http.ResponseWriter, r *http.Request, l shimLink) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		http.Error(w, l.name+": the index answers "+resp.Status, resp.StatusCode)
+		http.Error(w, l.name+": the index answers "+resp.Status, resp.StatusCode) //i18n:raw an HTTP body for the local pip, which shows only the status
 		return
 	}
 	if resp.ContentLength >= 0 {
@@ -418,7 +418,7 @@ func (s *Shim) stub(w http.ResponseWriter, r *http.Request, l shimLink) {
 func stubWheel(name string, metadata []byte) ([]byte, error) {
 	f := strings.Split(strings.TrimSuffix(name, ".whl"), "-")
 	if len(f) < 5 {
-		return nil, fmt.Errorf("%s is not a wheel name", name)
+		return nil, fmt.Errorf("%s is not a wheel name", name) //i18n:raw becomes an HTTP body for the local pip (see stub)
 	}
 	info := f[0] + "-" + f[1] + ".dist-info"
 	var wheel strings.Builder

@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"encoding/csv"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -59,23 +59,28 @@ func (e *engine) backup(ctx context.Context) error {
 	if sites := venvSiteDirs(e.plan.Venv); len(sites) > 0 {
 		m, n, ok, err := backupDistInfo(sites, backupNames(e.plan.families, staged), filepath.Join(e.backupDir, "files"))
 		if err != nil {
-			return fmt.Errorf("backing up the dists about to change failed: %w", err)
+			return wrap(err, i18n.T("install.err.backup", i18n.D{"Err": err}))
 		}
 		if ok {
 			e.manifest = m
-			e.emitLine(Event{StepID: StepBackup, Line: fmt.Sprintf("backed up %d files of %d dists", n, len(m.Dists))})
+			e.emitLine(Event{StepID: StepBackup, Line: i18n.N("install.event.backed_up", n, i18n.D{"Dists": i18n.N("install.event.dists", len(m.Dists))})})
 			return e.writeManifest()
 		}
 	}
 	res := e.run(ctx, StepBackup, runner.Cmd{Name: "backup", Argv: []string{e.py, "-c", backupScript, e.manifestPath(), e.backupDir, string(names)}, Env: e.plan.env})
 	if res.Err != nil {
-		return fmt.Errorf("backing up the dists about to change failed: %w", res.Err)
+		return wrap(res.Err, i18n.T("install.err.backup", i18n.D{"Err": res.Err}))
 	}
 	m, err := e.readManifest()
 	if err != nil {
 		return err
 	}
 	e.manifest = m
+	n := 0
+	for _, d := range m.Dists {
+		n += len(d.Files)
+	}
+	e.emitLine(Event{StepID: StepBackup, Line: i18n.N("install.event.backed_up", n, i18n.D{"Dists": i18n.N("install.event.dists", len(m.Dists))})})
 	return nil
 }
 
@@ -192,11 +197,11 @@ func (e *engine) manifestPath() string { return filepath.Join(e.backupDir, "mani
 func (e *engine) readManifest() (*manifest, error) {
 	b, err := os.ReadFile(e.manifestPath())
 	if err != nil {
-		return nil, fmt.Errorf("backup manifest: %w", err)
+		return nil, wrap(err, i18n.T("install.err.manifest", i18n.D{"Err": err}))
 	}
 	var m manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("backup manifest: %w", err)
+		return nil, wrap(err, i18n.T("install.err.manifest", i18n.D{"Err": err}))
 	}
 	return &m, nil
 }

@@ -32,4 +32,3 @@ for dist in md.distributions():
     out["dists"].append(entry)
 with open(manifest_path, "w", encoding="utf-8") as fh:
     json.dump(out, fh)
-print("backed up %d files of %d dists" % (n, len(out["dists"])))

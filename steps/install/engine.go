@@ -11,11 +11,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"gpuwiz/steps/fetch"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/verify"
@@ -115,7 +117,7 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 	unlockCache, err := pyenv.Lock(plan.StageDir)
 	if err != nil {
 		e.out.Result = ResultUnchanged
-		e.out.Err = fmt.Errorf("the wheel cache of this build is in use: %w", err)
+		e.out.Err = wrap(err, i18n.T("install.err.cache_in_use", i18n.D{"Err": err}))
 		return e.finish()
 	}
 	defer unlockCache()
@@ -128,22 +130,22 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			e.fail(ctx, s.ID, fmt.Errorf("cancelled before %s: %w", s.ID, err))
+			e.fail(ctx, s.ID, wrap(err, i18n.T("install.err.cancelled_before", i18n.D{"Step": s.ID, "Err": err})))
 			return e.finish()
 		}
 		e.emit(Event{StepID: s.ID, State: StateRunning, Message: s.Title})
 		err := e.step(ctx, s)
 		if err == nil && ctx.Err() != nil && e.changed && s.ID != StepVerify && s.ID != StepLock {
-			err = fmt.Errorf("cancelled during %s: %w", s.ID, ctx.Err())
+			err = wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": s.ID, "Err": ctx.Err()}))
 		}
 		switch {
 		case err == nil:
 			e.emit(Event{StepID: s.ID, State: StateDone})
 		case errors.Is(err, errSkipped):
-			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: strings.TrimPrefix(err.Error(), errSkipped.Error()+": ")})
+			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: err.Error()})
 		case s.BestEffort || s.ID == StepLock:
 			e.out.Warnings = append(e.out.Warnings, s.ID+": "+err.Error())
-			e.emit(Event{StepID: s.ID, State: StateFailed, Message: err.Error() + " (best effort: going on)"})
+			e.emit(Event{StepID: s.ID, State: StateFailed, Message: i18n.T("install.event.best_effort", i18n.D{"Err": err})})
 		default:
 			e.emit(Event{StepID: s.ID, State: StateFailed, Message: err.Error()})
 			e.fail(ctx, s.ID, err)
@@ -156,7 +158,11 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 	return e.finish()
 }
 
-var errSkipped = errors.New("skipped")
+// errSkipped marks a step that had nothing to do; the error's text (a reasonError's) says why.
+var errSkipped error = &sentinel{func() string { return i18n.T("install.skip") }}
+
+// skipped is a step that had nothing to do, text saying why.
+func skipped(text string) error { return &reasonError{of: errSkipped, msg: text, why: text} }
 
 // whatRunCreates says whether creating a venv at dir makes something new: dir and any missing
 // parents (top is the outermost of them), or only the contents of an existing empty dir (top "").
@@ -218,12 +224,12 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 				left = e.createdTop
 			}
 			e.out.Leftovers = []Leftover{{Path: left, What: "extra", Clear: removeCommand(hostGOOS(), left)}}
-			e.out.Err = fmt.Errorf("%w; removing the venv this run created failed: %v", err, rerr)
-			e.emit(Event{StepID: stepID, Message: "could not remove the venv this run had created: " + rerr.Error()})
+			e.out.Err = wrap(err, i18n.T("install.err.venv_not_removed", i18n.D{"Err": err, "RemoveErr": rerr}))
+			e.emit(Event{StepID: stepID, Message: i18n.T("install.event.venv_not_removed", i18n.D{"Err": rerr})})
 			return
 		}
 		e.out.VenvRemoved, e.out.Restored = true, e.changed
-		e.emit(Event{StepID: stepID, Message: "removed the venv this run had created: " + e.plan.Venv})
+		e.emit(Event{StepID: stepID, Message: i18n.T("install.event.venv_removed", i18n.D{"Venv": e.plan.Venv})})
 		return
 	}
 	if !e.changed {
@@ -232,7 +238,7 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), restoreTimeout)
 	defer cancel()
-	e.emit(Event{StepID: "restore", State: StateRunning, Message: "putting the previous packages back"})
+	e.emit(Event{StepID: "restore", State: StateRunning, Message: i18n.T("install.event.restoring")})
 	left, rerr := e.restore(rctx)
 	if rerr != nil || len(left) > 0 {
 		e.out.Result, e.out.Leftovers = ResultDamaged, left
@@ -240,15 +246,15 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 		if rerr != nil {
 			why = rerr.Error()
 		} else {
-			why = fmt.Sprintf("%d difference(s) from the snapshot are left", len(left))
+			why = i18n.N("install.restore.left", len(left))
 		}
-		e.out.Err = fmt.Errorf("%w; restoring the previous packages did not finish: %s (snapshot: %s, backup: %s)", err, why, e.out.SnapshotFile, e.backupDir)
+		e.out.Err = wrap(err, i18n.T("install.err.restore_unfinished", i18n.D{"Err": err, "Why": why, "Snapshot": e.out.SnapshotFile, "Backup": e.backupDir}))
 		e.emit(Event{StepID: "restore", State: StateFailed, Message: why})
 		return
 	}
 	e.out.Result, e.out.Restored = ResultRestored, true
 	_ = os.RemoveAll(e.backupDir)
-	e.emit(Event{StepID: "restore", State: StateDone, Message: "the previous packages are back (site-packages equals the snapshot, file by file)"})
+	e.emit(Event{StepID: "restore", State: StateDone, Message: i18n.T("install.event.restored")})
 }
 
 func (e *engine) step(ctx context.Context, s Step) error {
@@ -259,16 +265,16 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: s.Argv, Env: e.plan.userEnv})
 		if why := unreachableIndex(res.Tail); why != "" {
 			// pip exits 0 when it cannot reach the index ("Requirement already satisfied"): nothing was upgraded.
-			return fmt.Errorf("%w (index unreachable: %s%s); going on with the venv's pip", errSkipped, why, proxyNote(e.plan.userEnv))
+			return skipped(i18n.T("install.pip_upgrade.unreachable", i18n.D{"Why": why, "Proxy": proxyNote(e.plan.userEnv)}))
 		}
 		if res.Err != nil {
-			return fmt.Errorf("pip upgrade failed (%v); going on with the venv's pip", res.Err)
+			return wrap(res.Err, i18n.T("install.pip_upgrade.failed", i18n.D{"Err": res.Err}))
 		}
 		e.afterPipUpgrade(ctx)
 		if !e.plan.NewVenv {
 			// Before the snapshot, so a later failure leaves pip upgraded: say so rather than let
 			// "unchanged" claim the venv is byte-for-byte as it was.
-			e.out.Warnings = append(e.out.Warnings, "pip itself was upgraded first (for resumable downloads); it stays upgraded whatever happens next (--no-pip-upgrade keeps the venv's pip)")
+			e.out.Warnings = append(e.out.Warnings, i18n.T("install.warn.pip_upgraded"))
 		}
 		return nil
 	case StepSnapshot:
@@ -295,13 +301,13 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		}
 		e.out.Verify = &rep
 		if !rep.OK {
-			e.emit(Event{StepID: s.ID, Message: fmt.Sprintf("%d check(s) failed", len(rep.Failed()))})
+			e.emit(Event{StepID: s.ID, Message: i18n.N("install.event.checks_failed", len(rep.Failed()))})
 		}
 		return nil
 	case StepLock:
 		return e.writeLockFiles(ctx, s)
 	}
-	return fmt.Errorf("unknown step %q", s.ID)
+	return errors.New(i18n.T("install.err.unknown_step", i18n.D{"Step": strconv.Quote(s.ID)}))
 }
 
 // pip runs a pip step in the framework environment.
@@ -311,8 +317,9 @@ func (e *engine) pip(ctx context.Context, s Step, argv []string) error {
 		note := networkNote(res.Tail)
 		if note != "" {
 			note += proxyNote(e.plan.env)
+			return indexUnreachable{fmt.Errorf("%s: %w%s%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail), note)}
 		}
-		return fmt.Errorf("%s: %w%s%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail), note)
+		return fmt.Errorf("%s: %w%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail))
 	}
 	return nil
 }
@@ -327,31 +334,38 @@ func tailNote(tail []string) string {
 }
 
 // networkFailures are what pip prints when it cannot reach an index, and what to call each.
-var networkFailures = []struct{ seen, means string }{
-	{"Name or service not known", "the index's host name does not resolve"},
-	{"Temporary failure in name resolution", "the index's host name does not resolve"},
-	{"getaddrinfo failed", "the index's host name does not resolve"},
-	{"nodename nor servname", "the index's host name does not resolve"},
-	{"No address associated with hostname", "the index's host name does not resolve"},
-	{"Network is unreachable", "the network is unreachable"},
-	{"Connection refused", "the index refused the connection"},
-	{"ProxyError", "the proxy refused or failed the connection"},
-	{"CERTIFICATE_VERIFY_FAILED", "the index's TLS certificate did not verify (a proxy that intercepts HTTPS needs its CA in pip's cert setting)"},
-	{"timed out", "the connection to the index timed out"},
+//
+//i18n:raw pip's own output, matched, never shown by gpuwiz
+var networkFailures = []struct {
+	seen  string
+	means func() string
+}{
+	{"Name or service not known", noResolve},
+	{"Temporary failure in name resolution", noResolve},
+	{"getaddrinfo failed", noResolve},
+	{"nodename nor servname", noResolve},
+	{"No address associated with hostname", noResolve},
+	{"Network is unreachable", func() string { return i18n.T("install.net.unreachable") }},
+	{"Connection refused", func() string { return i18n.T("install.net.refused") }},
+	{"ProxyError", func() string { return i18n.T("install.net.proxy") }},
+	{"CERTIFICATE_VERIFY_FAILED", func() string { return i18n.T("install.net.cert") }},
+	{"timed out", func() string { return i18n.T("install.net.timeout") }},
 }
+
+func noResolve() string { return i18n.T("install.net.dns") }
 
 // unreachableIndex is what pip's output says went wrong reaching an index, "" when nothing did.
 func unreachableIndex(tail []string) string {
 	for _, f := range networkFailures {
 		for _, l := range tail {
 			if strings.Contains(l, f.seen) {
-				return f.means
+				return f.means()
 			}
 		}
 	}
 	for _, l := range tail {
 		if strings.Contains(l, "Could not fetch URL") || strings.Contains(l, "Max retries exceeded") {
-			return "the index did not answer"
+			return i18n.T("install.net.no_answer")
 		}
 	}
 	return ""
@@ -360,8 +374,7 @@ func unreachableIndex(tail []string) string {
 // networkNote names a failure to reach the package index in pip's output, with what to do.
 func networkNote(tail []string) string {
 	if why := unreachableIndex(tail); why != "" {
-		return "; pip could not reach the package index: " + why +
-			". Check the network and any proxy (HTTPS_PROXY), or give --index-url a mirror of the same channel"
+		return i18n.T("install.net.note", i18n.D{"Why": why})
 	}
 	return ""
 }
@@ -435,7 +448,7 @@ func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
 	e.backupDir = filepath.Join(e.plan.StateDir, "backup-"+stamp)
 	site, err := readSiteState(e.stateDirs())
 	if err != nil {
-		return fmt.Errorf("reading what site-packages holds: %w", err)
+		return wrap(err, i18n.T("install.err.read_site", i18n.D{"Err": err}))
 	}
 	e.site = &site
 	listing, _ := json.MarshalIndent(site, "", " ")
@@ -453,7 +466,7 @@ func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
 // so a run that died at 80 % keeps what it finished.
 func (e *engine) stage(ctx context.Context, s Step) error {
 	if err := os.MkdirAll(e.plan.StageDir, 0o755); err != nil {
-		return fmt.Errorf("wheel cache %s: %w", e.plan.StageDir, err)
+		return wrap(err, i18n.T("install.err.cache_dir", i18n.D{"Dir": e.plan.StageDir, "Err": err}))
 	}
 	if s.ID == StepStage {
 		if err := e.checkCache(); err != nil {
@@ -463,8 +476,8 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	before := dirFiles(e.plan.StageDir)
 	resolved := e.startResolve(ctx, s) // while the offline try runs
 	defer resolved.stop()
-	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil {
-		e.emit(Event{StepID: s.ID, Message: "every wheel is already in the cache (checked against its sha256): nothing to download"})
+	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil { //i18n:raw the step's label in the log
+		e.emit(Event{StepID: s.ID, Message: i18n.T("install.event.all_cached")})
 		if s.ID == StepStage {
 			e.stepSkip[StepStageDeps] = true
 			e.out.Source = "cache"
@@ -486,12 +499,12 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	err := e.pip(ctx, s, s.Argv)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
 	if rerr := recordNew(e.plan.StageDir, e.out.Source); rerr != nil && err == nil {
-		err = fmt.Errorf("recording the staged wheels' sha256: %w", rerr)
+		err = wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
 	}
 	if err != nil && s.ID == StepStageOpt {
 		e.dropOptional()
 	}
-	if err != nil && ctx.Err() == nil && !strings.Contains(err.Error(), "could not reach the package index") {
+	if err != nil && ctx.Err() == nil && !errors.As(err, new(indexUnreachable)) {
 		err = probeIndex(ctx, err, s.Argv, e.plan.env)
 	}
 	return err
@@ -501,13 +514,13 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 func (e *engine) checkCache() error {
 	c := checkCache(e.plan.StageDir, e.plan.lockHashes)
 	for _, f := range c.Bad {
-		e.emit(Event{StepID: StepStage, Message: f + " in the wheel cache no longer has the sha256 it was staged with: it is downloaded again"})
+		e.emit(Event{StepID: StepStage, Message: i18n.T("install.cache.bad", i18n.D{"File": f})})
 	}
 	for _, f := range c.Unknown {
-		e.emit(Event{StepID: StepStage, Message: f + " in the wheel cache has no recorded sha256: it is not reused"})
+		e.emit(Event{StepID: StepStage, Message: i18n.T("install.cache.unknown", i18n.D{"File": f})})
 	}
 	if len(c.Verified) > 0 {
-		e.emitLine(Event{StepID: StepStage, Line: fmt.Sprintf("wheel cache: %d wheel(s), %s, match their recorded sha256", len(c.Verified), humanBytes(c.Bytes))})
+		e.emitLine(Event{StepID: StepStage, Line: i18n.N("install.cache.verified", len(c.Verified), i18n.D{"Size": humanBytes(c.Bytes)})})
 	}
 	return quarantine(e.plan.StageDir, append(c.Bad, c.Unknown...))
 }
@@ -537,12 +550,11 @@ func probeIndex(ctx context.Context, err error, argv []string, env []string) err
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return fmt.Errorf("%w; pip could not reach the package index: %s does not answer from here either (%s%s). "+
-			"Check the network and any proxy (HTTPS_PROXY), or give --index-url a mirror of the same channel", err, index, why, proxyNote(env))
+		return indexUnreachable{wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": err, "Index": index, "Why": why, "Proxy": proxyNote(env)}))}
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {
-		return fmt.Errorf("%w; the package index %s answers %s: check the channel and --index-url", err, index, resp.Status)
+		return wrap(err, i18n.T("install.probe.status", i18n.D{"Err": err, "Index": index, "Status": resp.Status}))
 	}
 	return err
 }
@@ -556,14 +568,14 @@ func (e *engine) stageDeps(ctx context.Context, s Step) error {
 	}
 	w, ok := wheelFor(staged, e.plan.pins[0])
 	if !ok {
-		return fmt.Errorf("%s is not in %s after staging", e.plan.pins[0], e.plan.StageDir)
+		return errors.New(i18n.T("install.err.not_staged", i18n.D{"Pin": e.plan.pins[0], "Dir": e.plan.StageDir}))
 	}
 	reqs, err := wheelRequires(w.file)
 	if err != nil {
 		return err
 	}
 	if len(reqs) == 0 {
-		return fmt.Errorf("%w: %s has no dependencies", errSkipped, filepath.Base(w.file))
+		return skipped(i18n.T("install.skip.no_deps", i18n.D{"Wheel": filepath.Base(w.file)}))
 	}
 	if err := os.WriteFile(e.plan.depsFile(), []byte(strings.Join(reqs, "\n")+"\n"), 0o644); err != nil {
 		return err
@@ -575,13 +587,13 @@ func (e *engine) stageDeps(ctx context.Context, s Step) error {
 	err = e.pip(ctx, s, s.Argv)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
 	if rerr := recordNew(e.plan.StageDir, e.plan.Target.Mirror); rerr != nil && err == nil {
-		err = fmt.Errorf("recording the staged wheels' sha256: %w", rerr)
+		err = wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
 	}
 	return err
 }
 
 func (e *engine) dropOptional() {
-	e.emit(Event{StepID: StepStageOpt, Message: "the index lacks " + strings.Join(e.plan.optional, " ") + ": installing without it"})
+	e.emit(Event{StepID: StepStageOpt, Message: i18n.T("install.event.optional_dropped", i18n.D{"Pins": strings.Join(e.plan.optional, " ")})})
 	e.optionalDropped = true
 }
 
@@ -595,7 +607,8 @@ func (e *engine) installArgv(argv []string) []string {
 
 // afterPipUpgrade switches later steps to raw progress when the upgraded pip has it.
 func (e *engine) afterPipUpgrade(ctx context.Context) {
-	out, err := e.capture(ctx, "pip --version", []string{e.py, "-m", "pip", "--version"})
+	out, err := e.capture(ctx, "pip --version", //i18n:raw the step's label in the log
+		[]string{e.py, "-m", "pip", "--version"})
 	if err != nil {
 		return
 	}

@@ -1,11 +1,12 @@
 package install
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-version"
+
+	"gpuwiz/steps/i18n"
 )
 
 // pipOlderThan reports whether pip version v is older than min; an unknown version counts as old.
@@ -78,12 +79,12 @@ func envInterference(environ []string) []string {
 		ku := strings.ToUpper(k)
 		switch {
 		case ku == "PIP_CONFIG_FILE" && v != "":
-			out = append(out, fmt.Sprintf("PIP_CONFIG_FILE=%s points pip at another config file: gpuwiz overrides its index settings for its own pip runs", v))
+			out = append(out, i18n.T("install.warn.pip_config_file", i18n.D{"Value": v}))
 		case ku == "PYTHONPATH" && v != "":
-			out = append(out, fmt.Sprintf("PYTHONPATH=%s puts other packages before the venv's (a torch there would shadow this one): gpuwiz drops it for its own runs; unset it before using the venv", v))
+			out = append(out, i18n.T("install.warn.pythonpath", i18n.D{"Value": v}))
 		default:
 			if _, ok := overriddenPipVars[ku]; ok && v != "" && ku != "PIP_NO_INDEX" && ku != "PIP_USER" && ku != "PIP_NO_DEPS" && ku != "PIP_REQUIRE_HASHES" || ok && isTrue(v) {
-				out = append(out, fmt.Sprintf("%s=%s is set: it would have changed where pip finds the framework; gpuwiz overrides it for its own pip runs, but your own `pip install` still sees it", k, v))
+				out = append(out, i18n.T("install.warn.pip_var", i18n.D{"Var": k, "Value": v}))
 			}
 		}
 	}

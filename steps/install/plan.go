@@ -6,9 +6,11 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -90,10 +92,11 @@ type Plan struct {
 }
 
 // ErrBadInput wraps plan errors caused by the options (a usage error for the CLI).
-var ErrBadInput = errors.New("bad input")
+var ErrBadInput error = &sentinel{func() string { return i18n.T("install.err.bad_input") }}
 
-func badInput(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", ErrBadInput, fmt.Sprintf(format, a...))
+// badInput is text (a catalog message) as a bad-input error: "bad input: text".
+func badInput(text string) error {
+	return fmt.Errorf("%w: %s", ErrBadInput, text)
 }
 
 // MakePlan turns options and what the venv holds now (zero when the venv does not exist yet) into
@@ -101,14 +104,14 @@ func badInput(format string, a ...any) error {
 func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	t := opts.Target
 	if t.Framework != "torch" && t.Framework != "paddle" {
-		return Plan{}, badInput("framework %q: use torch or paddle", t.Framework)
+		return Plan{}, badInput(i18n.T("install.err.framework", i18n.D{"Framework": strconv.Quote(t.Framework)}))
 	}
 	if len(t.Packages) == 0 {
-		return Plan{}, badInput("the target %s %s (%s) names no packages", t.Framework, t.FrameworkVersion, t.Channel)
+		return Plan{}, badInput(i18n.T("install.err.no_packages", i18n.D{"Framework": t.Framework, "Version": t.FrameworkVersion, "Channel": t.Channel}))
 	}
 	index := opts.indexURL()
 	if err := CheckIndexURL(index); err != nil {
-		return Plan{}, badInput("index URL: %v", err)
+		return Plan{}, badInput(i18n.T("install.err.index_url", i18n.D{"Err": err}))
 	}
 	mirror := opts.Mirror
 	if mirror == "" {
@@ -116,20 +119,20 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 	if mirror != "" {
 		if err := CheckIndexURL(mirror); err != nil {
-			return Plan{}, badInput("mirror: %v", err)
+			return Plan{}, badInput(i18n.T("install.err.mirror", i18n.D{"Err": err}))
 		}
 	}
 	if opts.FindLinks != "" {
 		if err := CheckIndexURL(opts.FindLinks); err != nil {
-			return Plan{}, badInput("find-links: %v", err)
+			return Plan{}, badInput("find-links: " + err.Error()) //i18n:raw the option's name and the URL's own error
 		}
 	}
 	if opts.Venv.Root == "" {
-		return Plan{}, badInput("no venv path: pass --venv PATH")
+		return Plan{}, badInput(i18n.T("install.err.no_venv"))
 	}
 	newVenv := installed.Python.Path == ""
 	if newVenv && opts.Python == "" {
-		return Plan{}, badInput("the venv %s does not exist yet: pass --python PATH to create it", opts.Venv.Root)
+		return Plan{}, badInput(i18n.T("install.err.venv_missing", i18n.D{"Venv": opts.Venv.Root}))
 	}
 	cache := opts.CacheDir
 	if cache == "" {
@@ -157,7 +160,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 		p.families = pyenv.PaddleNames
 	}
 	if mirror != "" && t.Framework == "torch" {
-		p.Notes = append(p.Notes, "the mirror is used only to upgrade pip: the torch family always comes from its channel's index")
+		p.Notes = append(p.Notes, i18n.T("install.note.torch_mirror"))
 	}
 
 	for _, pkg := range t.Packages {
@@ -175,16 +178,16 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 
 	if newVenv {
-		p.add(Step{ID: StepVenv, Title: "create the venv " + root, Kind: KindVenv, Argv: []string{opts.Python, "-m", "venv", root}})
+		p.add(Step{ID: StepVenv, Title: i18n.T("install.step.venv", i18n.D{"Venv": root}), Kind: KindVenv, Argv: []string{opts.Python, "-m", "venv", root}})
 	}
 	if !opts.NoPipUpgrade && pipOlderThan(installed.PipVersion, pipUpgradeBelow) {
 		args := []string{"--upgrade", "pip", "--retries", "1", "--timeout", "30", "--progress-bar", "off"}
 		if mirror != "" {
 			args = append(args, "--index-url", mirror)
 		}
-		p.add(Step{ID: StepPipUpgrade, Title: "upgrade pip (older than " + pipUpgradeBelow + ": no resumable downloads)", Kind: KindPip, Argv: pip("install", args...), BestEffort: true})
+		p.add(Step{ID: StepPipUpgrade, Title: i18n.T("install.step.pip_upgrade", i18n.D{"Version": pipUpgradeBelow}), Kind: KindPip, Argv: pip("install", args...), BestEffort: true})
 	}
-	p.add(Step{ID: StepSnapshot, Title: "save what the venv holds (pip freeze --all)", Kind: KindSnapshot, Argv: pip("freeze", "--all")})
+	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Argv: pip("freeze", "--all")})
 
 	// The framework's wheels come from the channel's index, or from a flat find-links page (several
 	// mirrors of PyTorch's wheels are only that) searched beside the index, which then serves the
@@ -202,27 +205,28 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 	if t.Framework == "paddle" && mirror != "" {
 		alone := []string{"--index-url", index}
-		where := "the official index " + index
+		title := i18n.T("install.step.stage_alone", i18n.D{"Pins": strings.Join(p.pins, " "), "Index": index})
 		if p.FindLinks != "" {
-			alone, where = []string{"--no-index", "--find-links", p.FindLinks}, p.FindLinks
+			alone = []string{"--no-index", "--find-links", p.FindLinks}
+			title = i18n.T("install.step.stage_alone_links", i18n.D{"Pins": strings.Join(p.pins, " "), "Links": p.FindLinks})
 		}
-		p.add(Step{ID: StepStage, Title: "download " + strings.Join(p.pins, " ") + " alone from " + where,
+		p.add(Step{ID: StepStage, Title: title,
 			Kind: KindPip, Offline: offline(p.pins...),
 			Argv: pip("download", append(append([]string{progress[0], progress[1], "--no-deps"}, alone...), append([]string{"-d", p.StageDir}, p.pins...)...)...)})
-		p.add(Step{ID: StepStageDeps, Title: "download its dependencies from the mirror " + mirror, Kind: KindPip,
+		p.add(Step{ID: StepStageDeps, Title: i18n.T("install.step.stage_deps", i18n.D{"Mirror": mirror}), Kind: KindPip,
 			Argv: pip("download", progress[0], progress[1], "--index-url", mirror, "-d", p.StageDir, "-r", p.depsFile())})
-		p.Notes = append(p.Notes, "paddlepaddle-gpu's own files come only from "+index+"; the mirror serves its dependencies")
+		p.Notes = append(p.Notes, i18n.T("install.note.paddle_mirror", i18n.D{"Index": index}))
 	} else {
-		where := index
+		title := i18n.T("install.step.stage", i18n.D{"Pins": strings.Join(p.pins, " "), "Index": index})
 		if p.FindLinks != "" {
-			where = p.FindLinks + " (dependencies from " + from[3] + ")"
+			title = i18n.T("install.step.stage_links", i18n.D{"Pins": strings.Join(p.pins, " "), "Links": p.FindLinks, "Deps": from[3]})
 		}
-		p.add(Step{ID: StepStage, Title: "download " + strings.Join(p.pins, " ") + " and dependencies from " + where,
+		p.add(Step{ID: StepStage, Title: title,
 			Kind: KindPip, Offline: offline(p.pins...),
 			Argv: pip("download", append(append([]string{progress[0], progress[1]}, from...), append([]string{"-d", p.StageDir}, p.pins...)...)...)})
 	}
 	if len(p.optional) > 0 {
-		p.add(Step{ID: StepStageOpt, Title: "download optional " + strings.Join(p.optional, " ") + " when the index has it",
+		p.add(Step{ID: StepStageOpt, Title: i18n.T("install.step.stage_optional", i18n.D{"Pins": strings.Join(p.optional, " ")}),
 			Kind: KindPip, Offline: offline(p.optional...), BestEffort: true,
 			Argv: pip("download", append(append([]string{progress[0], progress[1]}, from...), append([]string{"-d", p.StageDir}, p.optional...)...)...)})
 	}
@@ -234,42 +238,42 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 	slices.Sort(p.Uninstall)
 	p.Uninstall = slices.Compact(p.Uninstall)
-	p.add(Step{ID: StepBackup, Title: "keep the files of every dist about to change, for an offline restore", Kind: KindBackup})
+	p.add(Step{ID: StepBackup, Title: i18n.T("install.step.backup"), Kind: KindBackup})
 	if len(p.Uninstall) > 0 {
-		p.add(Step{ID: StepUninstall, Title: "uninstall " + strings.Join(p.Uninstall, " "), Kind: KindPip, Argv: pip("uninstall", append([]string{"-y"}, p.Uninstall...)...)})
+		p.add(Step{ID: StepUninstall, Title: i18n.T("install.step.uninstall", i18n.D{"Dists": strings.Join(p.Uninstall, " ")}), Kind: KindPip, Argv: pip("uninstall", append([]string{"-y"}, p.Uninstall...)...)})
 	}
 	p.leftovers = append(p.leftovers, installed.Leftovers...)
 	if len(p.leftovers) > 0 || installed.PaddleDirOrphan || t.Framework == "paddle" {
-		title := "move aside leftovers of interrupted uninstalls"
+		title := i18n.T("install.step.leftovers")
 		if t.Framework == "paddle" {
-			title += " and a paddle/ dir no dist owns"
+			title = i18n.T("install.step.leftovers_paddle")
 		}
 		p.add(Step{ID: StepLeftovers, Title: title, Kind: KindLeftovers})
 	}
 	installArgs := append([]string{progress[0], progress[1], "--no-index", "--find-links", p.StageDir}, p.pins...)
-	p.add(Step{ID: StepInstall, Title: "install " + strings.Join(append(append([]string{}, p.pins...), p.optional...), " ") + " from the staged wheels", Kind: KindPip,
+	p.add(Step{ID: StepInstall, Title: i18n.T("install.step.install", i18n.D{"Pins": strings.Join(append(append([]string{}, p.pins...), p.optional...), " ")}), Kind: KindPip,
 		Argv: pip("install", append(installArgs, p.optional...)...)})
-	p.add(Step{ID: StepVerify, Title: "verify the " + t.Framework + " build (" + t.Channel + ")", Kind: KindVerify})
-	p.add(Step{ID: StepLock, Title: "write requirements.lock and constraints.txt", Kind: KindLock, Argv: pip("freeze")})
+	p.add(Step{ID: StepVerify, Title: i18n.T("install.step.verify", i18n.D{"Framework": t.Framework, "Channel": t.Channel}), Kind: KindVerify})
+	p.add(Step{ID: StepLock, Title: i18n.T("install.step.lock"), Kind: KindLock, Argv: pip("freeze")})
 
 	p.Source = Source{Kind: "index", IndexURL: index, FindLinks: p.FindLinks, Why: opts.SourceWhy}
 	if p.Source.Why == "" {
-		p.Source.Why = "the channel's official index"
+		p.Source.Why = i18n.T("install.source.official")
 		if opts.IndexURLOverride != "" || p.FindLinks != "" {
-			p.Source.Why = "the index given for this install"
+			p.Source.Why = i18n.T("install.source.given")
 		}
 	}
 	if ok, n, size, from := cachedBuild(p.StageDir, p.pins); ok {
 		p.Source.Kind = "cache"
-		p.Source.Why = fmt.Sprintf("every wheel of %s is in the wheel cache (%d files, %s, staged from %s): no network is needed; each is checked against its sha256 first, and one that fails comes from %s (%s)",
-			strings.Join(p.pins, " "), n, humanBytes(size), strings.Join(from, ", "), runner.Redact(index), p.Source.Why)
+		p.Source.Why = i18n.N("install.source.cache", n, i18n.D{"Pins": strings.Join(p.pins, " "), "Size": humanBytes(size),
+			"From": i18n.Join(from), "Index": runner.Redact(index), "Why": p.Source.Why})
 	}
 	p.Notes = append(p.Notes,
-		"downloads: pip works out the wheels without downloading them (pip install --dry-run --report), then gpuwiz fetches them several at a time, large ones in parts, continuing any partial download of an earlier run, and checks each against the index's sha256; the pip download commands above run instead where that is not possible (an index without wheel metadata, find-links pages, pip older than 22.2)",
-		"nothing is uninstalled until every wheel is in "+p.StageDir+"; any failure after that puts the old set back",
-		"later installs keep this build with: pip install -r requirements.txt -c "+p.ConstraintsFile)
+		i18n.T("install.note.downloads", i18n.D{"ReportFrom": reportFrom}),
+		i18n.T("install.note.nothing_uninstalled", i18n.D{"Dir": p.StageDir}),
+		i18n.T("install.note.constraints", i18n.D{"File": p.ConstraintsFile}))
 	if t.Framework == "torch" && len(installed.PaddleDists) > 0 || t.Framework == "paddle" && len(installed.TorchFamily) > 0 {
-		p.Warnings = append(p.Warnings, "this venv also holds the other framework: torch and Paddle in one venv crash on import order or conflict on nvidia-* pins; a separate venv per framework is safer")
+		p.Warnings = append(p.Warnings, i18n.T("install.warn.both_frameworks"))
 	}
 	return p, nil
 }
@@ -305,7 +309,7 @@ func pin(pkg matrix.Package) string { return pkg.Name + "==" + pkg.Version + pkg
 func CheckIndexURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" {
-		return fmt.Errorf("%q is not a URL such as https://download.pytorch.org/whl/cu126", s)
+		return errors.New(i18n.T("install.err.not_url", i18n.D{"URL": strconv.Quote(s)}))
 	}
 	switch u.Scheme {
 	case "https":
@@ -314,9 +318,9 @@ func CheckIndexURL(s string) error {
 		if matrix.IsLoopbackHost(u.Hostname()) {
 			return nil
 		}
-		return fmt.Errorf("%q uses plain http: use https (http is accepted only for a loopback index)", s)
+		return errors.New(i18n.T("install.err.plain_http", i18n.D{"URL": strconv.Quote(s)}))
 	}
-	return fmt.Errorf("%q: use an https URL", s)
+	return errors.New(i18n.T("install.err.not_https", i18n.D{"URL": strconv.Quote(s)}))
 }
 
 // humanBytes is a size in the units a download bar uses.

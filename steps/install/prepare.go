@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -20,7 +21,7 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 	}
 	check := pyenv.CheckVenvPath(opts.Venv.Root, goos)
 	if !check.OK() {
-		return Plan{}, badInput("%s", strings.Join(check.Errors, "; "))
+		return Plan{}, badInput(strings.Join(check.Errors, i18n.T("install.sep")))
 	}
 	var installed pyenv.Installed
 	python := opts.Python
@@ -28,14 +29,14 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 		var err error
 		installed, err = pyenv.Inspect(ctx, r, opts.Venv.Python())
 		if err != nil {
-			return Plan{}, fmt.Errorf("inspecting the venv %s: %w", opts.Venv.Root, err)
+			return Plan{}, wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": opts.Venv.Root, "Err": err}))
 		}
 		python = opts.Venv.Python()
 	} else if python != "" {
 		// A Python without venv or ensurepip (Debian and Ubuntu without python3.X-venv) is refused
 		// here, with the package to install, not half-way through python -m venv.
 		if in, err := pyenv.DescribeWith(ctx, r, python, goos); err == nil && len(in.VenvMissing) > 0 {
-			return Plan{}, badInput("%s: %s", python, pyenv.NoVenvWarning(in, pyenv.ReadDistro()))
+			return Plan{}, badInput(fmt.Sprintf("%s: %s", python, pyenv.NoVenvWarning(in, pyenv.ReadDistro())))
 		}
 		installed.PipVersion = bundledPip(ctx, r, python, opts.environ())
 	}
@@ -47,7 +48,7 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 	if opts.Venv.IsConda() {
 		// A conda env: the same engine with the env's own pip; conda's own packages are left alone.
 		p.Conda = true
-		p.Notes = append(p.Notes, "this is a conda env: pip installs into it and conda's own packages are left as they are")
+		p.Notes = append(p.Notes, i18n.T("install.note.conda"))
 		p.Warnings = append(p.Warnings, pyenv.CondaConflictWarnings(opts.Venv.Root, p.Target.Framework)...)
 	}
 	if python != "" {
@@ -59,6 +60,7 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 // bundledPip is the pip version a new venv made by python gets (ensurepip's), "" when unknown.
 func bundledPip(ctx context.Context, r runner.Runner, python string, env []string) string {
 	var out bytes.Buffer
+	//i18n:raw the step's label in the log, and a Python snippet
 	res := r.Run(ctx, runner.Cmd{Name: "ensurepip version", Argv: []string{python, "-c", "import ensurepip; print(ensurepip.version())"}, Env: env, Stdout: &out}, nil)
 	if res.Err != nil {
 		return ""
@@ -74,6 +76,7 @@ var interferingKeys = []string{"index-url", "extra-index-url", "find-links", "no
 // changed where pip finds the framework. gpuwiz overrides them for its own runs.
 func PipConfigWarnings(ctx context.Context, r runner.Runner, python string, environ []string) []string {
 	var out bytes.Buffer
+	//i18n:raw the step's label in the log, and argv
 	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{python, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Env: environ, Stdout: &out}, nil)
 	if res.Err != nil {
 		return nil
@@ -102,9 +105,7 @@ func configInterference(list string) []string {
 		if scope == ":env:" {
 			continue // PIP_* variables are named by MakePlan from the environment itself
 		}
-		where := "pip config (" + scope + ")"
-		warns = append(warns, fmt.Sprintf("%s sets %s=%s: it would have changed where pip finds the framework (another index could win); gpuwiz overrides it for its own pip runs, but your own `pip install` still sees it: see `pip config debug`",
-			where, name, runner.Redact(val)))
+		warns = append(warns, i18n.T("install.warn.pip_config", i18n.D{"Scope": scope, "Key": name, "Value": runner.Redact(val)}))
 	}
 	return warns
 }

@@ -3,6 +3,7 @@ package install
 import (
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -30,11 +31,10 @@ func proxyNote(env []string) string {
 		}
 	}
 	if len(set) == 0 {
-		return "; no proxy is set (HTTPS_PROXY, HTTP_PROXY are empty): if this network needs one, set HTTPS_PROXY"
+		return i18n.T("install.proxy.none")
 	}
-	note := "; through the proxy " + strings.Join(set, ", ")
 	if noProxy != "" {
-		note += " (NO_PROXY=" + noProxy + ")"
+		return i18n.T("install.proxy.through_except", i18n.D{"Proxies": i18n.Join(set), "NoProxy": noProxy})
 	}
-	return note
+	return i18n.T("install.proxy.through", i18n.D{"Proxies": i18n.Join(set)})
 }

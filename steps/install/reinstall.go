@@ -2,7 +2,7 @@ package install
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -55,14 +56,14 @@ func reinstallOptions(venv string, c matrix.Candidate, o ReinstallOptions) Optio
 	sameChannel := lock.Framework == c.Framework && lock.Channel == c.Channel
 	switch {
 	case o.IndexURL != "" || o.FindLinks != "":
-		opts.SourceWhy = "the index given for this repair"
+		opts.SourceWhy = i18n.T("install.source.repair_given")
 	case sameChannel && lock.IndexURL != "" && CheckIndexURL(lock.IndexURL) == nil:
 		opts.IndexURLOverride, opts.FindLinks = lock.IndexURL, lock.FindLinks
-		opts.SourceWhy = "the source recorded in the venv's requirements.lock when this build was installed"
+		opts.SourceWhy = i18n.T("install.source.lock")
 	default:
-		opts.SourceWhy = "the channel's official index"
+		opts.SourceWhy = i18n.T("install.source.official")
 		if sameChannel || lock.Framework == "" {
-			opts.SourceWhy += " (the venv's lock records no other source)"
+			opts.SourceWhy = i18n.T("install.source.official_no_lock")
 		}
 	}
 	if opts.Mirror == "" && sameChannel && CheckIndexURL(lock.Mirror) == nil {
@@ -85,13 +86,12 @@ func RepairSource(venv string, c matrix.Candidate, o ReinstallOptions) (Source, 
 // Describe is the source in one line for a plan: "the wheel cache (…)" or "URL (why)".
 func (s Source) Describe() string {
 	if s.Kind == "cache" {
-		return "the wheel cache: " + s.Why
+		return i18n.T("install.source.describe_cache", i18n.D{"Why": s.Why})
 	}
-	where := runner.Redact(s.IndexURL)
 	if s.FindLinks != "" {
-		where = runner.Redact(s.FindLinks) + " (dependencies from " + where + ")"
+		return i18n.T("install.source.describe_links", i18n.D{"Links": runner.Redact(s.FindLinks), "Index": runner.Redact(s.IndexURL), "Why": s.Why})
 	}
-	return where + ": " + s.Why
+	return i18n.T("install.source.describe", i18n.D{"Index": runner.Redact(s.IndexURL), "Why": s.Why})
 }
 
 // Reinstall installs c into the existing venv through the same engine as install: plan against
@@ -102,7 +102,7 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	v := pyenv.Venv{Root: venv}
 	have, err := pyenv.Inspect(ctx, r, v.Python())
 	if err != nil {
-		return fmt.Errorf("cannot read what %s holds: %w", venv, err)
+		return wrap(err, i18n.T("install.err.cannot_read", i18n.D{"Venv": venv, "Err": err}))
 	}
 	p, err := MakePlan(reinstallOptions(venv, c, o), have)
 	if err != nil {
@@ -110,7 +110,7 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	}
 	if lines != nil {
 		select {
-		case lines <- runner.Line{Text: "gpuwiz: wheels from " + runner.Redact(p.Source.IndexURL) + ": " + p.Source.Why}:
+		case lines <- runner.Line{Text: i18n.T("install.repair.source", i18n.D{"Index": runner.Redact(p.Source.IndexURL), "Why": p.Source.Why})}:
 		default:
 		}
 	}
@@ -141,16 +141,42 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	if out.Result == ResultDamaged && len(out.Leftovers) > 0 {
 		var left []string
 		for _, l := range out.Leftovers {
-			left = append(left, l.What+" "+l.Path+" (clear it with: "+l.Clear+")")
+			left = append(left, leftoverText(l))
 		}
-		return fmt.Errorf("install damaged: the venv still differs from before: %s: %w", strings.Join(left, "; "), out.Err)
+		return wrap(out.Err, i18n.T("install.repair.damaged_left", i18n.D{"Leftovers": strings.Join(left, i18n.T("install.sep")), "Err": out.Err}))
 	}
-	msg := fmt.Sprintf("install %s", out.Result)
-	if out.Restored || out.Result == ResultUnchanged {
-		msg += " (the venv holds what it held before)"
-	}
+	msg := resultText(out)
 	if out.Err != nil {
-		return fmt.Errorf("%s: %w", msg, out.Err)
+		return wrap(out.Err, i18n.T("install.repair.failed", i18n.D{"Result": msg, "Err": out.Err}))
 	}
-	return fmt.Errorf("%s", msg)
+	return errors.New(msg)
+}
+
+// resultText says how a failed repair's install ended, in words.
+func resultText(out Outcome) string {
+	kept := out.Restored || out.Result == ResultUnchanged
+	switch {
+	case out.Result == ResultUnchanged:
+		return i18n.T("install.repair.unchanged")
+	case out.Result == ResultRestored && kept:
+		return i18n.T("install.repair.restored")
+	case out.Result == ResultDamaged:
+		return i18n.T("install.repair.damaged")
+	case kept:
+		return i18n.T("install.repair.other_kept", i18n.D{"Result": out.Result})
+	}
+	return i18n.T("install.repair.other", i18n.D{"Result": out.Result})
+}
+
+// leftoverText is one difference a failed restore left, with the command that clears it.
+func leftoverText(l Leftover) string {
+	switch l.What {
+	case "extra":
+		return i18n.T("install.leftover.extra", i18n.D{"Path": l.Path, "Clear": l.Clear})
+	case "missing":
+		return i18n.T("install.leftover.missing", i18n.D{"Path": l.Path, "Clear": l.Clear})
+	case "changed":
+		return i18n.T("install.leftover.changed", i18n.D{"Path": l.Path, "Clear": l.Clear})
+	}
+	return i18n.T("install.leftover.other", i18n.D{"What": l.What, "Path": l.Path, "Clear": l.Clear})
 }

@@ -3,8 +3,6 @@ package install
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -12,17 +10,24 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	"gpuwiz/steps/fetch"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
 
 // errUsePip says the stage cannot be done by resolving with pip and fetching in Go, and why:
 // the stage then runs today's `pip download`.
-var errUsePip = errors.New("downloading with pip instead")
+var errUsePip error = &sentinel{func() string { return i18n.T("install.fallback") }}
+
+// usePip is errUsePip with why (a catalog message): the stage is left to pip for that reason.
+func usePip(why string) error {
+	return &reasonError{of: errUsePip, msg: i18n.T("install.fallback.err", i18n.D{"Why": why}), why: why}
+}
 
 // reportFrom is the first pip with `pip install --dry-run --report`.
 const reportFrom = "22.2"
@@ -33,7 +38,7 @@ const reportFrom = "22.2"
 // Options only `pip download` has (a foreign platform), and find-links pages, leave the stage to pip.
 func reportArgv(download []string, report string, index func(string) string) ([]string, error) {
 	if len(download) < 4 || download[1] != "-m" || download[2] != "pip" || download[3] != "download" {
-		return nil, fmt.Errorf("%w: not a pip download: %s", errUsePip, runner.QuoteArgv(download))
+		return nil, usePip(i18n.T("install.fallback.not_download", i18n.D{"Argv": runner.QuoteArgv(download)}))
 	}
 	out := append([]string{}, download[:3]...)
 	out = append(out, "install", "--dry-run", "--ignore-installed", "--no-cache-dir", "--report", report, "--quiet")
@@ -50,9 +55,9 @@ func reportArgv(download []string, report string, index func(string) string) ([]
 			k, v, _ := strings.Cut(a, "=")
 			out = append(out, k+"="+index(v))
 		case a == "--find-links" || a == "-f" || strings.HasPrefix(a, "--find-links="):
-			return nil, fmt.Errorf("%w: find-links pages are read by pip itself", errUsePip)
+			return nil, usePip(i18n.T("install.fallback.find_links"))
 		case strings.HasPrefix(a, "--platform"), strings.HasPrefix(a, "--python-version"), strings.HasPrefix(a, "--implementation"), strings.HasPrefix(a, "--abi"):
-			return nil, fmt.Errorf("%w: %s is for another platform", errUsePip, a)
+			return nil, usePip(i18n.T("install.fallback.platform", i18n.D{"Option": a}))
 		default:
 			out = append(out, a)
 		}
@@ -105,20 +110,20 @@ var hexSHA256 = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
 func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]fetch.File, error) {
 	var r pipReport
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%w: pip's report does not read: %v", errUsePip, err)
+		return nil, usePip(i18n.T("install.fallback.report_unreadable", i18n.D{"Err": err}))
 	}
 	if r.Version != "1" && r.Version != "0" {
-		return nil, fmt.Errorf("%w: pip's report has version %q", errUsePip, r.Version)
+		return nil, usePip(i18n.T("install.fallback.report_version", i18n.D{"Version": strconv.Quote(r.Version)}))
 	}
 	if len(r.Install) == 0 {
-		return nil, fmt.Errorf("%w: pip's report lists nothing to install", errUsePip)
+		return nil, usePip(i18n.T("install.fallback.report_empty"))
 	}
 	var out []fetch.File
 	for _, it := range r.Install {
 		d := it.DownloadInfo
 		what := it.Metadata.Name + " " + it.Metadata.Version
 		if d.DirInfo != nil || d.VCSInfo != nil || d.ArchiveInfo == nil {
-			return nil, fmt.Errorf("%w: %s is not an archive from an index", errUsePip, what)
+			return nil, usePip(i18n.T("install.fallback.not_archive", i18n.D{"What": what}))
 		}
 		rawURL, shimSHA, viaShim := lookup(d.URL)
 		if !viaShim {
@@ -126,11 +131,11 @@ func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]f
 		}
 		u, err := url.Parse(rawURL)
 		if err != nil || u.Scheme != "http" && u.Scheme != "https" {
-			return nil, fmt.Errorf("%w: %s comes from %s, not over http(s)", errUsePip, what, runner.Redact(d.URL))
+			return nil, usePip(i18n.T("install.fallback.not_http", i18n.D{"What": what, "URL": runner.Redact(d.URL)}))
 		}
 		name, err := url.PathUnescape(path.Base(u.EscapedPath()))
 		if err != nil || !strings.HasSuffix(name, ".whl") || name != filepath.Base(name) {
-			return nil, fmt.Errorf("%w: %s is %s, not a wheel", errUsePip, what, path.Base(u.Path))
+			return nil, usePip(i18n.T("install.fallback.not_wheel", i18n.D{"What": what, "File": path.Base(u.Path)}))
 		}
 		sum := d.ArchiveInfo.Hashes["sha256"]
 		if viaShim { // pip hashed the stub: the real index's sha256 is the one that counts
@@ -141,7 +146,7 @@ func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]f
 			}
 		}
 		if !hexSHA256.MatchString(sum) {
-			return nil, fmt.Errorf("%w: the index gives no sha256 for %s", errUsePip, name)
+			return nil, usePip(i18n.T("install.fallback.no_sha", i18n.D{"File": name}))
 		}
 		u.Fragment, u.RawFragment = "", ""
 		out = append(out, fetch.File{URL: u.String(), Name: name, SHA256: strings.ToLower(sum)})
@@ -153,11 +158,11 @@ func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]f
 // shim, which serves the real index's pages and metadata and a stub for every wheel.
 func (e *engine) resolve(ctx context.Context, s Step) ([]fetch.File, error) {
 	if v := e.plan.PipVersion; v != "" && pipOlderThan(v, reportFrom) {
-		return nil, fmt.Errorf("%w: pip %s has no --report (%s and newer have)", errUsePip, v, reportFrom)
+		return nil, usePip(i18n.T("install.fallback.old_pip", i18n.D{"Version": v, "From": reportFrom}))
 	}
 	indexes := indexURLs(s.Argv)
 	if len(indexes) == 0 {
-		return nil, fmt.Errorf("%w: the step names no index", errUsePip)
+		return nil, usePip(i18n.T("install.fallback.no_index"))
 	}
 	netw, err := e.network(ctx)
 	if err != nil {
@@ -165,7 +170,7 @@ func (e *engine) resolve(ctx context.Context, s Step) ([]fetch.File, error) {
 	}
 	shim, err := fetch.StartShim(netw, indexes)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsePip, err)
+		return nil, usePip(err.Error())
 	}
 	defer shim.Close()
 	standIn := func(u string) string {
@@ -189,16 +194,17 @@ func (e *engine) resolve(ctx context.Context, s Step) ([]fetch.File, error) {
 	if err := metadataServed(ctx, argv, shim.IndexURL(0)); err != nil {
 		return nil, err
 	}
-	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (resolve)", Argv: argv, Env: loopbackEnv(e.plan.env)})
+	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (resolve)", //i18n:raw the step's label in the log
+		Argv: argv, Env: loopbackEnv(e.plan.env)})
 	if res.Err != nil {
 		if ctx.Err() != nil {
 			return nil, res.Err
 		}
-		return nil, fmt.Errorf("%w: pip's resolve failed (%v%s)", errUsePip, res.Err, tailNote(res.Tail))
+		return nil, usePip(i18n.T("install.fallback.resolve_failed", i18n.D{"Err": res.Err, "Tail": tailNote(res.Tail)}))
 	}
 	b, err := os.ReadFile(report)
 	if err != nil {
-		return nil, fmt.Errorf("%w: pip wrote no report: %v", errUsePip, err)
+		return nil, usePip(i18n.T("install.fallback.no_report", i18n.D{"Err": err}))
 	}
 	return parseReport(b, shim.Lookup)
 }
@@ -246,26 +252,26 @@ func metadataServed(ctx context.Context, argv []string, shimIndex string) error 
 		}
 	}
 	if req == "" {
-		return fmt.Errorf("%w: no requirement to check the index for", errUsePip)
+		return usePip(i18n.T("install.fallback.no_requirement"))
 	}
 	page := shimIndex + "/" + pyenv.NormalizeName(req) + "/"
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(cctx, http.MethodGet, page, nil)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsePip, err)
+		return usePip(err.Error())
 	}
 	resp, err := (&http.Client{Transport: &http.Transport{Proxy: nil}}).Do(hreq)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsePip, err)
+		return usePip(err.Error())
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%w: the index's page for %s: %s %s", errUsePip, req, resp.Status, strings.TrimSpace(string(body)))
+		return usePip(i18n.T("install.fallback.page", i18n.D{"Project": req, "Status": resp.Status, "Body": strings.TrimSpace(string(body))}))
 	}
 	if !strings.Contains(string(body), "data-dist-info-metadata=") && !strings.Contains(string(body), "data-core-metadata=") {
-		return fmt.Errorf("%w: the index serves no metadata apart from the wheels (PEP 658) for %s, so pip would download every wheel to resolve", errUsePip, req)
+		return usePip(i18n.T("install.fallback.no_metadata", i18n.D{"Project": req}))
 	}
 	return nil
 }

@@ -2,12 +2,15 @@ package install
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -36,16 +39,16 @@ func freezeDiff(want, got map[string]string) string {
 	var d []string
 	for n, l := range want {
 		if got[n] != l {
-			d = append(d, fmt.Sprintf("%s (want %q, have %q)", n, l, got[n]))
+			d = append(d, i18n.T("install.diff.changed", i18n.D{"Dist": n, "Want": strconv.Quote(l), "Have": strconv.Quote(got[n])}))
 		}
 	}
 	for n, l := range got {
 		if _, ok := want[n]; !ok {
-			d = append(d, fmt.Sprintf("%s (extra %q)", n, l))
+			d = append(d, i18n.T("install.diff.extra", i18n.D{"Dist": n, "Line": strconv.Quote(l)}))
 		}
 	}
 	slices.Sort(d)
-	return strings.Join(d, "; ")
+	return strings.Join(d, i18n.T("install.sep"))
 }
 
 // restore puts the snapshot's set back offline: it uninstalls whatever the failed run added or
@@ -56,10 +59,10 @@ func freezeDiff(want, got map[string]string) string {
 // every RECORD and every file a RECORD lists. What still differs is returned as leftovers.
 func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	if e.manifest == nil {
-		return nil, fmt.Errorf("no backup was taken")
+		return nil, errors.New(i18n.T("install.err.no_backup"))
 	}
 	want := freezeSet(e.snapshot)
-	now, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv())
+	now, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +86,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	for _, d := range e.manifest.Dists {
 		for _, f := range d.Files {
 			if err := linkOrCopy(filepath.Join(e.backupDir, "files", f[1]), f[0]); err != nil {
-				return nil, fmt.Errorf("putting back %s: %w", f[0], err)
+				return nil, wrap(err, i18n.T("install.err.put_back", i18n.D{"Path": f[0], "Err": err}))
 			}
 		}
 	}
@@ -91,7 +94,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 		m := e.manifest.Moved[i]
 		_ = os.RemoveAll(m[0])
 		if err := os.Rename(m[1], m[0]); err != nil {
-			return nil, fmt.Errorf("moving back %s: %w", m[0], err)
+			return nil, wrap(err, i18n.T("install.err.move_back", i18n.D{"Path": m[0], "Err": err}))
 		}
 	}
 	e.removeNewTildeDirs()
@@ -102,7 +105,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 			}
 		}
 	}
-	after, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv())
+	after, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +118,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 		left = e.site.compare(cur, hostGOOS(), e.py)
 	}
 	if d := freezeDiff(want, freezeSet(after)); d != "" && len(left) == 0 {
-		return nil, fmt.Errorf("the venv differs from the snapshot: %s", d)
+		return nil, errors.New(i18n.T("install.err.differs", i18n.D{"Diff": d}))
 	}
 	return left, nil
 }
@@ -206,7 +209,7 @@ func (e *engine) moveLeftovers() error {
 		}
 	}
 	if len(targets) == 0 {
-		return fmt.Errorf("%w: no leftovers", errSkipped)
+		return skipped(i18n.T("install.skip.no_leftovers"))
 	}
 	dir := filepath.Join(e.backupDir, "moved")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -218,10 +221,10 @@ func (e *engine) moveLeftovers() error {
 		}
 		dst := filepath.Join(dir, fmt.Sprint(i))
 		if err := os.Rename(t, dst); err != nil {
-			return fmt.Errorf("moving aside %s: %w", t, err)
+			return wrap(err, i18n.T("install.err.move_aside", i18n.D{"Path": t, "Err": err}))
 		}
 		e.manifest.Moved = append(e.manifest.Moved, [2]string{t, dst})
-		e.emit(Event{StepID: StepLeftovers, Message: "moved aside " + t})
+		e.emit(Event{StepID: StepLeftovers, Message: i18n.T("install.event.moved_aside", i18n.D{"Path": t})})
 	}
 	return e.writeManifest()
 }

@@ -162,11 +162,11 @@ func reinstallCommand(python, path string) string {
 		if strings.HasSuffix(base, ".dist-info") {
 			nv := strings.TrimSuffix(base, ".dist-info")
 			if i := strings.Index(nv, "-"); i > 0 {
-				return fmt.Sprintf("%q -m pip install --force-reinstall --no-deps %q", python, nv[:i]+"=="+nv[i+1:])
+				return fmt.Sprintf("%q -m pip install --force-reinstall --no-deps %q", python, nv[:i]+"=="+nv[i+1:]) //i18n:raw a command
 			}
 		}
 	}
-	return fmt.Sprintf("gpuwiz doctor --venv %q --fix", filepath.Dir(filepath.Dir(python)))
+	return fmt.Sprintf("gpuwiz doctor --venv %q --fix", filepath.Dir(filepath.Dir(python))) //i18n:raw a command
 }
 
 func hostGOOS() string { return runtime.GOOS }

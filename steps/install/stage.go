@@ -3,13 +3,14 @@ package install
 import (
 	"archive/zip"
 	"bufio"
-	"fmt"
+	"errors"
 	"io"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -123,7 +124,7 @@ func wheelRequires(file string) ([]string, error) {
 		}
 		return reqs, sc.Err()
 	}
-	return nil, fmt.Errorf("%s has no .dist-info/METADATA", filepath.Base(file))
+	return nil, errors.New(i18n.T("install.err.no_metadata", i18n.D{"Wheel": filepath.Base(file)}))
 }
 
 // wheelPaths lists where a wheel's files land, relative to site-packages (its .data/purelib and

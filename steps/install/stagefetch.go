@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/fetch"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -36,7 +37,7 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 	if err != nil {
 		return err
 	}
-	e.emit(Event{StepID: s.ID, Message: fmt.Sprintf("pip resolved %d wheels; downloading them in parallel into %s", len(files), e.plan.StageDir)})
+	e.emit(Event{StepID: s.ID, Message: i18n.N("install.event.resolved", len(files), i18n.D{"Dir": e.plan.StageDir})})
 	c := &fetch.Counters{}
 	stop := e.reportProgress(s.ID, c)
 	res, err := fetch.Fetch(ctx, files, fetch.Options{Dir: e.plan.StageDir, Network: netw, Progress: c,
@@ -44,22 +45,22 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 	stop()
 	e.out.BytesDownloaded += res.Fetched
 	if rerr := recordFetched(e.plan.StageDir, fetchSource(s, e.plan), files); rerr != nil && err == nil {
-		err = fmt.Errorf("recording the staged wheels' sha256: %w", rerr)
+		err = wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
 	}
 	e.fetched = append(e.fetched, files...)
 	if err != nil {
 		if errors.Is(err, fetch.ErrUnsupported) {
-			return fmt.Errorf("%w: %v", errUsePip, err)
+			return usePip(err.Error())
 		}
 		if p := netw.ProxyInUse(files[0].URL); p != "" && !errors.Is(err, fetch.ErrHashMismatch) && ctx.Err() == nil {
-			err = fmt.Errorf("%w (through the proxy %s)", err, p)
+			err = wrap(err, i18n.T("install.err.via_proxy", i18n.D{"Err": err, "Proxy": p}))
 		}
 		return err
 	}
 	st := c.Stats()
-	msg := fmt.Sprintf("%d wheels, %s: %s downloaded", len(files), humanSize(st.Total), humanSize(res.Fetched))
+	msg := i18n.N("install.event.fetched", len(files), i18n.D{"Size": humanSize(st.Total), "Fetched": humanSize(res.Fetched)})
 	if res.Reused > 0 {
-		msg += ", " + humanSize(res.Reused) + " already in the cache (sha256 checked)"
+		msg = i18n.N("install.event.fetched_reused", len(files), i18n.D{"Size": humanSize(st.Total), "Fetched": humanSize(res.Fetched), "Reused": humanSize(res.Reused)})
 	}
 	e.emit(Event{StepID: s.ID, Message: msg})
 	return nil
@@ -74,7 +75,12 @@ func (e *engine) stageWithFetch(ctx context.Context, s Step, pre *pendingResolve
 		}
 		return true, err
 	}
-	e.emit(Event{StepID: s.ID, Message: strings.Replace(err.Error(), errUsePip.Error()+": ", "", 1) + ": downloading with pip"})
+	why := err.Error()
+	var re *reasonError
+	if errors.As(err, &re) {
+		why = re.why
+	}
+	e.emit(Event{StepID: s.ID, Message: i18n.T("install.event.use_pip", i18n.D{"Why": why})})
 	return false, nil
 }
 
@@ -103,7 +109,7 @@ func (e *engine) startResolve(ctx context.Context, s Step) *pendingResolve {
 	go func() {
 		defer close(p.done)
 		if e.userEnv("GPUWIZ_DOWNLOADER") == "pip" {
-			p.err = fmt.Errorf("%w: GPUWIZ_DOWNLOADER=pip", errUsePip)
+			p.err = usePip("GPUWIZ_DOWNLOADER=pip")
 			return
 		}
 		p.files, p.err = e.resolve(ctx, s)
@@ -200,6 +206,7 @@ func (e *engine) network(ctx context.Context) (fetch.Network, error) {
 	}
 	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror}}
 	var out bytes.Buffer
+	//i18n:raw the step's label in the log, and argv
 	res := e.r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{e.py, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Env: e.plan.env, Stdout: &out}, nil)
 	if res.Err != nil && ctx.Err() != nil {
 		return n, res.Err

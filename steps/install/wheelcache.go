@@ -2,7 +2,6 @@ package install
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/fetch"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
 )
 
@@ -149,7 +149,7 @@ func quarantine(dir string, files []string) error {
 	}
 	for _, f := range files {
 		if err := os.Rename(filepath.Join(dir, f), filepath.Join(q, f)); err != nil {
-			return fmt.Errorf("moving %s out of the wheel cache: %w", f, err)
+			return wrap(err, i18n.T("install.err.quarantine", i18n.D{"File": f, "Err": err}))
 		}
 	}
 	return nil
