@@ -250,7 +250,9 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 		}
 		p.add(Step{ID: StepLeftovers, Title: title, Kind: KindLeftovers})
 	}
-	installArgs := append([]string{progress[0], progress[1], "--no-index", "--find-links", p.StageDir}, p.pins...)
+	// --no-compile: Python writes each module's .pyc the first time it is imported, as uv does by
+	// default; compiling every one of torch's thousands of modules up front only makes the install slower.
+	installArgs := append([]string{progress[0], progress[1], "--no-compile", "--no-index", "--find-links", p.StageDir}, p.pins...)
 	p.add(Step{ID: StepInstall, Title: i18n.T("install.step.install", i18n.D{"Pins": strings.Join(append(append([]string{}, p.pins...), p.optional...), " ")}), Kind: KindPip,
 		Argv: pip("install", append(installArgs, p.optional...)...)})
 	p.add(Step{ID: StepVerify, Title: i18n.T("install.step.verify", i18n.D{"Framework": t.Framework, "Channel": t.Channel}), Kind: KindVerify})
