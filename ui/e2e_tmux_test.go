@@ -86,7 +86,7 @@ func newSetupToSources(t *testing.T, s *tmuxSession, venv string) {
 	s.send("Enter")
 	s.waitFor("Press enter to choose a framework", 10*time.Second)
 	s.send("Enter")
-	s.waitFor("versions in the matrix", 10*time.Second)
+	s.waitFor("in the matrix", 10*time.Second)
 	s.send("Enter")
 	scr := s.waitFor("cu118", 10*time.Second)
 	if !strings.Contains(scr, "★ cu126") && !strings.Contains(scr, "* cu126") {
