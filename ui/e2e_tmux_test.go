@@ -412,7 +412,7 @@ func (r *e2eRig) startLang(t *testing.T, want string, flags ...string) *tmuxSess
 // Chinese, the help bar too.
 func TestE2EChineseScreensInTmux(t *testing.T) {
 	r := newE2ERig(t, 0)
-	s := r.startLang(t, "新建环境", "--lang", "zh-CN")
+	s := r.startLang(t, "更多按键", "--lang", "zh-CN")
 	scr := s.screen()
 	for _, want := range []string{"欢迎", "只检查这台电脑", "界面语言：简体中文", "q 退出", "模拟运行"} {
 		if !strings.Contains(scr, want) {
@@ -444,12 +444,12 @@ func TestE2EChineseScreensInTmux(t *testing.T) {
 // l on the welcome of the real binary switches to Chinese and back.
 func TestE2EWelcomeLanguageKeyInTmux(t *testing.T) {
 	r := newE2ERig(t, 0)
-	s := r.startLang(t, "Set up a new environment")
+	s := r.startLang(t, "more keys")
 	if !strings.Contains(s.screen(), "l 中文") {
 		t.Fatalf("the welcome does not offer l:\n%s", s.screen())
 	}
 	s.send("l")
-	scr := s.waitFor("新建环境", 5*time.Second)
+	scr := s.waitFor("更多按键", 5*time.Second)
 	if !strings.Contains(scr, "l English") || !strings.Contains(scr, "q 退出") {
 		t.Fatalf("after l the help bar is not Chinese:\n%s", scr)
 	}

@@ -62,6 +62,16 @@ func (k *KeyMap) asciiKeyHelp() {
 	k.Down.SetHelp("down/j", k.Down.Help().Desc)
 	k.Left.SetHelp("left/h", k.Left.Help().Desc)
 	k.Right.SetHelp("right/l", k.Right.Help().Desc)
+	k.Lang.SetHelp("l", langHint(true))
+}
+
+// langHint is the name of the language l switches to, as the help bar and the welcome show it: in
+// that language ("中文" in English), or, on an --ascii console in English, its code (zh-CN).
+func langHint(ascii bool) string {
+	if ascii && !i18n.IsChinese() {
+		return string(i18n.Chinese)
+	}
+	return i18n.T("lang.switch_hint")
 }
 
 // relabel is b with another meaning in help: the same keys, desc for what they do here.

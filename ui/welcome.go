@@ -94,7 +94,7 @@ func (s *welcomeScreen) View() string {
 			b.WriteString("     " + st.Dim.Render(l) + "\n")
 		}
 	}
-	lang := i18n.T("ui.welcome.language", i18n.D{"Name": i18n.T("lang.name"), "Other": i18n.T("lang.switch_hint")})
+	lang := i18n.T("ui.welcome.language", i18n.D{"Name": i18n.T("lang.name"), "Other": langHint(st.ASCII)})
 	b.WriteString("\n" + st.Dim.Render(wrap(lang, s.w)) + "\n")
 	return b.String()
 }
