@@ -9,6 +9,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // channelScreen lists the candidate builds: the recommendation marked, incompatible rows greyed with
@@ -50,7 +51,7 @@ func (s *channelScreen) Init() tea.Cmd {
 
 func (s *channelScreen) ident() screenID { return s.id }
 func (s *channelScreen) Title() string {
-	return fmt.Sprintf("Channel for %s %s", frameworkName(s.framework), s.version)
+	return i18n.T("ui.channel.title", i18n.D{"Framework": frameworkName(s.framework), "Version": s.version})
 }
 func (s *channelScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *channelScreen) ShortHelp() []key.Binding {
@@ -154,9 +155,9 @@ func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			c := s.rows[s.cursor]
 			switch {
 			case !c.Compatible:
-				s.notice = "That build does not fit this machine: " + strings.Join(c.Reasons, "; ")
+				s.notice = i18n.T("ui.channel.no_fit", i18n.D{"Reasons": strings.Join(c.Reasons, i18n.T("ui.sep.reasons"))})
 			case s.isCurrent(c):
-				s.notice = "That is the channel the environment already has; pick another, or esc."
+				s.notice = i18n.T("ui.channel.same")
 			default:
 				return s, navigate(channelChosenMsg{c})
 			}
@@ -174,23 +175,24 @@ func (s *channelScreen) rowLine(c matrix.Candidate, selected bool) string {
 	case c.MinorCompat && c.Compatible:
 		mark = "~ "
 	}
-	cuda := "CPU only"
+	cuda := i18n.T("ui.channel.cpu_only")
 	if c.CUDA != "" {
 		cuda = "CUDA " + c.CUDA
 	}
-	text := fmt.Sprintf("%s%-7s %-10s %-8s", mark, c.Channel, cuda, c.FrameworkVersion)
+	// Columns by display width: a Chinese character takes two.
+	text := mark + i18n.Pad(c.Channel, 7) + " " + i18n.Pad(cuda, 10) + " " + i18n.Pad(c.FrameworkVersion, 8)
 	var tags []string
 	if s.isCurrent(c) {
-		tags = append(tags, "current")
+		tags = append(tags, i18n.T("ui.channel.tag.current"))
 	}
 	if c.MinorCompat && c.Compatible {
-		tags = append(tags, "minor-version compat")
+		tags = append(tags, i18n.T("ui.channel.tag.minor"))
 	}
 	if !c.Verified {
-		tags = append(tags, "unverified")
+		tags = append(tags, i18n.T("ui.channel.tag.unverified"))
 	}
 	if len(tags) > 0 {
-		text += " (" + strings.Join(tags, ", ") + ")"
+		text += " " + i18n.T("ui.channel.tags", i18n.D{"Tags": i18n.Join(tags)})
 	}
 	if c.Compatible {
 		if _, refs := s.notes.Split(matrix.RowTexts(c)); len(refs) > 0 {
@@ -219,19 +221,19 @@ func (s *channelScreen) rowLine(c matrix.Candidate, selected bool) string {
 func (s *channelScreen) View() string {
 	st := s.c.Styles
 	if s.err != nil {
-		return st.Err.Render("Cannot read the version matrix: "+s.err.Error()) + "\n" + wrap("Fix the --matrix file or run without it to use the embedded matrix.", s.w)
+		return st.Err.Render(i18n.T("ui.channel.matrix_error", i18n.D{"Err": s.err.Error()})) + "\n" + wrap(i18n.T("ui.channel.matrix_error_hint"), s.w)
 	}
 	if s.sel == nil {
-		return "Reading the version matrix..."
+		return i18n.T("ui.channel.reading")
 	}
 	if len(s.rows) == 0 {
-		return wrap(fmt.Sprintf("The matrix has no %s builds for this machine. Press esc to pick another version.", frameworkName(s.framework)), s.w)
+		return wrap(i18n.T("ui.channel.empty", i18n.D{"Framework": frameworkName(s.framework)}), s.w)
 	}
 	var b strings.Builder
 	if s.current != nil {
-		fmt.Fprintf(&b, "Now: %s %s on %s. Same version first.\n", frameworkName(s.framework), s.current.FrameworkVersion, s.current.Channel)
+		b.WriteString(i18n.T("ui.channel.now", i18n.D{"Framework": frameworkName(s.framework), "Version": s.current.FrameworkVersion, "Channel": s.current.Channel}) + "\n")
 	} else {
-		b.WriteString(wrap(st.Star+" recommended   ~ minor-version compat   grey: won't run here", s.w) + "\n")
+		b.WriteString(wrap(i18n.T("ui.channel.legend", i18n.D{"Star": st.Star}), s.w) + "\n")
 	}
 	detail := s.detail(s.rows[s.cursor])
 	foot := s.footnotes(max(s.h-2-len(detail)-3, 0))
@@ -246,9 +248,6 @@ func (s *channelScreen) View() string {
 	}
 	return b.String()
 }
-
-// unverifiedMeaning says what "unverified" on a row means.
-const unverifiedMeaning = "unverified: read from release notes and build scripts, not yet confirmed by an install on such a machine."
 
 // detail explains the row under the cursor: why it fits or not, its own notes (shared ones are
 // footnotes), what "unverified" means and what to do, the notice of a refused key.
@@ -275,7 +274,7 @@ func (s *channelScreen) detail(c matrix.Candidate) []string {
 			add(n, st.Dim.Render)
 		}
 		if !c.Verified {
-			add(unverifiedMeaning+" "+s.unverifiedAdvice(), st.Warn.Render)
+			add(i18n.T("ui.channel.unverified", i18n.D{"Advice": s.unverifiedAdvice()}), st.Warn.Render)
 		}
 	}
 	if len(out) > 6 {
@@ -292,17 +291,16 @@ func (s *channelScreen) unverifiedAdvice() string {
 			if !c.Compatible || !c.Verified || s.isCurrent(c) || (sameKind && (c.CUDA != "") != gpu) {
 				continue
 			}
-			where := "below"
 			if i < s.cursor {
-				where = "above"
+				return i18n.T("ui.channel.advice.above", i18n.D{"Channel": c.Channel, "Version": c.FrameworkVersion})
 			}
-			return fmt.Sprintf("Pick the verified %s %s %s, or press enter to go on with this one.", c.Channel, c.FrameworkVersion, where)
+			return i18n.T("ui.channel.advice.below", i18n.D{"Channel": c.Channel, "Version": c.FrameworkVersion})
 		}
 	}
 	if s.current == nil && s.version != "" {
-		return fmt.Sprintf("No verified build of %s %s fits this machine: press esc to pick another version, or enter to go on with this one.", frameworkName(s.framework), s.version)
+		return i18n.T("ui.channel.advice.none_version", i18n.D{"Framework": frameworkName(s.framework), "Version": s.version})
 	}
-	return "No verified build fits this machine; press enter to go on with this one."
+	return i18n.T("ui.channel.advice.none")
 }
 
 // footnotes are the shared texts, numbered as the rows mark them, in at most limit lines.
@@ -315,7 +313,7 @@ func (s *channelScreen) footnotes(limit int) []string {
 	for i, t := range s.notes.Texts {
 		lines := strings.Split(wrap(fmt.Sprintf("[%d] %s", i+1, t), s.w), "\n")
 		if len(out)+len(lines) > limit {
-			rest := fmt.Sprintf("[%d]-[%d]: gpuwiz channels prints them all", i+1, len(s.notes.Texts))
+			rest := i18n.T("ui.channel.footnotes_rest", i18n.D{"From": i + 1, "To": len(s.notes.Texts)})
 			if len(out) == limit {
 				out = out[:limit-1]
 			}

@@ -10,6 +10,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // Every call into the backend happens here, inside a tea.Cmd; Update only reads the messages.
@@ -97,7 +98,7 @@ func (f buildFit) whyNot(ctx context.Context, b Backend, p Interpreter) string {
 				why = append(why, r)
 			}
 		}
-		return strings.Join(why, "; ")
+		return strings.Join(why, i18n.T("ui.sep.reasons"))
 	}
 	return ""
 }

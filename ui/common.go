@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -115,7 +116,8 @@ func padLines(s string, h int) string {
 }
 
 // wrap breaks text at spaces to w columns (never inside "Set-ExecutionPolicy"), indenting
-// continuation lines like the first; words longer than a line are cut.
+// continuation lines like the first; words longer than a line are cut. Chinese text, which has no
+// spaces, also breaks between its characters (never before a closing mark such as ，。）).
 func wrap(s string, w int) string {
 	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
 	return wrapHanging(s, w, indent)
@@ -129,28 +131,66 @@ func wrapHanging(s string, w int, hang string) string {
 	var out, line strings.Builder
 	lineW := 0
 	for _, word := range strings.Fields(s) {
-		ww := ansi.StringWidth(word)
-		if lineW > 0 && lineW+1+ww > w {
-			out.WriteString(line.String() + "\n")
-			line.Reset()
-			lineW = 0
-			if first {
-				first, indent = false, hang
+		for i, part := range cjkParts(word) {
+			spaced := i == 0 // the first part of a word follows a space; the others follow at once
+			ww := ansi.StringWidth(part)
+			gap := 0
+			if spaced {
+				gap = 1
 			}
+			if lineW > 0 && lineW+gap+ww > w {
+				out.WriteString(line.String() + "\n")
+				line.Reset()
+				lineW = 0
+				if first {
+					first, indent = false, hang
+				}
+			}
+			if lineW == 0 {
+				line.WriteString(indent)
+				lineW = len(indent)
+			} else if spaced {
+				line.WriteString(" ")
+				lineW++
+			}
+			if lineW+ww > w {
+				part = ansi.Hardwrap(part, max(w-lineW, 1), false)
+			}
+			line.WriteString(part)
+			lineW += ww
 		}
-		if lineW == 0 {
-			line.WriteString(indent)
-			lineW = len(indent)
-		} else {
-			line.WriteString(" ")
-			lineW++
-		}
-		if lineW+ww > w {
-			word = ansi.Hardwrap(word, max(w-lineW, 1), false)
-		}
-		line.WriteString(word)
-		lineW += ww
 	}
 	out.WriteString(line.String())
 	return out.String()
+}
+
+// cjkParts splits a word where a line may break inside it: before and after each Chinese character,
+// but never before a closing mark (，。、：；）！？…) nor after an opening one (（“《). A word without
+// Chinese is one part.
+func cjkParts(word string) []string {
+	if !strings.ContainsFunc(word, isCJK) {
+		return []string{word}
+	}
+	var parts []string
+	var cur strings.Builder
+	var prev rune
+	for _, r := range word {
+		if cur.Len() > 0 && (isCJK(r) || isCJK(prev)) && !strings.ContainsRune(closingMarks, r) && !strings.ContainsRune(openingMarks, prev) {
+			parts = append(parts, cur.String())
+			cur.Reset()
+		}
+		cur.WriteRune(r)
+		prev = r
+	}
+	return append(parts, cur.String())
+}
+
+const (
+	closingMarks = "，。、：；）！？…》」』”’,.;:!?)%"
+	openingMarks = "（《「『“‘("
+)
+
+// isCJK is a Chinese character or full-width mark: a line may break beside it.
+func isCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef || r >= 0x2e80 && r <= 0x2fff
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/pyindex"
 )
 
@@ -86,7 +87,7 @@ func newSetupToSources(t *testing.T, s *tmuxSession, venv string) {
 	s.send("Enter")
 	s.waitFor("Press enter to choose a framework", 10*time.Second)
 	s.send("Enter")
-	s.waitFor("versions in the matrix", 10*time.Second)
+	s.waitFor("in the matrix", 10*time.Second)
 	s.send("Enter")
 	scr := s.waitFor("cu118", 10*time.Second)
 	if !strings.Contains(scr, "★ cu126") && !strings.Contains(scr, "* cu126") {
@@ -394,4 +395,71 @@ func TestE2ERepairFromTheCacheWithTheIndexGoneInTmux(t *testing.T) {
 	if got != "2.6.0+cu126" {
 		t.Fatalf("after the repair the venv holds torch %q", got)
 	}
+}
+
+// startLang starts the real binary with extra flags (--lang zh-CN) and waits for the welcome's want.
+func (r *e2eRig) startLang(t *testing.T, want string, flags ...string) *tmuxSession {
+	t.Helper()
+	t.Setenv("LC_CTYPE", "C.UTF-8") // tmux draws Chinese only when its client's locale is UTF-8
+	s := startShell(t, r.dir, r.env)
+	s.sendText(strings.Join(append([]string{r.bin, "--simulate", r.rig, "--matrix", r.matrix, "--sources", r.sources}, flags...), " ") + "; echo EXIT=$?")
+	s.send("Enter")
+	s.waitFor(want, 10*time.Second)
+	return s
+}
+
+// With --lang zh-CN the real binary draws the welcome, GPU, framework and channel screens in
+// Chinese, the help bar too.
+func TestE2EChineseScreensInTmux(t *testing.T) {
+	r := newE2ERig(t, 0)
+	s := r.startLang(t, "更多按键", "--lang", "zh-CN")
+	scr := s.screen()
+	for _, want := range []string{"欢迎", "只检查这台电脑", "界面语言：简体中文", "q 退出", "模拟运行"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the welcome lacks %q:\n%s", want, scr)
+		}
+	}
+	i18ntest.NoEnglishProse(t, "welcome", scr)
+	s.send("Enter")
+	scr = s.waitFor("按 enter 选择框架", 10*time.Second)
+	for _, want := range []string{"显卡与驱动", "显卡驱动 560.94", "最高支持 CUDA", "RTX 3060", "esc 返回"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the GPU screen lacks %q:\n%s", want, scr)
+		}
+	}
+	i18ntest.NoEnglishProse(t, "GPU screen", strings.ReplaceAll(scr, "simulated", ""))
+	s.send("Enter")
+	s.waitFor("个版本", 10*time.Second)
+	s.send("Enter")
+	scr = s.waitFor("cu118", 10*time.Second)
+	for _, want := range []string{"的 CUDA 通道", "推荐", "上移"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the channel screen lacks %q:\n%s", want, scr)
+		}
+	}
+	s.send("q")
+	s.waitFor("EXIT=0", 10*time.Second)
+}
+
+// l on the welcome of the real binary switches to Chinese and back.
+func TestE2EWelcomeLanguageKeyInTmux(t *testing.T) {
+	r := newE2ERig(t, 0)
+	s := r.startLang(t, "more keys")
+	if !strings.Contains(s.screen(), "l 中文") {
+		t.Fatalf("the welcome does not offer l:\n%s", s.screen())
+	}
+	s.send("l")
+	scr := s.waitFor("更多按键", 5*time.Second)
+	if !strings.Contains(scr, "l English") || !strings.Contains(scr, "q 退出") {
+		t.Fatalf("after l the help bar is not Chinese:\n%s", scr)
+	}
+	i18ntest.NoEnglishProse(t, "welcome after l", scr)
+	s.send("Enter")
+	s.waitFor("显卡与驱动", 10*time.Second)
+	s.send("Escape")
+	s.waitFor("新建环境", 5*time.Second)
+	s.send("l")
+	s.waitFor("Set up a new environment", 5*time.Second)
+	s.send("q")
+	s.waitFor("EXIT=0", 10*time.Second)
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"runtime"
 	"slices"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // factsFor turns the probe's report into the matrix's facts for one framework.
@@ -39,24 +39,24 @@ func reportOS(r gpu.Report, fallback string) string {
 func driverWords(r gpu.Report, goos string) []string {
 	var out []string
 	if !r.Available {
-		out = append(out, "No NVIDIA driver answered on this machine.")
+		out = append(out, i18n.T("ui.gpu.driver.none"))
 		if r.Message != "" {
 			out = append(out, r.Message)
 		}
-		out = append(out, "Install the NVIDIA driver (nvidia.com/drivers) and run gpuwiz again. No CUDA toolkit is needed: the pip wheels carry their own CUDA. You can still continue with a CPU build.")
+		out = append(out, i18n.T("ui.gpu.driver.none_hint"))
 		return out
 	}
 	if len(r.GPUs) == 0 {
-		return append(out, "The driver answered but reported no NVIDIA card. On a laptop, check that the NVIDIA GPU is enabled in the BIOS and Windows graphics settings.")
+		return append(out, i18n.T("ui.gpu.driver.no_card"))
 	}
 	if cuda, ok := parseMajorMinor(r.CUDAMax); ok && cuda < 1108 {
-		out = append(out, fmt.Sprintf("Your driver %s supports CUDA up to %s. Current PyTorch and PaddlePaddle GPU builds need CUDA 11.8 or newer: update the NVIDIA driver to use the GPU.", r.DriverVersion, r.CUDAMax))
+		out = append(out, i18n.T("ui.gpu.driver.too_old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}))
 	} else if ok && cuda < 1206 {
-		out = append(out, fmt.Sprintf("Your driver %s supports CUDA up to %s: only older channels (cu118, cu12x) fit. Updating the driver opens the newer builds.", r.DriverVersion, r.CUDAMax))
+		out = append(out, i18n.T("ui.gpu.driver.old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}))
 	}
 	for _, g := range r.GPUs {
 		if _, ok := parseMajorMinor(g.ComputeCapability); !ok {
-			out = append(out, fmt.Sprintf("GPU %d (%s): compute capability unknown; gpuwiz cannot tell which builds carry kernels for it.", g.Index, g.Name))
+			out = append(out, i18n.T("ui.gpu.driver.cc_unknown", i18n.D{"Index": g.Index, "Name": g.Name}))
 		} else if note := archNote(g, goos); note != "" {
 			out = append(out, note)
 		}
@@ -64,7 +64,8 @@ func driverWords(r gpu.Report, goos string) []string {
 	return out
 }
 
-// archNotes caches archNote by compute capability and OS: the GPU screen redraws often.
+// archNotes caches archFacts by compute capability and OS: the GPU screen redraws often. The facts
+// hold no words, so a language switch needs no new cache.
 var archNotes sync.Map
 
 // archNote is the one sentence, derived from the embedded matrix, on which PyTorch builds carry
@@ -75,27 +76,77 @@ func archNote(g gpu.GPU, goos string) string {
 		return ""
 	}
 	key := g.ComputeCapability + "/" + goos
-	words, ok := archNotes.Load(key)
+	f, ok := archNotes.Load(key)
 	if !ok {
-		words = archWords(g.ComputeCapability, goos)
-		archNotes.Store(key, words)
+		f = archFactsOf(g.ComputeCapability, goos)
+		archNotes.Store(key, f)
 	}
-	if words == "" {
-		return ""
-	}
-	return cardLabel(g) + words.(string)
+	return f.(archFacts).words(cardLabel(g), osWord(goos))
 }
 
 func cardLabel(g gpu.GPU) string {
-	return fmt.Sprintf("GPU %d (%s, compute capability %s)", g.Index, g.Name, g.ComputeCapability)
+	return i18n.T("ui.gpu.card", i18n.D{"Index": g.Index, "Name": g.Name, "CC": g.ComputeCapability})
 }
 
-// archWords is archNote after the card's label. Only the architecture is judged: the driver is
-// taken as new enough (the driver has its own sentence) and no Python is given.
-func archWords(cc, goos string) string {
+// archFacts is what the matrix says about one compute capability on one OS, in no language.
+type archFacts struct {
+	quiet     bool   // every channel of the newest release carries kernels for it: nothing to say
+	none      bool   // no GPU build carries them: from and to are the oldest and newest releases
+	from, to  string // none: the releases looked at
+	version   string // the newest release with kernels for it
+	channel   string // its channel with the newest CUDA
+	goneFrom  string // the release from which no build has them, "" when the newest has them
+	had       [][2]string
+	never     []string // channels above the best one that never had them
+	neverTail bool     // never is every channel from never[0] on
+}
+
+// words is the sentence about the card labelled card, on osName.
+func (f archFacts) words(card, osName string) string {
+	switch {
+	case f.quiet:
+		return ""
+	case f.none:
+		return i18n.T("ui.gpu.arch.none", i18n.D{"Card": card, "From": f.from, "To": f.to, "OS": osName})
+	}
+	var had []string
+	for _, h := range f.had {
+		had = append(had, i18n.T("ui.gpu.arch.up_to", i18n.D{"Channel": h[0], "Version": h[1]}))
+	}
+	neverWords := i18n.Join(f.never)
+	if f.neverTail {
+		neverWords = i18n.T("ui.gpu.arch.and_newer", i18n.D{"Channel": f.never[0]})
+	}
+	var channels string
+	switch {
+	case len(had) > 0 && len(f.never) > 0:
+		channels = i18n.T("ui.gpu.arch.had_never", i18n.D{"Had": i18n.Join(had), "Never": neverWords})
+	case len(had) > 0:
+		channels = i18n.T("ui.gpu.arch.had", i18n.D{"Had": i18n.Join(had)})
+	case f.neverTail:
+		channels = i18n.T("ui.gpu.arch.none_from", i18n.D{"Channel": f.never[0]})
+	case len(f.never) > 0:
+		channels = i18n.T("ui.gpu.arch.none_of", i18n.D{"Channels": neverWords})
+	}
+	first := i18n.T("ui.gpu.arch.newest", i18n.D{"Card": card, "OS": osName, "Version": f.version, "Channel": f.channel})
+	var second string
+	switch {
+	case f.goneFrom != "" && channels != "":
+		second = i18n.T("ui.gpu.arch.gone_after", i18n.D{"Channels": channels, "Version": f.goneFrom})
+	case f.goneFrom != "":
+		second = i18n.T("ui.gpu.arch.gone_from", i18n.D{"Version": f.goneFrom})
+	default:
+		second = i18n.T("ui.gpu.arch.channels_end", i18n.D{"Channels": channels})
+	}
+	return i18n.T("ui.gpu.arch.two", i18n.D{"First": first, "Second": second})
+}
+
+// archFactsOf reads archFacts from the embedded matrix. Only the architecture is judged: the driver
+// is taken as new enough (the driver has its own sentence) and no Python is given.
+func archFactsOf(cc, goos string) archFacts {
 	mx, err := matrix.Embedded()
 	if err != nil {
-		return ""
+		return archFacts{quiet: true}
 	}
 	sel := mx.Select(matrix.Facts{Framework: "torch", OS: goos, CUDAMax: "99.0", ComputeCaps: []string{cc}})
 	type release struct {
@@ -122,10 +173,9 @@ func archWords(cc, goos string) string {
 		}
 	}
 	if len(rels) == 0 {
-		return ""
+		return archFacts{quiet: true}
 	}
 	slices.SortFunc(rels, func(a, b *release) int { return compareVersions(b.version, a.version) }) // newest first
-	on := osWord(goos)
 	newest := -1
 	for i, r := range rels {
 		if len(r.ok) > 0 {
@@ -134,8 +184,7 @@ func archWords(cc, goos string) string {
 		}
 	}
 	if newest < 0 {
-		return fmt.Sprintf(": no PyTorch GPU build from %s to %s has kernels for it on %s; use a CPU build.",
-			shortVersion(rels[len(rels)-1].version), shortVersion(rels[0].version), on)
+		return archFacts{none: true, from: shortVersion(rels[len(rels)-1].version), to: shortVersion(rels[0].version)}
 	}
 	best := rels[newest].ok[0]
 	for _, c := range rels[newest].ok {
@@ -152,7 +201,7 @@ func archWords(cc, goos string) string {
 	}
 	slices.SortFunc(newer, func(a, b string) int { return cudaOf[a] - cudaOf[b] })
 	if newest == 0 && len(newer) == 0 {
-		return ""
+		return archFacts{quiet: true}
 	}
 	lastWith := map[string]string{}
 	for i := len(rels) - 1; i >= 0; i-- { // oldest first, so the newest release wins
@@ -160,41 +209,20 @@ func archWords(cc, goos string) string {
 			lastWith[c.Channel] = rels[i].version
 		}
 	}
-	var had, never []string
+	f := archFacts{version: shortVersion(best.FrameworkVersion), channel: best.Channel}
 	for _, ch := range newer {
 		if v, ok := lastWith[ch]; ok {
-			had = append(had, fmt.Sprintf("%s up to torch %s only", ch, shortVersion(v)))
+			f.had = append(f.had, [2]string{ch, shortVersion(v)})
 		} else {
-			never = append(never, ch)
+			f.never = append(f.never, ch)
 		}
 	}
 	// never is "X and newer" when it is every channel from its first on.
-	neverWords := strings.Join(never, ", ")
-	suffix := len(never) > 1 && slices.Equal(never, newer[len(newer)-len(never):])
-	if suffix {
-		neverWords = never[0] + " and newer"
+	f.neverTail = len(f.never) > 1 && slices.Equal(f.never, newer[len(newer)-len(f.never):])
+	if newest > 0 {
+		f.goneFrom = shortVersion(rels[newest-1].version)
 	}
-	var channels string
-	switch {
-	case len(had) > 0 && len(never) > 0:
-		channels = fmt.Sprintf("Newer channels: %s, %s never", strings.Join(had, ", "), neverWords)
-	case len(had) > 0:
-		channels = "Newer channels: " + strings.Join(had, ", ")
-	case suffix:
-		channels = fmt.Sprintf("No %s or newer build has them", never[0])
-	case len(never) > 0:
-		channels = fmt.Sprintf("No %s build has them", neverWords)
-	}
-	s := fmt.Sprintf(": the newest PyTorch with kernels for it on %s is %s on %s.", on, shortVersion(best.FrameworkVersion), best.Channel)
-	switch {
-	case newest > 0 && channels != "":
-		s += fmt.Sprintf(" %s; from torch %s on, no build at all.", channels, shortVersion(rels[newest-1].version))
-	case newest > 0:
-		s += fmt.Sprintf(" From torch %s on, no build has them.", shortVersion(rels[newest-1].version))
-	default:
-		s += " " + channels + "."
-	}
-	return s
+	return f
 }
 
 func osWord(goos string) string {
@@ -246,12 +274,13 @@ func parseMajorMinor(s string) (int, bool) {
 	return a*100 + b, true
 }
 
+// frameworkName is the framework's name for people: PyTorch, PaddlePaddle (飞桨 in Chinese).
 func frameworkName(f string) string {
 	switch f {
 	case "torch":
 		return "PyTorch"
 	case "paddle":
-		return "PaddlePaddle"
+		return i18n.T("ui.framework.paddle")
 	}
 	return f
 }

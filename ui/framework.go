@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // frameworkChoice is one framework with the versions the matrix offers, newest first.
@@ -48,7 +48,7 @@ func (s *frameworkScreen) Init() tea.Cmd {
 }
 
 func (s *frameworkScreen) ident() screenID  { return s.id }
-func (s *frameworkScreen) Title() string    { return "Framework" }
+func (s *frameworkScreen) Title() string    { return i18n.T("ui.framework.title") }
 func (s *frameworkScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *frameworkScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
@@ -121,7 +121,7 @@ func (s *frameworkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (s *frameworkScreen) View() string {
 	st := s.c.Styles
 	var b strings.Builder
-	b.WriteString("Which framework, and which version?\n\n")
+	b.WriteString(i18n.T("ui.framework.question") + "\n\n")
 	for i, ch := range s.choices {
 		cur, name := st.NoCursor, st.Normal.Render(frameworkName(ch.framework))
 		if i == s.cursor {
@@ -130,24 +130,24 @@ func (s *frameworkScreen) View() string {
 		b.WriteString(cur + name + "\n")
 		switch {
 		case !ch.loaded:
-			b.WriteString("    " + st.Dim.Render("reading the version matrix...") + "\n")
+			b.WriteString("    " + st.Dim.Render(i18n.T("ui.framework.reading")) + "\n")
 		case ch.err != nil:
 			b.WriteString("    " + st.Err.Render(ch.err.Error()) + "\n")
 		case len(ch.versions) == 0:
-			b.WriteString("    " + st.Dim.Render("no builds in the matrix for this machine") + "\n")
+			b.WriteString("    " + st.Dim.Render(i18n.T("ui.framework.none")) + "\n")
 		default:
 			v := ch.versions[ch.version]
-			line := fmt.Sprintf("version  %s %s %s", "<", st.Label.Render(v), ">")
+			line := i18n.T("ui.framework.version", i18n.D{"Version": st.Label.Render(v)})
 			if v == ch.rec {
-				line += "  " + st.Recommend.Render(st.Star+" recommended")
+				line += "  " + st.Recommend.Render(i18n.T("ui.framework.recommended", i18n.D{"Star": st.Star}))
 			} else if ch.rec != "" {
-				line += "  " + st.Dim.Render("(recommended: "+ch.rec+")")
+				line += "  " + st.Dim.Render(i18n.T("ui.framework.recommended_is", i18n.D{"Version": ch.rec}))
 			}
 			b.WriteString("    " + line + "\n")
-			b.WriteString("    " + st.Dim.Render(fmt.Sprintf("%d versions in the matrix", len(ch.versions))) + "\n")
+			b.WriteString("    " + st.Dim.Render(i18n.N("ui.framework.count", len(ch.versions))) + "\n")
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(st.Dim.Render(wrap("One framework per venv: torch and Paddle in one venv fight over CUDA libraries.", s.w)))
+	b.WriteString(st.Dim.Render(wrap(i18n.T("ui.framework.one_per_venv"), s.w)))
 	return b.String()
 }

@@ -9,6 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"gpuwiz/steps/i18n"
 )
 
 // goldenStep is keys to send, then text to wait for on the terminal.
@@ -22,6 +24,12 @@ func k(text string, keys ...string) goldenStep { return goldenStep{keys, text} }
 // runGolden drives a real bubbletea program at 80x24 (or size) through steps and compares the final
 // frame with testdata/TestGolden/<name>.golden.
 func runGolden(t *testing.T, fb *fakeBackend, ascii bool, size [2]int, steps ...goldenStep) {
+	t.Helper()
+	runGoldenAs(t, t.Name(), fb, ascii, size, steps...)
+}
+
+// runGoldenAs is runGolden compared with testdata/<name>.golden.
+func runGoldenAs(t *testing.T, name string, fb *fakeBackend, ascii bool, size [2]int, steps ...goldenStep) {
 	t.Helper()
 	m := NewModel(testCommon(fb, ascii))
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
@@ -40,7 +48,7 @@ func runGolden(t *testing.T, fb *fakeBackend, ascii bool, size [2]int, steps ...
 	}
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
 	final.Wait()
-	golden.RequireEqual(t, []byte(final.View()))
+	requireGolden(t, name, []byte(final.View()))
 }
 
 func typed(s string) []string {
@@ -138,6 +146,89 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// chineseGoldens are the cases of TestGolden's screens (welcome, GPU, framework, channel, venv,
+// package source) drawn in Chinese, each written to testdata/TestGolden/<name>.zh-CN.golden: the
+// same steps as the English case, waiting for the Chinese words, plus two cases at 120x36. The plan,
+// install, verify, doctor, benchmark and done screens get theirs with their own conversion.
+func chineseGoldens() []goldenCase {
+	toSources := []goldenStep{k("新建环境"), k("按 enter 选择框架", "enter"), k("个版本", "enter"),
+		k("小版本兼容", "enter"), k("将在这里新建虚拟环境", "enter"),
+		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("有这个版本且最快的安装源", "enter")}
+	wide := [2]int{120, 36}
+	return []goldenCase{
+		{name: "welcome", steps: []goldenStep{k("只检查这台电脑")}},
+		{name: "welcome_ascii", ascii: true, steps: []goldenStep{k("只检查这台电脑")}},
+		{name: "welcome_small", size: [2]int{40, 12}, steps: []goldenStep{k("新建")}},
+		{name: "gpu", steps: []goldenStep{k("新建环境"), k("按 enter 选择框架", "enter")}},
+		{name: "gpu_no_driver", edit: func(f *fakeBackend) { f.report.Available, f.report.GPUs = false, nil },
+			steps: []goldenStep{k("新建环境"), k("NVIDIA 显卡驱动响应", "enter")}},
+		{name: "gpu_old_card", edit: func(f *fakeBackend) {
+			f.report.GPUs[0].Name, f.report.GPUs[0].ComputeCapability, f.report.CUDAMax = "NVIDIA GeForce GTX 1060 6GB", "6.1", "12.2"
+		}, steps: []goldenStep{k("新建环境"), k("所有版本都不带它的内核", "enter")}},
+		{name: "gpu_two_cards_wide", size: wide, edit: twoCards, steps: []goldenStep{k("新建环境"), k("按 enter 选择框架", "enter")}},
+		{name: "framework", steps: toSources[:3]},
+		{name: "channel", steps: toSources[:4]},
+		{name: "channel_wide", size: wide, steps: toSources[:4]},
+		{name: "channel_shared_notes", edit: sharedNotes,
+			steps: []goldenStep{k("新建环境"), k("按 enter 选择框架", "enter"), k("个版本", "enter"), k("2.10.0", "right"), k("未验证：根据", "enter")}},
+		{name: "change_channel_shared_notes", edit: sharedNotes,
+			steps: []goldenStep{k("新建环境"), k("选择哪个虚拟环境？", "2"), k("cu118）", typed("/work/old")...), k("按 enter 选择新的", "enter"), k("[3]", "enter"), k("cu126 2.9.1，或按", "down")}},
+		{name: "venv", steps: toSources[:5]},
+		{name: "venv_bad_path", steps: append(append([]goldenStep{}, toSources[:5]...), k("✗", append(backspaces(12), typed("/etc/x")...)...))},
+		{name: "sources", steps: toSources[:7]},
+		{name: "sources_mirror", edit: mirrorSources, steps: toSources[:7]},
+		{name: "sources_none", edit: func(f *fakeBackend) {
+			f.sources, f.proposed = defaultSources(), -1
+			f.sources[0].HasBuild, f.sources[0].File, f.sources[0].Why = false, "", "has torch 2.7.1+cu126 but no wheel for Python 3.11 on windows/amd64 (only cp312-win_amd64, cp313-win_amd64)"
+		}, steps: append(append([]goldenStep{}, toSources[:6]...), k("没有任何安装源", "enter"))},
+		{name: "sources_custom", steps: append(append([]goldenStep{}, toSources[:7]...), k("自定义地址", "down", "down", "down"),
+			k("35 ms", append(typed("https://good.example/whl/cu126"), "enter")...))},
+		{name: "change_venv", steps: []goldenStep{k("新建环境"), k("选择哪个虚拟环境？", "2"), k("cu118）", typed("/work/old")...)}},
+		{name: "change_channel", steps: []goldenStep{k("新建环境"), k("选择哪个虚拟环境？", "2"), k("cu118）", typed("/work/old")...), k("按 enter 选择新的", "enter"), k("同一版本排在前面", "enter")}},
+		{name: "repair_known_venvs", edit: knownVenvs,
+			steps: []goldenStep{k("新建环境"), k("已有：Python 3.11.9，飞桨", "3"), k("已有：Python 3.11.9，PyTorch 2.6.0", "down")}},
+		{name: "change_known_venvs", edit: knownVenvs,
+			steps: []goldenStep{k("新建环境"), k("已有：Python 3.11.9，飞桨", "2")}},
+	}
+}
+
+// goldenCase is one frame of TestGolden: the fake's edit, the window and the steps to reach it.
+type goldenCase struct {
+	name  string
+	edit  func(*fakeBackend)
+	ascii bool
+	size  [2]int
+	steps []goldenStep
+}
+
+// TestGoldenChinese draws chineseGoldens with the wizard in Chinese; the frames are
+// testdata/TestGolden/<case>.zh-CN.golden (go test ./ui -run TestGoldenChinese -update writes them).
+// Not parallel: the language is the process's.
+func TestGoldenChinese(t *testing.T) {
+	i18n.Set(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	for _, c := range chineseGoldens() {
+		t.Run(c.name, func(t *testing.T) {
+			fb := newFakeBackend()
+			if c.edit != nil {
+				c.edit(fb)
+			}
+			size := c.size
+			if size == [2]int{} {
+				size = std
+			}
+			runGoldenAs(t, "TestGolden/"+c.name+".zh-CN", fb, c.ascii, size, c.steps...)
+		})
+	}
+}
+
+// twoCards gives the fake a second card, so the GPU screen offers the choice of card.
+func twoCards(f *fakeBackend) {
+	g := f.report.GPUs[0]
+	g.Index, g.Name, g.MemoryUsedMiB = 1, "NVIDIA GeForce RTX 3090", 0
+	f.report.GPUs = append(f.report.GPUs, g)
+}
+
 // knownVenvs gives the fake three environments to offer: two it worked on and a ./.venv with no framework.
 func knownVenvs(f *fakeBackend) {
 	f.known = []KnownVenv{
@@ -155,3 +246,17 @@ func sharedNotes(f *fakeBackend) {
 }
 
 var _ tea.Model = (*Model)(nil)
+
+// requireGolden is golden.RequireEqual against testdata/<name>.golden (-update writes it).
+func requireGolden(t *testing.T, name string, out []byte) {
+	t.Helper()
+	golden.RequireEqual(namedTB{t, name}, out)
+}
+
+// namedTB is a test under another name, for golden's file name.
+type namedTB struct {
+	*testing.T
+	name string
+}
+
+func (n namedTB) Name() string { return n.name }

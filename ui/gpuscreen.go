@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // gpuScreen shows the probe's report: a table of cards and plain words about the driver.
@@ -32,7 +33,7 @@ type gpuScreen struct {
 func newGPUScreen(c *Common, j Journey) *gpuScreen {
 	s := &gpuScreen{c: c, id: c.newID(), journey: j, spin: newSpinner(c)}
 	k := c.Keys
-	s.keys.up, s.keys.down, s.keys.probe = relabel(k.Up, "card"), relabel(k.Down, "card"), relabel(k.Rerun, "probe again")
+	s.keys.up, s.keys.down, s.keys.probe = relabel(k.Up, i18n.T("ui.key.card")), relabel(k.Down, i18n.T("ui.key.card")), relabel(k.Rerun, i18n.T("ui.key.probe_again"))
 	return s
 }
 
@@ -53,7 +54,7 @@ func (s *gpuScreen) Init() tea.Cmd {
 }
 
 func (s *gpuScreen) ident() screenID { return s.id }
-func (s *gpuScreen) Title() string   { return "GPU & driver" }
+func (s *gpuScreen) Title() string   { return i18n.T("ui.gpu.title") }
 
 func (s *gpuScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
@@ -136,8 +137,8 @@ func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (s *gpuScreen) buildTable() table.Model {
 	r := s.report
 	nameW := max(s.w-44, 10)
-	cols := []table.Column{{Title: "#", Width: 2}, {Title: "Card", Width: nameW}, {Title: "Arch", Width: 5},
-		{Title: "Memory (MiB)", Width: 15}, {Title: "Procs", Width: 5}}
+	cols := []table.Column{{Title: "#", Width: 2}, {Title: i18n.T("ui.gpu.col.card"), Width: nameW}, {Title: i18n.T("ui.gpu.col.arch"), Width: 5},
+		{Title: i18n.T("ui.gpu.col.memory"), Width: 15}, {Title: i18n.T("ui.gpu.col.procs"), Width: 5}}
 	rows := make([]table.Row, 0, len(r.GPUs))
 	for _, g := range r.GPUs {
 		cc := g.ComputeCapability
@@ -168,36 +169,36 @@ func (s *gpuScreen) buildTable() table.Model {
 func (s *gpuScreen) View() string {
 	st := s.c.Styles
 	if s.err != nil {
-		return st.Err.Render("The GPU probe failed: "+s.err.Error()) + "\n\n" + wrap("Press r to probe again, or esc to go back.", s.w)
+		return st.Err.Render(i18n.T("ui.gpu.probe_failed", i18n.D{"Err": s.err.Error()})) + "\n\n" + wrap(i18n.T("ui.gpu.probe_failed_hint"), s.w)
 	}
 	if s.report == nil {
-		return s.spin.View() + " Asking the NVIDIA driver about your cards..."
+		return s.spin.View() + " " + i18n.T("ui.gpu.probing")
 	}
 	r := s.report
 	var b strings.Builder
 	if r.Available {
-		fmt.Fprintf(&b, "%s %s   %s %s   %s %s\n", st.Label.Render("Driver"), r.DriverVersion,
-			st.Label.Render("CUDA up to"), r.CUDAMax, st.Label.Render("via"), r.Backend)
+		fmt.Fprintf(&b, "%s %s   %s %s   %s %s\n", st.Label.Render(i18n.T("ui.gpu.label.driver")), r.DriverVersion,
+			st.Label.Render(i18n.T("ui.gpu.label.cuda")), r.CUDAMax, st.Label.Render(i18n.T("ui.gpu.label.via")), r.Backend)
 	}
 	if len(r.GPUs) > 0 {
 		b.WriteString(s.table.View() + "\n")
 	}
 	if s.several() {
-		var use string
-		if i := s.chosen(); i < 0 {
-			use = fmt.Sprintf("every card: builds must carry kernels for all %d; the benchmark runs on GPU %d", len(r.GPUs), r.GPUs[0].Index)
-		} else {
-			use = fmt.Sprintf("GPU %d only: builds are judged for this card and the benchmark runs on it (CUDA_DEVICE_ORDER=PCI_BUS_ID with CUDA_VISIBLE_DEVICES=%d keeps your own programs on it too)", i, i)
-		}
 		arrows := "↑/↓"
 		if st.ASCII {
 			arrows = "up/down"
 		}
-		b.WriteString(wrap(st.Label.Render("Use")+" "+use+".  "+arrows+" changes it.", s.w) + "\n")
+		var use string
+		if i := s.chosen(); i < 0 {
+			use = i18n.T("ui.gpu.use.every", i18n.D{"Count": len(r.GPUs), "First": r.GPUs[0].Index, "Arrows": arrows})
+		} else {
+			use = i18n.T("ui.gpu.use.one", i18n.D{"Index": i, "Arrows": arrows})
+		}
+		b.WriteString(wrap(st.Label.Render(i18n.T("ui.gpu.label.use"))+" "+use, s.w) + "\n")
 	}
 	words := driverWords(forCards(*r, s.chosen()), reportOS(*r, s.c.OS)) // about the card(s) the builds will be judged for
 	if len(words) == 0 {
-		words = []string{"The driver and cards look fine for current GPU builds."}
+		words = []string{i18n.T("ui.gpu.fine")}
 	}
 	b.WriteString("\n")
 	for _, w := range words {
@@ -206,25 +207,37 @@ func (s *gpuScreen) View() string {
 	for _, w := range screenWarnings(*r) {
 		b.WriteString(st.Warn.Render(wrap("! "+w, s.w)) + "\n")
 	}
-	next := "Press enter to choose a framework."
+	next := i18n.T("ui.gpu.next.framework")
 	switch s.journey {
 	case JourneyCheck:
-		next = "Press enter to see the builds that fit this machine."
+		next = i18n.T("ui.gpu.next.check")
 	case JourneyChange:
-		next = "Press enter to choose the new channel."
+		next = i18n.T("ui.gpu.next.change")
 	}
 	b.WriteString("\n" + st.Dim.Render(next))
 	return b.String()
 }
 
 // screenWarnings are the probe's warnings less its per-card architecture ones: the screen says what
-// fits each card in its own words, from the matrix (driverWords).
+// fits each card in its own words, from the matrix (driverWords). A warning is matched against the
+// card's architecture warning in every language, so a report made before a language switch still
+// loses them.
 func screenWarnings(r gpu.Report) []string {
 	var out []string
 	for _, w := range r.Warnings {
-		if !slices.ContainsFunc(r.GPUs, func(g gpu.GPU) bool { return gpu.ArchWarning(g) == w }) {
+		if !slices.ContainsFunc(r.GPUs, func(g gpu.GPU) bool { return isArchWarning(g, w) }) {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// isArchWarning is whether w is the probe's architecture warning about card g, in any language.
+func isArchWarning(g gpu.GPU, w string) bool {
+	for _, l := range i18n.Langs {
+		if a := gpu.ArchWarningIn(l, g); a != "" && a == w {
+			return true
+		}
+	}
+	return false
 }

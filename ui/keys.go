@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
+
+	"gpuwiz/steps/i18n"
 )
 
 // KeyMap is every key binding of the wizard. Screens list their own keys in help; the root adds
@@ -17,37 +19,59 @@ type KeyMap struct {
 	ForceQuit, Help, Tab  key.Binding
 	Confirm, Deny         key.Binding
 	Bench, Rerun, Pick    key.Binding
+	Lang                  key.Binding // the welcome's l: English ⇄ 简体中文
 }
 
-// DefaultKeyMap is the wizard's key map.
+// DefaultKeyMap is the wizard's key map, its help in the current language: after i18n.Set, build
+// it again (keyMapFor).
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Left:      key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "older")),
-		Right:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "newer")),
-		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Select:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue")),
-		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
-		Tab:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "switch field")),
-		Confirm:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
-		Deny:      key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
-		Bench:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "benchmark")),
-		Rerun:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
-		Pick:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "pick")),
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", i18n.T("ui.key.up"))),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", i18n.T("ui.key.down"))),
+		Left:      key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", i18n.T("ui.key.older"))),
+		Right:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", i18n.T("ui.key.newer"))),
+		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", i18n.T("ui.key.page_up"))),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", i18n.T("ui.key.page_down"))),
+		Select:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", i18n.T("ui.key.continue"))),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", i18n.T("ui.key.back"))),
+		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", i18n.T("ui.key.quit"))),
+		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", i18n.T("ui.key.quit"))),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", i18n.T("ui.key.more"))),
+		Tab:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", i18n.T("ui.key.switch_field"))),
+		Confirm:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", i18n.T("ui.key.yes"))),
+		Deny:      key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", i18n.T("ui.key.no"))),
+		Bench:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", i18n.T("ui.key.benchmark"))),
+		Rerun:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", i18n.T("ui.key.run_again"))),
+		Pick:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", i18n.T("ui.key.pick"))),
+		Lang:      key.NewBinding(key.WithKeys("l", "L"), key.WithHelp("l", i18n.T("lang.switch_hint"))),
 	}
+}
+
+// keyMapFor is DefaultKeyMap with --ascii's key names when ascii is set.
+func keyMapFor(ascii bool) KeyMap {
+	k := DefaultKeyMap()
+	if ascii {
+		k.asciiKeyHelp()
+	}
+	return k
 }
 
 // asciiKeyHelp swaps arrow glyphs for words so --ascii consoles show no box-drawing or arrows.
 func (k *KeyMap) asciiKeyHelp() {
-	k.Up.SetHelp("up/k", "up")
-	k.Down.SetHelp("down/j", "down")
-	k.Left.SetHelp("left/h", "older")
-	k.Right.SetHelp("right/l", "newer")
+	k.Up.SetHelp("up/k", k.Up.Help().Desc)
+	k.Down.SetHelp("down/j", k.Down.Help().Desc)
+	k.Left.SetHelp("left/h", k.Left.Help().Desc)
+	k.Right.SetHelp("right/l", k.Right.Help().Desc)
+	k.Lang.SetHelp("l", langHint(true))
+}
+
+// langHint is the name of the language l switches to, as the help bar and the welcome show it: in
+// that language ("中文" in English), or, on an --ascii console in English, its code (zh-CN).
+func langHint(ascii bool) string {
+	if ascii && !i18n.IsChinese() {
+		return string(i18n.Chinese)
+	}
+	return i18n.T("lang.switch_hint")
 }
 
 // relabel is b with another meaning in help: the same keys, desc for what they do here.

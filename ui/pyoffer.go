@@ -2,13 +2,13 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/cli"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyget"
 )
 
@@ -37,12 +37,16 @@ func (b *stepsBackend) PythonOffer() PythonOffer {
 	case err != nil:
 		off.How = err.Error()
 	case p.Method == pyget.MethodDistro && p.Fix != nil:
-		off.How, off.Command = "from your distribution (gpuwiz does not run a package manager as root)", p.Fix.Command
+		off.How, off.Command = i18n.T("ui.venv.how.distro_root"), p.Fix.Command
 	case p.Method == pyget.MethodDistro:
-		off.How = "from your distribution's packages"
+		off.How = i18n.T("ui.venv.how.distro")
 	default:
 		off.CanInstall = runtime.GOOS == "windows"
-		off.How = "with " + p.Method + " (for you alone, no administrator rights)"
+		method := p.Method
+		if method == pyget.MethodInstaller {
+			method = i18n.T("ui.venv.how.installer")
+		}
+		off.How = i18n.T("ui.venv.how.self", i18n.D{"Method": method})
 	}
 	return off
 }
@@ -78,9 +82,9 @@ func installPythonCmd(to screenID, ctx context.Context, g PythonGetter, minor st
 func offerText(o PythonOffer, why string) string {
 	switch {
 	case o.CanInstall:
-		return fmt.Sprintf("%s Press enter to install Python %s %s; or install it yourself and run gpuwiz again.", why, o.Minor, o.How)
+		return i18n.T("ui.venv.offer.install", i18n.D{"Why": why, "Minor": o.Minor, "How": o.How})
 	case o.Command != "":
-		return fmt.Sprintf("%s Install Python %s %s: run the command below, then run gpuwiz again.", why, o.Minor, o.How)
+		return i18n.T("ui.venv.offer.command", i18n.D{"Why": why, "Minor": o.Minor, "How": o.How})
 	}
-	return strings.TrimSpace(fmt.Sprintf("%s Install 64-bit Python %s %s, then run gpuwiz again.", why, o.Minor, o.How))
+	return strings.TrimSpace(i18n.T("ui.venv.offer.manual", i18n.D{"Why": why, "Minor": o.Minor, "How": o.How}))
 }

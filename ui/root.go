@@ -13,6 +13,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // Journey is what the user chose on the welcome screen.
@@ -213,7 +214,7 @@ func (m *Model) View() string {
 	top := m.top()
 	title := s.Title.Render("gpuwiz") + s.Step.Render("  "+top.Title())
 	if m.c.Simulated {
-		banner := s.Banner.Render(" SIMULATED ")
+		banner := s.Banner.Render(i18n.T("ui.root.simulated"))
 		gap := m.width - 2 - ansi.StringWidth(title) - ansi.StringWidth(banner)
 		if gap < 1 {
 			title = banner + " " + title

@@ -4,12 +4,25 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 )
 
 // route turns a screen's result into the next screen of the current journey.
 func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 	c := m.c
 	switch msg := msg.(type) {
+	case langSwitchMsg:
+		// The other language from now on: the key help and every screen's cached text are built
+		// again (the welcome is the only screen then; its cursor stays).
+		next := i18n.Chinese
+		if i18n.IsChinese() {
+			next = i18n.English
+		}
+		i18n.Set(next)
+		c.Keys = keyMapFor(c.Styles.ASCII)
+		w := newWelcome(c)
+		w.cursor = msg.cursor
+		return m, m.replace(w), true
 	case journeyChosenMsg:
 		m.ch = choices{journey: msg.journey}
 		switch msg.journey {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/sources"
 )
 
@@ -75,16 +75,16 @@ type sourcesScreen struct {
 
 func newSourcesScreen(c *Common, req SourcesRequest) *sourcesScreen {
 	in := textinput.New()
-	in.Prompt = "your URL: "
-	in.Placeholder = "type a package index or a flat page of wheels"
+	in.Prompt = i18n.T("ui.sources.prompt")
+	in.Placeholder = i18n.T("ui.sources.placeholder")
 	in.CharLimit = 2048
 	in.Cursor.SetMode(cursor.CursorStatic)
 	k := c.Keys
 	return &sourcesScreen{c: c, id: c.newID(), req: req, input: in, confirm: -1,
-		up: relabel(k.Up, "up"), down: relabel(k.Down, "down"),
-		upArrow: arrowOnly(k.Up, "up"), downArrow: arrowOnly(k.Down, "down"),
-		recheck: relabel(k.Rerun, "recheck"), use: relabel(k.Select, "use"),
-		checkIt: relabel(k.Select, "check it")}
+		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),
+		upArrow: arrowOnly(k.Up, i18n.T("ui.key.up")), downArrow: arrowOnly(k.Down, i18n.T("ui.key.down")),
+		recheck: relabel(k.Rerun, i18n.T("ui.key.recheck")), use: relabel(k.Select, i18n.T("ui.key.use")),
+		checkIt: relabel(k.Select, i18n.T("ui.key.check_it"))}
 }
 
 func (s *sourcesScreen) ident() screenID { return s.id }
@@ -110,10 +110,10 @@ func (s *sourcesScreen) checkURL(u string) tea.Cmd {
 	return sourcesCmd(s.id, s.c.Ctx, s.c.Backend, req)
 }
 
-func (s *sourcesScreen) Title() string { return "Package source" }
+func (s *sourcesScreen) Title() string { return i18n.T("ui.sources.title") }
 func (s *sourcesScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.input.Width = max(w-len(s.input.Prompt)-4, 10)
+	s.input.Width = max(w-i18n.Width(s.input.Prompt)-4, 10)
 }
 
 // Typing: on the URL row, letters (q, r) go into the URL.
@@ -212,20 +212,20 @@ func (s *sourcesScreen) submit() tea.Cmd {
 	if s.onInput() {
 		u := strings.TrimSpace(s.input.Value())
 		if u == "" {
-			s.notice = "Type the URL of a package index (like https://download.pytorch.org/whl/cu126) or of a flat page of wheels, then press enter to check it."
+			s.notice = i18n.T("ui.sources.type_url")
 			return nil
 		}
 		return s.checkURL(u)
 	}
 	rows := s.rows()
 	if s.checking || s.cursor >= len(rows) {
-		s.notice = "Still checking the sources..."
+		s.notice = i18n.T("ui.sources.still_checking")
 		return nil
 	}
 	src := rows[s.cursor]
 	if !src.Usable() && s.confirm != s.cursor {
 		s.confirm = s.cursor
-		s.notice = "This source cannot be used as it is: it " + src.Why + ". Press enter again to use it anyway (the wheel cache may already hold the build), or pick another."
+		s.notice = i18n.T("ui.sources.unusable", i18n.D{"Why": src.Why})
 		return nil
 	}
 	return navigate(sourcesChosenMsg{src})
@@ -236,31 +236,31 @@ func (s *sourcesScreen) status(p PackageSource) (string, func(...string) string)
 	st := s.c.Styles
 	switch {
 	case p.Usable():
-		return fmt.Sprintf("%s has this build  %d ms", st.Pass, p.Millis), st.OK.Render
+		return i18n.T("ui.sources.has", i18n.D{"Mark": st.Pass, "Millis": p.Millis}), st.OK.Render
 	case p.Answers:
-		return fmt.Sprintf("%s no such build  %d ms", st.Fail, p.Millis), st.Warn.Render
+		return i18n.T("ui.sources.lacks", i18n.D{"Mark": st.Fail, "Millis": p.Millis}), st.Warn.Render
 	case strings.Contains(p.Why, "no answer within"):
-		return st.Fail + " too slow", st.Err.Render
+		return st.Fail + " " + i18n.T("ui.sources.too_slow"), st.Err.Render
 	}
-	return st.Fail + " no answer", st.Err.Render
+	return st.Fail + " " + i18n.T("ui.sources.no_answer"), st.Err.Render
 }
 
 func (s *sourcesScreen) View() string {
 	st := s.c.Styles
 	var b strings.Builder
 	c := s.req.Candidate
-	head := fmt.Sprintf("Where should %s %s (%s) come from?", frameworkName(c.Framework), c.FrameworkVersion, c.Channel)
+	head := i18n.T("ui.sources.head", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 	b.WriteString(st.Label.Render(wrap(head, s.w)) + "\n")
 	switch {
 	case s.err != nil:
-		b.WriteString(st.Err.Render(wrap("Cannot check the package sources: "+s.err.Error(), s.w)) + "\n\nPress esc to go back, or r to try again.\n")
+		b.WriteString(st.Err.Render(wrap(i18n.T("ui.sources.check_failed", i18n.D{"Err": s.err.Error()}), s.w)) + "\n\n" + i18n.T("ui.sources.check_failed_hint") + "\n")
 		return b.String()
 	case s.report == nil:
-		b.WriteString("Checking every source at once: does it answer, does it carry this exact build...\n")
+		b.WriteString(i18n.T("ui.sources.checking_all") + "\n")
 		return b.String()
 	}
 	r := s.report
-	b.WriteString(st.Dim.Render(wrap(fmt.Sprintf("Checked %d sources at once (at most %s each): which carry %s?", len(r.Sources), r.Timeout, r.Build), s.w)) + "\n\n")
+	b.WriteString(st.Dim.Render(wrap(i18n.T("ui.sources.checked", i18n.D{"N": len(r.Sources), "Timeout": r.Timeout.String(), "Build": r.Build}), s.w)) + "\n\n")
 	rows := s.rows()
 	nameW := 0
 	for _, p := range rows {
@@ -301,13 +301,14 @@ func (s *sourcesScreen) View() string {
 		if i == s.cursor {
 			detail := p.Why
 			if p.Usable() {
-				detail = "carries " + p.File
+				detail = i18n.T("ui.sources.carries", i18n.D{"File": p.File})
 			}
+			sep := i18n.T("ui.sep.reasons")
 			if p.Redirected != "" {
-				detail += "; the answer came from " + p.Redirected + ", not from this source's own host"
+				detail += sep + i18n.T("ui.sources.redirected", i18n.D{"Host": p.Redirected})
 			}
 			if p.Note != "" {
-				detail += "; " + p.Note
+				detail += sep + p.Note
 			}
 			if detail != "" {
 				b.WriteString(st.Dim.Render(wrapHanging("      "+detail, s.w, "      ")) + "\n")
@@ -320,12 +321,12 @@ func (s *sourcesScreen) View() string {
 	}
 	b.WriteString(cur + "  " + s.input.View() + "\n")
 	if s.typedURL != "" {
-		b.WriteString(st.Dim.Render("      checking "+sources.Redact(s.typedURL)+"...") + "\n")
+		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": sources.Redact(s.typedURL)})) + "\n")
 	}
 	if r.Proposed >= 0 {
-		b.WriteString("\n" + wrap(st.Star+" the fastest source that has this build. enter: use the selected one", s.w) + "\n")
+		b.WriteString("\n" + wrap(i18n.T("ui.sources.fastest", i18n.D{"Star": st.Star}), s.w) + "\n")
 	} else {
-		b.WriteString("\n" + st.Warn.Render(wrap("No source has this build for this Python and OS. Check the network and the proxy (HTTPS_PROXY, pip's proxy setting), type a mirror's URL, or press r to check again.", s.w)) + "\n")
+		b.WriteString("\n" + st.Warn.Render(wrap(i18n.T("ui.sources.none"), s.w)) + "\n")
 	}
 	if s.notice != "" {
 		b.WriteString(st.Warn.Render(wrap(s.notice, s.w)) + "\n")

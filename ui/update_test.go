@@ -101,7 +101,7 @@ func TestArchNoteFromMatrix(t *testing.T) {
 		{"3.5", "linux", ": no PyTorch GPU build from 2.4 to 2.15 has kernels for it on Linux; use a CPU build."},
 		{"7.5", "linux", ""}, {"8.6", "windows", ""}, {"12.0", "linux", ""},
 	} {
-		if got := archWords(c.cc, c.goos); got != c.want {
+		if got := archFactsOf(c.cc, c.goos).words("", osWord(c.goos)); got != c.want {
 			t.Errorf("%s on %s:\n got %q\nwant %q", c.cc, c.goos, got, c.want)
 		}
 	}

@@ -1,13 +1,14 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/steps/i18n"
 )
 
 // venvScreen picks the Python and the venv path (validated as you type). When changing or repairing
@@ -46,7 +47,7 @@ type venvScreen struct {
 
 func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 	in := textinput.New()
-	in.Prompt = "venv path: "
+	in.Prompt = i18n.T("ui.venv.prompt")
 	in.CharLimit = 1024
 	in.Focus()
 	in.Cursor.SetMode(cursor.CursorStatic) // no blink: fewer frames, stable goldens
@@ -54,11 +55,11 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 		in.SetValue("venv-" + framework)
 		in.CursorEnd()
 	} else {
-		in.Placeholder = `C:\work\venv or ~/venvs/torch`
+		in.Placeholder = i18n.T("ui.venv.placeholder")
 	}
 	return &venvScreen{c: c, id: c.newID(), journey: j, framework: framework, input: in,
-		up: arrowOnly(c.Keys.Up, "python"), down: arrowOnly(c.Keys.Down, "python"),
-		pickUp: arrowOnly(c.Keys.Up, "venv"), pickDown: arrowOnly(c.Keys.Down, "venv")}
+		up: arrowOnly(c.Keys.Up, i18n.T("ui.key.python")), down: arrowOnly(c.Keys.Down, i18n.T("ui.key.python")),
+		pickUp: arrowOnly(c.Keys.Up, i18n.T("ui.key.venv")), pickDown: arrowOnly(c.Keys.Down, i18n.T("ui.key.venv"))}
 }
 
 func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
@@ -80,13 +81,13 @@ func (s *venvScreen) Init() tea.Cmd {
 func (s *venvScreen) ident() screenID { return s.id }
 func (s *venvScreen) Title() string {
 	if s.existing() {
-		return "Existing venv"
+		return i18n.T("ui.venv.title.existing")
 	}
-	return "Python & venv"
+	return i18n.T("ui.venv.title.new")
 }
 func (s *venvScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.input.Width = max(w-len(s.input.Prompt)-2, 10)
+	s.input.Width = max(w-i18n.Width(s.input.Prompt)-2, 10)
 }
 func (s *venvScreen) Typing() bool { return true }
 func (s *venvScreen) ShortHelp() []key.Binding {
@@ -110,10 +111,10 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pythonInstalledMsg:
 		s.installing, s.offered = false, false
 		if msg.err != nil {
-			s.notice = "Installing Python failed: " + msg.err.Error()
+			s.notice = i18n.T("ui.venv.python_failed", i18n.D{"Err": msg.err.Error()})
 			return s, nil
 		}
-		s.notice = fmt.Sprintf("Python %s is installed for you: %s", msg.in.Version, msg.in.Path)
+		s.notice = i18n.T("ui.venv.python_installed", i18n.D{"Version": msg.in.Version, "Path": msg.in.Path})
 		return s, pythonsCmd(s.id, s.c.Ctx, s.c.Backend, s.fit)
 	case pythonsMsg:
 		s.pyLoaded, s.pythons, s.pyErr, s.verdict, s.offer = true, msg.list, msg.err, msg.verdicts, msg.offer
@@ -215,31 +216,31 @@ func (s *venvScreen) submit() tea.Cmd {
 	}
 	switch {
 	case path == "":
-		s.notice = "Type the path of the venv."
+		s.notice = i18n.T("ui.venv.type_path")
 	case s.check == nil:
-		return waiting("Checking the path...")
+		return waiting(i18n.T("ui.venv.checking_path"))
 	case len(s.check.Errors) > 0:
-		s.notice = "Fix the path first: " + s.check.Errors[0]
+		s.notice = i18n.T("ui.venv.fix_path", i18n.D{"Err": s.check.Errors[0]})
 	case s.existing() && !s.check.Exists:
-		s.notice = "There is no venv or conda env at that path. Type the folder that holds pyvenv.cfg (a venv) or conda-meta (a conda env)."
+		s.notice = i18n.T("ui.venv.not_there")
 	case s.existing() && s.info == nil:
-		return waiting("Reading the venv...")
+		return waiting(i18n.T("ui.venv.reading"))
 	case s.existing() && s.infoErr != nil:
-		s.notice = "Cannot read that venv: " + s.infoErr.Error()
+		s.notice = i18n.T("ui.venv.read_failed", i18n.D{"Err": s.infoErr.Error()})
 	case s.journey == JourneyChange && s.info.Framework == "":
-		s.notice = "That venv has no PyTorch or PaddlePaddle to change; use a new setup instead."
+		s.notice = i18n.T("ui.venv.nothing_to_change")
 	case !s.existing() && !s.check.Exists && !s.pyLoaded:
-		return waiting("Looking for Python interpreters...")
+		return waiting(i18n.T("ui.venv.looking"))
 	case !s.existing() && !s.check.Exists && s.installing:
-		s.notice = "Python is being installed; wait for it to finish."
+		s.notice = i18n.T("ui.venv.installing_wait")
 	case !s.existing() && !s.check.Exists && len(s.pythons) == 0 && s.offer != nil:
-		return s.offerPython("No Python was found to create the venv.")
+		return s.offerPython(i18n.T("ui.venv.no_python"))
 	case !s.existing() && !s.check.Exists && len(s.pythons) == 0:
-		s.notice = "No Python was found to create the venv. Install Python 3.10-3.13 (64-bit, python.org) and run gpuwiz again."
+		s.notice = i18n.T("ui.venv.no_python_hint")
 	case !s.existing() && !s.check.Exists && s.verdict[s.cursor] != "" && s.offer != nil:
-		return s.offerPython("This Python cannot run the chosen build: " + s.verdict[s.cursor] + ". Pick another Python (up/down).")
+		return s.offerPython(i18n.T("ui.venv.python_unfit", i18n.D{"Why": s.verdict[s.cursor]}))
 	case !s.existing() && !s.check.Exists && s.verdict[s.cursor] != "":
-		s.notice = "This Python cannot run the chosen build: " + s.verdict[s.cursor] + ". Pick another Python (up/down), or install 64-bit Python 3.12 from python.org and run gpuwiz again."
+		s.notice = i18n.T("ui.venv.python_unfit_hint", i18n.D{"Why": s.verdict[s.cursor]})
 	default:
 		msg := venvChosenMsg{path: path, reuse: s.check.Exists, info: s.info}
 		if !s.check.Exists && len(s.pythons) > 0 {
@@ -254,24 +255,24 @@ func (s *venvScreen) View() string {
 	st := s.c.Styles
 	var b strings.Builder
 	if !s.existing() {
-		b.WriteString(st.Label.Render("Python") + st.Dim.Render("  (up/down to pick; used to create the venv)") + "\n")
+		b.WriteString(st.Label.Render("Python") + st.Dim.Render("  "+i18n.T("ui.venv.python_header")) + "\n")
 		switch {
 		case !s.pyLoaded:
-			b.WriteString("  looking for Python interpreters...\n")
+			b.WriteString("  " + i18n.T("ui.venv.looking_list") + "\n")
 		case s.pyErr != nil:
 			b.WriteString("  " + st.Err.Render(s.pyErr.Error()) + "\n")
 		case len(s.pythons) == 0:
-			b.WriteString("  " + st.Warn.Render("no Python found: install 64-bit Python 3.10-3.13 from python.org") + "\n")
+			b.WriteString("  " + st.Warn.Render(i18n.T("ui.venv.none_found")) + "\n")
 		}
 		for i, p := range s.pythons {
 			cur := st.NoCursor
-			line := fmt.Sprintf("%s  %d-bit  %s  %s", p.Version, p.Bits, p.Kind, p.Path)
+			line := i18n.T("ui.venv.python_line", i18n.D{"Version": p.Version, "Bits": p.Bits, "Kind": p.Kind, "Path": p.Path})
 			if i == s.cursor {
 				cur, line = st.Cursor, st.Selected.Render(line)
 			}
 			b.WriteString(cur + line + "\n")
 			if i < len(s.verdict) && s.verdict[i] != "" {
-				b.WriteString("    " + st.Err.Render(wrap("x cannot run this build: "+s.verdict[i], max(s.w-4, 20))) + "\n")
+				b.WriteString("    " + st.Err.Render(wrap(i18n.T("ui.venv.python_cannot", i18n.D{"Why": s.verdict[i]}), max(s.w-4, 20))) + "\n")
 			}
 			for _, w := range p.Warnings {
 				b.WriteString("    " + st.Warn.Render("! "+w) + "\n")
@@ -281,13 +282,13 @@ func (s *venvScreen) View() string {
 	} else {
 		b.WriteString(s.known.view(st, s.w))
 		if len(s.known.items) > 0 {
-			b.WriteString("\n" + wrap("Which venv? Pick one above, or type a folder with pyvenv.cfg or conda-meta.", s.w) + "\n")
+			b.WriteString("\n" + wrap(i18n.T("ui.venv.which_known"), s.w) + "\n")
 		} else {
-			b.WriteString(wrap("Which venv? Type the folder with pyvenv.cfg (or conda-meta: a conda env).", s.w) + "\n")
+			b.WriteString(wrap(i18n.T("ui.venv.which"), s.w) + "\n")
 		}
 		for _, p := range s.pythons {
 			if p.Kind == "conda" && p.Prefix != "" && !s.known.has(p.Prefix) {
-				b.WriteString(st.Dim.Render("  conda env: "+p.Prefix) + "\n")
+				b.WriteString(st.Dim.Render("  "+i18n.T("ui.venv.conda_env", i18n.D{"Prefix": p.Prefix})) + "\n")
 			}
 		}
 		b.WriteString("\n")
@@ -296,7 +297,7 @@ func (s *venvScreen) View() string {
 	switch {
 	case s.input.Value() == "":
 	case s.check == nil:
-		b.WriteString(st.Dim.Render("  checking...") + "\n")
+		b.WriteString(st.Dim.Render("  "+i18n.T("ui.venv.checking")) + "\n")
 	default:
 		for _, e := range s.check.Errors {
 			b.WriteString(st.Err.Render(wrap("  "+st.Fail+" "+e, s.w)) + "\n")
@@ -306,20 +307,20 @@ func (s *venvScreen) View() string {
 		}
 		if len(s.check.Errors) == 0 {
 			if s.check.Exists && s.check.Conda {
-				b.WriteString(st.OK.Render("  "+st.Pass+" a conda env is here: gpuwiz installs into it with its own pip") + "\n")
+				b.WriteString(st.OK.Render("  "+st.Pass+" "+i18n.T("ui.venv.is_conda")) + "\n")
 			} else if s.check.Exists {
-				b.WriteString(st.OK.Render("  "+st.Pass+" a venv is already here: it will be reused") + "\n")
+				b.WriteString(st.OK.Render("  "+st.Pass+" "+i18n.T("ui.venv.is_venv")) + "\n")
 			} else if !s.existing() {
-				b.WriteString(st.OK.Render("  "+st.Pass+" a new venv will be created here") + "\n")
+				b.WriteString(st.OK.Render("  "+st.Pass+" "+i18n.T("ui.venv.will_create")) + "\n")
 			}
 		}
 	}
 	if s.info != nil {
-		fw := "no framework installed"
+		fw := i18n.T("ui.venv.no_framework")
 		if s.info.Framework != "" {
-			fw = fmt.Sprintf("%s %s (%s)", frameworkName(s.info.Framework), s.info.FrameworkVersion, orDash(s.info.Channel))
+			fw = i18n.T("ui.venv.framework_line", i18n.D{"Framework": frameworkName(s.info.Framework), "Version": s.info.FrameworkVersion, "Channel": orDash(s.info.Channel)})
 		}
-		fmt.Fprintf(&b, "  holds: Python %s, %s\n", orDash(s.info.PythonVersion), fw)
+		b.WriteString("  " + i18n.T("ui.venv.holds", i18n.D{"Python": orDash(s.info.PythonVersion), "Framework": fw}) + "\n")
 	}
 	if s.notice != "" {
 		b.WriteString("\n" + st.Warn.Render(wrap(s.notice, s.w)) + "\n")
@@ -335,7 +336,7 @@ func (s *venvScreen) offerPython(why string) tea.Cmd {
 	g, ok := s.c.Backend.(PythonGetter)
 	if ok && s.offer.CanInstall && s.offered {
 		s.installing = true
-		s.notice = fmt.Sprintf("Installing Python %s %s...", s.offer.Minor, s.offer.How)
+		s.notice = i18n.T("ui.venv.installing_python", i18n.D{"Minor": s.offer.Minor, "How": s.offer.How})
 		return installPythonCmd(s.id, s.c.Ctx, g, s.offer.Minor)
 	}
 	s.offered = true

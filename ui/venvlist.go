@@ -1,10 +1,11 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"gpuwiz/steps/i18n"
 )
 
 // venvList is the list above the path input when changing or repairing: the venvs gpuwiz worked on,
@@ -78,7 +79,7 @@ func (l *venvList) has(path string) bool {
 
 func (l *venvList) view(st Styles, w int) string {
 	if !l.loaded {
-		return st.Dim.Render("  looking for the venvs gpuwiz knows...") + "\n"
+		return st.Dim.Render("  "+i18n.T("ui.venv.list.looking")) + "\n"
 	}
 	var b strings.Builder
 	if l.warning != "" {
@@ -87,7 +88,7 @@ func (l *venvList) view(st Styles, w int) string {
 	if len(l.items) == 0 {
 		return b.String()
 	}
-	b.WriteString(st.Label.Render("Venvs gpuwiz knows") + st.Dim.Render("  (up/down to pick)") + "\n")
+	b.WriteString(st.Label.Render(i18n.T("ui.venv.list.title")) + st.Dim.Render("  "+i18n.T("ui.venv.list.pick")) + "\n")
 	start := min(max(l.cursor-maxVenvRows/2, 0), max(len(l.items)-maxVenvRows, 0))
 	for i := start; i < len(l.items) && i < start+maxVenvRows; i++ {
 		v := l.items[i]
@@ -99,7 +100,7 @@ func (l *venvList) view(st Styles, w int) string {
 		b.WriteString("    " + st.Dim.Render(ansi.Truncate(v.Line, max(w-4, 20), "…")) + "\n")
 	}
 	if n := len(l.items) - maxVenvRows; n > 0 {
-		b.WriteString(st.Dim.Render("    (up/down for the other "+strconv.Itoa(n)+")") + "\n")
+		b.WriteString(st.Dim.Render("    "+i18n.T("ui.venv.list.more", i18n.D{"N": n})) + "\n")
 	}
 	return b.String()
 }

@@ -28,6 +28,9 @@ func cardWarningsIn(l i18n.Lang, r Report) []string {
 // that says more about the card in its own words (the wizard's GPU screen) can leave it out.
 func ArchWarning(g GPU) string { return archWarningIn(i18n.Current(), g) }
 
+// ArchWarningIn is ArchWarning in language l (the wizard matches a report's warnings in any language).
+func ArchWarningIn(l i18n.Lang, g GPU) string { return archWarningIn(l, g) }
+
 func archWarningIn(l i18n.Lang, g GPU) string {
 	if g.ComputeCapability == "" {
 		return i18n.In(l, "gpu.warn.cc_unknown", i18n.D{"Index": g.Index, "Name": g.Name})
