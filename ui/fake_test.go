@@ -187,7 +187,7 @@ func (f *fakeBackend) Sources(ctx context.Context, req SourcesRequest) (SourcesR
 		r.Sources = defaultSources()
 	}
 	if req.Custom != "" {
-		src := PackageSource{ID: "custom", Name: "your URL", Kind: "custom", Where: req.Custom, Millis: 3000,
+		src := PackageSource{ID: "custom", Name: "your URL", Kind: "custom", Where: req.Custom, Millis: 3000, TimedOut: true,
 			Why: "does not answer: no answer within 3s (no proxy is set: HTTPS_PROXY, HTTP_PROXY and pip's proxy setting are empty)"}
 		if strings.Contains(req.Custom, "good") {
 			src = PackageSource{ID: "custom", Name: "your URL (a package index)", Kind: "custom", IndexURL: req.Custom, Where: req.Custom,

@@ -146,16 +146,37 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// chineseGoldens are the cases of TestGolden's screens (welcome, GPU, framework, channel, venv,
-// package source) drawn in Chinese, each written to testdata/TestGolden/<name>.zh-CN.golden: the
-// same steps as the English case, waiting for the Chinese words, plus two cases at 120x36. The plan,
-// install, verify, doctor, benchmark and done screens get theirs with their own conversion.
+// chineseGoldens are every case of TestGolden drawn in Chinese, each written to
+// testdata/TestGolden/<name>.zh-CN.golden: the same steps as the English case, waiting for the
+// Chinese words, plus cases at 120x36.
 func chineseGoldens() []goldenCase {
 	toSources := []goldenStep{k("新建环境"), k("按 enter 选择框架", "enter"), k("个版本", "enter"),
 		k("小版本兼容", "enter"), k("将在这里新建虚拟环境", "enter"),
 		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("有这个版本且最快的安装源", "enter")}
 	wide := [2]int{120, 36}
+	toPlan := append(append([]goldenStep{}, toSources...), k("执行这个计划吗", "enter"))
+	then := func(steps ...goldenStep) []goldenStep { return append(append([]goldenStep{}, toPlan...), steps...) }
+	toDoctor := []goldenStep{k("新建环境"), k("选择哪个虚拟环境？", "3"), k("3.0.0", typed("/work/paddle")...), k("查看修复计划", "enter")}
 	return []goldenCase{
+		{name: "plan", steps: toPlan},
+		{name: "plan_wide", size: wide, steps: toPlan},
+		{name: "plan_mirror", edit: mirrorSources, steps: toPlan},
+		{name: "install_done", steps: then(k("按 enter 开始验证", "y"))},
+		{name: "install_cancelled", edit: func(f *fakeBackend) { f.blockInstall = true },
+			steps: then(k("Collecting package-19", "y"), k("要取消安装吗", "ctrl+c"), k("已取消", "y"))},
+		{name: "verify", steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"))},
+		{name: "verify_failed", edit: func(f *fakeBackend) {
+			f.verify = VerifyReport{Checks: []Check{{Title: "torch 能导入", OK: true, Evidence: "2.7.1+cpu"},
+				{Title: "CUDA 版", Evidence: "torch.version.cuda 为 \"None\"", Cause: "pip 用了缓存里的 CPU 版 wheel 包", Fix: "运行 gpuwiz doctor --venv /work/new，然后修复"}}}
+		}, steps: then(k("按 enter 开始验证", "y"), k("有检查没有通过", "enter"))},
+		{name: "benchmark", edit: func(f *fakeBackend) { f.benchSamples = true },
+			steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("计算确实跑在 GPU 上", "b"))},
+		{name: "benchmark_wide", size: wide, edit: func(f *fakeBackend) { f.benchSamples = true },
+			steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("计算确实跑在 GPU 上", "b"))},
+		{name: "done", steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("按 q 或 enter 退出", "enter"))},
+		{name: "doctor", steps: toDoctor},
+		{name: "repair_plan", steps: append(append([]goldenStep{}, toDoctor...), k("执行这个计划吗", "enter"))},
+		{name: "check", steps: []goldenStep{k("新建环境"), k("查看适合这台电脑的版本", "4"), k("没有做任何改动", "enter")}},
 		{name: "welcome", steps: []goldenStep{k("只检查这台电脑")}},
 		{name: "welcome_ascii", ascii: true, steps: []goldenStep{k("只检查这台电脑")}},
 		{name: "welcome_small", size: [2]int{40, 12}, steps: []goldenStep{k("新建")}},

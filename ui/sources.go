@@ -30,6 +30,7 @@ type PackageSource struct {
 	IndexURL, FindLinks, Mirror string
 	Where                       string // its URLs in one line, credentials hidden
 	Answers                     bool
+	TimedOut                    bool // gave no answer within the check's timeout (too slow, not gone)
 	HasBuild                    bool
 	Millis                      int64
 	File                        string // the framework's wheel it carries for this build
@@ -239,7 +240,7 @@ func (s *sourcesScreen) status(p PackageSource) (string, func(...string) string)
 		return i18n.T("ui.sources.has", i18n.D{"Mark": st.Pass, "Millis": p.Millis}), st.OK.Render
 	case p.Answers:
 		return i18n.T("ui.sources.lacks", i18n.D{"Mark": st.Fail, "Millis": p.Millis}), st.Warn.Render
-	case strings.Contains(p.Why, "no answer within"):
+	case p.TimedOut:
 		return st.Fail + " " + i18n.T("ui.sources.too_slow"), st.Err.Render
 	}
 	return st.Fail + " " + i18n.T("ui.sources.no_answer"), st.Err.Render

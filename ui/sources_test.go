@@ -17,7 +17,7 @@ import (
 // NJU mirror has it too and answered fastest.
 func mirrorSources(f *fakeBackend) {
 	s := defaultSources()
-	s[0].Answers, s[0].HasBuild, s[0].Millis, s[0].File = false, false, 3000, ""
+	s[0].Answers, s[0].HasBuild, s[0].Millis, s[0].File, s[0].TimedOut = false, false, 3000, "", true
 	s[0].Why = "does not answer: no answer within 3s (no proxy is set: HTTPS_PROXY, HTTP_PROXY and pip's proxy setting are empty)"
 	s[1].Answers, s[1].HasBuild, s[1].Millis, s[1].Why, s[1].File = true, true, 140, "", "torch-2.7.1+cu126-cp311-cp311-win_amd64.whl"
 	s[2].HasBuild, s[2].Millis, s[2].Why, s[2].File = true, 58, "", "torch-2.7.1+cu126-cp311-cp311-win_amd64.whl"
