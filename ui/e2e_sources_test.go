@@ -74,10 +74,10 @@ func TestE2EPackageSourcePicksTheGoodMirrorInTmux(t *testing.T) {
 	// The official row's reason, shown when it is selected; then back to the proposed one.
 	s.send("Up")
 	s.send("Up")
-	s.waitFor("has torch but not 2.6.0+cu126", 5*time.Second)
+	s.waitFor("has torch but not 2.6.0+cu126", 15*time.Second)
 	s.send("Down")
 	s.send("Down")
-	s.waitFor("carries torch-2.6.0+cu126", 5*time.Second)
+	s.waitFor("carries torch-2.6.0+cu126", 15*time.Second)
 	s.send("Enter")
 	scr = s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
 	if !strings.Contains(scr, "packages from good mirror") {
@@ -88,9 +88,9 @@ func TestE2EPackageSourcePicksTheGoodMirrorInTmux(t *testing.T) {
 	s.send("Enter")
 	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
 	s.send("Enter")
-	s.waitFor("installed and verified", 10*time.Second)
+	s.waitFor("installed and verified", 30*time.Second)
 	s.send("q")
-	s.waitFor("EXIT=0", 20*time.Second)
+	s.waitFor("EXIT=0", 40*time.Second)
 
 	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch; print(torch.__version__)"))
 	if got != "2.6.0+cu126" {

@@ -66,7 +66,7 @@ func (r *e2eRig) start(t *testing.T) *tmuxSession {
 	s := startShell(t, r.dir, r.env)
 	s.sendText(r.bin + " --simulate " + r.rig + " --matrix " + r.matrix + " --sources " + r.sources + "; echo EXIT=$?")
 	s.send("Enter")
-	s.waitFor("Set up a new environment", 10*time.Second)
+	s.waitFor("Set up a new environment", 30*time.Second)
 	if !strings.Contains(s.screen(), "SIMULATED") {
 		t.Fatalf("no SIMULATED banner:\n%s", s.screen())
 	}
@@ -83,25 +83,25 @@ func newSetupToPlan(t *testing.T, s *tmuxSession, venv string) {
 // newSetupToSources walks welcome → GPU → framework → channel → venv → package source, and waits
 // for the sources' check.
 func newSetupToSources(t *testing.T, s *tmuxSession, venv string) {
-	s.waitFor("Set up a new environment", 5*time.Second)
+	s.waitFor("Set up a new environment", 15*time.Second)
 	s.send("Enter")
-	s.waitFor("Press enter to choose a framework", 10*time.Second)
+	s.waitFor("Press enter to choose a framework", 30*time.Second)
 	s.send("Enter")
-	s.waitFor("in the matrix", 10*time.Second)
+	s.waitFor("in the matrix", 30*time.Second)
 	s.send("Enter")
-	scr := s.waitFor("cu118", 10*time.Second)
+	scr := s.waitFor("cu118", 30*time.Second)
 	if !strings.Contains(scr, "★ cu126") && !strings.Contains(scr, "* cu126") {
 		t.Fatalf("cu126 should be recommended on driver 560 / sm_86:\n%s", scr)
 	}
 	s.send("Enter")
-	s.waitFor("a new venv will be created", 20*time.Second)
+	s.waitFor("a new venv will be created", 40*time.Second)
 	for range len("venv-torch") {
 		s.send("BSpace")
 	}
 	s.sendText(venv)
-	s.waitFor("a new venv will be created", 5*time.Second)
+	s.waitFor("a new venv will be created", 15*time.Second)
 	s.send("Enter")
-	s.waitFor("Where should", 10*time.Second)
+	s.waitFor("Where should", 30*time.Second)
 	s.waitFor("your URL:", 30*time.Second, "Cannot check the package sources")
 }
 
@@ -124,9 +124,9 @@ func TestE2ENewSetupInTmux(t *testing.T) {
 	s.send("Enter")
 	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
 	s.send("Enter")
-	s.waitFor("installed and verified", 10*time.Second)
+	s.waitFor("installed and verified", 30*time.Second)
 	s.send("q")
-	scr = s.waitFor("EXIT=0", 20*time.Second)
+	scr = s.waitFor("EXIT=0", 40*time.Second)
 	py := filepath.Join(venv, "bin", "python")
 	got := strings.TrimSpace(run(t, r.env, py, "-c", "import torch; print(torch.__version__)"))
 	if got != "2.6.0+cu126" {
@@ -151,18 +151,18 @@ func TestE2ECtrlCDuringInstallInTmux(t *testing.T) {
 	s.waitFor("ctrl+c cancel", 30*time.Second)
 	time.Sleep(1500 * time.Millisecond) // into pip's download
 	s.send("C-c")
-	s.waitFor("Cancel the install?", 5*time.Second)
+	s.waitFor("Cancel the install?", 15*time.Second)
 	s.send("y")
 	scr := s.waitFor("Cancelled.", 120*time.Second)
 	restored := strings.Contains(scr, "was restored")
 	s.send("Enter")
-	s.waitFor("q or enter to quit", 10*time.Second)
+	s.waitFor("q or enter to quit", 30*time.Second)
 	s.send("q")
 	s.waitFor("EXIT=130", 30*time.Second)
 	// The terminal is usable: the shell answers.
 	s.sendText("echo alive-$((6*7))")
 	s.send("Enter")
-	s.waitFor("alive-42", 5*time.Second)
+	s.waitFor("alive-42", 15*time.Second)
 	// Consistent: the new torch set is absent (restored) or complete (the install had finished).
 	py := filepath.Join(venv, "bin", "python")
 	if _, err := os.Stat(py); err != nil {
@@ -185,7 +185,7 @@ func TestE2ERepairPaddleMixedInTmux(t *testing.T) {
 	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cu126/", "paddlepaddle-gpu==3.0.0")
 	s := r.start(t)
 	s.send("3")
-	s.waitFor("Which venv?", 5*time.Second)
+	s.waitFor("Which venv?", 15*time.Second)
 	s.sendText(venv)
 	s.waitFor("holds:", 30*time.Second)
 	s.send("Enter")
@@ -211,9 +211,9 @@ func TestE2ERepairPaddleMixedInTmux(t *testing.T) {
 		t.Fatalf("doctor still finds both Paddle dists after the repair:\n%s", scr)
 	}
 	s.send("Enter")
-	s.waitFor("q or enter to quit", 10*time.Second)
+	s.waitFor("q or enter to quit", 30*time.Second)
 	s.send("q")
-	s.waitFor("EXIT=", 20*time.Second)
+	s.waitFor("EXIT=", 40*time.Second)
 	list := run(t, r.env, filepath.Join(venv, "bin", "python"), "-m", "pip", "list", "--format=freeze")
 	if !strings.Contains(list, "paddlepaddle-gpu==3.0.0") || regexp.MustCompile(`(?m)^paddlepaddle==`).MatchString(list) {
 		t.Fatalf("after repair the venv should hold paddlepaddle-gpu only:\n%s", list)
@@ -238,13 +238,13 @@ func TestE2ERepairPicksAKnownVenvInTmux(t *testing.T) {
 	run(t, r.env, r.bin, "venv", other, "--python", python) // newer: listed first
 	s := r.start(t)
 	s.send("3")
-	scr := s.waitFor("Venvs gpuwiz knows", 10*time.Second)
+	scr := s.waitFor("Venvs gpuwiz knows", 30*time.Second)
 	if strings.Index(scr, other) > strings.Index(scr, venv) || !strings.Contains(scr, "PaddlePaddle 3.0.0 (paddlepaddle and paddlepaddle-gpu both)") {
 		t.Fatalf("the list should show other-env first, then paddle-env with what it holds:\n%s", scr)
 	}
-	s.waitFor("venv path: "+other, 5*time.Second)
+	s.waitFor("venv path: "+other, 15*time.Second)
 	s.send("Down")
-	s.waitFor("venv path: "+venv, 5*time.Second)
+	s.waitFor("venv path: "+venv, 15*time.Second)
 	s.waitFor("PaddlePaddle 3.0.0 (-)", 30*time.Second) // the holds: line, read for the picked path
 	s.send("Enter")
 	s.waitFor("[paddle-mixed]", 90*time.Second)
@@ -255,9 +255,9 @@ func TestE2ERepairPicksAKnownVenvInTmux(t *testing.T) {
 	s.send("Enter")
 	s.waitFor("enter: finish", 60*time.Second)
 	s.send("Enter")
-	s.waitFor("q or enter to quit", 10*time.Second)
+	s.waitFor("q or enter to quit", 30*time.Second)
 	s.send("q")
-	s.waitFor("EXIT=", 20*time.Second)
+	s.waitFor("EXIT=", 40*time.Second)
 	out := run(t, r.env, r.bin, "venvs", "--json")
 	var rep struct {
 		Venvs []struct {
@@ -293,13 +293,13 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 		"torch==2.6.0+cu118", "torchvision==0.21.0+cu118", "torchaudio==2.6.0+cu118")
 	s := r.start(t)
 	s.send("2")
-	s.waitFor("Which venv?", 5*time.Second)
+	s.waitFor("Which venv?", 15*time.Second)
 	s.sendText(venv)
 	s.waitFor("PyTorch 2.6.0 (cu118)", 30*time.Second)
 	s.send("Enter")
-	s.waitFor("Press enter to choose the new channel", 10*time.Second)
+	s.waitFor("Press enter to choose the new channel", 30*time.Second)
 	s.send("Enter")
-	scr := s.waitFor("Same version first", 10*time.Second)
+	scr := s.waitFor("Same version first", 30*time.Second)
 	if !regexp.MustCompile(`(?m)^ *[▸>] .*cu126 +CUDA 12.6 +2\.6\.0`).MatchString(scr) || !strings.Contains(scr, "(current)") {
 		t.Fatalf("the cursor should start on cu126 at the same version, cu118 marked current:\n%s", scr)
 	}
@@ -315,9 +315,9 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 	s.send("Enter")
 	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
 	s.send("Enter")
-	s.waitFor("installed and verified", 10*time.Second)
+	s.waitFor("installed and verified", 30*time.Second)
 	s.send("q")
-	s.waitFor("EXIT=0", 20*time.Second)
+	s.waitFor("EXIT=0", 40*time.Second)
 	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch, torchvision; print(torch.__version__, torchvision.__version__)"))
 	if got != "2.6.0+cu126 0.21.0+cu126" {
 		t.Fatalf("after the change the venv holds %q", got)
@@ -332,7 +332,7 @@ func TestE2EStdinNotATerminalInTmux(t *testing.T) {
 	s := startShell(t, dir, []string{"TERM=xterm-256color", "PATH=" + os.Getenv("PATH")})
 	s.sendText(buildBinary(t) + " --simulate " + rig + " < /dev/null; echo EXIT=$?")
 	s.send("Enter")
-	scr := s.waitFor("EXIT=2", 10*time.Second, "EXIT=0", "EXIT=1", "interrupted")
+	scr := s.waitFor("EXIT=2", 30*time.Second, "EXIT=0", "EXIT=1", "interrupted")
 	for _, want := range []string{"stdin is not", "gpuwiz install --yes", "gpuwiz --help"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("want %q on the screen:\n%s", want, scr)
@@ -371,7 +371,7 @@ func TestE2ERepairFromTheCacheWithTheIndexGoneInTmux(t *testing.T) {
 
 	s := r.start(t)
 	s.send("3")
-	s.waitFor("torch-env", 10*time.Second) // the venv gpuwiz installed is on its list, and in the input
+	s.waitFor("torch-env", 30*time.Second) // the venv gpuwiz installed is on its list, and in the input
 	s.waitFor("holds: Python", 30*time.Second)
 	s.send("Enter")
 	s.waitFor("[framework-check-failed]", 90*time.Second)
@@ -388,9 +388,9 @@ func TestE2ERepairFromTheCacheWithTheIndexGoneInTmux(t *testing.T) {
 		t.Fatalf("doctor still finds the framework broken after the repair:\n%s", scr)
 	}
 	s.send("Enter")
-	s.waitFor("q or enter to quit", 10*time.Second)
+	s.waitFor("q or enter to quit", 30*time.Second)
 	s.send("q")
-	s.waitFor("EXIT=", 20*time.Second)
+	s.waitFor("EXIT=", 40*time.Second)
 	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch; print(torch.__version__)"))
 	if got != "2.6.0+cu126" {
 		t.Fatalf("after the repair the venv holds torch %q", got)
@@ -404,7 +404,7 @@ func (r *e2eRig) startLang(t *testing.T, want string, flags ...string) *tmuxSess
 	s := startShell(t, r.dir, r.env)
 	s.sendText(strings.Join(append([]string{r.bin, "--simulate", r.rig, "--matrix", r.matrix, "--sources", r.sources}, flags...), " ") + "; echo EXIT=$?")
 	s.send("Enter")
-	s.waitFor(want, 10*time.Second)
+	s.waitFor(want, 30*time.Second)
 	return s
 }
 
@@ -421,7 +421,7 @@ func TestE2EChineseScreensInTmux(t *testing.T) {
 	}
 	i18ntest.NoEnglishProse(t, "welcome", scr)
 	s.send("Enter")
-	scr = s.waitFor("按 enter 选择框架", 10*time.Second)
+	scr = s.waitFor("按 enter 选择框架", 30*time.Second)
 	for _, want := range []string{"显卡与驱动", "显卡驱动 560.94", "最高支持 CUDA", "RTX 3060", "esc 返回"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("the GPU screen lacks %q:\n%s", want, scr)
@@ -429,16 +429,16 @@ func TestE2EChineseScreensInTmux(t *testing.T) {
 	}
 	i18ntest.NoEnglishProse(t, "GPU screen", strings.ReplaceAll(scr, "simulated", ""))
 	s.send("Enter")
-	s.waitFor("个版本", 10*time.Second)
+	s.waitFor("个版本", 30*time.Second)
 	s.send("Enter")
-	scr = s.waitFor("cu118", 10*time.Second)
+	scr = s.waitFor("cu118", 30*time.Second)
 	for _, want := range []string{"的 CUDA 通道", "推荐", "上移"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("the channel screen lacks %q:\n%s", want, scr)
 		}
 	}
 	s.send("q")
-	s.waitFor("EXIT=0", 10*time.Second)
+	s.waitFor("EXIT=0", 30*time.Second)
 }
 
 // l on the welcome of the real binary switches to Chinese and back.
@@ -449,17 +449,17 @@ func TestE2EWelcomeLanguageKeyInTmux(t *testing.T) {
 		t.Fatalf("the welcome does not offer l:\n%s", s.screen())
 	}
 	s.send("l")
-	scr := s.waitFor("更多按键", 5*time.Second)
+	scr := s.waitFor("更多按键", 15*time.Second)
 	if !strings.Contains(scr, "l English") || !strings.Contains(scr, "q 退出") {
 		t.Fatalf("after l the help bar is not Chinese:\n%s", scr)
 	}
 	i18ntest.NoEnglishProse(t, "welcome after l", scr)
 	s.send("Enter")
-	s.waitFor("显卡与驱动", 10*time.Second)
+	s.waitFor("显卡与驱动", 30*time.Second)
 	s.send("Escape")
-	s.waitFor("新建环境", 5*time.Second)
+	s.waitFor("新建环境", 15*time.Second)
 	s.send("l")
-	s.waitFor("Set up a new environment", 5*time.Second)
+	s.waitFor("Set up a new environment", 15*time.Second)
 	s.send("q")
-	s.waitFor("EXIT=0", 10*time.Second)
+	s.waitFor("EXIT=0", 30*time.Second)
 }
