@@ -175,3 +175,42 @@ func TestWizardUnderWineInTmux(t *testing.T) {
 	p.keys("Enter")
 	p.waitFor(fmt.Sprintf("done-%d", n+1), 10*time.Second)
 }
+
+// TestWizardInChineseUnderWineInTmux drives the real gpuwiz.exe wizard in Chinese (--lang zh-CN, box
+// drawing on) in a tmux pane under Wine: welcome, GPU, framework and channel screens, then l on a
+// fresh welcome switches to English, and q returns to the shell.
+func TestWizardInChineseUnderWineInTmux(t *testing.T) {
+	w := windows(t)
+	flags, cards := w.gpuSource(t)
+	p := startPane(t, w)
+	p.waitFor("$", 10*time.Second)
+	cmd := append([]string{"wine", w.exe, "--lang", "zh-CN"}, flags...)
+	p.text(strings.Join(quoteAll(cmd), " ") + "; echo EXIT=$?")
+	p.keys("Enter")
+	welcome := p.waitFor("新建环境", 60*time.Second)
+	if !strings.Contains(welcome, "界面语言：简体中文") {
+		t.Errorf("the welcome does not say its language:\n%s", welcome)
+	}
+	p.keys("Enter")
+	gpu := p.waitFor("按 enter 选择框架", 30*time.Second)
+	for _, c := range cards {
+		if !strings.Contains(gpu, c) {
+			t.Errorf("the GPU screen lacks %s:\n%s", c, gpu)
+		}
+	}
+	p.keys("Enter")
+	p.waitFor("个版本", 30*time.Second)
+	p.keys("Enter")
+	ch := p.waitFor("无法在此运行", 30*time.Second) // the channel screen's legend
+	if !strings.Contains(ch, "esc 返回") || !strings.Contains(ch, "q 退出") {
+		t.Errorf("the channel screen's help bar is not Chinese:\n%s", ch)
+	}
+	p.keys("Escape")
+	p.keys("Escape")
+	p.keys("Escape")
+	p.waitFor("新建环境", 30*time.Second)
+	p.keys("l")
+	p.waitFor("Set up a new environment", 30*time.Second)
+	p.keys("q")
+	p.waitFor("EXIT=0", 30*time.Second)
+}
