@@ -359,5 +359,5 @@ func TestRepairPlanWords(t *testing.T) {
 	p = planOfRepair(rp)
 	zh := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
 	chineseCheck(t, "repair plan", zh, "删除 /work/old/lib/paddle", "通过安装引擎安装 paddle 3.0.0", "仅 --index-url",
-		"安装 PaddlePaddle 3.0.0（cu126）", "重新运行诊断", "需要你自己处理：显卡驱动太旧（driver-old）：更新显卡驱动")
+		"安装 飞桨（PaddlePaddle） 3.0.0（cu126）", "重新运行诊断", "需要你自己处理：显卡驱动太旧（driver-old）：更新显卡驱动")
 }
