@@ -76,6 +76,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&venv, "venv", "", i18n.T("cli.doctor.flag.venv"))
 	f.StringVar(&venv, "env", "", i18n.T("cli.doctor.flag.env"))
+	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&python, "python", "", i18n.T("cli.doctor.flag.python"))
 	f.BoolVar(&asJSON, "json", false, i18n.T("cli.doctor.flag.json"))
 	f.StringVar(&bundle, "bundle", "", i18n.T("cli.doctor.flag.bundle"))

@@ -89,6 +89,7 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.StringVar(&a.Channel, "channel", "", i18n.T("cli.install.flag.channel"))
 	f.StringVar(&a.Venv, "venv", "", i18n.T("cli.install.flag.venv"))
 	f.StringVar(&a.Venv, "env", "", i18n.T("cli.install.flag.env"))
+	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&a.Python, "python", "", i18n.T("cli.install.flag.python"))
 	f.StringVar(&a.IndexURL, "index-url", "", i18n.T("cli.install.flag.index_url"))
 	f.StringVar(&a.Mirror, "mirror", "", i18n.T("cli.install.flag.mirror"))

@@ -153,6 +153,8 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 		{[]string{"chanels"}, []string{`"chanels"`, "gpuwiz channels"}},
 		{[]string{"venvs", "extra"}, []string{`"extra"`, "gpuwiz venvs --help"}},
 		{[]string{"matrix", "--json", "--toml"}, []string{"--json", "--toml"}},
+		{[]string{"install", "--venv", "a", "--env", "b", "--dry-run"}, []string{"--venv", "--env", "gpuwiz install --help"}},
+		{[]string{"doctor", "--env", "a", "--venv", "b"}, []string{"--venv", "--env", "gpuwiz doctor --help"}},
 		{[]string{"channels", "--framework", "tensorflow"}, []string{`"tensorflow"`, "torch", "paddle"}},
 	} {
 		what := strings.Join(c.args, " ")
@@ -179,6 +181,11 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 	_, stderr, code = runCLI(t, "venv")
 	if code != ExitUsage || stderr != "gpuwiz: accepts 1 arg(s), received 0\n" {
 		t.Errorf("English: exit %d %q", code, stderr)
+	}
+	// --venv and --env set one variable: both given is refused, in words that say what to do.
+	_, stderr, code = runCLI(t, "install", "--venv", "a", "--env", "b", "--dry-run")
+	if code != ExitUsage || !strings.Contains(stderr, "cannot be used together: pick one; run gpuwiz install --help") {
+		t.Errorf("English --venv with --env: exit %d %q", code, stderr)
 	}
 }
 

@@ -277,9 +277,10 @@ var (
 )
 
 // cobraError is an error cobra returns without asking the command (required and exclusive flags),
-// in the current language.
+// in the current language; in English too, as cobra's own words for these ("if any flags in the
+// group [venv env] are set none of the others can be; …") do not say what to do.
 func cobraError(cmd *cobra.Command, err error) error {
-	if err == nil || !i18n.IsChinese() || cmd == nil {
+	if err == nil || cmd == nil {
 		return err
 	}
 	var ee *ExitError
