@@ -463,3 +463,72 @@ func TestE2EWelcomeLanguageKeyInTmux(t *testing.T) {
 	s.send("q")
 	s.waitFor("EXIT=0", 30*time.Second)
 }
+
+// The rest of the journeys in Chinese with the real binary: the package-source screen, the plan, an
+// install, verification and the summary; then doctor on a venv that holds both Paddle dists and its
+// repair plan. Every screen is checked for English sentences of gpuwiz's own.
+func TestE2EChineseInstallAndDoctorInTmux(t *testing.T) {
+	r := newE2ERig(t, 0)
+	s := r.startLang(t, "更多按键", "--lang", "zh-CN")
+	check := func(what, scr string, wants ...string) {
+		t.Helper()
+		for _, w := range wants {
+			if !strings.Contains(scr, w) {
+				t.Fatalf("%s lacks %q:\n%s", what, w, scr)
+			}
+		}
+		// "simulated" is the rig's own backend name; pip's lines are pip's.
+		text := regexp.MustCompile(`(?m)^.*(Collecting|Processing|Installing|Successfully|Looking in|Downloading|Requirement).*$`).ReplaceAllString(scr, "")
+		i18ntest.NoEnglishProse(t, what, strings.ReplaceAll(text, "simulated", ""))
+	}
+	s.send("Enter")
+	s.waitFor("按 enter 选择框架", 30*time.Second)
+	s.send("Enter")
+	s.waitFor("个版本", 30*time.Second)
+	s.send("Enter")
+	s.waitFor("cu118", 30*time.Second)
+	s.send("Enter")
+	s.waitFor("将在这里新建虚拟环境", 40*time.Second)
+	for range len("venv-torch") {
+		s.send("BSpace")
+	}
+	venv := filepath.Join(r.dir, "venvs", "torch 环境")
+	s.sendText(venv)
+	s.waitFor("将在这里新建虚拟环境", 15*time.Second)
+	s.send("Enter")
+	check("the package-source screen", s.waitFor("自定义地址", 60*time.Second), "从哪里下载", "有这个版本")
+	s.send("Enter")
+	check("the plan", s.waitFor("执行这个计划吗", 60*time.Second), "计划", "torch==2.6.0", "cu126", "esc 返回")
+	s.send("y")
+	check("the install", s.waitFor("按 enter 开始验证", 180*time.Second, "安装失败", "已取消"), "安装完成", "创建虚拟环境")
+	s.send("Enter")
+	check("verification", s.waitFor("全部检查通过", 120*time.Second, "有检查没有通过"), "导入 torch", "torch 是 CUDA 版")
+	s.send("Enter")
+	check("the done screen", s.waitFor("已安装并通过验证", 30*time.Second), "激活方法", "锁定文件")
+	s.send("q")
+	check("the summary", s.waitFor("EXIT=0", 40*time.Second), "gpuwiz：已安装")
+
+	// doctor, in Chinese, on a venv with both Paddle dists
+	pvenv := filepath.Join(r.dir, "paddle-env")
+	run(t, r.env, "python3", "-m", "venv", pvenv)
+	pip := filepath.Join(pvenv, "bin", "pip")
+	idx := strings.TrimSuffix(strings.SplitN(readMatrixIndex(t, r.matrix), "/whl/", 2)[0], "/")
+	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cpu/", "paddlepaddle==3.0.0")
+	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cu126/", "paddlepaddle-gpu==3.0.0")
+	s.sendText(strings.Join([]string{r.bin, "--lang", "zh-CN", "--simulate", r.rig, "--matrix", r.matrix, "--sources", r.sources}, " ") + "; echo EXIT=$?")
+	s.send("Enter")
+	s.waitFor("修复环境", 30*time.Second)
+	s.send("3")
+	s.waitFor("选择哪个虚拟环境", 15*time.Second)
+	for range 80 {
+		s.send("BSpace")
+	}
+	s.sendText(pvenv)
+	s.waitFor("已有：", 30*time.Second)
+	s.send("Enter")
+	check("doctor", s.waitFor("[paddle-mixed]", 90*time.Second), "错误", "诊断", "查看修复计划")
+	s.send("Enter")
+	check("the repair plan", s.waitFor("执行这个计划吗", 30*time.Second), "将卸载", "paddlepaddle-gpu")
+	s.send("q")
+	s.waitFor("EXIT=", 40*time.Second)
+}
