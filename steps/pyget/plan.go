@@ -206,13 +206,11 @@ func MakePlan(o Options) (Plan, error) {
 		}
 		p.ChecksumFrom = "--sha256"
 	default:
+		// Only python.org's own bundle: a mirror's copy would come from the same place as the file it
+		// is meant to check. When python.org cannot be reached, --sha256 is the way (the error says so).
 		official := strings.TrimRight(o.Official, "/") + "/" + full + "/" + file + ".sigstore"
 		p.sigstoreURLs = []string{official}
 		p.ChecksumFrom = official
-		if o.Mirror != "" {
-			p.sigstoreURLs = append(p.sigstoreURLs, p.URL+".sigstore")
-			p.ChecksumFrom = i18n.T("pyget.checksum.or_mirror", i18n.D{"URL": official})
-		}
 	}
 	p.Installer = filepath.Join(o.CacheDir, file)
 	p.InstallLog = filepath.Join(o.CacheDir, "python-"+full+"-install.log")

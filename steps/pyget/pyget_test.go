@@ -63,10 +63,11 @@ func TestPlanInstallerFromPythonOrgOrAMirror(t *testing.T) {
 	if p.URL != "https://mirrors.huaweicloud.com/python/3.12.10/python-3.12.10-amd64.exe" || p.SHA256 == "" {
 		t.Fatalf("mirror: %+v", p)
 	}
-	// A version gpuwiz does not carry takes python.org's Sigstore bundle, then the mirror's copy.
+	// A version gpuwiz does not carry takes python.org's Sigstore bundle only, never the mirror's copy
+	// (it would come from the same place as the file it checks).
 	o.Version = "3.12.4"
 	p, _ = MakePlan(o)
-	if p.SHA256 != "" || len(p.sigstoreURLs) != 2 || p.sigstoreURLs[0] != "https://www.python.org/ftp/python/3.12.4/python-3.12.4-amd64.exe.sigstore" {
+	if p.SHA256 != "" || len(p.sigstoreURLs) != 1 || p.sigstoreURLs[0] != "https://www.python.org/ftp/python/3.12.4/python-3.12.4-amd64.exe.sigstore" {
 		t.Fatalf("3.12.4: %+v %v", p, p.sigstoreURLs)
 	}
 	for _, bad := range []Options{{Version: "2.7"}, {Version: "3.x"}, {Version: "3.9"}, {Version: "3.12", Mirror: "ftp://x"}, {Version: "3.12", Mirror: "http://127.example.com/"}, {Version: "3.12.4", SHA256: "abc"}} {
@@ -102,7 +103,8 @@ mkdir -p "$dir" && ln -s "$STANDIN_PYTHON" "$dir/python.exe"
 type fixture struct {
 	dir, local string
 	python     pyenv.Interpreter
-	srv        *httptest.Server
+	srv        *httptest.Server // the mirror: the installer, and a bundle gpuwiz must not believe
+	official   *httptest.Server // python.org: the bundle that publishes the installer's SHA-256
 	body       []byte
 	digest     []byte // what the .sigstore bundle publishes
 	hold       chan struct{}
@@ -136,19 +138,26 @@ func newFixture(t *testing.T) *fixture {
 		}
 		w.Write(f.body)
 	})
-	mux.HandleFunc(file+".sigstore", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, `{"mediaType": "application/vnd.dev.sigstore.bundle.v0.3+json", "messageSignature": {"messageDigest": {"algorithm": "SHA2_256", "digest": %q}, "signature": "x"}}`,
-			base64.StdEncoding.EncodeToString(f.digest))
-	})
+	bundle := func(digest func() []byte) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, `{"mediaType": "application/vnd.dev.sigstore.bundle.v0.3+json", "messageSignature": {"messageDigest": {"algorithm": "SHA2_256", "digest": %q}, "signature": "x"}}`,
+				base64.StdEncoding.EncodeToString(digest()))
+		}
+	}
+	// The mirror's own copy of the bundle names another file's digest: were it read, every check
+	// against it would fail.
+	mux.HandleFunc(file+".sigstore", bundle(func() []byte { return make([]byte, sha256.Size) }))
 	f.srv = httptest.NewServer(mux)
 	t.Cleanup(f.srv.Close)
+	org := http.NewServeMux()
+	org.HandleFunc(file+".sigstore", bundle(func() []byte { return f.digest }))
+	f.official = httptest.NewServer(org)
+	t.Cleanup(f.official.Close)
 	return f
 }
 
 func (f *fixture) options(t *testing.T, events *[]Event) Options {
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closed.Close() // python.org is not reachable here: the mirror's bundle is read
-	return Options{Version: f.python.Version, GOOS: "windows", Mirror: f.srv.URL + "/", Official: closed.URL + "/",
+	return Options{Version: f.python.Version, GOOS: "windows", Mirror: f.srv.URL + "/", Official: f.official.URL + "/",
 		Env: env(map[string]string{"LOCALAPPDATA": f.local}), LookPath: noWinget, CacheDir: filepath.Join(f.dir, "cache"),
 		OnEvent: func(e Event) {
 			if events != nil {
@@ -185,7 +194,7 @@ func TestInstallerFromAMirrorIsCheckedRunAndFound(t *testing.T) {
 	var sawBytes, sawBundle bool
 	for _, e := range events {
 		sawBytes = sawBytes || e.Step == StepDownload && e.Done == int64(len(f.body)) && e.Total == int64(len(f.body))
-		sawBundle = sawBundle || e.Step == StepChecksum && strings.Contains(e.Message, f.srv.URL)
+		sawBundle = sawBundle || e.Step == StepChecksum && strings.Contains(e.Message, f.official.URL)
 	}
 	if !sawBytes || !sawBundle {
 		t.Fatalf("no download progress or checksum source in the events: %+v", events)
@@ -284,5 +293,35 @@ func TestCancelDuringInstallWaitsThenUninstalls(t *testing.T) {
 	calls := strings.Split(strings.TrimSpace(f.calls()), "\n")
 	if len(calls) != 2 || !strings.Contains(calls[1], "/quiet /uninstall") {
 		t.Fatalf("want the install then /uninstall, got %q", calls)
+	}
+}
+
+// python.org unreachable: the mirror's own bundle is not taken instead (it would come from the same
+// place as the file it checks). Nothing is downloaded or run, and the error says to pass --sha256.
+func TestMirrorWithoutPythonOrgRunsNothing(t *testing.T) {
+	f := newFixture(t)
+	o := f.options(t, nil)
+	f.official.Close()
+	p, err := MakePlan(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), o, p)
+	if err == nil || !strings.Contains(err.Error(), "--sha256") || res.Installed {
+		t.Fatalf("want a refusal naming --sha256, got %v %+v", err, res)
+	}
+	if c := f.calls(); c != "" {
+		t.Fatalf("something ran: %s", c)
+	}
+	if _, err := os.Stat(p.Installer); err == nil {
+		t.Fatalf("the installer was downloaded: %s", p.Installer)
+	}
+	// With --sha256 from python.org's release page the same mirror install goes ahead.
+	o.SHA256 = hex.EncodeToString(f.digest)
+	if p, err = MakePlan(o); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = Run(context.Background(), o, p); err != nil || !res.Installed {
+		t.Fatalf("with --sha256: %v %+v", err, res)
 	}
 }

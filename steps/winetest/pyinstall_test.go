@@ -3,6 +3,7 @@ package winetest
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -108,29 +109,40 @@ func TestPythonInstallUnderWine(t *testing.T) {
 		}
 	})
 
-	// The python.org installer from a loopback mirror; its checksum from the mirror's Sigstore bundle.
+	// The python.org installer from a loopback mirror. Its checksum comes from python.org (not
+	// reachable here) or from --sha256, never from the mirror's own copy of the Sigstore bundle,
+	// which here names another file's digest.
 	installer, err := os.ReadFile(w.py)
 	if err != nil {
 		t.Fatal(err)
 	}
 	digest := sha256.Sum256(installer)
-	published := digest[:]
+	other := sha256.Sum256([]byte("not the installer"))
 	mux := http.NewServeMux()
 	mux.HandleFunc("/3.12.4/python-3.12.4-amd64.exe", func(rw http.ResponseWriter, _ *http.Request) { rw.Write(installer) })
 	mux.HandleFunc("/3.12.4/python-3.12.4-amd64.exe.sigstore", func(rw http.ResponseWriter, _ *http.Request) {
-		fmt.Fprintf(rw, `{"messageSignature": {"messageDigest": {"algorithm": "SHA2_256", "digest": %q}}}`, base64.StdEncoding.EncodeToString(published))
+		fmt.Fprintf(rw, `{"messageSignature": {"messageDigest": {"algorithm": "SHA2_256", "digest": %q}}}`, base64.StdEncoding.EncodeToString(other[:]))
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	mirror := srv.URL + "/"
 
-	t.Run("a wrong published checksum is refused and nothing runs", func(t *testing.T) {
+	t.Run("without python.org's checksum nothing runs and --sha256 is named", func(t *testing.T) {
 		w.forgetPythons(t)
 		os.RemoveAll(py312)
-		other := sha256.Sum256([]byte("not the installer"))
-		published = other[:]
-		defer func() { published = digest[:] }()
 		doc, r := w.pythonInstall(t, []string{pathAlias}, "3.12.4", "--mirror", mirror)
+		if r.code == 0 || doc.Result == nil || doc.Result.Installed || !strings.Contains(doc.Result.Error, "--sha256") {
+			t.Fatalf("exit %d %+v\n%s", r.code, doc, r.stderr)
+		}
+		if _, err := os.Stat(py312); !os.IsNotExist(err) {
+			t.Fatalf("something was installed: %v", err)
+		}
+	})
+
+	t.Run("a wrong checksum is refused and nothing runs", func(t *testing.T) {
+		w.forgetPythons(t)
+		os.RemoveAll(py312)
+		doc, r := w.pythonInstall(t, []string{pathAlias}, "3.12.4", "--mirror", mirror, "--sha256", hex.EncodeToString(other[:]))
 		if r.code != 1 || doc.Result == nil || doc.Result.Installed || !strings.Contains(doc.Result.Error, "nothing was run") {
 			t.Fatalf("exit %d %+v\n%s", r.code, doc, r.stderr)
 		}
@@ -140,7 +152,7 @@ func TestPythonInstallUnderWine(t *testing.T) {
 	})
 
 	t.Run("the checked installer runs per-user and quietly", func(t *testing.T) {
-		doc, r := w.pythonInstall(t, []string{pathAlias}, "3.12.4", "--mirror", mirror)
+		doc, r := w.pythonInstall(t, []string{pathAlias}, "3.12.4", "--mirror", mirror, "--sha256", hex.EncodeToString(digest[:]))
 		if r.code != 0 || doc.Plan.Method != "python.org installer" || doc.Result == nil || doc.Result.Python == nil || doc.Result.Python.Version != "3.12.4" {
 			t.Fatalf("exit %d %+v\nstdout:\n%s\nstderr:\n%s", r.code, doc, r.stdout, r.stderr)
 		}
