@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -265,7 +266,15 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 			p.Source.Why = i18n.T("install.source.given")
 		}
 	}
-	if ok, n, size, from := cachedBuild(p.StageDir, p.pins); ok {
+	goos := opts.Venv.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	pyVersion := installed.Python.Version
+	if pyVersion == "" {
+		pyVersion = opts.newPythonVersion
+	}
+	if ok, n, size, from := cachedBuild(p.StageDir, p.pins, pyVersion, goos); ok {
 		p.Source.Kind = "cache"
 		p.Source.Why = i18n.N("install.source.cache", n, i18n.D{"Pins": strings.Join(p.pins, " "), "Size": humanBytes(size),
 			"From": i18n.Join(from), "Index": runner.Redact(index), "Why": p.Source.Why})

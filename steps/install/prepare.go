@@ -35,8 +35,11 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 	} else if python != "" {
 		// A Python without venv or ensurepip (Debian and Ubuntu without python3.X-venv) is refused
 		// here, with the package to install, not half-way through python -m venv.
-		if in, err := pyenv.DescribeWith(ctx, r, python, goos); err == nil && len(in.VenvMissing) > 0 {
-			return Plan{}, badInput(fmt.Sprintf("%s: %s", python, pyenv.NoVenvWarning(in, pyenv.ReadDistro())))
+		if in, err := pyenv.DescribeWith(ctx, r, python, goos); err == nil {
+			if len(in.VenvMissing) > 0 {
+				return Plan{}, badInput(fmt.Sprintf("%s: %s", python, pyenv.NoVenvWarning(in, pyenv.ReadDistro())))
+			}
+			opts.newPythonVersion = in.Version // the new venv's Python: whether the cached wheels fit it
 		}
 		installed.PipVersion = bundledPip(ctx, r, python, opts.environ())
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"gpuwiz/steps/i18n"
@@ -74,6 +76,51 @@ func newBytes(before, after map[string]int64) int64 {
 		}
 	}
 	return n
+}
+
+// wheelRuns says whether a wheel named file can be installed by a Python pyVersion ("3.12.4"; ""
+// when unknown: the Python tag is then not judged) on goos (windows or linux, x86-64), from its
+// file name's tags (PEP 425): a wheel staged for another Python or system is no help to this one.
+func wheelRuns(file, pyVersion, goos string) bool {
+	parts := strings.Split(strings.TrimSuffix(filepath.Base(file), ".whl"), "-")
+	if len(parts) < 5 {
+		return false
+	}
+	pys, abis, plats := strings.Split(parts[len(parts)-3], "."), strings.Split(parts[len(parts)-2], "."), strings.Split(parts[len(parts)-1], ".")
+	platOK := false
+	for _, p := range plats {
+		switch {
+		case p == "any",
+			goos == "windows" && p == "win_amd64",
+			goos != "windows" && strings.Contains(p, "linux") && strings.HasSuffix(p, "x86_64"):
+			platOK = true
+		}
+	}
+	if !platOK {
+		return false
+	}
+	major, minor, ok := strings.Cut(pyVersion, ".")
+	if !ok || major != "3" {
+		return true
+	}
+	minor, _, _ = strings.Cut(minor, ".")
+	want, err := strconv.Atoi(minor)
+	if err != nil {
+		return true
+	}
+	abi3 := slices.Contains(abis, "abi3")
+	for _, t := range pys {
+		switch {
+		case t == "py3" || t == "py2.py3":
+			return true
+		case strings.HasPrefix(t, "cp3") || strings.HasPrefix(t, "py3"):
+			n, err := strconv.Atoi(t[3:])
+			if err == nil && (n == want || abi3 && n <= want || strings.HasPrefix(t, "py3") && n <= want) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wheelFor finds the staged wheel a pin ("torch==2.6.0+cu126", "paddlepaddle-gpu==3.0.0") names.

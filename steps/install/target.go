@@ -48,6 +48,8 @@ type Options struct {
 	Environ []string
 	// VerifyMatrixN is the side of the verification matmul (0: verify's default).
 	VerifyMatrixN int
+
+	newPythonVersion string // the version of Python, when a new venv is made from it (Prepare reads it)
 }
 
 // DefaultCacheDir is os.UserCacheDir()/gpuwiz/wheels, or a temp dir when there is no user cache.

@@ -201,15 +201,16 @@ type Source struct {
 }
 
 // cachedBuild says, from the cache's record alone (no hashing: the stage step checks every byte),
-// whether the cache holds a wheel for every pin, and how many files and bytes it has.
-func cachedBuild(dir string, pins []string) (ok bool, files int, bytes int64, from []string) {
+// whether the cache holds a wheel for every pin that a Python pyVersion on goos can install (see
+// wheelRuns), and how many files and bytes it has.
+func cachedBuild(dir string, pins []string, pyVersion, goos string) (ok bool, files int, bytes int64, from []string) {
 	rec := readWheelRecord(dir)
 	staged, _ := stagedWheels(dir)
 	var known []wheelInfo
 	seen := map[string]bool{}
 	for _, w := range staged {
 		r, ok := rec.Wheels[filepath.Base(w.file)]
-		if !ok || r.Size != w.size {
+		if !ok || r.Size != w.size || !wheelRuns(w.file, pyVersion, goos) {
 			continue
 		}
 		known = append(known, w)
