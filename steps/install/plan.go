@@ -181,7 +181,18 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	if newVenv {
 		p.add(Step{ID: StepVenv, Title: i18n.T("install.step.venv", i18n.D{"Venv": root}), Kind: KindVenv, Argv: []string{opts.Python, "-m", "venv", root}})
 	}
-	if !opts.NoPipUpgrade && pipOlderThan(installed.PipVersion, pipUpgradeBelow) {
+	goos := opts.Venv.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	pyVersion := installed.Python.Version
+	if pyVersion == "" {
+		pyVersion = opts.newPythonVersion
+	}
+	cached, cachedFiles, cachedSize, cachedFrom := cachedBuild(p.StageDir, p.pins, pyVersion, goos)
+	// A newer pip is for continuing downloads; with the whole build in the cache there is nothing to
+	// download, and a repair with no network would only wait for the index.
+	if !opts.NoPipUpgrade && !cached && pipOlderThan(installed.PipVersion, pipUpgradeBelow) {
 		args := []string{"--upgrade", "pip", "--retries", "1", "--timeout", "30", "--progress-bar", "off"}
 		if mirror != "" {
 			args = append(args, "--index-url", mirror)
@@ -266,18 +277,10 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 			p.Source.Why = i18n.T("install.source.given")
 		}
 	}
-	goos := opts.Venv.GOOS
-	if goos == "" {
-		goos = runtime.GOOS
-	}
-	pyVersion := installed.Python.Version
-	if pyVersion == "" {
-		pyVersion = opts.newPythonVersion
-	}
-	if ok, n, size, from := cachedBuild(p.StageDir, p.pins, pyVersion, goos); ok {
+	if cached {
 		p.Source.Kind = "cache"
-		p.Source.Why = i18n.N("install.source.cache", n, i18n.D{"Pins": strings.Join(p.pins, " "), "Size": humanBytes(size),
-			"From": i18n.Join(from), "Index": runner.Redact(index), "Why": p.Source.Why})
+		p.Source.Why = i18n.N("install.source.cache", cachedFiles, i18n.D{"Pins": strings.Join(p.pins, " "), "Size": humanBytes(cachedSize),
+			"From": i18n.Join(cachedFrom), "Index": runner.Redact(index), "Why": p.Source.Why})
 	}
 	p.Notes = append(p.Notes,
 		i18n.T("install.note.downloads", i18n.D{"ReportFrom": reportFrom}),

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"gpuwiz/steps/pyenv"
 )
 
 func TestWheelRunsReadsTheTags(t *testing.T) {
@@ -54,5 +56,44 @@ func TestCachedBuildOnlyCountsWheelsThisPythonCanInstall(t *testing.T) {
 	}
 	if ok, _, _, _ := cachedBuild(dir, pins, "3.12.4", "windows"); ok {
 		t.Error("Windows: the manylinux wheels counted as the build")
+	}
+}
+
+// With the whole build in the wheel cache (for this Python), the plan takes it from there and does
+// not try to upgrade pip first: a newer pip is for continuing downloads, and there are none; an
+// offline repair would only wait for the index. With wheels for another Python it still does both.
+func TestPlanFromTheCacheSkipsThePipUpgrade(t *testing.T) {
+	cache := t.TempDir()
+	tg := planTarget()
+	dir := StageDir(cache, tg)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := wheelRecord{Wheels: map[string]cachedWheel{}}
+	for _, f := range []string{"torch-2.6.0+cu126-cp311-cp311-manylinux_2_28_x86_64.whl", "torchvision-0.21.0+cu126-cp311-cp311-manylinux_2_28_x86_64.whl"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rec.Wheels[f] = cachedWheel{SHA256: "x", Size: int64(len(f)), From: "https://mirror.example/simple", Staged: time.Now()}
+	}
+	if err := writeWheelRecord(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		py      string
+		source  string
+		upgrade bool
+	}{{"3.11.9", "cache", false}, {"3.12.4", "index", true}} {
+		o := Options{Venv: pyenv.Venv{Root: "/v", GOOS: "linux"}, Target: tg, CacheDir: cache, Environ: []string{}}
+		in := existing("23.2.1")
+		in.Python.Version = c.py
+		p, err := MakePlan(o, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, upgrade := p.Step(StepPipUpgrade)
+		if p.Source.Kind != c.source || upgrade != c.upgrade {
+			t.Errorf("Python %s: source %q (want %q), pip upgrade %v (want %v)", c.py, p.Source.Kind, c.source, upgrade, c.upgrade)
+		}
 	}
 }
