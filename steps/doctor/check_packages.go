@@ -51,6 +51,19 @@ func checkPaddleMixed(e *Evidence) []Finding {
 	return nil
 }
 
+// checkCondaConflict: a conda env whose conda-installed packages fight the framework's pip wheels.
+func checkCondaConflict(e *Evidence) []Finding {
+	if len(e.CondaConflicts) == 0 {
+		return nil
+	}
+	return []Finding{{
+		Code: CodeCondaConflict, Severity: SeverityWarning,
+		Title:    i18n.T("doctor.conda.title"),
+		Evidence: e.CondaConflicts,
+		Fix:      i18n.T("doctor.conda.fix"),
+	}}
+}
+
 func checkTorchAndPaddle(e *Evidence) []Finding {
 	t := e.Dist("torch")
 	p := e.Dist("paddlepaddle-gpu")

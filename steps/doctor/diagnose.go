@@ -15,6 +15,7 @@ func Diagnose(e *Evidence) []Finding {
 	add(checkChannelMismatch(e))
 	add(checkLeftovers(e))
 	add(checkTorchAndPaddle(e))
+	add(checkCondaConflict(e))
 	// 3. the driver and the card
 	add(checkNoDriver(e))
 	add(checkDriverTooOld(e))

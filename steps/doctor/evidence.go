@@ -11,9 +11,12 @@ type Evidence struct {
 	Venv   string // venv root; "" when only a Python was named
 	Python PythonFacts
 	// Installed distributions, read from the metadata without importing anything.
-	Dists           []Dist
-	Leftovers       []string // "~orch" style directories left by an interrupted pip uninstall
-	PaddleDirOrphan string   // a paddle/ directory with no distribution owning it
+	Dists     []Dist
+	Leftovers []string // "~orch" style directories left by an interrupted pip uninstall
+	// CondaConflicts: in a conda env, what conda itself installed that fights the framework's pip
+	// wheels (a conda pytorch, cudatoolkit …), one sentence each with the command that removes it.
+	CondaConflicts  []string
+	PaddleDirOrphan string // a paddle/ directory with no distribution owning it
 	SitePackages    string
 	Framework       FrameworkCheck
 	GPU             gpu.Report

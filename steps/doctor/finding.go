@@ -44,6 +44,7 @@ const (
 	CodeGPUMemoryHeld          = "gpu-memory-held"
 	CodeCUDAVisibleDevices     = "cuda-visible-devices"
 	CodeTorchAndPaddleTogether = "torch-and-paddle-together"
+	CodeCondaConflict          = "conda-conflict"
 	// Beyond the fixed list: the framework's own check failed for a reason no other code explains,
 	// no framework is installed at all, or the Python could not be inspected.
 	CodeFrameworkCheckFailed = "framework-check-failed"

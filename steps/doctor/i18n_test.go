@@ -98,6 +98,11 @@ func TestChineseFindingsOfBrokenVenvs(t *testing.T) {
 			must(t, os.WriteFile(filepath.Join(venv, "requirements.lock"), []byte("# written by gpuwiz\n--index-url https://download.pytorch.org/whl/cu126\ntorch==2.6.0+cu126\n"), 0o644))
 		}, CodeChannelMismatch, []string{"torch==2.6.0+cu126", "2.6.0+cu118", "requirements.lock", "-c "}},
 		{"no framework", "gpu-cc90.json", nil, func(t *testing.T, venv string) {}, CodeNoFramework, []string{"gpuwiz install", "site-packages"}},
+		{"conda's own pytorch beside pip's torch", "gpu-cc90.json", nil, func(t *testing.T, venv string) {
+			writeDist(t, venv, "torch", "2.8.0+cu128", torchStub("2.8.0+cu128", "12.8", goodArchs, true))
+			must(t, os.MkdirAll(filepath.Join(venv, "conda-meta"), 0o755))
+			must(t, os.WriteFile(filepath.Join(venv, "conda-meta", "pytorch-2.5.1-py3.12_cuda12.4_0.json"), []byte(`{"name":"pytorch","version":"2.5.1"}`), 0o644))
+		}, CodeCondaConflict, []string{"pytorch 2.5.1", "conda remove -p", "pytorch-2.5.1-py3.12_cuda12.4_0.json", "conda"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -171,6 +172,15 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 
 	if venv != "" {
 		ev.Lock = readLock(d.FS, d.GOOS, venv)
+		if st, err := os.Stat(filepath.Join(venv, "conda-meta")); err == nil && st.IsDir() {
+			fws := []string{"torch", "paddle"}
+			if fw := ev.installedFramework(); fw != "" {
+				fws = []string{fw}
+			}
+			for _, fw := range fws {
+				ev.CondaConflicts = append(ev.CondaConflicts, pyenv.CondaConflictWarnings(venv, fw)...)
+			}
+		}
 	}
 	step(i18n.T("doctor.checked.build"))
 
