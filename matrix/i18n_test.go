@@ -10,13 +10,6 @@ import (
 	"gpuwiz/steps/i18n/i18ntest"
 )
 
-// chinese switches the catalog to Chinese for one test (never in parallel: the language is global).
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 // Every note of the embedded matrix has a Chinese twin, and the twin is Chinese.
 func TestEveryEmbeddedNoteHasChinese(t *testing.T) {
 	m := loadEmbedded(t)
@@ -63,7 +56,7 @@ func TestEveryEmbeddedNoteHasChinese(t *testing.T) {
 // A channels-style judgement in Chinese: every reason, note and selection note is Chinese, the
 // facts (versions, channels, drivers) survive, and the rows carry the matrix's Chinese notes.
 func TestJudgementsInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	m := loadEmbedded(t)
 	machines := map[string]Facts{
 		"rtx5090 windows": rtx5090Win,
@@ -169,7 +162,7 @@ func TestNotesStayEnglishInEnglish(t *testing.T) {
 // A user's own matrix file without note_zh shows its English notes in Chinese (nothing else to
 // show), while the judge's own words are Chinese.
 func TestOwnMatrixWithoutChineseNotes(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	m, err := LoadFile(filepath.Join("..", "testdata", "matrix", "shared-notes.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +186,7 @@ func TestOwnMatrixWithoutChineseNotes(t *testing.T) {
 
 // A matrix file's errors are readable in Chinese, with the file, line and bad value kept.
 func TestFileErrorsInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	for _, file := range []string{"bad-version.toml", "duplicate-row.toml", "http-public-host.toml", "unknown-key.toml", "duplicate-key.toml"} {
 		_, err := LoadFile(filepath.Join("..", "testdata", "matrix", file))
 		if err == nil {
@@ -236,7 +229,7 @@ func TestFileErrorsInChinese(t *testing.T) {
 
 // Texts side by side read the Chinese way: "；" between clauses, nothing after a "。".
 func TestChineseJoins(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	f := NewFootnotes([][]string{{"甲。", "乙", "丙"}, {"丙"}})
 	if got := f.Line([]string{"甲。", "乙", "丙"}); got != "甲。乙 [1]" {
 		t.Errorf("footnote line %q", got)

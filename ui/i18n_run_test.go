@@ -25,12 +25,6 @@ import (
 // given in Chinese here: other parts translate it. None of these tests may run in parallel: the
 // language is the process's.
 
-func inChinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 func chineseCheck(t *testing.T, what, view string, facts ...string) {
 	t.Helper()
 	view = ansi.Strip(view)
@@ -55,7 +49,7 @@ func valueColumn(t *testing.T, view, value string) int {
 }
 
 func TestPlanScreenInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	c := testCommon(newFakeBackend(), false)
 	cd := cand("torch", "2.7.1", "cu126", "12.6", true)
 	s := newPlanScreen(c, PlanRequest{Venv: "/work/new", Candidate: cd, Source: "清华镜像源"}, nil)
@@ -90,7 +84,7 @@ func TestPlanScreenInChinese(t *testing.T) {
 }
 
 func TestInstallScreenInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	c := testCommon(newFakeBackend(), false)
 	plan := Plan{Steps: []PlanStep{{"venv", "创建虚拟环境"}, {"install", "安装 torch 2.7.1+cu126"}}}
 	s := newInstallScreen(c, plan, &sync.WaitGroup{})
@@ -153,7 +147,7 @@ func TestInstallScreenCountsLines(t *testing.T) {
 }
 
 func TestDoneScreenInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	c := testCommon(newFakeBackend(), false)
 	cd := cand("torch", "2.7.1", "cu126", "12.6", true)
 	ok := &Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: "/work/new/requirements.lock", ConstraintsFile: "/work/new/constraints.txt"}
@@ -185,7 +179,7 @@ func TestDoneScreenInChinese(t *testing.T) {
 }
 
 func TestCheckScreenInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	c := testCommon(newFakeBackend(), false)
 	s := newCheckScreen(c, rtx3060())
 	s.SetSize(80, 30)
@@ -206,7 +200,7 @@ func TestCheckScreenInChinese(t *testing.T) {
 }
 
 func TestVerifyScreenInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	c := testCommon(newFakeBackend(), false)
 	cd := cand("torch", "2.7.1", "cu126", "12.6", true)
 	s := newVerifyScreen(c, "/work/new", cd, nil)
@@ -224,7 +218,7 @@ func TestVerifyScreenInChinese(t *testing.T) {
 }
 
 func TestDoctorScreenInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	c := testCommon(newFakeBackend(), false)
 	s := newDoctorScreen(c, "/work/old")
 	s.SetSize(80, 20)
@@ -250,7 +244,7 @@ func TestDoctorScreenInChinese(t *testing.T) {
 }
 
 func TestSummaryInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	fb := newFakeBackend()
 	m := newTestRoot(fb)
 	m.ch.venv = "/work/new"
@@ -266,7 +260,7 @@ func TestSummaryInChinese(t *testing.T) {
 }
 
 func TestRunWithoutTerminalInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	var out, errOut bytes.Buffer
 	code := Run(context.Background(), cli.Globals{}, strings.NewReader(""), &out, &errOut)
 	if code != cli.ExitUsage {
@@ -278,7 +272,7 @@ func TestRunWithoutTerminalInChinese(t *testing.T) {
 // The benchmark screen in Chinese: the recorded H200 run with its sampler readings, mid-run and
 // over; it fits the window (Chinese takes two columns a character) and has no English sentence.
 func TestBenchScreenInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	c := testCommon(nil, false)
 	events := recordedEvents(t, "h200_torch.jsonl")
 	samples := recordedSamples(t)
@@ -324,7 +318,7 @@ func TestBenchScreenInChinese(t *testing.T) {
 
 // The benchmark screen that could not start, in Chinese, and its r.
 func TestBenchScreenErrorInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	c := testCommon(nil, false)
 	fail := func(context.Context) (BenchFeed, string, error) {
 		return BenchFeed{}, "", errors.New("虚拟环境里没有 torch")
@@ -354,7 +348,7 @@ func TestRepairPlanWords(t *testing.T) {
 	en := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
 	mustContain(t, en, "delete /work/old/lib/paddle", "install paddle 3.0.0 through the install engine, from "+c.IndexURL+" (--index-url only)",
 		"Install PaddlePaddle 3.0.0 (cu126)", "Run doctor again", "left to you: driver too old (driver-old): update the driver")
-	inChinese(t)
+	i18ntest.Chinese(t)
 	rp.Unfixable[0].Title, rp.Unfixable[0].Fix = "显卡驱动太旧", "更新显卡驱动"
 	p = planOfRepair(rp)
 	zh := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")

@@ -96,7 +96,7 @@ func TestWelcomeLanguageSwitch(t *testing.T) {
 
 // The keys' help is built from the catalog: in Chinese every key's words are Chinese, ASCII too.
 func TestKeyMapInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	for _, ascii := range []bool{false, true} {
 		k := keyMapFor(ascii)
 		for _, b := range []struct{ name, want string }{{"up", "上移"}, {"back", "返回"}, {"quit", "退出"}, {"more", "更多按键"}, {"select", "继续"}, {"lang", "English"}} {
@@ -133,7 +133,7 @@ func TestGPUScreenInChinese(t *testing.T) {
 	card := &fb.report.GPUs[0]
 	card.Name, card.ComputeCapability = "NVIDIA GeForce GTX 1080", "6.1"
 	fb.report.Warnings = []string{gpu.ArchWarningIn(i18n.English, *card), "nvmlDeviceGetPowerUsage not exported"}
-	inChinese(t)
+	i18ntest.Chinese(t)
 	m := newTestRoot(fb)
 	m.Update(tea.WindowSizeMsg{Width: 400, Height: 40})
 	press(t, m, "enter")
@@ -150,7 +150,7 @@ func TestGPUScreenInChinese(t *testing.T) {
 // Every sentence about old cards and old drivers, in Chinese, for each OS and architecture the
 // matrix speaks of.
 func TestArchNotesInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	for _, c := range []struct{ cc, goos, want string }{
 		{"6.1", "windows", "：在 Windows 上，带有它的内核的最新 PyTorch 是 2.14（cu126）。更新的 CUDA 通道：cu128 只到 torch 2.7；cu129 及更新的通道 从未带有；从 torch 2.15 起，所有版本都不带它的内核。"},
 		{"7.0", "linux", "：在 Linux 上，带有它的内核的最新 PyTorch 是 2.14（cu126）。更新的 CUDA 通道：cu128 只到 torch 2.10、cu129 只到 torch 2.10；cu130 及更新的通道 从未带有；从 torch 2.15 起，所有版本都不带它的内核。"},
@@ -204,7 +204,7 @@ func TestWrapChinese(t *testing.T) {
 
 // The channel list's columns line up by display width when a cell is Chinese (仅 CPU).
 func TestChannelColumnsByDisplayWidth(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	fb := newFakeBackend()
 	sharedNotes(fb)
 	m := newTestRoot(fb)

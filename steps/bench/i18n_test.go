@@ -8,16 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/runner"
 )
-
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
 
 func contains(t *testing.T, what, text string, wants ...string) {
 	t.Helper()
@@ -41,7 +34,7 @@ func gpuwizWords(s Summary) string {
 
 // The recorded H200 run and an out-of-memory retry, in Chinese: the verdict keeps every figure.
 func TestChineseVerdictOfARecordedRun(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	tally, _ := replay(t, "h200_torch.jsonl")
 	s := tally.Summary()
 	if !s.OK {
@@ -70,7 +63,7 @@ func TestChineseVerdictOfARecordedRun(t *testing.T) {
 // each failure the script names (its own message stays as Python wrote it; gpuwiz's words around it
 // are Chinese and say what to do).
 func TestChineseVerdictsOfStubRuns(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	s, _, _ := runStub(t, "wrong", Options{Quick: true})
 	contains(t, "wrong answers", s.Verdict, "GPU 算出的结果不对：fp16 相对误差 0.5，超过上限 0.01", "散热")
 	i18ntest.NoEnglishProse(t, "wrong answers", s.Verdict)
@@ -99,7 +92,7 @@ func TestChineseVerdictsOfStubRuns(t *testing.T) {
 // The errors before a run, in Chinese: an unknown framework (still errors.Is ErrUnknownFramework)
 // and a Python without torch or paddle.
 func TestChineseErrorsBeforeARun(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	_, err := Run(context.Background(), runner.New(nil), "python3", "jax", Options{}, nil)
 	if !errors.Is(err, ErrUnknownFramework) || err.Error() != `未知框架 "jax"：请选择 torch 或 paddle` {
 		t.Errorf("unknown framework: %v", err)

@@ -28,12 +28,6 @@ import (
 // These tests run install, doctor and bench in Chinese. i18n.Set is process-global: none of them
 // (nor any test in this package) calls t.Parallel.
 
-func inChinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 func mustContain(t *testing.T, what, text string, wants ...string) {
 	t.Helper()
 	for _, w := range wants {
@@ -86,7 +80,7 @@ func jsonShape(t *testing.T, doc string) any {
 
 // Every --help text and flag usage of install, doctor and bench is Chinese in Chinese.
 func TestRunCommandsHelpInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	root, _ := NewRoot(Build{Version: "test"})
 	for _, name := range []string{"install", "doctor", "bench"} {
 		cmd, _, err := root.Find([]string{name})
@@ -129,7 +123,7 @@ func TestInstallDryRunInChinese(t *testing.T) {
 		t.Fatalf("English --json: exit %d: %s", code, stderr)
 	}
 
-	inChinese(t)
+	i18ntest.Chinese(t)
 	zhJSON, stderr, code := runCLI(t, args("--json")...)
 	if code != 0 {
 		t.Fatalf("Chinese --json: exit %d: %s", code, stderr)
@@ -188,7 +182,7 @@ func TestInstallDryRunInChinese(t *testing.T) {
 // Bad input and a build that does not fit, in Chinese: the message is Chinese, the exit code and
 // the facts (flags, versions, channels) are those of the English run.
 func TestInstallRefusalsInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	for _, tc := range []struct {
 		name  string
 		args  []string
@@ -242,7 +236,7 @@ func TestInstallFailureInChinese(t *testing.T) {
 	t.Setenv("PIP_RETRIES", "0")
 	dir := t.TempDir()
 	venv := filepath.Join(dir, "v")
-	inChinese(t)
+	i18ntest.Chinese(t)
 	out, stderr, code := runCLI(t, withRig(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
 		"--venv", venv, "--python", pyindex.Python(t), "--index-url", url, "--cache-dir", filepath.Join(dir, "cache"),
 		"--no-pip-upgrade", "--yes", "--log", filepath.Join(dir, "install.log"))...)
@@ -285,7 +279,7 @@ func TestInstallFailureInChinese(t *testing.T) {
 
 // The outcomes no loopback run reaches easily: restored, and damaged with leftovers.
 func TestInstallOutcomesInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	var b bytes.Buffer
 	printOutcome(&b, install.Outcome{Result: install.ResultRestored, FailedStep: "install", Error: "E1", LogPath: "/l.log"}, nil, nil)
 	mustContain(t, "restored", b.String(), "在 install 步骤失败；原来的包已还原（已逐个文件核对 site-packages）：E1", "日志：/l.log")
@@ -338,7 +332,7 @@ func TestDoctorInChinese(t *testing.T) {
 		return out
 	}
 	enCode, en := runDoctorCLI(t, "--venv", venv, "--json")
-	inChinese(t)
+	i18ntest.Chinese(t)
 	zhCode, zh := runDoctorCLI(t, "--venv", venv, "--json")
 	if enCode != ExitProblems || zhCode != enCode {
 		t.Fatalf("exit %d (English), %d (Chinese)", enCode, zhCode)
@@ -375,7 +369,7 @@ func TestDoctorInChinese(t *testing.T) {
 
 // The repair plan's lines in Chinese, each kind of line.
 func TestDoctorRepairPlanLinesInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	var b bytes.Buffer
 	writeRepairPlan(&b, doctorRepairForTest())
 	mustContain(t, "plan", b.String(), "修复计划：", "通过安装引擎安装 torch 2.6.0（cu126），然后验证；wheel 包来源：https://download.pytorch.org/whl/cu126")
@@ -400,7 +394,7 @@ func TestBenchStubInChinese(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("English --json: exit %d: %s", code, stderr)
 	}
-	inChinese(t)
+	i18ntest.Chinese(t)
 	zhJSON, stderr, code := runCLI(t, append(args, "--json")...)
 	if code != 0 {
 		t.Fatalf("Chinese --json: exit %d: %s", code, stderr)
@@ -439,7 +433,7 @@ func TestBenchStubInChinese(t *testing.T) {
 
 // bench's refusals before a run, and the device line, in Chinese.
 func TestBenchLinesInChinese(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	rig := "../../testdata/fakenvml/expected.json"
 	_, stderr, code := runCLI(t, "--simulate", rig, "bench", "--python", pyindex.Python(t), "--gpu", "2")
 	if code != ExitUsage {

@@ -44,7 +44,7 @@ func withoutOthers(s string) string {
 }
 
 func TestChineseHelp(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	for _, args := range [][]string{{"--help"}, {"channels", "--help"}, {"matrix", "check", "--help"}, {"venvs", "--help"}, {"gpu", "--help"}, {"help"}, {"completion", "bash", "--help"}} {
 		out, stderr, code := runCLI(t, args...)
 		what := strings.Join(args, " ")
@@ -139,7 +139,7 @@ func TestLanguageComesFromTheEnvironment(t *testing.T) {
 
 func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 	useConfigDir(t)
-	inChinese(t)
+	i18ntest.Chinese(t)
 	for _, c := range []struct {
 		args []string
 		want []string
@@ -264,7 +264,7 @@ func TestChineseTablesLineUp(t *testing.T) {
 		t.Errorf("index column at %d, %d, %d:\n%s", a, b, c, strings.Join(lines, "\n"))
 	}
 
-	inChinese(t)
+	i18ntest.Chinese(t)
 	out, stderr, code := runCLI(t, "channels", "--os", "windows", "--driver", "566.36", "--cuda-max", "12.7", "--compute-cap", "8.6", "--python", "3.12", "--python-bits", "64")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -337,7 +337,7 @@ func TestChineseTablesLineUp(t *testing.T) {
 }
 
 func TestChineseGPUReport(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	out, _, code := runCLI(t, "--simulate", "../../testdata/fakenvml/expected.json", "gpu")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -352,7 +352,7 @@ func TestChineseGPUReport(t *testing.T) {
 
 func TestChineseVerifyAndVenvs(t *testing.T) {
 	useConfigDir(t)
-	inChinese(t)
+	i18ntest.Chinese(t)
 	var b bytes.Buffer
 	printVerify(&b, verify.Report{Framework: "torch", Version: "2.6.0+cu126", CUDA: "12.6", OK: false, Checks: []verify.Check{
 		{Title: "CUDA 版", OK: true, Evidence: "12.6"},
@@ -374,7 +374,7 @@ func TestChineseVerifyAndVenvs(t *testing.T) {
 }
 
 func TestChineseFactsAndPlan(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	got := describeFacts(matrix.Facts{OS: "windows", DriverVersion: "566.36", CUDAMax: "12.7", ComputeCaps: []string{"8.6", "6.1"}, PythonVersion: "3.12", PythonBits: 64})
 	if got != "windows、显卡驱动 566.36（CUDA 12.7）、算力 8.6、6.1、Python 3.12 64 位" {
 		t.Errorf("facts: %q", got)
@@ -383,7 +383,7 @@ func TestChineseFactsAndPlan(t *testing.T) {
 }
 
 func TestChinesePythonInstallPlan(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	var b bytes.Buffer
 	printPythonPlan(&b, pyget.Plan{Minor: "3.12", Version: "3.12.10", Method: pyget.MethodInstaller,
 		URL: "https://www.python.org/ftp/python/3.12.10/python-3.12.10-amd64.exe", ChecksumFrom: "https://www.python.org/downloads/release/python-31210/",
@@ -410,7 +410,7 @@ func TestChinesePythonInstallPlan(t *testing.T) {
 }
 
 func TestChineseVenvLine(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	for _, c := range []struct {
 		e    venvs.Entry
 		want string
@@ -429,7 +429,7 @@ func TestChineseVenvLine(t *testing.T) {
 
 // A --json command that fails on bad input still answers with the same JSON keys; only "error" is Chinese.
 func TestChineseJSONErrorKeepsItsShape(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	out, stderr, code := runCLI(t, "channels", "--json", "--framework", "tensorflow")
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != ExitUsage {

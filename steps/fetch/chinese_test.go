@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 )
 
@@ -16,12 +15,6 @@ import (
 // dropped connections, continuing a cancelled run, files already in place, a file that fails its
 // sha256 and one the server does not have. These tests switch the process's language: none runs
 // in parallel, and each puts English back.
-
-func inChinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
 
 type logLines struct {
 	mu    sync.Mutex
@@ -36,7 +29,7 @@ func (l *logLines) text() string {
 }
 
 func TestChineseDownloadResumeAndCheck(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	fam := family()
 	torch := "torch-2.6.0+cu126-py3-none-any.whl"
 
@@ -112,7 +105,7 @@ func TestChineseDownloadResumeAndCheck(t *testing.T) {
 // Credentials the downloader does not have leave the download to pip: the error is still
 // ErrUnsupported, and says why in Chinese.
 func TestChineseDownloadNeedsCredentials(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	fam := family()
 	s := newServer(t, fam)
 	s.wantAuth = "user:secret"

@@ -11,13 +11,6 @@ import (
 	"gpuwiz/steps/i18n/i18ntest"
 )
 
-// chinese switches the catalog to Chinese for one test (tests that switch never run in parallel).
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 func contains(t *testing.T, what, text string, wants ...string) {
 	t.Helper()
 	for _, w := range wants {
@@ -30,7 +23,7 @@ func contains(t *testing.T, what, text string, wants ...string) {
 // The nvidia-smi fallback on recorded output, in Chinese: the sentence, the count, the names, and
 // every warning (fields not reported, an architecture no build supports) without English left.
 func TestChineseReportFromNvidiaSMI(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	run, _ := recordedSMI(t, "multi-na", "banner-610.txt")
 	r, err := smiFor(run).Probe(context.Background())
 	if err != nil {
@@ -69,7 +62,7 @@ func TestReportMessageCountsGPUs(t *testing.T) {
 
 // The probe chain as it runs on this machine: in Chinese whether or not a driver answers.
 func TestChineseProbeOnThisMachine(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	r, err := Default().Probe(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +78,7 @@ func TestChineseProbeOnThisMachine(t *testing.T) {
 
 // No driver, cards on the PCI bus: the count, what was looked for and why, all in Chinese.
 func TestChineseNoDriverReport(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	failing := newNVMLProber("nvml", func() (nvmlLib, error) { return nil, errNotExported{"nvmlInit_v2"} })
 	r, _ := newChain([]namedProber{{"NVML", failing}, {i18n.T("gpu.backend.smi_on_path"), newSMIProber(execRunner)}}, func() int { return 2 }).Probe(context.Background())
 	if r.Available {
@@ -101,7 +94,7 @@ func TestChineseNoDriverReport(t *testing.T) {
 // A --simulate file written in English reads in Chinese: the message and the card warnings are
 // gpuwiz's own, so they follow the language; the file's errors are Chinese too.
 func TestChineseSimulateFile(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	p, err := FromFile("../../testdata/fakenvml/expected.json")
 	if err != nil {
 		t.Fatal(err)

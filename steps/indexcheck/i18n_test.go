@@ -6,22 +6,14 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/indexcheck"
 )
 
-// chinese switches the catalog to Chinese for one test (never in parallel: the language is global).
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 // The install check against a loopback index, in Chinese: the refusal names the missing wheel and
 // the next best build with its flags; a broken index says why it could not look.
 func TestCheckBuildInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	ix := realisticIndex(t)
 	m := testMatrix(t)
 	sel := m.Select(matrix.Facts{Framework: "torch", OS: "windows", DriverVersion: "560.94", CUDAMax: "12.6", ComputeCaps: []string{"8.6"}, PythonVersion: "3.12"})
@@ -60,7 +52,7 @@ func TestCheckBuildInChinese(t *testing.T) {
 
 // The source flags' and wheel names' errors in Chinese.
 func TestErrorsInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	for _, s := range []indexcheck.Source{{IndexURL: "download.pytorch.org/whl"}, {IndexURL: "https://a.org/{channel}", Mirror: "https://b.org"}} {
 		err := s.Validate()
 		if err == nil {

@@ -18,12 +18,6 @@ import (
 // that fails half-way and puts the old packages back. These tests switch the process's language:
 // none of them runs in parallel, and each puts English back.
 
-func inChinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 // planText is what a user reads of a plan: every step, the source, the notes and the warnings.
 func planText(p Plan) string {
 	var b strings.Builder
@@ -39,7 +33,7 @@ func planText(p Plan) string {
 
 func TestChinesePlan(t *testing.T) {
 	ix := serve(t)
-	inChinese(t)
+	i18ntest.Chinese(t)
 	v := pyenv.Venv{Root: filepath.Join(t.TempDir(), "venv")}
 	o := options(t, v, torchTarget(ix, "cu126"), t.TempDir())
 	o.Environ = append(o.Environ, "PYTHONPATH=/opt/other")
@@ -126,7 +120,7 @@ func TestChineseUnreachableIndex(t *testing.T) {
 	ix := serve(t)
 	target := torchTarget(ix, "cu126")
 	ix.Close()
-	inChinese(t)
+	i18ntest.Chinese(t)
 	v := pyenv.Venv{Root: filepath.Join(t.TempDir(), "新环境")}
 	o := options(t, v, target, t.TempDir())
 	o.Environ = append(o.Environ, "PIP_RETRIES=0")
@@ -159,7 +153,7 @@ func TestChineseUnreachableIndex(t *testing.T) {
 func TestChineseMidInstallFailureRestores(t *testing.T) {
 	ix := serve(t)
 	v := userVenv(t)
-	inChinese(t)
+	i18ntest.Chinese(t)
 	target := torchTarget(ix, "cu126")
 	target.IndexURL = ix.ChannelURL("cu126-norecord")
 	target.Packages[2].Optional = false
@@ -180,7 +174,7 @@ func TestChineseMidInstallFailureRestores(t *testing.T) {
 
 // How a failed repair ended and what it left, as doctor --fix shows it.
 func TestChineseRepairOutcome(t *testing.T) {
-	inChinese(t)
+	i18ntest.Chinese(t)
 	if got := resultText(Outcome{Result: ResultRestored, Restored: true}); got != "安装失败，已还原（虚拟环境保持原样）" {
 		t.Errorf("restored: %q", got)
 	}

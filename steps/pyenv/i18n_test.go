@@ -11,16 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/runner"
 )
-
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
 
 // fakePython is a script that fails the way a broken interpreter does: it prints to stderr and exits 1.
 func fakePython(t *testing.T) string {
@@ -39,7 +32,7 @@ func fakePython(t *testing.T) string {
 // an interpreter that does not run are reported in Chinese, with the facts (paths, exit code, the
 // child's last line) kept.
 func TestVenvCreationInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	r := runner.New(nil)
 	if py, err := exec.LookPath("python3"); err == nil {
 		root := filepath.Join(t.TempDir(), "venv")
@@ -88,7 +81,7 @@ func TestVenvCreationInChinese(t *testing.T) {
 }
 
 func TestVenvPathChecksInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "stuff.txt"), nil, 0o644)
 	long := filepath.Join(dir, strings.Repeat("x", 100), strings.Repeat("y", 100), "深度学习")
@@ -119,7 +112,7 @@ func TestVenvPathChecksInChinese(t *testing.T) {
 }
 
 func TestAdviceAndWarningsInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	texts := map[string]string{
 		"windows":       NoPythonAdviceFor("windows", "3.12", Distro{}),
 		"ubuntu":        NoPythonAdviceFor("linux", "3.12", Distro{ID: "ubuntu"}),
@@ -182,7 +175,7 @@ func TestAdviceAndWarningsInChinese(t *testing.T) {
 
 // Another gpuwiz holding the venv: the error says so in Chinese, names its pid, and is still ErrLocked.
 func TestLockHeldInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	root := filepath.Join(t.TempDir(), "venv")
 	holder := exec.Command(os.Args[0])
 	holder.Env = append(os.Environ(), "GPUWIZ_LOCK_HOLDER="+root)

@@ -8,23 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
 
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 // Every plan (winget, the python.org installer from a mirror, a Linux distribution known or not)
 // and every refused request says its words in Chinese; the values (commands, URLs, --json method)
 // stay as they are.
 func TestPlansInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	winget := func(string) (string, error) { return `C:\winget.exe`, nil }
 	p, err := MakePlan(Options{Version: "3.12", GOOS: "windows", Env: env(map[string]string{"LOCALAPPDATA": `C:\Users\u\AppData\Local`}), LookPath: winget})
 	if err != nil || p.Method != MethodWinget || len(p.Notes) != 1 {
@@ -88,7 +81,7 @@ func TestPlansInChinese(t *testing.T) {
 // run and the new Python found; each step's message is Chinese. Then a tampered download and an
 // installer that fails are refused in Chinese, with the facts kept.
 func TestRunInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	f := newFixture(t)
 	var events []Event
 	o := f.options(t, &events)

@@ -10,16 +10,10 @@ import (
 	"gpuwiz/steps/i18n/i18ntest"
 )
 
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 // A real child that fails, one that is too long, one whose lines a full channel drops, and one
 // that never starts: what the runner says about each is Chinese.
 func TestRunnerTextsInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	res := New(nil).Run(context.Background(), helper("exit3"), make(chan Line, 10))
 	var ee *ExitCodeError
 	if !errors.As(res.Err, &ee) || res.Err.Error() != "“helper exit3”退出，退出码 3" {

@@ -6,22 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 )
-
-// chinese switches the catalog to Chinese for one test (never in parallel: the language is global).
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
 
 // A probe of real loopback indexes in Chinese: a slow one, one missing the build, one with the
 // wrong Python, a good flat page, a typed URL and a closed port. Every reason and name is Chinese,
 // and the facts (the timeout, versions, tags, host) survive.
 func TestProbeInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	timeout := 300 * time.Millisecond
 	slow := serveFake(t, 20*timeout, map[string][]string{"cu126": {goodWheel}})
 	missing := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu118-cp312-cp312-manylinux_2_28_x86_64.whl", "torch-2.5.1+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"}})
@@ -87,7 +79,7 @@ func TestProbeInChinese(t *testing.T) {
 
 // The proxy is named in Chinese, with where it was set and without its password.
 func TestProbeProxyInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	proxy := "http://alice:s3cret@" + closedPort(t)
 	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: "https://mirror.example.invalid/whl/cu126"}}
 	r := Probe(context.Background(), c, build126, Options{Environ: []string{"HTTPS_PROXY=" + proxy}})[0]
@@ -113,7 +105,7 @@ func TestProbeProxyInChinese(t *testing.T) {
 
 // The embedded list in Chinese: every entry has a Chinese name, and its note is Chinese.
 func TestEmbeddedListInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	l, err := Embedded()
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +134,7 @@ func TestEmbeddedListInChinese(t *testing.T) {
 
 // A sources file's errors in Chinese, the file and the bad value kept.
 func TestParseErrorsInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	head := "schema = 1\n[[source]]\nid = \"a\"\nname = \"A\"\nframeworks = [\"torch\"]\n"
 	cases := []struct{ body, want string }{
 		{head + "layout = \"index\"\nurl = \"https://x.org/{channel}\"\nmirror = \"y\"\n", "x.toml:8:"},

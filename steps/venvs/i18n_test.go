@@ -8,20 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/jsonfile"
 )
 
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
 // Real environments on disk, listed in Chinese: what each holds keeps its versions and labels.
 func TestHoldsInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	dir := t.TempDir()
 	cases := map[string]struct {
 		dists []string
@@ -45,7 +38,7 @@ func TestHoldsInChinese(t *testing.T) {
 
 // A list written by a newer gpuwiz and a damaged list, read in Chinese.
 func TestListWarningsInChinese(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	dir := t.TempDir()
 	s := Store{Path: filepath.Join(dir, "venvs.json")}
 	a := makeVenv(t, filepath.Join(dir, "a"), "3.12.8")

@@ -5,16 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/pyindex"
 )
-
-func chinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
 
 // ours is the text of a check that gpuwiz writes (the evidence may quote the framework's own
 // English error, so it is checked only where gpuwiz wrote it).
@@ -29,7 +22,7 @@ func ours(c Check, withEvidence bool) string {
 // A good torch build, verified in Chinese: every check's title and evidence is Chinese and still
 // names the facts (framework, channel, card, compute capability, matrix size, device count).
 func TestChineseChecksOfAGoodBuild(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	rep := run(t, "torch", "cu126", pyindex.TorchStub(goodTorch), 0)
 	if !rep.OK {
 		t.Fatalf("want OK, got %+v", rep.Failed())
@@ -61,7 +54,7 @@ func TestChineseChecksOfAGoodBuild(t *testing.T) {
 // Failed checks in Chinese: each cause and fix (and gpuwiz's own evidence) reads in Chinese and
 // keeps the commands, DLL names and versions a user needs.
 func TestChineseCausesAndFixes(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	cpu := goodTorch
 	cpu.Version, cpu.CUDA, cpu.CudaAvailable, cpu.CuDNN = "2.6.0+cpu", "", false, 0
 	noArch := goodTorch
@@ -105,7 +98,7 @@ func TestChineseCausesAndFixes(t *testing.T) {
 // The script that hangs or crashes: the check, the cause (with the recognised one inside) and the
 // fix in Chinese; the evidence starts with gpuwiz's words and keeps the interpreter's output.
 func TestChineseScriptFailures(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	crash := check(t, run(t, "torch", "cu126", map[string]string{"torch/__init__.py": "import os, signal, sys\nsys.stderr.write('about to crash\\n')\nos.kill(os.getpid(), signal.SIGSEGV)\n"}, 0), "script")
 	if !strings.HasPrefix(crash.Evidence, "解释器没有给出结果就退出了") || !strings.Contains(crash.Evidence, "about to crash") ||
 		!strings.Contains(crash.Cause, "加载 torch 时 Python 进程崩溃了（") || !strings.Contains(crash.Title, "torch 验证脚本") {
@@ -121,7 +114,7 @@ func TestChineseScriptFailures(t *testing.T) {
 
 // Paddle in Chinese: the cuDNN DLL mismatch and a CPU build, the two the Paddle guide warns about.
 func TestChinesePaddle(t *testing.T) {
-	chinese(t)
+	i18ntest.Chinese(t)
 	dll := check(t, run(t, "paddle", "cu126", map[string]string{"paddle/__init__.py": `raise OSError("(PreconditionNotMet) The third-party dynamic library (cudnn64_8.dll) that Paddle depends on is not configured correctly. (error code is 126)")`}, 0), "import")
 	if !strings.Contains(dll.Cause, "cuDNN DLL") || !strings.Contains(dll.Fix, "gpuwiz doctor") {
 		t.Errorf("cudnn dll: %+v", dll)
