@@ -162,26 +162,26 @@ func flagError(c *cobra.Command, err error) error {
 	var syntax *pflag.InvalidSyntaxError
 	switch {
 	case errors.As(err, &notExist) && len(notExist.GetSpecifiedShortnames()) > 1:
-		return wrapText(err, i18n.T("cli.usage.unknown_shorthand", i18n.D{"Flag": "-" + notExist.GetSpecifiedName(), "In": "-" + notExist.GetSpecifiedShortnames(), "Help": help}))
+		return i18n.Wrap(err, i18n.T("cli.usage.unknown_shorthand", i18n.D{"Flag": "-" + notExist.GetSpecifiedName(), "In": "-" + notExist.GetSpecifiedShortnames(), "Help": help}))
 	case errors.As(err, &notExist):
 		flag := "--" + notExist.GetSpecifiedName()
 		if notExist.GetSpecifiedShortnames() != "" {
 			flag = "-" + notExist.GetSpecifiedName()
 		}
-		return wrapText(err, i18n.T("cli.usage.unknown_flag", i18n.D{"Flag": flag, "Help": help}))
+		return i18n.Wrap(err, i18n.T("cli.usage.unknown_flag", i18n.D{"Flag": flag, "Help": help}))
 	case errors.As(err, &needs):
 		name := "--" + needs.GetSpecifiedName()
 		if needs.GetSpecifiedShortnames() != "" {
 			name = "-" + needs.GetFlag().Shorthand
 		}
-		return wrapText(err, i18n.T("cli.usage.needs_value", i18n.D{"Flag": name, "Help": help}))
+		return i18n.Wrap(err, i18n.T("cli.usage.needs_value", i18n.D{"Flag": name, "Help": help}))
 	case errors.As(err, &invalid):
 		f := invalid.GetFlag()
-		return wrapText(err, i18n.T("cli.usage.invalid_value", i18n.D{"Flag": "--" + f.Name, "Value": invalid.GetValue(), "Want": valueKind(f.Value.Type()), "Help": help}))
+		return i18n.Wrap(err, i18n.T("cli.usage.invalid_value", i18n.D{"Flag": "--" + f.Name, "Value": invalid.GetValue(), "Want": valueKind(f.Value.Type()), "Help": help}))
 	case errors.As(err, &syntax):
-		return wrapText(err, i18n.T("cli.usage.bad_syntax", i18n.D{"Flag": syntax.GetSpecifiedFlag(), "Help": help}))
+		return i18n.Wrap(err, i18n.T("cli.usage.bad_syntax", i18n.D{"Flag": syntax.GetSpecifiedFlag(), "Help": help}))
 	}
-	return wrapText(err, i18n.T("cli.usage.bad_flag", i18n.D{"Err": err.Error(), "Help": help}))
+	return i18n.Wrap(err, i18n.T("cli.usage.bad_flag", i18n.D{"Err": err.Error(), "Help": help}))
 }
 
 // valueKind says what a flag of pflag's type takes.
@@ -199,21 +199,9 @@ func valueKind(typ string) string {
 	return i18n.T("cli.usage.kind_text")
 }
 
-// textError is a message in the current language that still answers errors.Is/As as the error it
-// replaces.
-type textError struct {
-	text string
-	err  error
-}
-
-func (e *textError) Error() string { return e.text }
-func (e *textError) Unwrap() error { return e.err }
-
-func wrapText(err error, text string) error { return &textError{text: text, err: err} }
-
-// usageText is wrapText as a usage error (exit 2).
+// usageText is i18n.Wrap as a usage error (exit 2).
 func usageText(err error, text string) error {
-	return &ExitError{Code: ExitUsage, Err: wrapText(err, text)}
+	return &ExitError{Code: ExitUsage, Err: i18n.Wrap(err, text)}
 }
 
 var (
@@ -239,7 +227,7 @@ func argsError(c *cobra.Command, err error) error {
 	msg := err.Error()
 	if m := argsUnknown.FindStringSubmatch(msg); m != nil {
 		if !c.HasAvailableSubCommands() {
-			return wrapText(err, i18n.T("cli.usage.no_args", i18n.D{"Command": c.CommandPath(), "Arg": m[1], "Help": help}))
+			return i18n.Wrap(err, i18n.T("cli.usage.no_args", i18n.D{"Command": c.CommandPath(), "Arg": m[1], "Help": help}))
 		}
 		text := i18n.T("cli.usage.unknown_command", i18n.D{"Arg": m[1], "Command": c.CommandPath(), "Help": help})
 		if c.SuggestionsMinimumDistance <= 0 {
@@ -248,27 +236,27 @@ func argsError(c *cobra.Command, err error) error {
 		if s := c.SuggestionsFor(m[1]); len(s) > 0 {
 			text += i18n.T("cli.usage.did_you_mean", i18n.D{"Command": c.CommandPath() + " " + s[0]})
 		}
-		return wrapText(err, text)
+		return i18n.Wrap(err, text)
 	}
 	if m := argsCount.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[2])
 		got, _ := strconv.Atoi(m[4])
 		switch m[1] {
 		case "accepts":
-			return wrapText(err, i18n.N("cli.usage.args_exact", n, i18n.D{"Usage": useLine(c), "Got": got}))
+			return i18n.Wrap(err, i18n.N("cli.usage.args_exact", n, i18n.D{"Usage": useLine(c), "Got": got}))
 		case "accepts at most": //i18n:raw cobra's words, matched
-			return wrapText(err, i18n.N("cli.usage.args_at_most", n, i18n.D{"Usage": useLine(c), "Got": got}))
+			return i18n.Wrap(err, i18n.N("cli.usage.args_at_most", n, i18n.D{"Usage": useLine(c), "Got": got}))
 		case "requires at least": //i18n:raw cobra's words, matched
-			return wrapText(err, i18n.N("cli.usage.args_at_least", n, i18n.D{"Usage": useLine(c), "Got": got}))
+			return i18n.Wrap(err, i18n.N("cli.usage.args_at_least", n, i18n.D{"Usage": useLine(c), "Got": got}))
 		default:
 			hi, _ := strconv.Atoi(m[3])
-			return wrapText(err, i18n.T("cli.usage.args_between", i18n.D{"Min": n, "Max": hi, "Usage": useLine(c), "Got": got}))
+			return i18n.Wrap(err, i18n.T("cli.usage.args_between", i18n.D{"Min": n, "Max": hi, "Usage": useLine(c), "Got": got}))
 		}
 	}
 	if m := argsInvalid.FindStringSubmatch(msg); m != nil {
-		return wrapText(err, i18n.T("cli.usage.invalid_arg", i18n.D{"Arg": m[1], "Command": c.CommandPath(), "Help": help}))
+		return i18n.Wrap(err, i18n.T("cli.usage.invalid_arg", i18n.D{"Arg": m[1], "Command": c.CommandPath(), "Help": help}))
 	}
-	return wrapText(err, i18n.T("cli.usage.bad_args", i18n.D{"Err": msg, "Help": help}))
+	return i18n.Wrap(err, i18n.T("cli.usage.bad_args", i18n.D{"Err": msg, "Help": help}))
 }
 
 var (

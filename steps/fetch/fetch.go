@@ -68,9 +68,9 @@ type FileResult struct {
 var (
 	// ErrUnsupported means the downloader cannot fetch this set while pip may: a URL that is not
 	// http(s), credentials the downloader does not have. The caller falls back to pip.
-	ErrUnsupported error = &sentinel{func() string { return i18n.T("fetch.unsupported") }}
+	ErrUnsupported error = i18n.Lazy(func() string { return i18n.T("fetch.unsupported") })
 	// ErrHashMismatch is a file whose bytes do not have the sha256 the index gave.
-	ErrHashMismatch error = &sentinel{func() string { return i18n.T("fetch.hash_mismatch") }}
+	ErrHashMismatch error = i18n.Lazy(func() string { return i18n.T("fetch.hash_mismatch") })
 )
 
 // PartSuffix and StateSuffix name a file's partial download and its progress record in Dir.
@@ -133,7 +133,7 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 	o.defaults()
 	var res Result
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
-		return res, wrap(err, i18n.T("fetch.err.dir", i18n.D{"Dir": o.Dir, "Err": err}))
+		return res, i18n.Wrap(err, i18n.T("fetch.err.dir", i18n.D{"Dir": o.Dir, "Err": err}))
 	}
 	client, err := o.Network.client(o.Connections)
 	if err != nil {
@@ -612,7 +612,7 @@ func (o *Options) getPart(ctx context.Context, client *http.Client, p *part) (pr
 				rerr = io.EOF
 			}
 			if _, werr := j.f.WriteAt(buf[:n], off); werr != nil {
-				return progressed, &permanentError{wrap(werr, i18n.T("fetch.err.write", i18n.D{"File": j.f.Name(), "Err": werr}))}
+				return progressed, &permanentError{i18n.Wrap(werr, i18n.T("fetch.err.write", i18n.D{"File": j.f.Name(), "Err": werr}))}
 			}
 			off += int64(n)
 			p.done.Add(int64(n))

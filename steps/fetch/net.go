@@ -58,7 +58,7 @@ func (n Network) client(conns int) (*http.Client, error) {
 	if n.Cert != "" {
 		pem, err := os.ReadFile(n.Cert)
 		if err != nil {
-			return nil, wrap(err, i18n.T("fetch.err.cert_read", i18n.D{"Cert": n.Cert, "Err": err}))
+			return nil, i18n.Wrap(err, i18n.T("fetch.err.cert_read", i18n.D{"Cert": n.Cert, "Err": err}))
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
@@ -134,7 +134,7 @@ func (n Network) ProxyInUse(rawURL string) string {
 func (n Network) request(rawURL string) (*http.Request, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, wrap(err, i18n.T("fetch.err.not_url", i18n.D{"URL": runner.Redact(rawURL), "Err": err}))
+		return nil, i18n.Wrap(err, i18n.T("fetch.err.not_url", i18n.D{"URL": runner.Redact(rawURL), "Err": err}))
 	}
 	if u.Scheme != "https" && u.Scheme != "http" {
 		return nil, unsupported(i18n.T("fetch.err.not_http", i18n.D{"URL": runner.Redact(rawURL)}))

@@ -10,11 +10,7 @@ import (
 
 // ErrNoGPU is what Sample returns when no backend answered (errors.Is matches it; its text is in
 // the language current when it is read).
-var ErrNoGPU error = noGPUError{}
-
-type noGPUError struct{}
-
-func (noGPUError) Error() string { return i18n.T("gpu.sample.no_gpu") }
+var ErrNoGPU = i18n.Lazy(func() string { return i18n.T("gpu.sample.no_gpu") })
 
 // Default is the probe chain: NVML (go-nvml on Linux, nvml.dll on Windows), then nvidia-smi, then a
 // plain "no NVIDIA driver" report. It never fails: a machine without a driver gets Available=false.

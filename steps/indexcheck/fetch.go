@@ -20,11 +20,7 @@ import (
 
 // ErrNotServed means the index answered that it has no such page (HTTP 404 or 410): the project is not
 // on that index. Any other failure means gpuwiz could not look, which never counts as missing.
-var ErrNotServed error = notServed{}
-
-type notServed struct{}
-
-func (notServed) Error() string { return i18n.T("indexcheck.fetch.not_served") }
+var ErrNotServed = i18n.Lazy(func() string { return i18n.T("indexcheck.fetch.not_served") })
 
 // accept asks for PEP 691 JSON first, then PEP 503 HTML, as pip does.
 const accept = "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"

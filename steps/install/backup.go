@@ -59,7 +59,7 @@ func (e *engine) backup(ctx context.Context) error {
 	if sites := venvSiteDirs(e.plan.Venv); len(sites) > 0 {
 		m, n, ok, err := backupDistInfo(sites, backupNames(e.plan.families, staged), filepath.Join(e.backupDir, "files"))
 		if err != nil {
-			return wrap(err, i18n.T("install.err.backup", i18n.D{"Err": err}))
+			return i18n.Wrap(err, i18n.T("install.err.backup", i18n.D{"Err": err}))
 		}
 		if ok {
 			e.manifest = m
@@ -69,7 +69,7 @@ func (e *engine) backup(ctx context.Context) error {
 	}
 	res := e.run(ctx, StepBackup, runner.Cmd{Name: "backup", Argv: []string{e.py, "-c", backupScript, e.manifestPath(), e.backupDir, string(names)}, Env: e.plan.env})
 	if res.Err != nil {
-		return wrap(res.Err, i18n.T("install.err.backup", i18n.D{"Err": res.Err}))
+		return i18n.Wrap(res.Err, i18n.T("install.err.backup", i18n.D{"Err": res.Err}))
 	}
 	m, err := e.readManifest()
 	if err != nil {
@@ -197,11 +197,11 @@ func (e *engine) manifestPath() string { return filepath.Join(e.backupDir, "mani
 func (e *engine) readManifest() (*manifest, error) {
 	b, err := os.ReadFile(e.manifestPath())
 	if err != nil {
-		return nil, wrap(err, i18n.T("install.err.manifest", i18n.D{"Err": err}))
+		return nil, i18n.Wrap(err, i18n.T("install.err.manifest", i18n.D{"Err": err}))
 	}
 	var m manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, wrap(err, i18n.T("install.err.manifest", i18n.D{"Err": err}))
+		return nil, i18n.Wrap(err, i18n.T("install.err.manifest", i18n.D{"Err": err}))
 	}
 	return &m, nil
 }

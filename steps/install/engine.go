@@ -117,7 +117,7 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 	unlockCache, err := pyenv.Lock(plan.StageDir)
 	if err != nil {
 		e.out.Result = ResultUnchanged
-		e.out.Err = wrap(err, i18n.T("install.err.cache_in_use", i18n.D{"Err": err}))
+		e.out.Err = i18n.Wrap(err, i18n.T("install.err.cache_in_use", i18n.D{"Err": err}))
 		return e.finish()
 	}
 	defer unlockCache()
@@ -130,13 +130,13 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			e.fail(ctx, s.ID, wrap(err, i18n.T("install.err.cancelled_before", i18n.D{"Step": s.ID, "Err": err})))
+			e.fail(ctx, s.ID, i18n.Wrap(err, i18n.T("install.err.cancelled_before", i18n.D{"Step": s.ID, "Err": err})))
 			return e.finish()
 		}
 		e.emit(Event{StepID: s.ID, State: StateRunning, Message: s.Title})
 		err := e.step(ctx, s)
 		if err == nil && ctx.Err() != nil && e.changed && s.ID != StepVerify && s.ID != StepLock {
-			err = wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": s.ID, "Err": ctx.Err()}))
+			err = i18n.Wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": s.ID, "Err": ctx.Err()}))
 		}
 		switch {
 		case err == nil:
@@ -159,7 +159,7 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 }
 
 // errSkipped marks a step that had nothing to do; the error's text (a reasonError's) says why.
-var errSkipped error = &sentinel{func() string { return i18n.T("install.skip") }}
+var errSkipped error = i18n.Lazy(func() string { return i18n.T("install.skip") })
 
 // skipped is a step that had nothing to do, text saying why.
 func skipped(text string) error { return &reasonError{of: errSkipped, msg: text, why: text} }
@@ -224,7 +224,7 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 				left = e.createdTop
 			}
 			e.out.Leftovers = []Leftover{{Path: left, What: "extra", Clear: removeCommand(hostGOOS(), left)}}
-			e.out.Err = wrap(err, i18n.T("install.err.venv_not_removed", i18n.D{"Err": err, "RemoveErr": rerr}))
+			e.out.Err = i18n.Wrap(err, i18n.T("install.err.venv_not_removed", i18n.D{"Err": err, "RemoveErr": rerr}))
 			e.emit(Event{StepID: stepID, Message: i18n.T("install.event.venv_not_removed", i18n.D{"Err": rerr})})
 			return
 		}
@@ -248,7 +248,7 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 		} else {
 			why = i18n.N("install.restore.left", len(left))
 		}
-		e.out.Err = wrap(err, i18n.T("install.err.restore_unfinished", i18n.D{"Err": err, "Why": why, "Snapshot": e.out.SnapshotFile, "Backup": e.backupDir}))
+		e.out.Err = i18n.Wrap(err, i18n.T("install.err.restore_unfinished", i18n.D{"Err": err, "Why": why, "Snapshot": e.out.SnapshotFile, "Backup": e.backupDir}))
 		e.emit(Event{StepID: "restore", State: StateFailed, Message: why})
 		return
 	}
@@ -268,7 +268,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 			return skipped(i18n.T("install.pip_upgrade.unreachable", i18n.D{"Why": why, "Proxy": proxyNote(e.plan.userEnv)}))
 		}
 		if res.Err != nil {
-			return wrap(res.Err, i18n.T("install.pip_upgrade.failed", i18n.D{"Err": res.Err}))
+			return i18n.Wrap(res.Err, i18n.T("install.pip_upgrade.failed", i18n.D{"Err": res.Err}))
 		}
 		e.afterPipUpgrade(ctx)
 		if !e.plan.NewVenv {
@@ -448,7 +448,7 @@ func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
 	e.backupDir = filepath.Join(e.plan.StateDir, "backup-"+stamp)
 	site, err := readSiteState(e.stateDirs())
 	if err != nil {
-		return wrap(err, i18n.T("install.err.read_site", i18n.D{"Err": err}))
+		return i18n.Wrap(err, i18n.T("install.err.read_site", i18n.D{"Err": err}))
 	}
 	e.site = &site
 	listing, _ := json.MarshalIndent(site, "", " ")
@@ -466,7 +466,7 @@ func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
 // so a run that died at 80 % keeps what it finished.
 func (e *engine) stage(ctx context.Context, s Step) error {
 	if err := os.MkdirAll(e.plan.StageDir, 0o755); err != nil {
-		return wrap(err, i18n.T("install.err.cache_dir", i18n.D{"Dir": e.plan.StageDir, "Err": err}))
+		return i18n.Wrap(err, i18n.T("install.err.cache_dir", i18n.D{"Dir": e.plan.StageDir, "Err": err}))
 	}
 	if s.ID == StepStage {
 		if err := e.checkCache(); err != nil {
@@ -499,7 +499,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	err := e.pip(ctx, s, s.Argv)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
 	if rerr := recordNew(e.plan.StageDir, e.out.Source); rerr != nil && err == nil {
-		err = wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
+		err = i18n.Wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
 	}
 	if err != nil && s.ID == StepStageOpt {
 		e.dropOptional()
@@ -550,11 +550,11 @@ func probeIndex(ctx context.Context, err error, argv []string, env []string) err
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return indexUnreachable{wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": err, "Index": index, "Why": why, "Proxy": proxyNote(env)}))}
+		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": err, "Index": index, "Why": why, "Proxy": proxyNote(env)}))}
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {
-		return wrap(err, i18n.T("install.probe.status", i18n.D{"Err": err, "Index": index, "Status": resp.Status}))
+		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": err, "Index": index, "Status": resp.Status}))
 	}
 	return err
 }
@@ -587,7 +587,7 @@ func (e *engine) stageDeps(ctx context.Context, s Step) error {
 	err = e.pip(ctx, s, s.Argv)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
 	if rerr := recordNew(e.plan.StageDir, e.plan.Target.Mirror); rerr != nil && err == nil {
-		err = wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
+		err = i18n.Wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
 	}
 	return err
 }

@@ -93,7 +93,7 @@ type Plan struct {
 }
 
 // ErrBadInput wraps plan errors caused by the options (a usage error for the CLI).
-var ErrBadInput error = &sentinel{func() string { return i18n.T("install.err.bad_input") }}
+var ErrBadInput error = i18n.Lazy(func() string { return i18n.T("install.err.bad_input") })
 
 // badInput is text (a catalog message) as a bad-input error: "bad input: text".
 func badInput(text string) error {

@@ -29,7 +29,7 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 		var err error
 		installed, err = pyenv.Inspect(ctx, r, opts.Venv.Python())
 		if err != nil {
-			return Plan{}, wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": opts.Venv.Root, "Err": err}))
+			return Plan{}, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": opts.Venv.Root, "Err": err}))
 		}
 		python = opts.Venv.Python()
 	} else if python != "" {

@@ -102,7 +102,7 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	v := pyenv.Venv{Root: venv}
 	have, err := pyenv.Inspect(ctx, r, v.Python())
 	if err != nil {
-		return wrap(err, i18n.T("install.err.cannot_read", i18n.D{"Venv": venv, "Err": err}))
+		return i18n.Wrap(err, i18n.T("install.err.cannot_read", i18n.D{"Venv": venv, "Err": err}))
 	}
 	p, err := MakePlan(reinstallOptions(venv, c, o), have)
 	if err != nil {
@@ -143,11 +143,11 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 		for _, l := range out.Leftovers {
 			left = append(left, leftoverText(l))
 		}
-		return wrap(out.Err, i18n.T("install.repair.damaged_left", i18n.D{"Leftovers": strings.Join(left, i18n.T("install.sep")), "Err": out.Err}))
+		return i18n.Wrap(out.Err, i18n.T("install.repair.damaged_left", i18n.D{"Leftovers": strings.Join(left, i18n.T("install.sep")), "Err": out.Err}))
 	}
 	msg := resultText(out)
 	if out.Err != nil {
-		return wrap(out.Err, i18n.T("install.repair.failed", i18n.D{"Result": msg, "Err": out.Err}))
+		return i18n.Wrap(out.Err, i18n.T("install.repair.failed", i18n.D{"Result": msg, "Err": out.Err}))
 	}
 	return errors.New(msg)
 }

@@ -22,7 +22,7 @@ import (
 
 // errUsePip says the stage cannot be done by resolving with pip and fetching in Go, and why:
 // the stage then runs today's `pip download`.
-var errUsePip error = &sentinel{func() string { return i18n.T("install.fallback") }}
+var errUsePip error = i18n.Lazy(func() string { return i18n.T("install.fallback") })
 
 // usePip is errUsePip with why (a catalog message): the stage is left to pip for that reason.
 func usePip(why string) error {

@@ -86,7 +86,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	for _, d := range e.manifest.Dists {
 		for _, f := range d.Files {
 			if err := linkOrCopy(filepath.Join(e.backupDir, "files", f[1]), f[0]); err != nil {
-				return nil, wrap(err, i18n.T("install.err.put_back", i18n.D{"Path": f[0], "Err": err}))
+				return nil, i18n.Wrap(err, i18n.T("install.err.put_back", i18n.D{"Path": f[0], "Err": err}))
 			}
 		}
 	}
@@ -94,7 +94,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 		m := e.manifest.Moved[i]
 		_ = os.RemoveAll(m[0])
 		if err := os.Rename(m[1], m[0]); err != nil {
-			return nil, wrap(err, i18n.T("install.err.move_back", i18n.D{"Path": m[0], "Err": err}))
+			return nil, i18n.Wrap(err, i18n.T("install.err.move_back", i18n.D{"Path": m[0], "Err": err}))
 		}
 	}
 	e.removeNewTildeDirs()
@@ -221,7 +221,7 @@ func (e *engine) moveLeftovers() error {
 		}
 		dst := filepath.Join(dir, fmt.Sprint(i))
 		if err := os.Rename(t, dst); err != nil {
-			return wrap(err, i18n.T("install.err.move_aside", i18n.D{"Path": t, "Err": err}))
+			return i18n.Wrap(err, i18n.T("install.err.move_aside", i18n.D{"Path": t, "Err": err}))
 		}
 		e.manifest.Moved = append(e.manifest.Moved, [2]string{t, dst})
 		e.emit(Event{StepID: StepLeftovers, Message: i18n.T("install.event.moved_aside", i18n.D{"Path": t})})

@@ -45,7 +45,7 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 	stop()
 	e.out.BytesDownloaded += res.Fetched
 	if rerr := recordFetched(e.plan.StageDir, fetchSource(s, e.plan), files); rerr != nil && err == nil {
-		err = wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
+		err = i18n.Wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
 	}
 	e.fetched = append(e.fetched, files...)
 	if err != nil {
@@ -53,7 +53,7 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 			return usePip(err.Error())
 		}
 		if p := netw.ProxyInUse(files[0].URL); p != "" && !errors.Is(err, fetch.ErrHashMismatch) && ctx.Err() == nil {
-			err = wrap(err, i18n.T("install.err.via_proxy", i18n.D{"Err": err, "Proxy": p}))
+			err = i18n.Wrap(err, i18n.T("install.err.via_proxy", i18n.D{"Err": err, "Proxy": p}))
 		}
 		return err
 	}

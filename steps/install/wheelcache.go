@@ -149,7 +149,7 @@ func quarantine(dir string, files []string) error {
 	}
 	for _, f := range files {
 		if err := os.Rename(filepath.Join(dir, f), filepath.Join(q, f)); err != nil {
-			return wrap(err, i18n.T("install.err.quarantine", i18n.D{"File": f, "Err": err}))
+			return i18n.Wrap(err, i18n.T("install.err.quarantine", i18n.D{"File": f, "Err": err}))
 		}
 	}
 	return nil

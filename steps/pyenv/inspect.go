@@ -66,11 +66,11 @@ type inspectDoc struct {
 func Inspect(ctx context.Context, r runner.Runner, python string) (Installed, error) {
 	out, res := capture(ctx, r, runner.Cmd{Name: i18n.T("pyenv.label.inspect"), Argv: []string{python, "-I", "-c", inspectScript}})
 	if res.Err != nil {
-		return Installed{}, wrap(i18n.T("pyenv.inspect.failed", i18n.D{"Python": python, "Err": res.Err, "Tail": tailNote(res)}), res.Err)
+		return Installed{}, i18n.Wrap(res.Err, i18n.T("pyenv.inspect.failed", i18n.D{"Python": python, "Err": res.Err, "Tail": tailNote(res)}))
 	}
 	var doc inspectDoc
 	if err := json.Unmarshal([]byte(jsonDocument(out)), &doc); err != nil {
-		return Installed{}, wrap(i18n.T("pyenv.inspect.unreadable", i18n.D{"Python": python, "Err": err}), err)
+		return Installed{}, i18n.Wrap(err, i18n.T("pyenv.inspect.unreadable", i18n.D{"Python": python, "Err": err}))
 	}
 	return installedFrom(doc, python, goosRuntime), nil
 }

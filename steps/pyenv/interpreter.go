@@ -95,11 +95,11 @@ func DescribeWith(ctx context.Context, r runner.Runner, python, goos string) (In
 			in.Warnings = append(in.Warnings, i18n.T("pyenv.store_alias.warning"))
 			return in, errors.New(i18n.T("pyenv.store_alias.error", i18n.D{"Python": python}))
 		}
-		return in, wrap(i18n.T("pyenv.describe.failed", i18n.D{"Python": python, "Err": res.Err, "Tail": tailNote(res)}), res.Err)
+		return in, i18n.Wrap(res.Err, i18n.T("pyenv.describe.failed", i18n.D{"Python": python, "Err": res.Err, "Tail": tailNote(res)}))
 	}
 	var d description
 	if err := json.Unmarshal([]byte(lastJSONLine(out)), &d); err != nil {
-		return in, wrap(i18n.T("pyenv.describe.unreadable", i18n.D{"Python": python, "Err": err}), err)
+		return in, i18n.Wrap(err, i18n.T("pyenv.describe.unreadable", i18n.D{"Python": python, "Err": err}))
 	}
 	in.Version, in.Bits, in.Prefix = d.Version, d.Bits, d.Prefix
 	if d.Executable != "" {
@@ -138,14 +138,3 @@ func tailNote(res runner.Result) string {
 	}
 	return i18n.T("pyenv.tail", i18n.D{"Line": res.Tail[len(res.Tail)-1]})
 }
-
-// wrapped is an error whose words come from the catalog and whose cause stays reachable by errors.Is.
-type wrapped struct {
-	msg string
-	err error
-}
-
-func (w *wrapped) Error() string { return w.msg }
-func (w *wrapped) Unwrap() error { return w.err }
-
-func wrap(msg string, err error) error { return &wrapped{msg, err} }

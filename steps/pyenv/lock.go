@@ -40,19 +40,19 @@ func LockPath(root string) string {
 func Lock(root string) (unlock func() error, err error) {
 	path := LockPath(root)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, wrap(i18n.T("pyenv.lock.no_dir", i18n.D{"Err": err}), err)
+		return nil, i18n.Wrap(err, i18n.T("pyenv.lock.no_dir", i18n.D{"Err": err}))
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, wrap(i18n.T("pyenv.lock.no_file", i18n.D{"Path": path, "Err": err}), err)
+		return nil, i18n.Wrap(err, i18n.T("pyenv.lock.no_file", i18n.D{"Path": path, "Err": err}))
 	}
 	if err := lockFile(f); err != nil {
 		holder := readHolder(path)
 		f.Close()
 		if errors.Is(err, errWouldBlock) {
-			return nil, wrap(i18n.T("pyenv.lock.held", i18n.D{"PID": holder, "Venv": root}), ErrLocked)
+			return nil, i18n.Wrap(ErrLocked, i18n.T("pyenv.lock.held", i18n.D{"PID": holder, "Venv": root}))
 		}
-		return nil, wrap(i18n.T("pyenv.lock.failed", i18n.D{"Path": path, "Err": err}), err)
+		return nil, i18n.Wrap(err, i18n.T("pyenv.lock.failed", i18n.D{"Path": path, "Err": err}))
 	}
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)

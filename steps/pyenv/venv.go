@@ -140,7 +140,7 @@ func Create(ctx context.Context, r runner.Runner, python, root string) error {
 		if !existed {
 			_ = os.RemoveAll(root)
 		}
-		return wrap(i18n.T("pyenv.venv.create_failed", i18n.D{"Venv": root, "Err": res.Err, "Tail": tailNote(res)}), res.Err)
+		return i18n.Wrap(res.Err, i18n.T("pyenv.venv.create_failed", i18n.D{"Venv": root, "Err": res.Err, "Tail": tailNote(res)}))
 	}
 	return nil
 }

@@ -51,17 +51,6 @@ type Result struct {
 // ErrChecksum marks an installer whose SHA-256 is not the published one; it was deleted, not run.
 var ErrChecksum = errors.New("checksum mismatch") //i18n:raw a sentinel for errors.Is; the text shown is pyget.error.checksum
 
-// wrapped is an error whose words come from the catalog and whose cause stays reachable by errors.Is.
-type wrapped struct {
-	msg string
-	err error
-}
-
-func (w *wrapped) Error() string { return w.msg }
-func (w *wrapped) Unwrap() error { return w.err }
-
-func wrap(msg string, err error) error { return &wrapped{msg, err} }
-
 // label is the words for a step's command, for the runner's messages ("install exited with code 1").
 func label(step string) string {
 	switch step {
@@ -101,7 +90,7 @@ func Run(ctx context.Context, o Options, p Plan) (Result, error) {
 		if !existed && (fileExists(p.Target) || run.Err == nil) {
 			o.OnEvent(Event{Step: StepUndo, Message: i18n.T("pyget.event.run", i18n.D{"Command": runner.QuoteArgv(p.undo)})})
 			if u := runOut(context.WithoutCancel(ctx), o, StepUndo, p.undo); u.Err != nil {
-				err := wrap(i18n.T("pyget.error.undo_failed", i18n.D{"Err": u.Err, "Tail": tail(u)}), u.Err)
+				err := i18n.Wrap(u.Err, i18n.T("pyget.error.undo_failed", i18n.D{"Err": u.Err, "Tail": tail(u)}))
 				res.Error = err.Error()
 				return res, err
 			}
@@ -115,9 +104,9 @@ func Run(ctx context.Context, o Options, p Plan) (Result, error) {
 		return res, err
 	}
 	if run.Err != nil {
-		err := wrap(i18n.T("pyget.error.failed", i18n.D{"Method": MethodName(p.Method), "Err": run.Err, "Tail": tail(run)}), run.Err)
+		err := i18n.Wrap(run.Err, i18n.T("pyget.error.failed", i18n.D{"Method": MethodName(p.Method), "Err": run.Err, "Tail": tail(run)}))
 		if p.InstallLog != "" {
-			err = wrap(i18n.T("pyget.error.failed_log", i18n.D{"Method": MethodName(p.Method), "Err": run.Err, "Tail": tail(run), "Log": p.InstallLog}), run.Err)
+			err = i18n.Wrap(run.Err, i18n.T("pyget.error.failed_log", i18n.D{"Method": MethodName(p.Method), "Err": run.Err, "Tail": tail(run), "Log": p.InstallLog}))
 		}
 		res.Error = err.Error()
 		return res, err
@@ -174,7 +163,7 @@ func findNew(ctx context.Context, o Options, p Plan) (pyenv.Interpreter, error) 
 		found, err = pyenv.Discover(ctx, pyenv.DiscoverOptions{Explicit: explicit, GOOS: o.GOOS, Env: o.Env, LookPath: o.LookPath, Run: o.Run, Distro: o.Distro})
 	}
 	if err != nil {
-		return pyenv.Interpreter{}, wrap(i18n.T("pyget.error.new_not_running", i18n.D{"Path": p.Target, "Err": err}), err)
+		return pyenv.Interpreter{}, i18n.Wrap(err, i18n.T("pyget.error.new_not_running", i18n.D{"Path": p.Target, "Err": err}))
 	}
 	for _, in := range found {
 		if in.MinorVersion() == p.Minor && in.Kind != "store" && in.Kind != "venv" && (p.Version == "" || in.Version == p.Version) {
@@ -208,13 +197,13 @@ func fetchInstaller(ctx context.Context, o Options, p *Plan) error {
 	if err != nil {
 		os.Remove(part)
 		if ctx.Err() != nil {
-			return wrap(i18n.T("pyget.error.download_cancelled", i18n.D{"Err": context.Cause(ctx)}), context.Cause(ctx))
+			return i18n.Wrap(context.Cause(ctx), i18n.T("pyget.error.download_cancelled", i18n.D{"Err": context.Cause(ctx)}))
 		}
 		return err
 	}
 	if sum != p.SHA256 {
 		os.Remove(part)
-		return wrap(i18n.T("pyget.error.checksum", i18n.D{"URL": p.URL, "Got": sum, "Want": p.SHA256, "From": p.ChecksumFrom}), ErrChecksum)
+		return i18n.Wrap(ErrChecksum, i18n.T("pyget.error.checksum", i18n.D{"URL": p.URL, "Got": sum, "Want": p.SHA256, "From": p.ChecksumFrom}))
 	}
 	return os.Rename(part, p.Installer)
 }
@@ -226,7 +215,7 @@ func download(ctx context.Context, o Options, url, dst string, size int64) (stri
 	}
 	resp, err := o.Client.Do(req)
 	if err != nil {
-		return "", wrap(i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": err}), err)
+		return "", i18n.Wrap(err, i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": err}))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -262,7 +251,7 @@ func download(ctx context.Context, o Options, url, dst string, size int64) (stri
 			break
 		}
 		if rerr != nil {
-			return "", wrap(i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": rerr}), rerr)
+			return "", i18n.Wrap(rerr, i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": rerr}))
 		}
 	}
 	o.OnEvent(Event{Step: StepDownload, Done: done, Total: total})

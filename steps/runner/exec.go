@@ -80,7 +80,7 @@ func (r *execRunner) run(ctx context.Context, c Cmd, rec *record) Result {
 		return Result{ExitCode: -1, Err: errors.New("runner: empty command")} //i18n:raw a caller's bug, for its developers
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{ExitCode: -1, Err: wrap(i18n.T("runner.not_started", i18n.D{"Name": rec.name, "Err": err}), err)}
+		return Result{ExitCode: -1, Err: i18n.Wrap(err, i18n.T("runner.not_started", i18n.D{"Name": rec.name, "Err": err}))}
 	}
 	cmd := exec.CommandContext(ctx, c.Argv[0], c.Argv[1:]...)
 	cmd.Dir = c.Dir
@@ -98,7 +98,7 @@ func (r *execRunner) run(ctx context.Context, c Cmd, rec *record) Result {
 	tree := newProcessTree(cmd)
 	cmd.Cancel = tree.kill
 	if err := cmd.Start(); err != nil {
-		return Result{ExitCode: -1, Err: wrap(i18n.T("runner.start_failed", i18n.D{"Name": rec.name, "Err": err}), err)}
+		return Result{ExitCode: -1, Err: i18n.Wrap(err, i18n.T("runner.start_failed", i18n.D{"Name": rec.name, "Err": err}))}
 	}
 	tree.started()
 	err := cmd.Wait()
@@ -109,7 +109,7 @@ func (r *execRunner) run(ctx context.Context, c Cmd, rec *record) Result {
 	}
 	tree.release()
 	if ctx.Err() != nil {
-		return Result{ExitCode: -1, Err: wrap(i18n.T("runner.cancelled", i18n.D{"Name": rec.name, "Err": ctx.Err()}), ctx.Err())}
+		return Result{ExitCode: -1, Err: i18n.Wrap(ctx.Err(), i18n.T("runner.cancelled", i18n.D{"Name": rec.name, "Err": ctx.Err()}))}
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -124,17 +124,6 @@ func (r *execRunner) run(ctx context.Context, c Cmd, rec *record) Result {
 	}
 	return Result{ExitCode: 0}
 }
-
-// wrapped is an error whose words come from the catalog and whose cause stays reachable by errors.Is.
-type wrapped struct {
-	msg string
-	err error
-}
-
-func (w *wrapped) Error() string { return w.msg }
-func (w *wrapped) Unwrap() error { return w.err }
-
-func wrap(msg string, err error) error { return &wrapped{msg, err} }
 
 // QuoteArgv renders argv for a log or a message, each argument quoted only when it needs it.
 func QuoteArgv(argv []string) string {

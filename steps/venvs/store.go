@@ -57,7 +57,7 @@ type Store struct {
 func DefaultPath() (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
-		return "", wrap(i18n.T("venvs.store.no_config_dir", i18n.D{"Err": err}), err)
+		return "", i18n.Wrap(err, i18n.T("venvs.store.no_config_dir", i18n.D{"Err": err}))
 	}
 	return filepath.Join(dir, "gpuwiz", "venvs.json"), nil
 }
@@ -96,7 +96,7 @@ func (s Store) Load() (list []Entry, warning string, err error) {
 		return nil, "", nil
 	}
 	if err != nil {
-		return nil, "", wrap(i18n.T("venvs.store.unreadable", i18n.D{"Path": s.Path, "Err": err}), err)
+		return nil, "", i18n.Wrap(err, i18n.T("venvs.store.unreadable", i18n.D{"Path": s.Path, "Err": err}))
 	}
 	var f file
 	unknown, err := jsonfile.Decode(data, &f)
@@ -162,7 +162,7 @@ func (s Store) Forget(ctx context.Context, path string) error {
 // entry; the new list replaces the old one by rename, so a reader never sees half a file.
 func (s Store) update(ctx context.Context, change func([]Entry) []Entry) error {
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
-		return wrap(i18n.T("venvs.store.no_dir", i18n.D{"Err": err}), err)
+		return i18n.Wrap(err, i18n.T("venvs.store.no_dir", i18n.D{"Err": err}))
 	}
 	lock := flock.New(s.Path + ".lock")
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -192,31 +192,18 @@ func (s Store) write(list []Entry) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(s.Path), ".venvs-*.json")
 	if err != nil {
-		return wrap(i18n.T("venvs.store.write", i18n.D{"Err": err}), err)
+		return i18n.Wrap(err, i18n.T("venvs.store.write", i18n.D{"Err": err}))
 	}
 	_, werr := tmp.Write(append(data, '\n'))
 	serr := tmp.Sync()
 	cerr := tmp.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		os.Remove(tmp.Name())
-		return wrap(i18n.T("venvs.store.write", i18n.D{"Err": err}), err)
+		return i18n.Wrap(err, i18n.T("venvs.store.write", i18n.D{"Err": err}))
 	}
 	if err := os.Rename(tmp.Name(), s.Path); err != nil {
 		os.Remove(tmp.Name())
-		return wrap(i18n.T("venvs.store.write", i18n.D{"Err": err}), err)
+		return i18n.Wrap(err, i18n.T("venvs.store.write", i18n.D{"Err": err}))
 	}
 	return nil
-}
-
-// wrapped is an error whose words come from the catalog and whose cause stays reachable by errors.Is.
-type wrapped struct {
-	msg string
-	err error
-}
-
-func (w *wrapped) Error() string { return w.msg }
-func (w *wrapped) Unwrap() error { return w.err }
-
-func wrap(msg string, err error) error {
-	return &wrapped{msg, err}
 }
