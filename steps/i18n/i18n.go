@@ -41,13 +41,26 @@ type D map[string]any
 //go:embed locales/*.toml
 var locales embed.FS
 
-var (
-	current   atomic.Value // Lang
-	load      sync.Once
-	bundle    *goi18n.Bundle
-	localizer map[Lang]*goi18n.Localizer
-	loadErr   error
-)
+var current atomic.Value // Lang
+
+// langCatalogs are the languages' message files, each parsed on the first message asked of it: a run
+// in English never parses the Chinese files (the parse is most of the catalog's start-up cost).
+var langCatalogs = map[Lang]*catalog{English: {lang: English}, Chinese: {lang: Chinese}}
+
+type catalog struct {
+	lang Lang
+	once sync.Once
+	lc   *goi18n.Localizer
+	err  error
+}
+
+func (c *catalog) localizer() *goi18n.Localizer {
+	c.once.Do(func() { c.lc, c.err = loadLang(c.lang) })
+	if c.err != nil {
+		panic("i18n: the catalog does not load: " + c.err.Error()) //i18n:raw a broken build, for its developers (the catalog tests catch it first)
+	}
+	return c.lc
+}
 
 func init() { current.Store(English) }
 
@@ -60,25 +73,25 @@ func Current() Lang { return current.Load().(Lang) }
 // IsChinese says whether messages are in Chinese now (for the few layouts that differ).
 func IsChinese() bool { return Current() == Chinese }
 
-func loadBundle() {
-	bundle = goi18n.NewBundle(language.English)
-	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	files, err := fs.Glob(locales, "locales/*.toml")
+// loadLang parses language l's message files (locales/*.<l>.toml) into a localizer of its own.
+func loadLang(l Lang) (*goi18n.Localizer, error) {
+	tag, err := language.Parse(string(l))
 	if err != nil {
-		loadErr = err
-		return
+		return nil, err
+	}
+	bundle := goi18n.NewBundle(tag)
+	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	files, err := fs.Glob(locales, "locales/*."+string(l)+".toml")
+	if err != nil {
+		return nil, err
 	}
 	sort.Strings(files)
 	for _, f := range files {
 		if _, err := bundle.LoadMessageFileFS(locales, f); err != nil {
-			loadErr = fmt.Errorf("%s: %w", path.Base(f), err)
-			return
+			return nil, fmt.Errorf("%s: %w", path.Base(f), err)
 		}
 	}
-	localizer = map[Lang]*goi18n.Localizer{}
-	for _, l := range Langs {
-		localizer[l] = goi18n.NewLocalizer(bundle, string(l))
-	}
+	return goi18n.NewLocalizer(bundle, string(l)), nil
 }
 
 // T is message id in the current language, its placeholders filled from data (at most one D).
@@ -94,14 +107,11 @@ func In(l Lang, id string, data ...D) string { return localize(l, id, nil, data)
 func NIn(l Lang, id string, n int, data ...D) string { return localize(l, id, n, data) }
 
 func localize(l Lang, id string, count any, data []D) string {
-	load.Do(loadBundle)
-	if loadErr != nil {
-		panic("i18n: the catalog does not load: " + loadErr.Error()) //i18n:raw a broken build, for its developers (the catalog tests catch it first)
+	c := langCatalogs[l]
+	if c == nil {
+		c = langCatalogs[English]
 	}
-	lc := localizer[l]
-	if lc == nil {
-		lc = localizer[English]
-	}
+	lc := c.localizer()
 	var td D
 	if len(data) > 0 || count != nil {
 		td = D{}
