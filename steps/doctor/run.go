@@ -3,7 +3,6 @@ package doctor
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -172,7 +171,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 
 	if venv != "" {
 		ev.Lock = readLock(d.FS, d.GOOS, venv)
-		if st, err := os.Stat(filepath.Join(venv, "conda-meta")); err == nil && st.IsDir() {
+		if st, err := d.FS.Stat(joinFor(d.GOOS, venv, "conda-meta")); err == nil && st.IsDir() {
 			fws := []string{"torch", "paddle"}
 			if fw := ev.installedFramework(); fw != "" {
 				fws = []string{fw}
