@@ -194,7 +194,7 @@ func (s *installScreen) View() string {
 		case StepSkipped:
 			mark, style = st.Skipped, st.Dim
 		}
-		b.WriteString(" " + style.Render(padRight(mark, 2)+" "+ansi.Truncate(step.Title, max(s.w-4, 0), s.ellipsis())) + "\n")
+		b.WriteString(" " + style.Render(i18n.Pad(mark, 2)+" "+ansi.Truncate(step.Title, max(s.w-4, 0), s.ellipsis())) + "\n")
 	}
 	elapsed := s.now.Sub(s.started).Truncate(time.Second)
 	switch {
@@ -287,13 +287,6 @@ func (s *installScreen) outcomeLine() string {
 		msg = i18n.T("ui.install.failed")
 	}
 	return st.Err.Render(wrap(msg, s.w))
-}
-
-func padRight(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
 }
 
 // rateText is " · 12.3 MiB/s · 42s left" when the downloader knows them, else "".
