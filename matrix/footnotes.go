@@ -3,6 +3,8 @@ package matrix
 import (
 	"fmt"
 	"strings"
+
+	"gpuwiz/steps/i18n"
 )
 
 // Footnotes numbers the texts that more than one row of a list carries (a release note on every
@@ -65,7 +67,7 @@ func (f *Footnotes) Split(texts []string) (inline []string, refs []int) {
 // ("[1][3]").
 func (f *Footnotes) Line(texts []string) string {
 	inline, refs := f.Split(texts)
-	s := joinReasons(inline)
+	s := i18n.JoinClauses(inline)
 	if m := Marks(refs); m != "" {
 		if s != "" {
 			s += " "

@@ -3,7 +3,6 @@ package matrix
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	"gpuwiz/steps/i18n"
 )
@@ -208,7 +207,7 @@ func nothingFitsNote(all []judged, f Facts) string {
 	if len(shared) == 0 {
 		return i18n.T("matrix.select.nothing_fits", i18n.D{"Framework": f.Framework})
 	}
-	return i18n.T("matrix.select.nothing_fits_because", i18n.D{"Framework": f.Framework, "Reasons": joinReasons(shared)})
+	return i18n.T("matrix.select.nothing_fits_because", i18n.D{"Framework": f.Framework, "Reasons": i18n.JoinClauses(shared)})
 }
 
 func knownVersions(rs []Release) string {
@@ -223,20 +222,4 @@ func knownVersions(rs []Release) string {
 // alsoFitsNote says that an unverified release u fits too, and how to ask for it.
 func alsoFitsNote(framework string, u Candidate) string {
 	return i18n.T("matrix.select.unverified_also_fits", i18n.D{"Framework": framework, "Version": u.FrameworkVersion, "Channel": u.Channel})
-}
-
-// joinReasons puts reasons side by side: "a; b" in English, "a；b" in Chinese (a sentence that ends
-// with "。" needs no separator).
-func joinReasons(rs []string) string {
-	if !i18n.IsChinese() {
-		return strings.Join(rs, "; ")
-	}
-	var b strings.Builder
-	for i, r := range rs {
-		if i > 0 && !strings.HasSuffix(rs[i-1], "。") {
-			b.WriteString("；")
-		}
-		b.WriteString(r)
-	}
-	return b.String()
 }

@@ -155,7 +155,7 @@ func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			c := s.rows[s.cursor]
 			switch {
 			case !c.Compatible:
-				s.notice = i18n.T("ui.channel.no_fit", i18n.D{"Reasons": strings.Join(c.Reasons, i18n.T("ui.sep.reasons"))})
+				s.notice = i18n.T("ui.channel.no_fit", i18n.D{"Reasons": i18n.JoinClauses(c.Reasons)})
 			case s.isCurrent(c):
 				s.notice = i18n.T("ui.channel.same")
 			default:

@@ -98,7 +98,7 @@ func (f buildFit) whyNot(ctx context.Context, b Backend, p Interpreter) string {
 				why = append(why, r)
 			}
 		}
-		return strings.Join(why, i18n.T("ui.sep.reasons"))
+		return i18n.JoinClauses(why)
 	}
 	return ""
 }

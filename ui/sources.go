@@ -304,13 +304,14 @@ func (s *sourcesScreen) View() string {
 			if p.Usable() {
 				detail = i18n.T("ui.sources.carries", i18n.D{"File": p.File})
 			}
-			sep := i18n.T("ui.sep.reasons")
+			parts := []string{detail}
 			if p.Redirected != "" {
-				detail += sep + i18n.T("ui.sources.redirected", i18n.D{"Host": p.Redirected})
+				parts = append(parts, i18n.T("ui.sources.redirected", i18n.D{"Host": p.Redirected}))
 			}
 			if p.Note != "" {
-				detail += sep + p.Note
+				parts = append(parts, p.Note)
 			}
+			detail = i18n.JoinClauses(parts)
 			if detail != "" {
 				b.WriteString(st.Dim.Render(wrapHanging("      "+detail, s.w, "      ")) + "\n")
 			}

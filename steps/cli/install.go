@@ -177,7 +177,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	v := pyenv.Venv{Root: root}
 	if check := pyenv.CheckVenvPath(root, ""); !check.OK() {
-		return Usagef("--venv %s: %s", root, joinReasons(check.Errors))
+		return Usagef("--venv %s: %s", root, i18n.JoinClauses(check.Errors))
 	}
 	python := a.Python
 	if !v.Exists() && python == "" {
@@ -337,7 +337,7 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 	notes = append(notes, sel.Notes...)
 	if a.Channel == "" {
 		if sel.Recommended == nil {
-			return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.nothing_fits", i18n.D{"Framework": a.Framework, "Reasons": joinReasons(notes)}))
+			return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.nothing_fits", i18n.D{"Framework": a.Framework, "Reasons": i18n.JoinClauses(notes)}))
 		}
 		return sel.Recommended, notes, nil
 	}
@@ -359,10 +359,10 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 		return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.no_build_on_channel", i18n.D{"Framework": a.Framework, "Version": a.FrameworkVersion, "Channel": a.Channel}))
 	}
 	if a.Force {
-		notes = append(notes, i18n.T("cli.install.force_note", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": first.Channel, "Reasons": joinReasons(first.Reasons)}))
+		notes = append(notes, i18n.T("cli.install.force_note", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": first.Channel, "Reasons": i18n.JoinClauses(first.Reasons)}))
 		return first, notes, nil
 	}
-	return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.does_not_fit", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": a.Channel, "Reasons": joinReasons(first.Reasons)}))
+	return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.does_not_fit", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": a.Channel, "Reasons": i18n.JoinClauses(first.Reasons)}))
 }
 
 // redactingWriter passes every write through runner.Redact. Each write is a whole line or a whole
@@ -374,14 +374,6 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
-}
-
-// joinReasons puts reasons (each a clause of its own) in one line: "a; b" in English, "a；b" in Chinese.
-func joinReasons(reasons []string) string {
-	if i18n.IsChinese() {
-		return strings.Join(reasons, "；")
-	}
-	return strings.Join(reasons, "; ")
 }
 
 func osOf() string {

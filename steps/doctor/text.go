@@ -33,11 +33,7 @@ func WriteText(w io.Writer, r Report) {
 		for _, g := range r.GPU.GPUs {
 			parts = append(parts, i18n.T("doctor.text.gpu", i18n.D{"Index": g.Index, "Name": g.Name, "Capability": g.ComputeCapability}))
 		}
-		sep := "; "
-		if i18n.IsChinese() {
-			sep = "；"
-		}
-		line := strings.Join(parts, sep)
+		line := i18n.JoinClauses(parts)
 		if r.GPU.Simulated {
 			line += " " + i18n.T("doctor.text.simulated")
 		}

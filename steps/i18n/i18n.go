@@ -181,6 +181,23 @@ func Catalog(l Lang) ([]Message, error) {
 // Join puts parts together the way the current language lists things: "a, b" or "a、b".
 func Join(parts []string) string { return JoinIn(Current(), parts) }
 
+// JoinClauses puts clauses (reasons, errors, what was tried) in one line the current language's
+// way: "a; b" in English, "a；b" in Chinese, where a part that already ends a sentence ("。")
+// needs no separator.
+func JoinClauses(parts []string) string {
+	if Current() != Chinese {
+		return strings.Join(parts, "; ")
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 && !strings.HasSuffix(parts[i-1], "。") {
+			b.WriteString("；")
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
 // JoinIn is Join in language l.
 func JoinIn(l Lang, parts []string) string {
 	if l == Chinese {

@@ -135,7 +135,7 @@ func (r Result) Reason() string {
 		for _, why := range reasons {
 			parts = append(parts, i18n.T("indexcheck.reason.could_not_look_item", i18n.D{"Packages": i18n.Join(pkgs[why]), "URL": urls[why][0], "Why": why}))
 		}
-		return i18n.T("indexcheck.reason.could_not_look", i18n.D{"Items": clauses(parts)})
+		return i18n.T("indexcheck.reason.could_not_look", i18n.D{"Items": i18n.JoinClauses(parts)})
 	}
 	return ""
 }
@@ -147,15 +147,7 @@ func (r Result) MissingList() string {
 	for _, m := range r.Missing {
 		parts = append(parts, i18n.T("indexcheck.reason.missing_item", i18n.D{"Package": m.Package, "Version": m.Version, "OS": matrix.OSName(m.OS), "Pythons": i18n.Join(m.Pythons)}))
 	}
-	return clauses(parts)
-}
-
-// clauses joins clauses the language's way: "a; b" or "a；b".
-func clauses(parts []string) string {
-	if i18n.IsChinese() {
-		return strings.Join(parts, "；")
-	}
-	return strings.Join(parts, "; ")
+	return i18n.JoinClauses(parts)
 }
 
 // Check asks the index for every package of build c, on each of oses and each of pythons.

@@ -21,7 +21,7 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 	}
 	check := pyenv.CheckVenvPath(opts.Venv.Root, goos)
 	if !check.OK() {
-		return Plan{}, badInput(strings.Join(check.Errors, i18n.T("install.sep")))
+		return Plan{}, badInput(i18n.JoinClauses(check.Errors))
 	}
 	var installed pyenv.Installed
 	python := opts.Python

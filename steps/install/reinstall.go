@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"gpuwiz/matrix"
@@ -143,7 +142,7 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 		for _, l := range out.Leftovers {
 			left = append(left, leftoverText(l))
 		}
-		return i18n.Wrap(out.Err, i18n.T("install.repair.damaged_left", i18n.D{"Leftovers": strings.Join(left, i18n.T("install.sep")), "Err": out.Err}))
+		return i18n.Wrap(out.Err, i18n.T("install.repair.damaged_left", i18n.D{"Leftovers": i18n.JoinClauses(left), "Err": out.Err}))
 	}
 	msg := resultText(out)
 	if out.Err != nil {

@@ -48,7 +48,7 @@ func freezeDiff(want, got map[string]string) string {
 		}
 	}
 	slices.Sort(d)
-	return strings.Join(d, i18n.T("install.sep"))
+	return i18n.JoinClauses(d)
 }
 
 // restore puts the snapshot's set back offline: it uninstalls whatever the failed run added or

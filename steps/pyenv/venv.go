@@ -124,11 +124,7 @@ func Create(ctx context.Context, r runner.Runner, python, root string) error {
 		return nil
 	}
 	if pc := CheckVenvPath(root, goosRuntime); len(pc.Errors) > 0 {
-		sep := "; "
-		if i18n.IsChinese() {
-			sep = "；"
-		}
-		return errors.New(strings.Join(pc.Errors, sep))
+		return errors.New(i18n.JoinClauses(pc.Errors))
 	}
 	_, statErr := os.Stat(root)
 	existed := statErr == nil
