@@ -18,6 +18,7 @@ import (
 	"golang.org/x/net/http/httpproxy"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
 )
 
@@ -225,7 +226,7 @@ func fileOf(href string, base *url.URL) string {
 
 // join is index + "/" + project + "/", PEP 503's project page.
 func join(index, project string) string {
-	return strings.TrimRight(index, "/") + "/" + normalize(project) + "/"
+	return strings.TrimRight(index, "/") + "/" + pep.Normalize(project) + "/"
 }
 
 func (p *prober) probe(c Candidate) Result {
