@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"gpuwiz/steps/i18n"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -106,7 +106,7 @@ func unpackTo(ctx context.Context, dir string, a *archive, workers, umask int) e
 	for _, f := range a.members {
 		p := placed{a: a, f: f, exec: isExecutable(f), dest: filepath.Join(dir, filepath.FromSlash(f.Name))}
 		if rel, err := filepath.Rel(dir, p.dest); err != nil || strings.HasPrefix(rel, "..") {
-			return fmt.Errorf("%s: the file %q would be written outside the cache", filepath.Base(a.w.Path), f.Name)
+			return errors.New(i18n.T("wheelinst.err.outside", i18n.D{"Wheel": filepath.Base(a.w.Path), "File": f.Name, "Dir": dir}))
 		}
 		files = append(files, p)
 	}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/i18n"
 	"io"
 	"io/fs"
 	"os"
@@ -35,14 +36,14 @@ type Scheme struct {
 	Umask      int    `json:"umask"`
 }
 
-// Python runs the environment's interpreter; the engine's runner and tests each provide one.
-type Python func(ctx context.Context, stdin []byte, args ...string) ([]byte, error)
+// Python runs the environment's interpreter with args and returns its stdout; the engine's runner
+// (which logs it) and tests each provide one.
+type Python func(ctx context.Context, args ...string) ([]byte, error)
 
 // CommandPython is a Python that runs exe directly.
 func CommandPython(exe string) Python {
-	return func(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	return func(ctx context.Context, args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, exe, args...)
-		cmd.Stdin = bytes.NewReader(stdin)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -55,16 +56,16 @@ func CommandPython(exe string) Python {
 
 // SchemeOf asks the environment's pip where it would install.
 func SchemeOf(ctx context.Context, py Python) (Scheme, error) {
-	out, err := py(ctx, nil, "-c", helperScript, "paths")
+	out, err := py(ctx, "-c", helperScript, "paths")
 	if err != nil {
 		return Scheme{}, err
 	}
 	var s Scheme
 	if err := json.Unmarshal(out, &s); err != nil {
-		return Scheme{}, fmt.Errorf("install scheme: %v", err)
+		return Scheme{}, i18n.Wrap(err, i18n.T("wheelinst.err.scheme", i18n.D{"Err": err}))
 	}
 	if s.Purelib == "" || s.Platlib == "" || s.Scripts == "" {
-		return Scheme{}, errors.New("install scheme: the interpreter named no site-packages or scripts folder")
+		return Scheme{}, errors.New(i18n.T("wheelinst.err.scheme_empty"))
 	}
 	return s, nil
 }
@@ -169,10 +170,18 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 	}
 	linked, copied, written, err := writeAll(ctx, files, caches, s, opt.Workers)
 	res.Linked, res.Copied, res.Bytes = linked, copied, written
+	// Whatever fails from here on takes back every file this call wrote: the caller's restore then
+	// finds the environment as the previous step left it.
+	var made [][]string
+	defer func() {
+		if err != nil {
+			rollback(files, made)
+		}
+	}()
 	if err != nil {
 		return res, err
 	}
-	made, err := makeScripts(ctx, py, s, archives)
+	made, err = makeScripts(ctx, py, s, archives)
 	if err != nil {
 		return res, err
 	}
@@ -186,12 +195,45 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 			}
 		}
 		d.Files = len(mine)
-		if err := writeRecord(a, lib, mine, made[i], opt.Installer, s.Umask); err != nil {
+		if err = writeRecord(a, lib, mine, made[i], opt.Installer, s.Umask); err != nil {
 			return res, err
 		}
 		res.Dists = append(res.Dists, d)
 	}
 	return res, nil
+}
+
+// rollback removes what an install wrote (files, launchers, the dist-info's generated files) and
+// the folders it left empty.
+func rollback(files []placed, made [][]string) {
+	dirs := map[string]bool{}
+	for _, p := range files {
+		os.Remove(p.dest)
+		for d := filepath.Dir(p.dest); d != filepath.Dir(d); d = filepath.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	for _, m := range made {
+		for _, f := range m {
+			os.Remove(f)
+		}
+	}
+	for _, a := range files {
+		if strings.HasSuffix(a.f.Name, "/RECORD") {
+			info := filepath.Dir(a.dest)
+			for _, g := range []string{"INSTALLER", "REQUESTED", "RECORD"} {
+				os.Remove(filepath.Join(info, g))
+			}
+		}
+	}
+	var list []string
+	for d := range dirs {
+		list = append(list, d)
+	}
+	sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
+	for _, d := range list {
+		os.Remove(d) // only an empty one goes
+	}
 }
 
 // place says where a member goes (pip's make_root_scheme_file / make_data_scheme_file).
@@ -210,7 +252,7 @@ func place(a *archive, f *zip.File, s Scheme, lib string) (placed, bool, error) 
 	}
 	p.dest = filepath.Join(base, filepath.FromSlash(sub))
 	if rel, err := filepath.Rel(base, p.dest); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return p, false, fmt.Errorf("%s: the file %q would be written outside %s", filepath.Base(a.w.Path), f.Name, base)
+		return p, false, errors.New(i18n.T("wheelinst.err.outside", i18n.D{"Wheel": filepath.Base(a.w.Path), "File": f.Name, "Dir": base}))
 	}
 	if p.script && a.isEntryPointWrapper(p.dest) {
 		return p, true, nil
@@ -388,12 +430,24 @@ func makeScripts(ctx context.Context, py Python, s Scheme, archives []*archive) 
 		return made, nil
 	}
 	in, _ := json.Marshal(jobs)
-	out, err := py(ctx, in, "-c", helperScript, "scripts")
+	f, err := os.CreateTemp("", "gpuwiz-scripts-*.json")
 	if err != nil {
-		return nil, fmt.Errorf("entry-point launchers: %w", err)
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(in)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, err := py(ctx, "-c", helperScript, "scripts", f.Name())
+	if err != nil {
+		return nil, i18n.Wrap(err, i18n.T("wheelinst.err.launchers", i18n.D{"Err": err}))
 	}
 	if err := json.Unmarshal(out, &made); err != nil || len(made) != len(archives) {
-		return nil, fmt.Errorf("entry-point launchers: unexpected answer %q", out)
+		return nil, errors.New(i18n.T("wheelinst.err.launchers_answer", i18n.D{"Out": string(out)}))
 	}
 	return made, nil
 }

@@ -25,7 +25,7 @@ type member struct {
 }
 
 // buildWheel writes a wheel with members, its WHEEL file and a RECORD; root-is-purelib as asked.
-func buildWheel(t *testing.T, dir, dist, version, tag string, purelib bool, members []member) string {
+func buildWheel(t testing.TB, dir, dist, version, tag string, purelib bool, members []member) string {
 	t.Helper()
 	info := dist + "-" + version + ".dist-info"
 	members = append(members,
@@ -62,7 +62,7 @@ func buildWheel(t *testing.T, dir, dist, version, tag string, purelib bool, memb
 	return p
 }
 
-func sha(t *testing.T, p string) string {
+func sha(t testing.TB, p string) string {
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 # gpuwiz's wheel installer asks the venv's own pip for two things it must do exactly as pip does:
 #   paths    -> the install scheme pip would use in this environment (JSON on stdout)
-#   scripts  -> make the entry-point launchers of each dist with pip's ScriptMaker (JSON in on stdin,
-#               the files made, per dist, as JSON on stdout), so Windows gets pip's .exe launchers.
+#   scripts FILE -> make the entry-point launchers of each dist with pip's ScriptMaker (the jobs as
+#               JSON in FILE, the files made, per dist, as JSON on stdout), so Windows gets pip's .exe launchers.
 import json, os, sys
 
 def scheme(name):
@@ -32,7 +32,8 @@ if sys.argv[1] == "paths":
     out["umask"] = os.umask(0o022); os.umask(out["umask"])
     print(json.dumps(out))
 elif sys.argv[1] == "scripts":
-    jobs = json.load(sys.stdin)
+    with open(sys.argv[2], encoding="utf-8") as f:
+        jobs = json.load(f)
     out = []
     for j in jobs:
         m, specs = maker_for(j["scripts_dir"])

@@ -17,8 +17,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
-	"errors"
-	"fmt"
+	"gpuwiz/steps/i18n"
 	"io"
 	"path"
 	"strings"
@@ -46,7 +45,10 @@ type archive struct {
 }
 
 // ErrUnsupported marks a wheel this installer leaves to pip.
-var ErrUnsupported = errors.New("wheel layout not handled by gpuwiz's installer")
+var ErrUnsupported error = i18n.Lazy(func() string { return i18n.T("wheelinst.err.unsupported") })
+
+// unsupported is ErrUnsupported with the reason.
+func unsupported(why string) error { return i18n.Wrap(ErrUnsupported, why) }
 
 func openWheel(w Wheel) (*archive, error) {
 	zr, err := zip.OpenReader(w.Path)
@@ -95,7 +97,7 @@ func (a *archive) read() error {
 		a.unpacked += int64(f.UncompressedSize64)
 	}
 	if len(infos) != 1 {
-		return fmt.Errorf("%w: %d .dist-info folders with a WHEEL file", ErrUnsupported, len(infos))
+		return unsupported(i18n.N("wheelinst.why.dist_info", len(infos)))
 	}
 	a.infoDir = infos[0]
 	a.dataDir = strings.TrimSuffix(a.infoDir, ".dist-info") + ".data"
@@ -105,12 +107,12 @@ func (a *archive) read() error {
 	}
 	meta := parseHeaders(b)
 	if v := meta["Wheel-Version"]; !strings.HasPrefix(v, "1.") {
-		return fmt.Errorf("%w: Wheel-Version %q", ErrUnsupported, v)
+		return unsupported(i18n.T("wheelinst.why.version", i18n.D{"Version": v}))
 	}
 	a.purelib = strings.EqualFold(meta["Root-Is-Purelib"], "true")
 	rf := a.file(a.infoDir + "/RECORD")
 	if rf == nil {
-		return fmt.Errorf("%w: no RECORD", ErrUnsupported)
+		return unsupported(i18n.T("wheelinst.why.no_record"))
 	}
 	if b, err = readMember(rf); err != nil {
 		return err
@@ -118,7 +120,7 @@ func (a *archive) read() error {
 	r := csv.NewReader(bytes.NewReader(b))
 	r.FieldsPerRecord = -1
 	if a.record, err = r.ReadAll(); err != nil {
-		return fmt.Errorf("%w: RECORD: %v", ErrUnsupported, err)
+		return unsupported(i18n.T("wheelinst.why.bad_record", i18n.D{"Err": err}))
 	}
 	a.console, a.gui = map[string]string{}, map[string]string{}
 	if ef := a.file(a.infoDir + "/entry_points.txt"); ef != nil {
@@ -136,11 +138,11 @@ func (a *archive) read() error {
 		key, _, ok := strings.Cut(rest, "/")
 		switch {
 		case !ok:
-			return fmt.Errorf("%w: %s is not in a scheme folder", ErrUnsupported, f.Name)
+			return unsupported(i18n.T("wheelinst.why.no_scheme", i18n.D{"File": f.Name}))
 		case key == "headers":
-			return fmt.Errorf("%w: C headers (%s)", ErrUnsupported, f.Name)
+			return unsupported(i18n.T("wheelinst.why.headers", i18n.D{"File": f.Name}))
 		case key != "purelib" && key != "platlib" && key != "scripts" && key != "data":
-			return fmt.Errorf("%w: unknown scheme key %q", ErrUnsupported, key)
+			return unsupported(i18n.T("wheelinst.why.scheme_key", i18n.D{"Key": key}))
 		}
 	}
 	return nil
