@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/wheelinst"
 )
 
@@ -72,7 +72,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 			sum = ai.Hashes["sha256"]
 		}
 		wheels = append(wheels, wheelinst.Wheel{Path: p, SHA256: sum, Requested: it.Requested})
-		names = append(names, pyenv.NormalizeName(it.Metadata.Name))
+		names = append(names, pep.Normalize(it.Metadata.Name))
 	}
 	if len(wheels) == 0 {
 		return false, nil
@@ -90,9 +90,9 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	}
 	// The versions the new wheels replace (a dependency the build upgrades; the framework itself
 	// was removed by the uninstall step) go first, as pip removes them.
-	installed := wheelinst.Installed(scheme.Platlib, pyenv.NormalizeName)
+	installed := wheelinst.Installed(scheme.Platlib, pep.Normalize)
 	if scheme.Purelib != scheme.Platlib {
-		for k, v := range wheelinst.Installed(scheme.Purelib, pyenv.NormalizeName) {
+		for k, v := range wheelinst.Installed(scheme.Purelib, pep.Normalize) {
 			installed[k] = v
 		}
 	}
