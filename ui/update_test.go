@@ -779,7 +779,7 @@ func TestCancelSaysWhatTheEngineDid(t *testing.T) {
 	s.SetSize(78, 20)
 	s.cancelled = true
 	for _, e := range []struct {
-		o          Outcome
+		o         Outcome
 		want, not string
 	}{
 		{Outcome{Result: "cancelled", Unchanged: true}, "before anything in the environment changed", "restored"},
