@@ -71,6 +71,11 @@ type Outcome struct {
 	VenvRemoved     bool           `json:"venv_removed,omitempty"` // the run created the venv and, failing, removed it again
 	Leftovers       []Leftover     `json:"leftovers,omitempty"`    // damaged: what still differs from the snapshot, each with the command that clears it
 	Warnings        []string       `json:"warnings,omitempty"`
+	// StepSeconds is how long each step that ran took, by step id (the install step's time is what
+	// gpuwiz's installer is measured by).
+	StepSeconds map[string]float64 `json:"step_seconds,omitempty"`
+	// Installer is who wrote the wheels in the install step: "gpuwiz" or "pip".
+	Installer string `json:"installer,omitempty"`
 }
 
 // OK reports an installed and verified build.
@@ -139,7 +144,12 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			return e.finish()
 		}
 		e.emit(Event{StepID: s.ID, State: StateRunning, Message: s.Title})
+		began := time.Now()
 		err := e.step(ctx, s)
+		if e.out.StepSeconds == nil {
+			e.out.StepSeconds = map[string]float64{}
+		}
+		e.out.StepSeconds[s.ID] = time.Since(began).Round(time.Millisecond).Seconds()
 		if err == nil && ctx.Err() != nil && e.changed && s.ID != StepVerify && s.ID != StepLock {
 			err = i18n.Wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": s.ID, "Err": ctx.Err()}))
 		}
@@ -301,7 +311,13 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		return e.moveLeftovers()
 	case StepInstall:
 		e.changed = true
-		return e.pip(ctx, s, e.installArgv(s.Argv))
+		argv := e.installArgv(s.Argv)
+		if handled, err := e.ownInstall(ctx, argv); handled {
+			e.out.Installer = "gpuwiz"
+			return err
+		}
+		e.out.Installer = "pip"
+		return e.pip(ctx, s, argv)
 	case StepVerify:
 		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
 		if err != nil {

@@ -97,7 +97,8 @@ type pipReport struct {
 			DirInfo *json.RawMessage `json:"dir_info"`
 			VCSInfo *json.RawMessage `json:"vcs_info"`
 		} `json:"download_info"`
-		Metadata struct {
+		Requested bool `json:"requested"` // named on pip's command line, not pulled in as a dependency
+		Metadata  struct {
 			Name    string `json:"name"`
 			Version string `json:"version"`
 		} `json:"metadata"`
