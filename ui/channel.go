@@ -231,7 +231,11 @@ func (s *channelScreen) View() string {
 	}
 	var b strings.Builder
 	if s.current != nil {
-		b.WriteString(i18n.T("ui.channel.now", i18n.D{"Framework": frameworkName(s.framework), "Version": s.current.FrameworkVersion, "Channel": s.current.Channel}) + "\n")
+		if s.current.Channel == "" { // a build gpuwiz did not install and whose name does not say
+			b.WriteString(i18n.T("ui.channel.now_unknown", i18n.D{"Framework": frameworkName(s.framework), "Version": s.current.FrameworkVersion}) + "\n")
+		} else {
+			b.WriteString(i18n.T("ui.channel.now", i18n.D{"Framework": frameworkName(s.framework), "Version": s.current.FrameworkVersion, "Channel": s.current.Channel}) + "\n")
+		}
 	} else {
 		b.WriteString(wrap(i18n.T("ui.channel.legend", i18n.D{"Star": st.Star}), s.w) + "\n")
 	}

@@ -29,6 +29,8 @@ func importCause(text string) (cause, fix string, generic bool) {
 		return i18n.T("verify.cause.vc_runtime"), i18n.T("verify.fix.vc_runtime"), false
 	case has("driver on your system is too old", "driver version is insufficient", "cuda driver version is insufficient"): //i18n:raw matched against CUDA's error text
 		return i18n.T("verify.cause.old_driver"), i18n.T("verify.fix.old_driver"), false
+	case has("is incomplete, without __init__.py"): //i18n:raw matched against the check script's own error text
+		return i18n.T("verify.cause.incomplete"), i18n.T("verify.fix.incomplete"), false
 	case has("no module named 'torch'", "no module named 'paddle'", "no module named torch", "no module named paddle"): //i18n:raw matched against Python's error text
 		return i18n.T("verify.cause.not_installed"), "gpuwiz install --venv VENV", false //i18n:raw a command
 	case has("segmentation fault", "access violation", "signal: "): //i18n:raw matched against the crash text
