@@ -287,10 +287,15 @@ func (s *channelScreen) detail(c matrix.Candidate) []string {
 	return out
 }
 
-// unverifiedAdvice names the verified build to pick instead, below the cursor first, or says to go on.
+// unverifiedAdvice names the verified build to pick instead, or says to go on. For a CUDA build it
+// names only a CUDA build: a CPU build is no safe choice in a GPU wizard.
 func (s *channelScreen) unverifiedAdvice() string {
 	gpu := s.rows[s.cursor].CUDA != ""
-	for _, sameKind := range []bool{true, false} { // a CUDA build for a CUDA build first
+	kinds := []bool{true, false} // a CUDA build for a CUDA build first
+	if gpu {
+		kinds = kinds[:1]
+	}
+	for _, sameKind := range kinds {
 		for i, c := range s.rows {
 			if !c.Compatible || !c.Verified || s.isCurrent(c) || (sameKind && (c.CUDA != "") != gpu) {
 				continue

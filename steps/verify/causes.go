@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"runtime"
 	"strings"
 
 	"gpuwiz/steps/i18n"
@@ -48,5 +49,11 @@ func noDeviceCause(evidence, buildCUDA string) (cause, fix string) {
 	case strings.Contains(low, "no kernel image") || strings.Contains(low, "not compatible"):
 		return i18n.T("verify.cause.arch_missing"), i18n.T("verify.fix.arch_missing")
 	}
+	if hostGOOS != "windows" { // the graphics preference and python.exe are Windows' alone
+		return i18n.T("verify.cause.no_device_other"), i18n.T("verify.fix.no_device_other")
+	}
 	return i18n.T("verify.cause.no_device"), i18n.T("verify.fix.no_device")
 }
+
+// hostGOOS is the system verify runs on (a variable: tests judge Windows' words on Linux).
+var hostGOOS = runtime.GOOS
