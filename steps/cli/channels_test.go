@@ -308,10 +308,10 @@ func TestChannelsForACardWithoutADriver(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var sel struct {
-		Recommended  struct{ Channel string } `json:"recommended"`
+		Recommended  struct{ Channel string }  `json:"recommended"`
 		WithDriver   *struct{ Channel string } `json:"with_driver"`
-		DriverNeeded string                   `json:"driver_needed"`
-		Notes        []string                 `json:"notes"`
+		DriverNeeded string                    `json:"driver_needed"`
+		Notes        []string                  `json:"notes"`
 		Facts        struct {
 			ComputeCaps   []string `json:"compute_caps"`
 			DriverMissing bool     `json:"driver_missing"`
