@@ -13,6 +13,8 @@ type pciCard struct {
 // built from, easydiffusion/torchruntime). It covers GeForce from the GTX 750 on, RTX, Quadro/RTX
 // workstation and data-centre cards; a card missing here is still reported by its id and by what
 // Windows calls it.
+//
+//i18n:raw product and chip names, the same in every language
 var pciCards = map[uint16]pciCard{
 	// Kepler
 	0x1004: {"GeForce GTX 780", "GK110"},
@@ -134,6 +136,8 @@ func lookupPCI(device uint16) (pciCard, bool) {
 // compute-capability table give them: the data-centre die of a generation (GP100, GA100, GB100)
 // differs from the consumer dies (GP10x, GA10x, GB20x). torchruntime reads the generation from the
 // same code names (easydiffusion/torchruntime torchruntime/gpu_db.py).
+//
+//i18n:raw architecture names are NVIDIA's product names, the same in every language
 func chipArch(chip string) (arch, cc string) {
 	c := strings.ToUpper(chip)
 	base := strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(c, "GL"), "M"), "B")
