@@ -129,6 +129,15 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 					v.add(bp+".os", i18n.T("matrix.check.build_os", i18n.D{"Channel": b.Channel, "Framework": framework, "Version": r.Version, "OS": o}))
 				}
 			}
+			where := b.OS
+			if len(where) == 0 {
+				where = r.OS
+			}
+			for _, o := range b.UnverifiedOS {
+				if slices.Contains(knownOS, o) && !slices.Contains(where, o) {
+					v.add(bp+".unverified_os", i18n.T("matrix.check.unverified_os", i18n.D{"Channel": b.Channel, "Framework": framework, "Version": r.Version, "OS": o}))
+				}
+			}
 		}
 		for _, ch := range r.TorchaudioOptional {
 			if _, ok := channels[ch]; !ok {
@@ -173,6 +182,7 @@ func (v *validator) build(p string, b Build, cudaSeen map[string]string) {
 	}
 	v.indexURL(p+".index_url", b.IndexURL)
 	v.osList(p+".os", b.OS, false)
+	v.osList(p+".unverified_os", b.UnverifiedOS, false)
 	for _, key := range []string{"arch_linux", "arch_windows"} {
 		list := b.ArchLinux
 		if key == "arch_windows" {

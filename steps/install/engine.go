@@ -497,7 +497,9 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	before := dirFiles(e.plan.StageDir)
 	resolved := e.startResolve(ctx, s) // while the offline try runs
 	defer resolved.stop()
-	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil { //i18n:raw the step's label in the log
+	// The offline try's output goes to the log only: its miss is expected (pip's "ERROR: Could not
+	// find a version" means "not all in the cache yet") and is no error to the user.
+	if res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}, nil); res.Err == nil { //i18n:raw the step's label in the log
 		e.emit(Event{StepID: s.ID, Message: i18n.T("install.event.all_cached")})
 		e.did[s.ID] = e.fromCache(s)
 		if s.ID == StepStage {
@@ -508,6 +510,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	} else if ctx.Err() != nil {
 		return res.Err
 	}
+	e.emitLine(Event{StepID: s.ID, Line: i18n.T("install.event.cache_miss")})
 	if s.ID == StepStage {
 		e.out.Source = e.plan.IndexURL
 		if e.plan.FindLinks != "" {
