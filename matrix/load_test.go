@@ -3,6 +3,7 @@ package matrix
 import (
 	"errors"
 	"fmt"
+	"gpuwiz/steps/urls"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,8 +69,8 @@ func TestLoopbackHTTPIndexIsAllowed(t *testing.T) {
 func TestLoopbackHosts(t *testing.T) {
 	for host, want := range map[string]bool{"localhost": true, "127.0.0.1": true, "127.4.5.6": true, "::1": true,
 		"128.0.0.1": false, "download.pytorch.org": false, "localhost.example.com": false, "0.0.0.0": false} {
-		if got := isLoopback(host); got != want {
-			t.Errorf("isLoopback(%q) = %v", host, got)
+		if got := urls.IsLoopback(host); got != want {
+			t.Errorf("urls.IsLoopback(%q) = %v", host, got)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 	"gpuwiz/steps/verify"
 )
 
@@ -220,7 +221,7 @@ func (e *engine) removeCreated() error {
 
 func (e *engine) finish() Outcome {
 	if e.out.Err != nil {
-		e.out.Error = runner.Redact(e.out.Err.Error())
+		e.out.Error = urls.Redact(e.out.Err.Error())
 	}
 	return e.out
 }
@@ -584,11 +585,11 @@ func probeIndex(ctx context.Context, err error, argv []string, env []string) err
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": err, "Index": index, "Why": why, "Proxy": proxyNote(env)}))}
+		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Why": urls.Redact(why), "Proxy": proxyNote(env)}))}
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {
-		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": err, "Index": index, "Status": resp.Status}))
+		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Status": resp.Status}))
 	}
 	return err
 }
