@@ -126,7 +126,7 @@ func withDriver(sel *Selection, all []judged, f Facts) {
 		if !j.gpu || !j.driverOnly {
 			continue
 		}
-		if j.release.Verified && j.build.Verified {
+		if j.c.Verified { // verified on this OS (unverified_os)
 			best = i
 			break
 		}
