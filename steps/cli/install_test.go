@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // rigArgs points --simulate at an H200 rig (driver 580, CUDA 13.0, cc 9.0), on which torch 2.6.0 cu126 fits.
