@@ -16,7 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // secret is the password every URL below carries; it must never be shown or written.

@@ -12,7 +12,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/cli"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // credBackend is the fake journey up to the package-source screen, and the real steps backend for

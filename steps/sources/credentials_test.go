@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,8 @@ import (
 // refusal of a URL typed into the wizard's custom-source field.
 func TestProbeUsesCredentialsButNeverShowsThem(t *testing.T) {
 	idx := serveFake(t, 0, map[string][]string{"cu126": {goodWheel}})
+	target, _ := url.Parse(idx.URL)
+	proxy := httputil.NewSingleHostReverseProxy(target)
 	var refused int
 	auth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if u, p, ok := r.BasicAuth(); !ok || u != "user" || p != "SECRET" {
@@ -21,7 +25,7 @@ func TestProbeUsesCredentialsButNeverShowsThem(t *testing.T) {
 			http.Error(w, "credentials, please", http.StatusUnauthorized)
 			return
 		}
-		idx.srv.Config.Handler.ServeHTTP(w, r)
+		proxy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(auth.Close)
 	withCreds := strings.Replace(auth.URL, "http://", "http://user:SECRET@", 1)
