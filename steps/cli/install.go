@@ -355,6 +355,12 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 			continue
 		}
 		if c.Compatible {
+			if !c.Verified {
+				// Asked for by its channel: the selection's offer of it ("to install it anyway, pass ...")
+				// gives way to what installing it means.
+				notes = slices.DeleteFunc(notes, func(n string) bool { return n == matrix.AlsoFitsNote(a.Framework, *c) })
+				notes = append(notes, i18n.T("cli.install.unverified_asked", i18n.D{"Framework": a.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Why": c.Note}))
+			}
 			return c, notes, nil
 		}
 		if first == nil {
