@@ -12,7 +12,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/sources"
+	"gpuwiz/steps/urls"
 )
 
 // SourcesRequest asks where the packages of a build can come from.
@@ -321,9 +321,14 @@ func (s *sourcesScreen) View() string {
 	if s.onInput() {
 		cur = st.Cursor
 	}
-	b.WriteString(cur + "  " + s.input.View() + "\n")
+	field := s.input.View()
+	if !s.onInput() && s.input.Value() != "" {
+		// Away from the field, a typed URL shows with its credentials hidden, as everywhere else.
+		field = s.input.PromptStyle.Render(s.input.Prompt) + s.input.TextStyle.Render(urls.Redact(s.input.Value()))
+	}
+	b.WriteString(cur + "  " + field + "\n")
 	if s.typedURL != "" {
-		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": sources.Redact(s.typedURL)})) + "\n")
+		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": urls.Redact(s.typedURL)})) + "\n")
 	}
 	switch { // from what the checks found so far, the typed URL's included
 	case r.Proposed >= 0:

@@ -21,6 +21,7 @@ import (
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 	"gpuwiz/steps/verify"
 )
 
@@ -220,7 +221,7 @@ func (e *engine) removeCreated() error {
 
 func (e *engine) finish() Outcome {
 	if e.out.Err != nil {
-		e.out.Error = runner.Redact(e.out.Err.Error())
+		e.out.Error = urls.Redact(e.out.Err.Error())
 	}
 	return e.out
 }
@@ -302,6 +303,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 	case StepStageDeps:
 		return e.stageDeps(ctx, s)
 	case StepBackup:
+		e.checkBuildFits()
 		return e.backup(ctx)
 	case StepUninstall:
 		e.changed = true
@@ -535,6 +537,34 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	return err
 }
 
+// checkBuildFits warns, once the build's wheels are staged and before anything in the venv changes,
+// when the deepest file they install would not fit below the venv on Windows with long paths off.
+func (e *engine) checkBuildFits() {
+	goos := e.plan.venv.GOOS
+	if goos == "" {
+		goos = hostGOOS()
+	}
+	if goos != "windows" {
+		return
+	}
+	staged, err := stagedWheels(e.plan.StageDir)
+	if err != nil || len(staged) == 0 {
+		return
+	}
+	files := make([]string, len(staged))
+	for i, w := range staged {
+		files[i] = w.file
+	}
+	deepest, err := pyenv.DeepestWheelFile(files)
+	if err != nil {
+		return
+	}
+	if w := pyenv.BuildFits(e.plan.Venv, deepest, goos, pyenv.ReadLongPaths()); w != "" {
+		e.out.Warnings = append(e.out.Warnings, w)
+		e.emit(Event{StepID: StepBackup, Message: w})
+	}
+}
+
 // fromCache is what a download step did when every wheel came from the wheel cache.
 func (e *engine) fromCache(s Step) string {
 	pins := e.pins
@@ -584,11 +614,11 @@ func probeIndex(ctx context.Context, err error, argv []string, env []string) err
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": err, "Index": index, "Why": why, "Proxy": proxyNote(env)}))}
+		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Why": urls.Redact(why), "Proxy": proxyNote(env)}))}
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {
-		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": err, "Index": index, "Status": resp.Status}))
+		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Status": resp.Status}))
 	}
 	return err
 }
