@@ -24,28 +24,36 @@ func TestReportArgvKeepsTheStagesChoices(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
 	}
-	for _, extra := range [][]string{{"--platform", "win_amd64"}, {"--find-links", "https://mirror/whl/torch_stable.html"}} {
+	links, err := reportArgv(append(append([]string{}, dl...), "--find-links", "https://mirror/whl/torch_stable.html"), "r", func(u string) string { return "http://127.0.0.1:1/l/0/" })
+	if err != nil || !strings.Contains(strings.Join(links, " "), "--find-links http://127.0.0.1:1/l/0/") {
+		t.Errorf("a find-links page is the shim's too: %v %v", links, err)
+	}
+	for _, extra := range [][]string{{"--platform", "win_amd64"}} {
 		if _, err := reportArgv(append(append([]string{}, dl...), extra...), "r", func(u string) string { return u }); !errors.Is(err, errUsePip) {
 			t.Errorf("%v: %v, want errUsePip", extra, err)
 		}
 	}
 }
 
-func TestParseReportTakesOnlyWheelsWithSHA256OverHTTP(t *testing.T) {
-	none := func(string) (string, string, bool) { return "", "", false }
+func TestParseReportTakesOnlyWheelsOverHTTP(t *testing.T) {
+	none := func(string) (fetch.File, bool, bool) { return fetch.File{}, false, false }
 	ok := `{"version":"1","install":[{"download_info":{"url":"https://h/whl/torch-2.6.0%2Bcu126-cp311-cp311-linux_x86_64.whl","archive_info":{"hash":"sha256=` + strings.Repeat("AB", 32) + `"}},"metadata":{"name":"torch","version":"2.6.0+cu126"}}]}`
-	files, err := parseReport([]byte(ok), none)
+	files, _, err := parseReport([]byte(ok), none)
 	if err != nil || len(files) != 1 || files[0].Name != "torch-2.6.0+cu126-cp311-cp311-linux_x86_64.whl" || files[0].SHA256 != strings.Repeat("ab", 32) {
 		t.Fatalf("%+v %v", files, err)
+	}
+	// No sha256 (a flat page without #sha256=): taken, the downloader checks the zip.
+	files, _, err = parseReport([]byte(strings.Replace(ok, `"hash":"sha256=`+strings.Repeat("AB", 32)+`"`, `"hash":"md5=abc"`, 1)), none)
+	if err != nil || len(files) != 1 || files[0].SHA256 != "" {
+		t.Fatalf("without a sha256: %+v %v", files, err)
 	}
 	for name, rep := range map[string]string{
 		"sdist":   strings.Replace(ok, "linux_x86_64.whl", "linux_x86_64.tar.gz", 1),
 		"file":    strings.Replace(ok, "https://h/", "file:///", 1),
-		"no hash": strings.Replace(ok, `"hash":"sha256=`+strings.Repeat("AB", 32)+`"`, `"hash":"md5=abc"`, 1),
 		"dir":     `{"version":"1","install":[{"download_info":{"url":"file:///src","dir_info":{}},"metadata":{"name":"x","version":"1"}}]}`,
 		"empty":   `{"version":"1","install":[]}`,
 	} {
-		if _, err := parseReport([]byte(rep), none); !errors.Is(err, errUsePip) {
+		if _, _, err := parseReport([]byte(rep), none); !errors.Is(err, errUsePip) {
 			t.Errorf("%s: %v, want errUsePip", name, err)
 		}
 	}
