@@ -24,11 +24,11 @@ import (
 type server struct {
 	*httptest.Server
 	blobs    map[string][]byte
-	noRanges bool                  // ignore Range and never say Accept-Ranges
-	noHead   bool                  // answer HEAD with 405
-	tooMany  int64                 // answer 429 to a request beyond this many at once (0: never)
+	noRanges bool  // ignore Range and never say Accept-Ranges
+	noHead   bool  // answer HEAD with 405
+	tooMany  int64 // answer 429 to a request beyond this many at once (0: never)
 	heads    atomic.Int64
-	refused  atomic.Int64 // 429s sent
+	refused  atomic.Int64          // 429s sent
 	corrupt  map[string]bool       // flip one byte in the middle of this blob
 	dropOnce map[string]*sync.Once // cut the first response of each range of the blob after half of it
 	delay    time.Duration         // before each response

@@ -48,10 +48,10 @@ func TestParseReportTakesOnlyWheelsOverHTTP(t *testing.T) {
 		t.Fatalf("without a sha256: %+v %v", files, err)
 	}
 	for name, rep := range map[string]string{
-		"sdist":   strings.Replace(ok, "linux_x86_64.whl", "linux_x86_64.tar.gz", 1),
-		"file":    strings.Replace(ok, "https://h/", "file:///", 1),
-		"dir":     `{"version":"1","install":[{"download_info":{"url":"file:///src","dir_info":{}},"metadata":{"name":"x","version":"1"}}]}`,
-		"empty":   `{"version":"1","install":[]}`,
+		"sdist": strings.Replace(ok, "linux_x86_64.whl", "linux_x86_64.tar.gz", 1),
+		"file":  strings.Replace(ok, "https://h/", "file:///", 1),
+		"dir":   `{"version":"1","install":[{"download_info":{"url":"file:///src","dir_info":{}},"metadata":{"name":"x","version":"1"}}]}`,
+		"empty": `{"version":"1","install":[]}`,
 	} {
 		if _, _, err := parseReport([]byte(rep), none); !errors.Is(err, errUsePip) {
 			t.Errorf("%s: %v, want errUsePip", name, err)
