@@ -83,12 +83,13 @@ func TestStageResolvesWithPipAndFetchesEachWheelOnce(t *testing.T) {
 	if !hasMessage(events, StepStage, "pip resolved 3 wheels") || hasMessage(events, StepStage, "downloading with pip") {
 		t.Errorf("the stage did not go through the resolve and the fetch: %v", messages(events, StepStage))
 	}
-	if ix.BytesServed() != sizes || out.BytesDownloaded != sizes {
+	// One byte more of each: the ranged GET that asks for the size and range support.
+	if ix.BytesServed() != sizes+int64(len(buildWheels(t)["cu126"])) || out.BytesDownloaded != sizes {
 		t.Errorf("served %d bytes, outcome says %d; the wheels are %d bytes", ix.BytesServed(), out.BytesDownloaded, sizes)
 	}
-	for _, f := range buildWheels(t)["cu126"] {
-		if n := ix.Requests(filepath.Base(f)); n != 1 {
-			t.Errorf("%s was downloaded %d times", filepath.Base(f), n)
+	for _, f := range buildWheels(t)["cu126"] { // the one-byte GET that finds the size, then the download
+		if n := ix.Requests(filepath.Base(f)); n != 2 {
+			t.Errorf("%s was asked for %d times", filepath.Base(f), n)
 		}
 	}
 	var progress int
@@ -102,16 +103,53 @@ func TestStageResolvesWithPipAndFetchesEachWheelOnce(t *testing.T) {
 	}
 }
 
-// An index without PEP 658 metadata (some mirrors) leaves the stage to pip download, and says so.
-func TestStageWithoutMetadataDownloadsWithPip(t *testing.T) {
-	ix := pyindex.ServeWith(t, buildWheels(t), pyindex.Network{NoMetadata: true})
+// An index without PEP 658 metadata (some mirrors) on a server that refuses HEAD: pip still
+// resolves through the shim, which reads each wheel's metadata out of the remote zip with Range
+// requests; every wheel then comes once, through gpuwiz's downloader.
+func TestStageWithoutMetadataReadsItOutOfTheWheels(t *testing.T) {
+	ix := pyindex.ServeWith(t, buildWheels(t), pyindex.Network{NoMetadata: true, NoHead: true})
 	v := pyenv.Venv{Root: filepath.Join(t.TempDir(), "venv")}
+	var sizes int64
+	for _, f := range buildWheels(t)["cu126"] {
+		sizes += fileSize(t, f)
+	}
 	_, out, events := install(t, context.Background(), options(t, v, torchTarget(ix, "cu126"), filepath.Join(t.TempDir(), "cache")), nil)
 	if !out.OK() {
 		t.Fatalf("%+v", out)
 	}
-	if !hasMessage(events, StepStage, "no metadata apart from the wheels") || !hasMessage(events, StepStage, "downloading with pip") {
+	if hasMessage(events, StepStage, "downloading with pip") || !hasLine(events, StepStage, "read out of the remote zip") {
 		t.Errorf("messages: %v", messages(events, StepStage))
+	}
+	if out.BytesDownloaded != sizes || ix.BytesServed() > sizes+sizes/20 {
+		t.Errorf("fetched %d, served %d; the wheels are %d bytes", out.BytesDownloaded, ix.BytesServed(), sizes)
+	}
+}
+
+// A flat find-links page without metadata and without #sha256 (the shape of several mirrors of
+// PyTorch's wheels), its dependencies from an index beside it: the stage goes through the shim and
+// the downloader; every wheel is checked as a zip, and the computed sha256 lands in the cache's
+// record and the venv's requirements.lock.
+func TestStageFromAFlatPageWithoutHashes(t *testing.T) {
+	channels := map[string][]string{"cu126": buildWheels(t)["cu126"], "deps": {wheelNamed(t, "cu126", "gpuwiz_dep")}}
+	ix := pyindex.ServeWith(t, channels, pyindex.Network{NoMetadata: true, NoHashes: true})
+	v := pyenv.Venv{Root: filepath.Join(t.TempDir(), "venv")}
+	o := options(t, v, torchTarget(ix, "cu126"), filepath.Join(t.TempDir(), "cache"))
+	o.FindLinks, o.Mirror = ix.FlatURL("cu126"), ix.ChannelURL("deps")
+	plan, out, events := install(t, context.Background(), o, nil)
+	if !out.OK() {
+		t.Fatalf("%+v", out)
+	}
+	if hasMessage(events, StepStage, "downloading with pip") {
+		t.Errorf("messages: %v", messages(events, StepStage))
+	}
+	torch := wheelNamed(t, "cu126", "torch")
+	sum, _ := fetch.FileSHA256(torch)
+	if r := readWheelRecord(plan.StageDir).Wheels[filepath.Base(torch)]; r.SHA256 != sum || r.From != ix.FlatURL("cu126") {
+		t.Errorf("record of torch: %+v", r)
+	}
+	lock, _ := os.ReadFile(plan.LockFile)
+	if !strings.Contains(string(lock), "sha256="+sum) {
+		t.Errorf("requirements.lock:\n%s", lock)
 	}
 }
 
@@ -168,3 +206,12 @@ func fileSize(t *testing.T, path string) int64 {
 }
 
 func fileExists(path string) bool { _, err := os.Stat(path); return err == nil }
+
+func hasLine(evs []Event, step, sub string) bool {
+	for _, e := range evs {
+		if e.StepID == step && strings.Contains(e.Line, sub) {
+			return true
+		}
+	}
+	return false
+}

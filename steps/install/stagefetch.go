@@ -163,8 +163,11 @@ func (e *engine) checkedBefore(name, sha string) bool {
 
 // fetchSource is where a stage step's wheels come from, for the cache's record.
 func fetchSource(s Step, p Plan) string {
-	if s.ID == StepStageDeps {
+	switch {
+	case s.ID == StepStageDeps:
 		return p.Target.Mirror
+	case p.FindLinks != "":
+		return p.FindLinks
 	}
 	return p.IndexURL
 }
@@ -251,7 +254,7 @@ func (e *engine) network(ctx context.Context) (fetch.Network, error) {
 	if e.netw != nil {
 		return *e.netw, nil
 	}
-	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror}}
+	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror, e.plan.FindLinks}}
 	var out bytes.Buffer
 	//i18n:raw the step's label in the log, and argv
 	res := e.r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{e.py, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Env: e.plan.env, Stdout: &out}, nil)

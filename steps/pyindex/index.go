@@ -73,6 +73,18 @@ func ServeWith(t testing.TB, channels map[string][]string, n Network) *Index {
 // ChannelURL is the --index-url for a channel.
 func (ix *Index) ChannelURL(channel string) string { return ix.URL + "/whl/" + channel }
 
+// FlatURL is a flat find-links page of every wheel of a channel (the shape of several mirrors of
+// PyTorch's wheels: one page, no metadata files).
+func (ix *Index) FlatURL(channel string) string { return ix.URL + "/flat/" + channel + "/" }
+
+// hashFragment is a link's #sha256=… (none with Network.NoHashes).
+func (ix *Index) hashFragment(f wheelFile) string {
+	if ix.net.n.NoHashes {
+		return ""
+	}
+	return "#sha256=" + f.sha256
+}
+
 // Close stops the server.
 func (ix *Index) Close() { ix.srv.Close() }
 
@@ -109,7 +121,15 @@ func (ix *Index) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ix.beforeResponse()
+	if r.Method == http.MethodHead && ix.net.n.NoHead {
+		http.Error(w, "HEAD is not allowed here", http.StatusMethodNotAllowed)
+		return
+	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if len(parts) == 2 && parts[0] == "flat" {
+		ix.serveFlat(w, parts[1])
+		return
+	}
 	if len(parts) < 2 || parts[0] != "whl" {
 		http.NotFound(w, r)
 		return
@@ -164,7 +184,33 @@ func (ix *Index) serveProject(w http.ResponseWriter, r *http.Request, channel st
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><body><h1>Links for %s</h1>\n", html.EscapeString(norm))
 	for _, f := range files {
 		// like download.pytorch.org: files one level up, '+' escaped as %2B
-		fmt.Fprintf(&b, "<a href=\"../%s#sha256=%s\"%s>%s</a><br/>\n", strings.ReplaceAll(url.PathEscape(f.name), "+", "%2B"), f.sha256, ix.metadataAttrs(f), html.EscapeString(f.name))
+		fmt.Fprintf(&b, "<a href=\"../%s%s\"%s>%s</a><br/>\n", strings.ReplaceAll(url.PathEscape(f.name), "+", "%2B"), ix.hashFragment(f), ix.metadataAttrs(f), html.EscapeString(f.name))
+	}
+	b.WriteString("</body></html>\n")
+	w.Header().Set("Content-Type", "text/html")
+	_, _ = w.Write([]byte(b.String()))
+}
+
+// serveFlat is one page linking every wheel of the channel, without metadata files.
+func (ix *Index) serveFlat(w http.ResponseWriter, channel string) {
+	projects, ok := ix.channels[channel]
+	if !ok {
+		http.Error(w, "no such channel", http.StatusNotFound)
+		return
+	}
+	var names []string
+	byName := map[string]wheelFile{}
+	for _, files := range projects {
+		for _, f := range files {
+			names = append(names, f.name)
+			byName[f.name] = f
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html><body>\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "<a href=\"../../whl/%s/%s%s\">%s</a><br/>\n", channel, strings.ReplaceAll(url.PathEscape(n), "+", "%2B"), ix.hashFragment(byName[n]), html.EscapeString(n))
 	}
 	b.WriteString("</body></html>\n")
 	w.Header().Set("Content-Type", "text/html")
