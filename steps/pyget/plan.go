@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -92,7 +93,8 @@ func (o Options) withDefaults() Options {
 		o.Run = runner.New(io.Discard)
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 30 * time.Minute}
+		o.Client = netproxy.New(netproxy.Settings{}).Client()
+		o.Client.Timeout = 30 * time.Minute
 	}
 	if o.Official == "" {
 		o.Official = OfficialBase
