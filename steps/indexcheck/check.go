@@ -113,6 +113,10 @@ type Result struct {
 	CouldNotLook    []Problem `json:"could_not_look,omitempty"`
 	// Systems the index serves the framework's wheels for although the build does not name them.
 	ExtraOS []string `json:"extra_os,omitempty"`
+	// WheelsFrom is the host the page links the framework's wheels on when it is not the page's
+	// own (a mirrored index page pointing at download-r2.pytorch.org or a PyPI CDN): the bytes come
+	// from there, not from this source.
+	WheelsFrom string `json:"wheels_from,omitempty"`
 }
 
 // Reason says in one line why a build is not served (Phantom) or could not be checked.
@@ -192,6 +196,9 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 				res.Missing = append(res.Missing, m)
 			}
 		}
+		if i == 0 { // the framework itself: where its wheels are linked
+			res.WheelsFrom = wheelsFrom(f, src, c, p.Name, wheels, want)
+		}
 		if i == 0 { // the framework itself: wheels for a system the build does not name
 			for _, goos := range []string{"linux", "windows"} {
 				if !slices.Contains(c.OS, goos) && slices.ContainsFunc(wheels, func(w Wheel) bool { return SameVersion(w.Version, want) && w.ForOS(goos) }) {
@@ -209,6 +216,24 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 		res.Status = Served
 	}
 	return res
+}
+
+// wheelsFrom is the host project's page links the wanted wheels on, when it is not the page's own.
+func wheelsFrom(f *Fetcher, src Source, c matrix.Candidate, project string, wheels []Wheel, want string) string {
+	pageURL, _ := src.pageURL(c, project)
+	page, err := url.Parse(pageURL)
+	if err != nil {
+		return ""
+	}
+	for _, w := range wheels {
+		if !SameVersion(w.Version, want) {
+			continue
+		}
+		if h := f.LinkHost(pageURL, w.File); h != "" && !strings.EqualFold(h, page.Host) {
+			return h
+		}
+	}
+	return ""
 }
 
 // projectWheels lists the wheels of project on build c's channel; a page that does not answer or
