@@ -97,7 +97,8 @@ func (ix *Index) Up() { ix.down.Store(false) }
 // BytesServed is the total of wheel bytes written to clients.
 func (ix *Index) BytesServed() int64 { return ix.bytes.Load() }
 
-// Requests is how many times the wheel file name was downloaded (GET; a HEAD is not counted).
+// Requests is how many times the wheel file name was downloaded (GET; a HEAD and a GET of its
+// first byte alone, the downloader's question for the size and range support, are not counted).
 func (ix *Index) Requests(file string) int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -223,7 +224,7 @@ func (ix *Index) serveFile(w http.ResponseWriter, r *http.Request, projects map[
 			if f.name != name {
 				continue
 			}
-			if r.Method == http.MethodGet {
+			if r.Method == http.MethodGet && r.Header.Get("Range") != "bytes=0-0" { // not the downloader's one-byte size probe
 				ix.mu.Lock()
 				ix.requests[name]++
 				ix.mu.Unlock()
