@@ -113,9 +113,9 @@ type Result struct {
 	CouldNotLook    []Problem `json:"could_not_look,omitempty"`
 	// Systems the index serves the framework's wheels for although the build does not name them.
 	ExtraOS []string `json:"extra_os,omitempty"`
-	// WheelsFrom is the host the page links the framework's wheels on when it is not the page's
-	// own (a mirrored index page pointing at download-r2.pytorch.org or a PyPI CDN): the bytes come
-	// from there, not from this source.
+	// WheelsFrom is the host a mirror's or override's page links the framework's wheels on when it
+	// is not the page's own (a mirrored index page pointing at download-r2.pytorch.org or a PyPI
+	// CDN): the bytes come from there, not from this source. Not set for the build's own index.
 	WheelsFrom string `json:"wheels_from,omitempty"`
 }
 
@@ -220,6 +220,9 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 
 // wheelsFrom is the host project's page links the wanted wheels on, when it is not the page's own.
 func wheelsFrom(f *Fetcher, src Source, c matrix.Candidate, project string, wheels []Wheel, want string) string {
+	if src == (Source{}) { // the build's own index: its wheels may live on its own storage (Paddle's object store)
+		return ""
+	}
 	pageURL, _ := src.pageURL(c, project)
 	page, err := url.Parse(pageURL)
 	if err != nil {

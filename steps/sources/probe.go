@@ -63,9 +63,10 @@ type Result struct {
 	// Redirected names the host that answered when the source sent the request elsewhere (a mirror
 	// that hands pip back to the official host); "" when it answered itself.
 	Redirected string `json:"redirected,omitempty"`
-	// WheelsFrom names the host the page links the framework's wheel on when it is not the
-	// source's own (mirrored index pages often point at download-r2.pytorch.org or a PyPI CDN):
-	// the bytes would come from there, however fast the source's page answers.
+	// WheelsFrom names the host a mirror's page links the framework's wheel on when it is not the
+	// mirror's own (mirrored index pages often point at download-r2.pytorch.org or a PyPI CDN):
+	// the bytes would come from there, however fast the mirror's page answers. Not set for the
+	// official index, whose wheels may live on its own storage (Paddle's object store).
 	WheelsFrom string `json:"wheels_from,omitempty"`
 }
 
@@ -297,7 +298,9 @@ func (p *prober) probe(c Candidate) Result {
 		return res
 	}
 	res.HasBuild, res.File = true, v.file
-	res.WheelsFrom = wheelsFrom(main, mp, v.file)
+	if c.Kind != KindOfficial { // the official index's own storage (Paddle's object store) is the official source
+		res.WheelsFrom = wheelsFrom(main, mp, v.file)
+	}
 	// A dependency index answers when it lists pip or says it has no such project (404, a local
 	// index of the framework's own dependencies); anything else (401, 403, 5xx) stops pip too.
 	if len(pages) > 1 && pages[1].status != http.StatusOK && pages[1].status != http.StatusNotFound {
