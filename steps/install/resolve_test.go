@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/runner"
 )
 
 func TestReportArgvKeepsTheStagesChoices(t *testing.T) {
@@ -214,4 +216,23 @@ func hasLine(evs []Event, step, sub string) bool {
 		}
 	}
 	return false
+}
+
+// pip's raw progress lines get a rate and a time left, over files one after another.
+func TestPipRateOverRawProgress(t *testing.T) {
+	var r pipRate
+	t0 := time.Unix(1000, 0)
+	var last runner.Progress
+	for i, d := range []int64{0, 10 << 20, 20 << 20, 30 << 20} { // 10 MiB a second
+		last = runner.Progress{Done: d, Total: 40 << 20}
+		r.add(&last, t0.Add(time.Duration(i)*time.Second))
+	}
+	if last.BytesPerSec < 9<<20 || last.BytesPerSec > 11<<20 || last.ETASeconds < 0.9 || last.ETASeconds > 1.1 {
+		t.Errorf("%+v", last)
+	}
+	next := runner.Progress{Done: 5 << 20, Total: 8 << 20} // the next file: the count goes on
+	r.add(&next, t0.Add(4*time.Second))
+	if next.BytesPerSec < 4<<20 || next.ETASeconds <= 0 {
+		t.Errorf("%+v", next)
+	}
 }

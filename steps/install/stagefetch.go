@@ -247,6 +247,37 @@ func (e *engine) reportProgressIf(stepID string, c *fetch.Counters) (stop func()
 	return func() { close(done); <-finished }
 }
 
+// pipRate gives pip's raw progress lines ("Progress 123 of 456", one file after another) the rate
+// over the last seconds and the time left of the file at that rate, as the downloader's have.
+type pipRate struct {
+	base, lastDone int64 // bytes of the files before this one; this one's done so far
+	samples        []rateSample
+}
+
+type rateSample struct {
+	t time.Time
+	n int64
+}
+
+func (r *pipRate) add(p *runner.Progress, now time.Time) {
+	if p.Done < r.lastDone { // the next file
+		r.base += r.lastDone
+	}
+	r.lastDone = p.Done
+	n := r.base + p.Done
+	r.samples = append(r.samples, rateSample{now, n})
+	for len(r.samples) > 2 && now.Sub(r.samples[1].t) > 3*time.Second {
+		r.samples = r.samples[1:]
+	}
+	first := r.samples[0]
+	if dt := now.Sub(first.t).Seconds(); dt > 0.5 && n > first.n {
+		p.BytesPerSec = float64(n-first.n) / dt
+		if p.Total > p.Done {
+			p.ETASeconds = float64(p.Total-p.Done) / p.BytesPerSec
+		}
+	}
+}
+
 // network is pip's network settings for the framework's pip steps: its proxy and cert (from
 // pip's config files or PIP_PROXY/PIP_CERT, as `pip config list` shows them), its timeout, and
 // the proxy variables of the environment.
