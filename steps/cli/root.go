@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"os/signal"
@@ -138,9 +139,9 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 	}
 	root.SetVersionTemplate("gpuwiz {{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.StringVar(&env.G.MatrixFile, "matrix", "", i18n.T("cli.root.flag.matrix"))
-	pf.StringVar(&env.G.SourcesFile, "sources", "", i18n.T("cli.root.flag.sources"))
-	pf.StringVar(&env.G.SimulateFile, "simulate", "", i18n.T("cli.root.flag.simulate"))
+	pf.Var(userpath.NewFlag(&env.G.MatrixFile), "matrix", i18n.T("cli.root.flag.matrix"))
+	pf.Var(userpath.NewFlag(&env.G.SourcesFile), "sources", i18n.T("cli.root.flag.sources"))
+	pf.Var(userpath.NewFlag(&env.G.SimulateFile), "simulate", i18n.T("cli.root.flag.simulate"))
 	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", i18n.T("cli.root.flag.no_color"))
 	pf.BoolVar(&env.G.ASCII, "ascii", false, i18n.T("cli.root.flag.ascii"))
 	pf.String("lang", "", i18n.T("cli.root.flag.lang"))

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"regexp"
 	"strconv"
@@ -175,6 +176,9 @@ func flagError(c *cobra.Command, err error) error {
 			name = "-" + needs.GetFlag().Shorthand
 		}
 		return i18n.Wrap(err, i18n.T("cli.usage.needs_value", i18n.D{"Flag": name, "Help": help}))
+	case errors.As(err, &invalid) && errors.Is(err, userpath.ErrUnset):
+		// A path flag naming a variable that is not set: the path's own words say what to do.
+		return i18n.Wrap(err, i18n.T("cli.usage.bad_path", i18n.D{"Flag": "--" + invalid.GetFlag().Name, "Err": errors.Unwrap(invalid).Error(), "Help": help}))
 	case errors.As(err, &invalid):
 		f := invalid.GetFlag()
 		return i18n.Wrap(err, i18n.T("cli.usage.invalid_value", i18n.D{"Flag": "--" + f.Name, "Value": invalid.GetValue(), "Want": valueKind(f.Value.Type()), "Help": help}))

@@ -1,3 +1,7 @@
+// Package indexcheck asks a package index whether the wheels a matrix row declares exist: for each
+// package of a build, each OS it names and each Python of its range. It reads the index pages as pip
+// does (PEP 503 HTML, PEP 691 JSON, or a flat find-links page) and looks at file names only, read by
+// steps/pep (wheel names, their tags, local labels).
 package indexcheck
 
 import (
@@ -13,6 +17,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 // Source says where the pages of a build are. The zero value reads each build's own index_url
@@ -159,7 +164,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 	res := Result{Framework: c.Framework, Version: c.FrameworkVersion, Channel: c.Channel, OS: oses, Pythons: pythons}
 	// the packages' pages at the same time: a silent index costs one timeout, not one per package
 	type got struct {
-		wheels []Wheel
+		wheels []pep.Wheel
 		prob   *Problem
 	}
 	pages := make([]got, len(c.Packages))
@@ -182,7 +187,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 		for _, goos := range oses {
 			var lacking []string
 			for _, py := range pythons {
-				if !slices.ContainsFunc(wheels, func(w Wheel) bool { return SameVersion(w.Version, want) && w.ForOS(goos) && w.ForPython(py) }) {
+				if !slices.ContainsFunc(wheels, func(w pep.Wheel) bool { return pep.SameVersion(w.Version, want) && w.ForOS(goos) && w.ForPython(py) }) {
 					lacking = append(lacking, py)
 				}
 			}
@@ -201,7 +206,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 		}
 		if i == 0 { // the framework itself: wheels for a system the build does not name
 			for _, goos := range []string{"linux", "windows"} {
-				if !slices.Contains(c.OS, goos) && slices.ContainsFunc(wheels, func(w Wheel) bool { return SameVersion(w.Version, want) && w.ForOS(goos) }) {
+				if !slices.Contains(c.OS, goos) && slices.ContainsFunc(wheels, func(w pep.Wheel) bool { return pep.SameVersion(w.Version, want) && w.ForOS(goos) }) {
 					res.ExtraOS = append(res.ExtraOS, goos)
 				}
 			}
@@ -219,7 +224,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 }
 
 // wheelsFrom is the host project's page links the wanted wheels on, when it is not the page's own.
-func wheelsFrom(f *Fetcher, src Source, c matrix.Candidate, project string, wheels []Wheel, want string) string {
+func wheelsFrom(f *Fetcher, src Source, c matrix.Candidate, project string, wheels []pep.Wheel, want string) string {
 	if src == (Source{}) { // the build's own index: its wheels may live on its own storage (Paddle's object store)
 		return ""
 	}
@@ -229,7 +234,7 @@ func wheelsFrom(f *Fetcher, src Source, c matrix.Candidate, project string, whee
 		return ""
 	}
 	for _, w := range wheels {
-		if !SameVersion(w.Version, want) {
+		if !pep.SameVersion(w.Version, want) {
 			continue
 		}
 		if h := f.LinkHost(pageURL, w.File); h != "" && !strings.EqualFold(h, page.Host) {
@@ -241,7 +246,7 @@ func wheelsFrom(f *Fetcher, src Source, c matrix.Candidate, project string, whee
 
 // projectWheels lists the wheels of project on build c's channel; a page that does not answer or
 // cannot be read is a Problem. A page the index does not have (404) lists nothing.
-func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, project string) ([]Wheel, *Problem) {
+func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, project string) ([]pep.Wheel, *Problem) {
 	pageURL, flat := src.pageURL(c, project)
 	files, err := f.Files(ctx, pageURL)
 	if errors.Is(err, ErrNotServed) {
@@ -250,10 +255,10 @@ func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candida
 	if err != nil {
 		return nil, &Problem{Package: project, URL: redact(pageURL), Reason: err.Error()}
 	}
-	norm := Normalize(project)
-	var out []Wheel
+	norm := pep.Normalize(project)
+	var out []pep.Wheel
 	for _, file := range files {
-		w, err := ParseWheel(file)
+		w, err := pep.ParseWheel(file)
 		if err != nil || (flat && w.Name != norm) {
 			continue
 		}
@@ -322,7 +327,7 @@ func CheckMatrix(ctx context.Context, m *matrix.Matrix, frameworks []string, f *
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			rep.Rows[i] = Check(ctx, f, src, c, c.OS, Pythons(c.PythonMin, c.PythonMax))
+			rep.Rows[i] = Check(ctx, f, src, c, c.OS, pep.Pythons(c.PythonMin, c.PythonMax))
 		}()
 	}
 	wg.Wait()
@@ -360,8 +365,8 @@ func extras(ctx context.Context, m *matrix.Matrix, cands []matrix.Candidate, f *
 		oldest, _ := version.NewVersion(versions[0])
 		found := map[string][]string{}
 		for _, w := range wheels {
-			v, label, _ := strings.Cut(w.Version, "+")
-			if c.Packages[0].LocalLabel != "" && "+"+label != c.Packages[0].LocalLabel {
+			v := pep.Public(w.Version)
+			if c.Packages[0].LocalLabel != "" && pep.LocalLabel(w.Version) != c.Packages[0].LocalLabel {
 				continue
 			}
 			pv, err := version.NewVersion(v)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,6 +56,12 @@ func TestFreshInstallReinstallAndChannelSwitch(t *testing.T) {
 	}
 	if !hasMessage(events, StepStage, "already in the cache") {
 		t.Errorf("stage did not report the cache hit: %+v", events)
+	}
+	// The download step's ✓ says what it did: nothing came from the index.
+	if !slices.ContainsFunc(events, func(e Event) bool {
+		return e.StepID == StepStage && e.State == StateDone && strings.Contains(e.Did, "taken from the wheel cache")
+	}) {
+		t.Errorf("the cached stage step ended as a download: %+v", events)
 	}
 
 	plan, out, _ = install(t, ctx, options(t, v, torchTarget(ix, "cu118"), cache), nil)

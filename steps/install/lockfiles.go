@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"gpuwiz/steps/pep"
+	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"gpuwiz/steps/pyenv"
 )
 
 // noteInstalledWheel keeps the wheel file of a "Processing /cache/…/torch-….whl" line of pip install.
@@ -60,7 +60,7 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 			continue
 		}
 		name, version, ok := strings.Cut(line, "==")
-		if w, found := byDist[pyenv.NormalizeName(name)+"=="+version]; ok && found && w[1] != "" {
+		if w, found := byDist[pep.Normalize(name)+"=="+version]; ok && found && w[1] != "" {
 			line += "  # sha256=" + w[1] + " " + w[0]
 		}
 		b.WriteString(line + "\n")
@@ -71,8 +71,8 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	b.Reset()
 	//i18n:raw constraints.txt's comments: a file format, the same in every language
 	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, stripCredentials(e.plan.IndexURL))
-	b.WriteString("# Use it with every later install into this venv:\n")                                       //i18n:raw constraints.txt: a file format
-	b.WriteString("#   pip install -r requirements.txt -c " + e.plan.ConstraintsFile + "\n")                   //i18n:raw constraints.txt: a file format
+	b.WriteString("# Use it with every later install into this venv:\n") //i18n:raw constraints.txt: a file format
+	b.WriteString("#   " + shellquote.Command(hostGOOS(), "pip", "install", "-r", "requirements.txt", "-c", e.plan.ConstraintsFile) + "\n")
 	b.WriteString("# pip then refuses any other torch/paddle build instead of silently replacing this one.\n") //i18n:raw constraints.txt: a file format
 	for _, p := range e.pins {
 		b.WriteString(p + "\n")

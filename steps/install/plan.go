@@ -3,6 +3,7 @@ package install
 import (
 	"errors"
 	"fmt"
+	"gpuwiz/steps/shellquote"
 	"net/url"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -156,9 +158,9 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.env = frameworkEnv(p.userEnv, index)
 	p.Warnings = append(p.Warnings, envInterference(p.userEnv)...)
 	if t.Framework == "torch" {
-		p.families = pyenv.TorchFamilyNames
+		p.families = pep.TorchFamily
 	} else {
-		p.families = pyenv.PaddleNames
+		p.families = pep.PaddleDists
 	}
 	if mirror != "" && t.Framework == "torch" {
 		p.Notes = append(p.Notes, i18n.T("install.note.torch_mirror"))
@@ -244,8 +246,8 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 
 	for _, d := range installed.Dists {
-		if slices.Contains(p.families, pyenv.NormalizeName(d.Name)) {
-			p.Uninstall = append(p.Uninstall, pyenv.NormalizeName(d.Name))
+		if slices.Contains(p.families, pep.Normalize(d.Name)) {
+			p.Uninstall = append(p.Uninstall, pep.Normalize(d.Name))
 		}
 	}
 	slices.Sort(p.Uninstall)
@@ -285,7 +287,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.Notes = append(p.Notes,
 		i18n.T("install.note.downloads", i18n.D{"ReportFrom": reportFrom}),
 		i18n.T("install.note.nothing_uninstalled", i18n.D{"Dir": p.StageDir}),
-		i18n.T("install.note.constraints", i18n.D{"File": p.ConstraintsFile}))
+		i18n.T("install.note.constraints", i18n.D{"File": shellquote.Command(hostGOOS(), p.ConstraintsFile)}))
 	if t.Framework == "torch" && len(installed.PaddleDists) > 0 || t.Framework == "paddle" && len(installed.TorchFamily) > 0 {
 		p.Warnings = append(p.Warnings, i18n.T("install.warn.both_frameworks"))
 	}
@@ -313,7 +315,7 @@ func (p Plan) Step(id string) (Step, bool) {
 }
 
 func (p Plan) depsFile() string {
-	return filepath.Join(p.StageDir, "gpuwiz-deps-"+pyenv.NormalizeName(p.Target.Packages[0].Name)+"-"+p.Target.Packages[0].Version+".txt")
+	return filepath.Join(p.StageDir, "gpuwiz-deps-"+pep.Normalize(p.Target.Packages[0].Name)+"-"+p.Target.Packages[0].Version+".txt")
 }
 
 // pin is the exact requirement with the local label, so a +cpu build of the same number never fits.

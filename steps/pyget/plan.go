@@ -245,14 +245,6 @@ func parseVersion(v string) (minor, full string, err error) {
 	return minor, full, nil
 }
 
-func minorOf(v string) string {
-	p := strings.SplitN(v, ".", 3)
-	if len(p) < 2 {
-		return v
-	}
-	return p[0] + "." + p[1]
-}
-
 // checkBase accepts https, or http on loopback only (a local test copy).
 func checkBase(raw string) error {
 	u, err := url.Parse(raw)

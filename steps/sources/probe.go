@@ -17,6 +17,7 @@ import (
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
 )
 
@@ -248,7 +249,7 @@ func fileOf(href string, base *url.URL) (file, host string) {
 
 // join is index + "/" + project + "/", PEP 503's project page.
 func join(index, project string) string {
-	return strings.TrimRight(index, "/") + "/" + normalize(project) + "/"
+	return strings.TrimRight(index, "/") + "/" + pep.Normalize(project) + "/"
 }
 
 func (p *prober) probe(c Candidate) Result {
