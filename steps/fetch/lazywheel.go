@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/urls"
 	"io"
 	"net/http"
 	"os"
@@ -15,8 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"gpuwiz/steps/runner"
 )
 
 // A wheel's metadata without PEP 658, as pip's lazy wheel (pip/_internal/network/lazy_wheel.py)
@@ -95,7 +94,7 @@ func (r *remoteZip) get(from, to int64) ([]byte, error) {
 	req.Header.Set("Range", "bytes="+strconv.FormatInt(from, 10)+"-"+strconv.FormatInt(to-1, 10))
 	resp, err := r.s.client.Do(req.WithContext(r.ctx))
 	if err != nil {
-		return nil, errors.New(runner.Redact(err.Error()))
+		return nil, errors.New(urls.Redact(err.Error()))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusPartialContent {
@@ -106,7 +105,7 @@ func (r *remoteZip) get(from, to int64) ([]byte, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, to-from))
 	if err != nil {
-		return nil, errors.New(runner.Redact(err.Error()))
+		return nil, errors.New(urls.Redact(err.Error()))
 	}
 	if int64(len(b)) != to-from {
 		return nil, io.ErrUnexpectedEOF
@@ -133,7 +132,7 @@ func (r *remoteZip) tail() (resp *http.Response, err error) {
 	req.Header.Set("Range", "bytes=-"+strconv.Itoa(tailBytes))
 	resp, err = r.s.client.Do(req.WithContext(r.ctx))
 	if err != nil {
-		return nil, errors.New(runner.Redact(err.Error()))
+		return nil, errors.New(urls.Redact(err.Error()))
 	}
 	switch resp.StatusCode {
 	case http.StatusOK:
@@ -150,7 +149,7 @@ func (r *remoteZip) tail() (resp *http.Response, err error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, total-start))
 	if err != nil {
-		return nil, errors.New(runner.Redact(err.Error()))
+		return nil, errors.New(urls.Redact(err.Error()))
 	}
 	if int64(len(b)) != total-start {
 		return nil, io.ErrUnexpectedEOF
@@ -208,12 +207,12 @@ func readMetadata(zr *zip.Reader, name string) ([]byte, error) {
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", name, runner.Redact(err.Error()))
+		return nil, fmt.Errorf("%s: %s", name, urls.Redact(err.Error()))
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(io.LimitReader(rc, 8<<20))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", name, runner.Redact(err.Error()))
+		return nil, fmt.Errorf("%s: %s", name, urls.Redact(err.Error()))
 	}
 	return b, nil
 }
@@ -240,7 +239,7 @@ func (s *Shim) lazyMetadata(ctx context.Context, l shimLink) (lazyResult, error)
 	}
 	zr, err := zip.NewReader(r, r.size)
 	if err != nil {
-		return lazyResult{}, fmt.Errorf("%s: %s", l.name, runner.Redact(err.Error()))
+		return lazyResult{}, fmt.Errorf("%s: %s", l.name, urls.Redact(err.Error()))
 	}
 	meta, err := readMetadata(zr, l.name)
 	if err != nil {
@@ -281,7 +280,7 @@ func (s *Shim) keepWhole(resp *http.Response, l shimLink) (lazyResult, error) {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return lazyResult{}, fmt.Errorf("%s: %s", l.name, runner.Redact(err.Error()))
+		return lazyResult{}, fmt.Errorf("%s: %s", l.name, urls.Redact(err.Error()))
 	}
 	sum, err := checkFile(part.Name(), l.sha256)
 	if err != nil {

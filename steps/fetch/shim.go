@@ -21,7 +21,7 @@ import (
 	"golang.org/x/net/html"
 
 	"gpuwiz/steps/pep"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // Shim is a loopback stand-in for package indexes and flat find-links pages, for a pip resolve
@@ -235,14 +235,14 @@ func (s *Shim) fetch(u string) *memoEntry {
 	defer cancel()
 	resp, err := s.get(ctx, u)
 	if err != nil {
-		e.err = errors.New(runner.Redact(err.Error()))
+		e.err = errors.New(urls.Redact(err.Error()))
 		return e
 	}
 	defer resp.Body.Close()
 	e.status, e.ctype, e.final = resp.StatusCode, resp.Header.Get("Content-Type"), resp.Request.URL
 	e.body, err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		e.err = errors.New(runner.Redact(err.Error()))
+		e.err = errors.New(urls.Redact(err.Error()))
 	}
 	return e
 }

@@ -21,6 +21,7 @@ import (
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 	"gpuwiz/steps/verify"
 )
 
@@ -71,6 +72,11 @@ type Outcome struct {
 	VenvRemoved     bool           `json:"venv_removed,omitempty"` // the run created the venv and, failing, removed it again
 	Leftovers       []Leftover     `json:"leftovers,omitempty"`    // damaged: what still differs from the snapshot, each with the command that clears it
 	Warnings        []string       `json:"warnings,omitempty"`
+	// StepSeconds is how long each step that ran took, by step id (the install step's time is what
+	// gpuwiz's installer is measured by).
+	StepSeconds map[string]float64 `json:"step_seconds,omitempty"`
+	// Installer is who wrote the wheels in the install step: "gpuwiz" or "pip".
+	Installer string `json:"installer,omitempty"`
 }
 
 // OK reports an installed and verified build.
@@ -139,7 +145,12 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			return e.finish()
 		}
 		e.emit(Event{StepID: s.ID, State: StateRunning, Message: s.Title})
+		began := time.Now()
 		err := e.step(ctx, s)
+		if e.out.StepSeconds == nil {
+			e.out.StepSeconds = map[string]float64{}
+		}
+		e.out.StepSeconds[s.ID] = time.Since(began).Round(time.Millisecond).Seconds()
 		if err == nil && ctx.Err() != nil && e.changed && s.ID != StepVerify && s.ID != StepLock {
 			err = i18n.Wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": s.ID, "Err": ctx.Err()}))
 		}
@@ -210,7 +221,7 @@ func (e *engine) removeCreated() error {
 
 func (e *engine) finish() Outcome {
 	if e.out.Err != nil {
-		e.out.Error = runner.Redact(e.out.Err.Error())
+		e.out.Error = urls.Redact(e.out.Err.Error())
 	}
 	return e.out
 }
@@ -301,7 +312,13 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		return e.moveLeftovers()
 	case StepInstall:
 		e.changed = true
-		return e.pip(ctx, s, e.installArgv(s.Argv))
+		argv := e.installArgv(s.Argv)
+		if handled, err := e.ownInstall(ctx, argv); handled {
+			e.out.Installer = "gpuwiz"
+			return err
+		}
+		e.out.Installer = "pip"
+		return e.pip(ctx, s, argv)
 	case StepVerify:
 		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
 		if err != nil {
@@ -483,7 +500,9 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	before := dirFiles(e.plan.StageDir)
 	resolved := e.startResolve(ctx, s) // while the offline try runs
 	defer resolved.stop()
-	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil { //i18n:raw the step's label in the log
+	// The offline try's output goes to the log only: its miss is expected (pip's "ERROR: Could not
+	// find a version" means "not all in the cache yet") and is no error to the user.
+	if res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}, nil); res.Err == nil { //i18n:raw the step's label in the log
 		e.emit(Event{StepID: s.ID, Message: i18n.T("install.event.all_cached")})
 		e.did[s.ID] = e.fromCache(s)
 		if s.ID == StepStage {
@@ -494,6 +513,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	} else if ctx.Err() != nil {
 		return res.Err
 	}
+	e.emitLine(Event{StepID: s.ID, Line: i18n.T("install.event.cache_miss")})
 	if s.ID == StepStage {
 		e.out.Source = e.plan.IndexURL
 		if e.plan.FindLinks != "" {
@@ -567,11 +587,11 @@ func probeIndex(ctx context.Context, err error, argv []string, env []string) err
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": err, "Index": index, "Why": why, "Proxy": proxyNote(env)}))}
+		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Why": urls.Redact(why), "Proxy": proxyNote(env)}))}
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {
-		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": err, "Index": index, "Status": resp.Status}))
+		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Status": resp.Status}))
 	}
 	return err
 }

@@ -10,10 +10,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // errUsePip says the stage cannot be done by resolving with pip and fetching in Go, and why:
@@ -99,14 +101,15 @@ type pipReport struct {
 			DirInfo *json.RawMessage `json:"dir_info"`
 			VCSInfo *json.RawMessage `json:"vcs_info"`
 		} `json:"download_info"`
-		Metadata struct {
+		Requested bool `json:"requested"` // named on pip's command line, not pulled in as a dependency
+		Metadata  struct {
 			Name    string `json:"name"`
 			Version string `json:"version"`
 		} `json:"metadata"`
 	} `json:"install"`
 }
 
-var hexSHA256 = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+var hexSHA256 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{64}$`) })
 
 // parseReport turns pip's report into the files to fetch; anything the downloader cannot take
 // (a file:// link, a local folder, VCS, a source archive) leaves it to pip. A wheel without a
@@ -137,7 +140,7 @@ func parseReport(b []byte, lookup func(string) (f fetch.File, kept, ok bool)) (f
 		}
 		u, err := url.Parse(rawURL)
 		if err != nil || u.Scheme != "http" && u.Scheme != "https" {
-			return nil, nil, usePip(i18n.T("install.fallback.not_http", i18n.D{"What": what, "URL": runner.Redact(d.URL)}))
+			return nil, nil, usePip(i18n.T("install.fallback.not_http", i18n.D{"What": what, "URL": urls.Redact(d.URL)}))
 		}
 		name, err := url.PathUnescape(path.Base(u.EscapedPath()))
 		if err != nil || !strings.HasSuffix(name, ".whl") || name != filepath.Base(name) {
@@ -151,7 +154,7 @@ func parseReport(b []byte, lookup func(string) (f fetch.File, kept, ok bool)) (f
 				sum = h
 			}
 		}
-		if !hexSHA256.MatchString(sum) {
+		if !hexSHA256().MatchString(sum) {
 			sum = "" // the downloader checks the zip and computes it
 		}
 		u.Fragment, u.RawFragment = "", ""

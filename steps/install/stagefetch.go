@@ -15,6 +15,7 @@ import (
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // progressEvery is how often a download's progress is reported (the bar is redrawn 5 times a second).
@@ -41,7 +42,7 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 	}
 	e.fetched = append(e.fetched, kept...) // downloaded whole and checked by the resolve
 	rec := readWheelRecord(e.plan.StageDir)
-	from := stripCredentials(fetchSource(s, e.plan))
+	from := urls.Strip(fetchSource(s, e.plan))
 	for i, f := range files {
 		// A source without sha256: the hash this cache computed when it staged the same file from there.
 		if r, ok := rec.Wheels[f.Name]; ok && f.SHA256 == "" && r.From == from && r.SHA256 != "" {
@@ -189,7 +190,7 @@ func recordFetched(dir, from string, files []fetch.File) error {
 		if r, ok := rec.Wheels[f.Name]; ok && r.SHA256 == f.SHA256 && r.Size == info.Size() {
 			continue
 		}
-		rec.Wheels[f.Name] = cachedWheel{SHA256: f.SHA256, Size: info.Size(), From: stripCredentials(from), Staged: now}
+		rec.Wheels[f.Name] = cachedWheel{SHA256: f.SHA256, Size: info.Size(), From: urls.Strip(from), Staged: now}
 		changed = true
 	}
 	if !changed {
