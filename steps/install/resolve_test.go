@@ -11,8 +11,8 @@ import (
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 func TestReportArgvKeepsTheStagesChoices(t *testing.T) {
