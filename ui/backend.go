@@ -168,9 +168,15 @@ type Finding struct {
 	Code, Severity, Title, Evidence, Fix string
 }
 
-// Activation is how to enter the venv from each shell.
+// Activation is how to enter the venv from each shell: a conda env has only Conda.
 type Activation struct {
 	PowerShell string
 	Cmd        string
 	Posix      string
+	Conda      string // conda activate <env>, any shell with conda's integration
+}
+
+// Empty reports whether there is no command to show.
+func (a Activation) Empty() bool {
+	return a.PowerShell == "" && a.Cmd == "" && a.Posix == "" && a.Conda == ""
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"gpuwiz/steps/cli"
+	"gpuwiz/steps/app"
 )
 
 func TestMain(m *testing.M) {
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 func testCommon(fb Backend, ascii bool) *Common {
-	c := NewCommon(context.Background(), cli.Globals{SimulateFile: "rig.json", ASCII: ascii}, fb)
+	c := NewCommon(context.Background(), app.Globals{SimulateFile: "rig.json", ASCII: ascii}, fb)
 	c.OS = "linux" // the GPU screen's notes differ per OS: goldens are made for Linux
 	return c
 }
