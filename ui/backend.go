@@ -9,7 +9,7 @@ import (
 )
 
 // Backend is everything the wizard asks of the machine. The real one (backend_steps.go) calls the
-// steps packages; tests use a fake. Every method may block: the ui calls them only inside tea.Cmds.
+// application layer (steps/app), the same sessions the commands use; tests use a fake. Every method may block: the ui calls them only inside tea.Cmds.
 type Backend interface {
 	Probe(ctx context.Context) (gpu.Report, error)
 	// Channels judges every build of framework against facts (FrameworkVersion "" means all versions).

@@ -15,17 +15,17 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
-	"gpuwiz/steps/venvs"
 	"gpuwiz/steps/verify"
 )
 
-// stepsBackend is the real Backend: it calls the steps packages and the CLI's accessors.
+// stepsBackend is the real Backend: it calls the application layer's sessions (steps/app) and, for
+// what only reads, the steps packages.
 type stepsBackend struct {
 	env *app.Env
 	run runner.Runner
 }
 
-// NewStepsBackend builds the real backend over the CLI's environment (--matrix, --simulate).
+// NewStepsBackend builds the real backend over the run's environment (--matrix, --sources, --simulate).
 func NewStepsBackend(env *app.Env) Backend { return &stepsBackend{env: env, run: runner.New(nil)} }
 
 // benchSampleEvery is the live charts' sampling period (4 Hz).
@@ -81,11 +81,7 @@ func (b *stepsBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, 
 }
 
 func (b *stepsBackend) KnownVenvs(ctx context.Context) ([]KnownVenv, string) {
-	store, err := venvs.Default()
-	if err != nil {
-		return nil, err.Error()
-	}
-	found, warning := venvs.Find(ctx, venvs.FindOptions{Store: store})
+	found, warning := app.KnownVenvs(ctx)
 	out := make([]KnownVenv, 0, len(found))
 	for _, f := range found {
 		out = append(out, KnownVenv{Path: f.Path, Framework: f.Holds.Framework, Line: app.VenvLine(f)})

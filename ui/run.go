@@ -1,4 +1,5 @@
-// Package ui is gpuwiz's terminal wizard: bubbletea models and views only.
+// Package ui is gpuwiz's terminal wizard: bubbletea models and views over the application layer
+// (steps/app), which runs the sessions and writes every file; ui writes none.
 package ui
 
 import (

@@ -143,3 +143,13 @@ func RepairResult(res doctor.RepairResult, err error, ctx context.Context) Resul
 	}
 	return Repaired
 }
+
+// KnownVenvs lists the environments gpuwiz worked on (newest first), then the active one, ./venv,
+// ./.venv and conda's, each with what it holds; warning says what could not be read.
+func KnownVenvs(ctx context.Context) ([]venvs.Found, string) {
+	store, err := venvs.Default()
+	if err != nil {
+		return nil, err.Error()
+	}
+	return venvs.Find(ctx, venvs.FindOptions{Store: store})
+}

@@ -1,5 +1,5 @@
-// Package cli holds gpuwiz's subcommands: flags in, steps run, human or JSON output out.
-// It never imports bubbletea; the wizard is handed in by main as Build.Wizard.
+// Package cli holds gpuwiz's subcommands: flags in, the application layer's sessions (steps/app) run,
+// human or JSON output out. It never imports bubbletea; the wizard is handed in by main as Build.Wizard.
 package cli
 
 import (
