@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/verify"
@@ -95,7 +96,7 @@ func constraintsChannel(path, framework string) string {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "torch=="); ok {
-			if _, label, ok := strings.Cut(v, "+"); ok {
+			if _, label := pep.SplitLocal(v); label != "" {
 				return label
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 var torchFamily = []string{"torch", "torchvision", "torchaudio"}
@@ -14,13 +15,19 @@ func (e *Evidence) installedFramework() string {
 	if e.Lock != nil && e.Lock.Framework != "" {
 		return e.Lock.Framework
 	}
-	if e.Dist("torch") != nil {
-		return "torch"
-	}
-	if e.Dist("paddlepaddle-gpu") != nil || e.Dist("paddlepaddle") != nil {
-		return "paddle"
+	if held := pep.HeldFramework(e.installedVersion); held.Framework != "" {
+		return held.Framework
 	}
 	return e.Framework.Framework
+}
+
+// installedVersion is the installed version of a dist (local label included), for pep.HeldFramework.
+func (e *Evidence) installedVersion(name string) (string, bool) {
+	d := e.Dist(name)
+	if d == nil {
+		return "", false
+	}
+	return d.Version + d.LocalLabel, true
 }
 
 func distLine(d *Dist) string {

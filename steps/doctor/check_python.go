@@ -5,6 +5,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 func checkPythonBroken(e *Evidence) []Finding {
@@ -106,7 +107,7 @@ func checkPythonUnsupported(e *Evidence) []Finding {
 		}
 	}
 	lo, hi, what := pythonRange(e.Matrix, fw, version)
-	py := majorMinor(e.Python.Version)
+	py := pep.Minor(e.Python.Version)
 	if lo == "" || hi == "" || (!versionLess(py, lo) && !versionLess(hi, py)) {
 		return nil
 	}

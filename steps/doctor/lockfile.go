@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"gpuwiz/steps/pep"
 	"regexp"
 	"strings"
 )
@@ -66,12 +67,12 @@ func parseLock(file, text string) *LockedBuild {
 		if m == nil {
 			continue
 		}
-		switch normalizeName(m[1]) {
+		switch pep.Normalize(m[1]) {
 		case "torch":
 			l.Framework, l.Package, l.Version, l.Label = "torch", "torch", m[2], m[3]
 		case "paddlepaddle-gpu", "paddlepaddle":
 			if l.Package != "torch" {
-				l.Framework, l.Package, l.Version, l.Label = "paddle", normalizeName(m[1]), m[2], m[3]
+				l.Framework, l.Package, l.Version, l.Label = "paddle", pep.Normalize(m[1]), m[2], m[3]
 			}
 		}
 	}
@@ -80,7 +81,7 @@ func parseLock(file, text string) *LockedBuild {
 	}
 	switch {
 	case l.Label != "":
-		l.Channel = channelOfLabel(l.Label)
+		l.Channel = pep.Channel(l.Label)
 	case noteChannel != "":
 		l.Channel = noteChannel
 	case indexChannel != "":

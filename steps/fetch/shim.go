@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
 )
 
@@ -222,29 +223,11 @@ func (s *Shim) prefetch(metadata []byte) {
 		if end > 0 {
 			v = v[:end]
 		}
-		name := normalize(v)
+		name := pep.Normalize(v)
 		for i := range s.indexes {
 			go s.fetch(s.pageURL(i, name))
 		}
 	}
-}
-
-// normalize is a project name as PEP 503 writes it in index URLs.
-func normalize(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		if r == '-' || r == '_' || r == '.' {
-			dash = true
-			continue
-		}
-		if dash && b.Len() > 0 {
-			b.WriteByte('-')
-		}
-		dash = false
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // page hands on a project page of index i with its wheel links rewritten.

@@ -1,3 +1,7 @@
+// Package indexcheck asks a package index whether the wheels a matrix row declares exist: for each
+// package of a build, each OS it names and each Python of its range. It reads the index pages as pip
+// does (PEP 503 HTML, PEP 691 JSON, or a flat find-links page) and looks at file names only, read by
+// steps/pep (wheel names, their tags, local labels).
 package indexcheck
 
 import (
@@ -13,6 +17,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 // Source says where the pages of a build are. The zero value reads each build's own index_url
@@ -155,7 +160,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 	res := Result{Framework: c.Framework, Version: c.FrameworkVersion, Channel: c.Channel, OS: oses, Pythons: pythons}
 	// the packages' pages at the same time: a silent index costs one timeout, not one per package
 	type got struct {
-		wheels []Wheel
+		wheels []pep.Wheel
 		prob   *Problem
 	}
 	pages := make([]got, len(c.Packages))
@@ -178,7 +183,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 		for _, goos := range oses {
 			var lacking []string
 			for _, py := range pythons {
-				if !slices.ContainsFunc(wheels, func(w Wheel) bool { return SameVersion(w.Version, want) && w.ForOS(goos) && w.ForPython(py) }) {
+				if !slices.ContainsFunc(wheels, func(w pep.Wheel) bool { return pep.SameVersion(w.Version, want) && w.ForOS(goos) && w.ForPython(py) }) {
 					lacking = append(lacking, py)
 				}
 			}
@@ -194,7 +199,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 		}
 		if i == 0 { // the framework itself: wheels for a system the build does not name
 			for _, goos := range []string{"linux", "windows"} {
-				if !slices.Contains(c.OS, goos) && slices.ContainsFunc(wheels, func(w Wheel) bool { return SameVersion(w.Version, want) && w.ForOS(goos) }) {
+				if !slices.Contains(c.OS, goos) && slices.ContainsFunc(wheels, func(w pep.Wheel) bool { return pep.SameVersion(w.Version, want) && w.ForOS(goos) }) {
 					res.ExtraOS = append(res.ExtraOS, goos)
 				}
 			}
@@ -213,7 +218,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 
 // projectWheels lists the wheels of project on build c's channel; a page that does not answer or
 // cannot be read is a Problem. A page the index does not have (404) lists nothing.
-func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, project string) ([]Wheel, *Problem) {
+func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, project string) ([]pep.Wheel, *Problem) {
 	pageURL, flat := src.pageURL(c, project)
 	files, err := f.Files(ctx, pageURL)
 	if errors.Is(err, ErrNotServed) {
@@ -222,10 +227,10 @@ func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candida
 	if err != nil {
 		return nil, &Problem{Package: project, URL: redact(pageURL), Reason: err.Error()}
 	}
-	norm := Normalize(project)
-	var out []Wheel
+	norm := pep.Normalize(project)
+	var out []pep.Wheel
 	for _, file := range files {
-		w, err := ParseWheel(file)
+		w, err := pep.ParseWheel(file)
 		if err != nil || (flat && w.Name != norm) {
 			continue
 		}
@@ -294,7 +299,7 @@ func CheckMatrix(ctx context.Context, m *matrix.Matrix, frameworks []string, f *
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			rep.Rows[i] = Check(ctx, f, src, c, c.OS, Pythons(c.PythonMin, c.PythonMax))
+			rep.Rows[i] = Check(ctx, f, src, c, c.OS, pep.Pythons(c.PythonMin, c.PythonMax))
 		}()
 	}
 	wg.Wait()
@@ -332,8 +337,8 @@ func extras(ctx context.Context, m *matrix.Matrix, cands []matrix.Candidate, f *
 		oldest, _ := version.NewVersion(versions[0])
 		found := map[string][]string{}
 		for _, w := range wheels {
-			v, label, _ := strings.Cut(w.Version, "+")
-			if c.Packages[0].LocalLabel != "" && "+"+label != c.Packages[0].LocalLabel {
+			v := pep.Public(w.Version)
+			if c.Packages[0].LocalLabel != "" && pep.LocalLabel(w.Version) != c.Packages[0].LocalLabel {
 				continue
 			}
 			pv, err := version.NewVersion(v)

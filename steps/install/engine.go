@@ -18,6 +18,7 @@ import (
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/verify"
@@ -544,7 +545,7 @@ func probeIndex(ctx context.Context, err error, argv []string, env []string) err
 	if rerr != nil {
 		return err
 	}
-	resp, herr := http.DefaultClient.Do(req)
+	resp, herr := netproxy.New(netproxy.Settings{Environ: env}).Client().Do(req)
 	if herr != nil {
 		why := herr.Error()
 		if u := (*url.Error)(nil); errors.As(herr, &u) {

@@ -4,11 +4,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"gpuwiz/steps/pep"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"gpuwiz/steps/pyenv"
 )
 
 // noteInstalledWheel keeps the wheel file of a "Processing /cache/…/torch-….whl" line of pip install.
@@ -60,7 +59,7 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 			continue
 		}
 		name, version, ok := strings.Cut(line, "==")
-		if w, found := byDist[pyenv.NormalizeName(name)+"=="+version]; ok && found && w[1] != "" {
+		if w, found := byDist[pep.Normalize(name)+"=="+version]; ok && found && w[1] != "" {
 			line += "  # sha256=" + w[1] + " " + w[0]
 		}
 		b.WriteString(line + "\n")

@@ -12,6 +12,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -158,9 +159,9 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.env = frameworkEnv(p.userEnv, index)
 	p.Warnings = append(p.Warnings, envInterference(p.userEnv)...)
 	if t.Framework == "torch" {
-		p.families = pyenv.TorchFamilyNames
+		p.families = pep.TorchFamily
 	} else {
-		p.families = pyenv.PaddleNames
+		p.families = pep.PaddleDists
 	}
 	if mirror != "" && t.Framework == "torch" {
 		p.Notes = append(p.Notes, i18n.T("install.note.torch_mirror"))
@@ -246,8 +247,8 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 
 	for _, d := range installed.Dists {
-		if slices.Contains(p.families, pyenv.NormalizeName(d.Name)) {
-			p.Uninstall = append(p.Uninstall, pyenv.NormalizeName(d.Name))
+		if slices.Contains(p.families, pep.Normalize(d.Name)) {
+			p.Uninstall = append(p.Uninstall, pep.Normalize(d.Name))
 		}
 	}
 	slices.Sort(p.Uninstall)
@@ -315,7 +316,7 @@ func (p Plan) Step(id string) (Step, bool) {
 }
 
 func (p Plan) depsFile() string {
-	return filepath.Join(p.StageDir, "gpuwiz-deps-"+pyenv.NormalizeName(p.Target.Packages[0].Name)+"-"+p.Target.Packages[0].Version+".txt")
+	return filepath.Join(p.StageDir, "gpuwiz-deps-"+pep.Normalize(p.Target.Packages[0].Name)+"-"+p.Target.Packages[0].Version+".txt")
 }
 
 // pin is the exact requirement with the local label, so a +cpu build of the same number never fits.

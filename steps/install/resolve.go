@@ -16,7 +16,7 @@ import (
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
 )
 
@@ -254,7 +254,7 @@ func metadataServed(ctx context.Context, argv []string, shimIndex string) error 
 	if req == "" {
 		return usePip(i18n.T("install.fallback.no_requirement"))
 	}
-	page := shimIndex + "/" + pyenv.NormalizeName(req) + "/"
+	page := shimIndex + "/" + pep.Normalize(req) + "/"
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(cctx, http.MethodGet, page, nil)

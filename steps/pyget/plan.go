@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -92,7 +93,8 @@ func (o Options) withDefaults() Options {
 		o.Run = runner.New(io.Discard)
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 30 * time.Minute}
+		o.Client = netproxy.New(netproxy.Settings{}).Client()
+		o.Client.Timeout = 30 * time.Minute
 	}
 	if o.Official == "" {
 		o.Official = OfficialBase
@@ -241,14 +243,6 @@ func parseVersion(v string) (minor, full string, err error) {
 		full = v
 	}
 	return minor, full, nil
-}
-
-func minorOf(v string) string {
-	p := strings.SplitN(v, ".", 3)
-	if len(p) < 2 {
-		return v
-	}
-	return p[0] + "." + p[1]
 }
 
 // checkBase accepts https, or http on loopback only (a local test copy).
