@@ -58,7 +58,7 @@ func TestPlanOffersTheNextBestBuild(t *testing.T) {
 	if err != nil {
 		t.Skip("no python3")
 	}
-	py := indexcheck.Pythons("3.8", "3.14")
+	py := pep.Pythons("3.8", "3.14")
 	ix := indextest.Serve(t, map[string][]string{
 		"cu124": indextest.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{runtime.GOOS}),
 		"cu126": indextest.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{runtime.GOOS}),

@@ -94,7 +94,7 @@ func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- Instal
 }
 
 func (b *stepsBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {
-	r, err := verify.Run(ctx, b.run, pyenv.Venv{Root: venv}.Python(), c.Framework, c.Channel)
+	r, err := app.Verify(ctx, venv, c.Framework, c.Channel)
 	if err != nil {
 		return VerifyReport{}, err
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"net/url"
 	"runtime"
-	"strings"
 	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/indexcheck"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -73,17 +73,8 @@ func (e *Env) CheckServed(ctx context.Context, q IndexQuery) (IndexCheck, error)
 		return IndexCheck{}, err
 	}
 	sel := m.Select(facts)
-	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: indexTimeout}, src, c, facts.OS, pythonMinor(in.Version), sel.Candidates)
+	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: indexTimeout}, src, c, facts.OS, pep.Minor(in.Version), sel.Candidates)
 	return IndexCheck{Asked: true, Verdict: v}, nil
-}
-
-// pythonMinor is "3.12" of "3.12.4".
-func pythonMinor(v string) string {
-	parts := strings.Split(v, ".")
-	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
-		return v
-	}
-	return parts[0] + "." + parts[1]
 }
 
 func isHTTP(s string) bool {
