@@ -94,7 +94,7 @@ func (b *stepsBackend) runInstall(ctx context.Context, sess *app.InstallSession,
 	go func() {
 		defer close(done)
 		for e := range ev {
-			ie := InstallEvent{StepID: e.StepID, State: e.State, Line: e.Line, Message: e.Message}
+			ie := InstallEvent{StepID: e.StepID, State: e.State, Line: e.Line, Message: e.Message, Did: e.Did}
 			if e.Progress != nil {
 				ie.Done, ie.Total = e.Progress.Done, e.Progress.Total
 				ie.Rate, ie.ETA = e.Progress.BytesPerSec, time.Duration(e.Progress.ETASeconds*float64(time.Second))

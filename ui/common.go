@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"gpuwiz/steps/userpath"
 )
 
 // Size limits: below the minimum the wizard still draws, clipped; above the maximum (legacy conhost
@@ -28,6 +30,7 @@ type Common struct {
 	Ctx           context.Context
 	Backend       Backend
 	Clock         func() time.Time // nil: time.Now; tests stop it for stable elapsed times
+	Paths         *userpath.Env    // what typed paths are read against; nil: this process's (tests fix it)
 	lastID        screenID
 }
 

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/shellquote"
 )
 
 // doneScreen says what was done, how to activate the venv and where the log and lock file are.
@@ -77,7 +78,7 @@ func (s *doneScreen) body() string {
 		}
 		b.WriteString(st.OK.Render(st.Pass+" "+what) + "\n")
 	case o.OK:
-		b.WriteString(st.Err.Render(st.Fail+" "+i18n.T("ui.done.verify_failed", i18n.D{"Venv": s.ch.venv})) + "\n")
+		b.WriteString(st.Err.Render(st.Fail+" "+i18n.T("ui.done.verify_failed", i18n.D{"Venv": shellquote.Command(s.c.OS, s.ch.venv)})) + "\n")
 	default:
 		b.WriteString(st.Err.Render(st.Fail+" "+failureHeadline(o.Result)) + "\n")
 		if o.Err != nil {
@@ -91,7 +92,7 @@ func (s *doneScreen) body() string {
 		case o.Restored:
 			b.WriteString(i18n.T("ui.done.restored") + "\n")
 		default:
-			b.WriteString(st.Warn.Render(i18n.T("ui.done.differs", i18n.D{"Venv": s.ch.venv})) + "\n")
+			b.WriteString(st.Warn.Render(i18n.T("ui.done.differs", i18n.D{"Venv": shellquote.Command(s.c.OS, s.ch.venv)})) + "\n")
 			for _, l := range o.Leftovers {
 				b.WriteString(wrap("  "+l.What+" "+l.Path, s.w) + "\n" + st.Code.Render(wrap("    "+l.Clear, s.w)) + "\n")
 			}

@@ -711,3 +711,62 @@ func TestChangeListsOnlyVenvsWithAFramework(t *testing.T) {
 	press(t, m, "enter")
 	topIs[*gpuScreen](t, m)
 }
+
+// Issue: a typed venv path went back to the default after esc to the channel screen and enter, and
+// an install went into ./venv-paddle. The typed path is kept across a change of channel or version;
+// an untouched default follows the framework.
+func TestTypedVenvPathSurvivesGoingBack(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter", "enter")
+	vs := topIs[*venvScreen](t, m)
+	clearInput(t, m, 20)
+	typeText(t, m, "/tmp/mine")
+	press(t, m, "esc")
+	topIs[*channelScreen](t, m)
+	press(t, m, "enter")
+	vs = topIs[*venvScreen](t, m)
+	if got := vs.input.Value(); got != "/tmp/mine" {
+		t.Fatalf("back on the venv screen the path is %q, want the typed /tmp/mine", got)
+	}
+	press(t, m, "esc", "esc") // channel, framework: another version
+	topIs[*frameworkScreen](t, m)
+	press(t, m, "enter", "enter")
+	if got := topIs[*venvScreen](t, m).input.Value(); got != "/tmp/mine" {
+		t.Fatalf("after another version the path is %q", got)
+	}
+	// Left untouched, the default is the framework's own.
+	m = newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter", "enter", "esc", "enter")
+	if got := topIs[*venvScreen](t, m).input.Value(); got != "venv-torch" {
+		t.Fatalf("the untouched default became %q", got)
+	}
+}
+
+// Issue: ~/x was taken literally and a directory named ~ was made; a pasted "Copy as path" kept its
+// quotes. The screen shows the absolute path the text means, and that path goes on.
+func TestVenvPathIsReadAsPeopleTypeIt(t *testing.T) {
+	for _, c := range []struct{ typed, want string }{
+		{"~/x", "/home/me/x"},
+		{`"/tmp/quoted venv"`, "/tmp/quoted venv"},
+		{"$DATA/env", "/data/env"},
+		{"rel/env", "/work/rel/env"},
+	} {
+		m := newTestRoot(newFakeBackend())
+		press(t, m, "enter", "enter", "enter", "enter")
+		topIs[*venvScreen](t, m)
+		clearInput(t, m, 20)
+		typeText(t, m, c.typed)
+		mustContain(t, m.View(), "means "+c.want, "a new venv will be created here")
+		press(t, m, "enter")
+		if m.ch.venv != c.want {
+			t.Errorf("%q: the venv chosen is %q, want %q", c.typed, m.ch.venv, c.want)
+		}
+	}
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter", "enter")
+	clearInput(t, m, 20)
+	typeText(t, m, "$NOPE/x")
+	mustContain(t, m.View(), "NOPE in this path is not set")
+	press(t, m, "enter")
+	topIs[*venvScreen](t, m)
+}

@@ -145,7 +145,8 @@ func (s *InstallSession) Run(ctx context.Context, events chan<- install.Event) I
 		out.Activations = s.Activations()
 	}
 	cand := s.Candidate
-	out.RecordErr = RecordVenv(ctx, plan.Venv, ActionInstall, out.Result, o.Result == install.ResultInstalled, &cand)
+	recorded, ok := InstallResultOf(o, ctx)
+	out.RecordErr = RecordVenv(ctx, plan.Venv, ActionInstall, recorded, ok, &cand)
 	return out
 }
 

@@ -6,6 +6,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/venvs"
 )
@@ -34,7 +35,25 @@ const (
 	RepairFailed Result = "repair failed"           //i18n:raw a value of the list file
 	Cancelled    Result = "cancelled"
 	Failed       Result = "failed"
+	// VerifyFailed is an install whose new set is in place but failed verification: not Installed,
+	// which the list shows as working.
+	VerifyFailed Result = "verify failed" //i18n:raw a value of the list file
 )
+
+// InstallResultOf is how an install ended, for the list of venvs, and whether it ended well: ok only
+// when the set is in place and verification (when it ran) passed; Cancelled when the user cancelled
+// it, whatever the engine then did to put the venv back (unchanged, restored).
+func InstallResultOf(o install.Outcome, ctx context.Context) (result Result, ok bool) {
+	switch {
+	case o.Result == install.ResultInstalled && o.Verify != nil && !o.Verify.OK:
+		return VerifyFailed, false
+	case o.Result == install.ResultInstalled:
+		return Installed, true
+	case ctx.Err() != nil && (o.Result == install.ResultUnchanged || o.Result == install.ResultRestored):
+		return Cancelled, false
+	}
+	return Result(o.Result), false
+}
 
 // RecordVenv puts the venv at path on the list of venvs gpuwiz worked on, with what it holds now and
 // how the run ended; cand names the build when the files do not (Paddle's channel). A venv that is
@@ -90,6 +109,8 @@ func lastRun(e venvs.Entry) string {
 		return resultWords(Result(e.Result))
 	case Result(e.Result) == Cancelled:
 		return i18n.T("cli.venvs.run.cancelled", i18n.D{"Action": action})
+	case Result(e.Result) == VerifyFailed:
+		return i18n.T("cli.venvs.run.verify_failed")
 	case e.Result == "" || e.Result == e.Action+" failed" || Result(e.Result) == Failed:
 		return i18n.T("cli.venvs.run.failed", i18n.D{"Action": action})
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"path/filepath"
@@ -73,19 +74,19 @@ func newDoctorCommand(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&venv, "venv", "", i18n.T("cli.doctor.flag.venv"))
-	f.StringVar(&venv, "env", "", i18n.T("cli.doctor.flag.env"))
+	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.doctor.flag.venv"))
+	f.Var(userpath.NewFlag(&venv), "env", i18n.T("cli.doctor.flag.env"))
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&python, "python", "", i18n.T("cli.doctor.flag.python"))
 	f.BoolVar(&asJSON, "json", false, i18n.T("cli.doctor.flag.json"))
-	f.StringVar(&bundle, "bundle", "", i18n.T("cli.doctor.flag.bundle"))
+	f.Var(userpath.NewFlag(&bundle), "bundle", i18n.T("cli.doctor.flag.bundle"))
 	f.BoolVar(&fix, "fix", false, i18n.T("cli.doctor.flag.fix"))
 	f.BoolVar(&yes, "yes", false, i18n.T("cli.doctor.flag.yes"))
 	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
 	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
 	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
-	f.StringVar(&src.CacheDir, "cache-dir", "", i18n.T("cli.doctor.flag.cache_dir"))
-	f.StringVar(&config, "config", "", i18n.T("cli.doctor.flag.config"))
+	f.Var(userpath.NewFlag(&src.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir"))
+	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.doctor.flag.config"))
 	return cmd
 }
 

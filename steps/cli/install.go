@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"path/filepath"
@@ -86,21 +87,21 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.StringVar(&a.Framework, "framework", "torch", i18n.T("cli.install.flag.framework"))
 	f.StringVar(&a.FrameworkVersion, "framework-version", "", i18n.T("cli.install.flag.framework_version"))
 	f.StringVar(&a.Channel, "channel", "", i18n.T("cli.install.flag.channel"))
-	f.StringVar(&a.Venv, "venv", "", i18n.T("cli.install.flag.venv"))
-	f.StringVar(&a.Venv, "env", "", i18n.T("cli.install.flag.env"))
+	f.Var(userpath.NewFlag(&a.Venv), "venv", i18n.T("cli.install.flag.venv"))
+	f.Var(userpath.NewFlag(&a.Venv), "env", i18n.T("cli.install.flag.env"))
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&a.Python, "python", "", i18n.T("cli.install.flag.python"))
 	f.StringVar(&a.IndexURL, "index-url", "", i18n.T("cli.install.flag.index_url"))
 	f.StringVar(&a.Mirror, "mirror", "", i18n.T("cli.install.flag.mirror"))
 	f.StringVar(&a.FindLinks, "find-links", "", i18n.T("cli.install.flag.find_links"))
-	f.StringVar(&a.CacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir"))
-	f.StringVar(&a.Log, "log", "", i18n.T("cli.install.flag.log"))
+	f.Var(userpath.NewFlag(&a.CacheDir), "cache-dir", i18n.T("cli.install.flag.cache_dir"))
+	f.Var(userpath.NewFlag(&a.Log), "log", i18n.T("cli.install.flag.log"))
 	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, i18n.T("cli.install.flag.no_pip_upgrade"))
 	f.BoolVar(&a.Force, "force", false, i18n.T("cli.install.flag.force"))
 	f.BoolVar(&a.DryRun, "dry-run", false, i18n.T("cli.install.flag.dry_run"))
 	f.BoolVar(&a.Yes, "yes", false, i18n.T("cli.install.flag.yes"))
 	f.BoolVar(&a.JSON, "json", false, i18n.T("cli.install.flag.json"))
-	f.StringVar(&config, "config", "", i18n.T("cli.install.flag.config"))
+	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.install.flag.config"))
 	return cmd
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"strings"
@@ -138,7 +139,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 	cmd.Flags().BoolVar(&yes, "yes", false, i18n.T("cli.python.install.flag.yes"))
 	cmd.Flags().StringVar(&mirror, "mirror", "", i18n.T("cli.python.install.flag.mirror", i18n.D{"URL": pyget.OfficialBase}))
 	cmd.Flags().StringVar(&sum, "sha256", "", i18n.T("cli.python.install.flag.sha256"))
-	cmd.Flags().StringVar(&logPath, "log", "", i18n.T("cli.python.install.flag.log"))
+	cmd.Flags().Var(userpath.NewFlag(&logPath), "log", i18n.T("cli.python.install.flag.log"))
 	return cmd
 }
 

@@ -7,15 +7,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
+	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 )
 
@@ -115,9 +118,9 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 	}
 	root.SetVersionTemplate("gpuwiz {{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.StringVar(&env.G.MatrixFile, "matrix", "", i18n.T("cli.root.flag.matrix"))
-	pf.StringVar(&env.G.SourcesFile, "sources", "", i18n.T("cli.root.flag.sources"))
-	pf.StringVar(&env.G.SimulateFile, "simulate", "", i18n.T("cli.root.flag.simulate"))
+	pf.Var(userpath.NewFlag(&env.G.MatrixFile), "matrix", i18n.T("cli.root.flag.matrix"))
+	pf.Var(userpath.NewFlag(&env.G.SourcesFile), "sources", i18n.T("cli.root.flag.sources"))
+	pf.Var(userpath.NewFlag(&env.G.SimulateFile), "simulate", i18n.T("cli.root.flag.simulate"))
 	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", i18n.T("cli.root.flag.no_color"))
 	pf.BoolVar(&env.G.ASCII, "ascii", false, i18n.T("cli.root.flag.ascii"))
 	pf.String("lang", "", i18n.T("cli.root.flag.lang"))
@@ -135,10 +138,26 @@ func Execute(b Build, args []string) int {
 		return code
 	}
 	defer consoleUTF8()()
+	if probesTheDriver(args) {
+		gpu.Prestart() // the driver's library loads while the commands are built
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	root, _ := NewRoot(b)
 	return run(ctx, root, args, os.Stdout, os.Stderr)
+}
+
+// probesTheDriver says whether args are `gpu` on this machine's driver: not --simulate, not --help.
+func probesTheDriver(args []string) bool {
+	if len(args) == 0 || args[0] != "gpu" {
+		return false
+	}
+	for _, a := range args[1:] {
+		if a == "-h" || a == "--help" || a == "--" || a == "--simulate" || strings.HasPrefix(a, "--simulate=") {
+			return false
+		}
+	}
+	return true
 }
 
 // run executes root and returns the exit code. A command run with --json that fails before printing

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"gpuwiz/matrix"
@@ -84,7 +86,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		title := i18n.T("doctor.apply.install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel})
 		send(RepairEvent{Step: installStep, Of: total, Title: title})
 		if d.Reinstall == nil {
-			return fail(installStep, title, errors.New(i18n.T("doctor.apply.no_engine", i18n.D{"Venv": rep.Venv})))
+			return fail(installStep, title, errors.New(i18n.T("doctor.apply.no_engine", i18n.D{"Venv": shellquote.Command(runtime.GOOS, rep.Venv)})))
 		}
 		lines := make(chan runner.Line, 256)
 		done := make(chan struct{})

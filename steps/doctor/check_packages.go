@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"gpuwiz/steps/shellquote"
 	"path/filepath"
 	"strings"
 
@@ -182,7 +183,7 @@ func checkChannelMismatch(e *Evidence) []Finding {
 		Code: CodeChannelMismatch, Severity: SeverityError,
 		Title:    i18n.T("doctor.locked.differs_title", i18n.D{"Package": l.Package, "Expected": l.Version + l.Label}),
 		Evidence: ev,
-		Fix:      i18n.T("doctor.locked.differs_fix", i18n.D{"Build": l.Package + "==" + l.Version + l.Label, "File": l.File}),
+		Fix:      i18n.T("doctor.locked.differs_fix", i18n.D{"Build": l.Package + "==" + l.Version + l.Label, "File": shellquote.Command(e.GOOS, l.File)}),
 	}}
 }
 

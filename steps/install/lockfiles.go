@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,8 +71,8 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	b.Reset()
 	//i18n:raw constraints.txt's comments: a file format, the same in every language
 	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, stripCredentials(e.plan.IndexURL))
-	b.WriteString("# Use it with every later install into this venv:\n")                                       //i18n:raw constraints.txt: a file format
-	b.WriteString("#   pip install -r requirements.txt -c " + e.plan.ConstraintsFile + "\n")                   //i18n:raw constraints.txt: a file format
+	b.WriteString("# Use it with every later install into this venv:\n") //i18n:raw constraints.txt: a file format
+	b.WriteString("#   " + shellquote.Command(hostGOOS(), "pip", "install", "-r", "requirements.txt", "-c", e.plan.ConstraintsFile) + "\n")
 	b.WriteString("# pip then refuses any other torch/paddle build instead of silently replacing this one.\n") //i18n:raw constraints.txt: a file format
 	for _, p := range e.pins {
 		b.WriteString(p + "\n")

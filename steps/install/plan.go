@@ -3,6 +3,7 @@ package install
 import (
 	"errors"
 	"fmt"
+	"gpuwiz/steps/shellquote"
 	"net/url"
 	"path/filepath"
 	"runtime"
@@ -288,7 +289,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.Notes = append(p.Notes,
 		i18n.T("install.note.downloads", i18n.D{"ReportFrom": reportFrom}),
 		i18n.T("install.note.nothing_uninstalled", i18n.D{"Dir": p.StageDir}),
-		i18n.T("install.note.constraints", i18n.D{"File": p.ConstraintsFile}))
+		i18n.T("install.note.constraints", i18n.D{"File": shellquote.Command(hostGOOS(), p.ConstraintsFile)}))
 	if t.Framework == "torch" && len(installed.PaddleDists) > 0 || t.Framework == "paddle" && len(installed.TorchFamily) > 0 {
 		p.Warnings = append(p.Warnings, i18n.T("install.warn.both_frameworks"))
 	}

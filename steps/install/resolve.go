@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gpuwiz/steps/fetch"
@@ -96,14 +97,15 @@ type pipReport struct {
 			DirInfo *json.RawMessage `json:"dir_info"`
 			VCSInfo *json.RawMessage `json:"vcs_info"`
 		} `json:"download_info"`
-		Metadata struct {
+		Requested bool `json:"requested"` // named on pip's command line, not pulled in as a dependency
+		Metadata  struct {
 			Name    string `json:"name"`
 			Version string `json:"version"`
 		} `json:"metadata"`
 	} `json:"install"`
 }
 
-var hexSHA256 = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+var hexSHA256 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{64}$`) })
 
 // parseReport turns pip's report into the files to fetch; anything the downloader cannot take
 // (a file:// link, a local folder, VCS, a source archive, a missing sha256) leaves it to pip.
@@ -145,7 +147,7 @@ func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]f
 				sum = h
 			}
 		}
-		if !hexSHA256.MatchString(sum) {
+		if !hexSHA256().MatchString(sum) {
 			return nil, usePip(i18n.T("install.fallback.no_sha", i18n.D{"File": name}))
 		}
 		u.Fragment, u.RawFragment = "", ""

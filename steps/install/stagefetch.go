@@ -63,6 +63,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		msg = i18n.N("install.event.fetched_reused", len(files), i18n.D{"Size": humanSize(st.Total), "Fetched": humanSize(res.Fetched), "Reused": humanSize(res.Reused)})
 	}
 	e.emit(Event{StepID: s.ID, Message: msg})
+	if res.Fetched == 0 && res.Reused > 0 {
+		e.did[s.ID] = e.fromCache(s)
+	}
 	return nil
 }
 

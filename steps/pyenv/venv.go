@@ -3,7 +3,7 @@ package pyenv
 import (
 	"context"
 	"errors"
-	"fmt"
+	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,19 +109,20 @@ type Activation struct {
 	Command string `json:"command"`
 }
 
-// Activations are the commands a user types to enter the environment, one per shell: conda activate
-// for a conda env, else Activate.ps1 and activate.bat on Windows, source bin/activate elsewhere.
+// Activations are the commands a user types to enter the environment, one per shell, each quoted
+// for its shell (steps/shellquote) so that it pastes and runs as is: conda activate for a conda env,
+// else Activate.ps1 and activate.bat on Windows, source bin/activate elsewhere.
 func (v Venv) Activations() []Activation {
 	if v.IsConda() {
-		return []Activation{{ShellConda, "conda activate " + shellQuote(v.Root)}} //i18n:raw a command to type
+		return []Activation{{ShellConda, shellquote.Command(v.goos(), "conda", "activate", v.Root)}} //i18n:raw a command to type
 	}
 	if v.goos() == "windows" {
 		return []Activation{
-			{ShellPowerShell, fmt.Sprintf(`& "%s"`, v.join("Scripts", "Activate.ps1"))},
-			{ShellCmd, fmt.Sprintf(`"%s"`, v.join("Scripts", "activate.bat"))},
+			{ShellPowerShell, shellquote.PowerShellCall(v.join("Scripts", "Activate.ps1"))},
+			{ShellCmd, shellquote.Cmd(v.join("Scripts", "activate.bat"))},
 		}
 	}
-	return []Activation{{ShellPosix, "source " + shellQuote(v.join("bin", "activate"))}} //i18n:raw a command to type
+	return []Activation{{ShellPosix, shellquote.Posix("source", v.join("bin", "activate"))}} //i18n:raw a command to type
 }
 
 // ActivateHints are Activations as lines, one per shell ("PowerShell: & ..."), PowerShell's with
@@ -141,13 +142,6 @@ func (v Venv) ActivateHints() []string {
 		}
 	}
 	return out
-}
-
-func shellQuote(s string) string {
-	if !strings.ContainsAny(s, " \t'\"&;|<>()$`\\*?[]{}!#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Create makes a venv at root with python -m venv, or reuses one that already has pyvenv.cfg.
