@@ -91,6 +91,9 @@ func (m *Matrix) Select(f Facts) Selection {
 	if betterUnverified >= 0 && betterUnverified != rec {
 		sel.Notes = append(sel.Notes, alsoFitsNote(f.Framework, all[betterUnverified].c))
 	}
+	if env.cardWithoutDriver() {
+		withDriver(&sel, all, f)
+	}
 	if rec >= 0 {
 		r := all[rec]
 		all = append(all[:rec:rec], all[rec+1:]...)
@@ -114,6 +117,33 @@ func (m *Matrix) Select(f Facts) Selection {
 	}
 	return sel
 }
+
+// withDriver names the build gpuwiz would recommend once the card has a driver (a verified one
+// first), the driver it needs, and where NVIDIA publishes it.
+func withDriver(sel *Selection, all []judged, f Facts) {
+	best := -1
+	for i, j := range all {
+		if !j.gpu || !j.driverOnly {
+			continue
+		}
+		if j.release.Verified && j.build.Verified {
+			best = i
+			break
+		}
+		if best < 0 {
+			best = i
+		}
+	}
+	if best < 0 {
+		return
+	}
+	c := all[best].c
+	sel.WithDriver, sel.DriverNeeded = &c, all[best].needDriver
+	sel.Notes = append(sel.Notes, i18n.T("matrix.select.install_driver", i18n.D{"MinDriver": all[best].needDriver, "OS": OSName(f.OS), "Framework": f.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "URL": DriverDownloadURL}))
+}
+
+// DriverDownloadURL is where NVIDIA publishes its drivers for every card.
+const DriverDownloadURL = "https://www.nvidia.com/Download/index.aspx"
 
 // firstCompatible is the index of the first compatible candidate (a verified build when verified; a GPU
 // build when gpu), or -1.

@@ -169,7 +169,7 @@ func (e *Env) FillGPUFacts(ctx context.Context, f *matrix.Facts) ([]string, erro
 		return nil, err
 	}
 	if !rep.Available {
-		return nil, nil
+		return cardWithoutDriver(rep, f), nil
 	}
 	var notes []string
 	if f.DriverVersion == "" && matrix.ValidateDriverVersion(rep.DriverVersion) == nil {
@@ -188,4 +188,21 @@ func (e *Env) FillGPUFacts(ctx context.Context, f *matrix.Facts) ([]string, erro
 		}
 	}
 	return notes, nil
+}
+
+// cardWithoutDriver takes the compute capabilities of the NVIDIA cards the PCI bus lists when no
+// driver answered, so the builds are judged for the card with the driver each needs.
+func cardWithoutDriver(rep gpu.Report, f *matrix.Facts) []string {
+	if f.DriverVersion != "" || f.CUDAMax != "" || len(f.ComputeCaps) > 0 {
+		return nil
+	}
+	var notes []string
+	for _, a := range rep.Adapters {
+		if matrix.ValidateComputeCap(a.ComputeCapability) == nil {
+			f.ComputeCaps = append(f.ComputeCaps, a.ComputeCapability)
+			notes = append(notes, i18n.T("cli.channels.note.card_without_driver", i18n.D{"Card": a.Label()}))
+		}
+	}
+	f.DriverMissing = len(f.ComputeCaps) > 0
+	return notes
 }

@@ -249,7 +249,7 @@ func describeFacts(f matrix.Facts) string {
 	default:
 		parts = append(parts, i18n.T("cli.facts.driver", i18n.D{"Driver": orUnknown(f.DriverVersion)}))
 	}
-	if !f.NoGPU && (f.DriverVersion != "" || f.CUDAMax != "") && len(f.ComputeCaps) > 0 {
+	if !f.NoGPU && (f.DriverVersion != "" || f.CUDAMax != "" || f.DriverMissing) && len(f.ComputeCaps) > 0 {
 		parts = append(parts, i18n.T("cli.facts.compute_cap", i18n.D{"Caps": i18n.Join(f.ComputeCaps)}))
 	}
 	if f.PythonBits != 0 {

@@ -22,7 +22,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 func init() { register(50, newInstallCmd) }
@@ -157,7 +157,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	// Index URLs may carry credentials (https://user:token@host/...): the plan, the events and the
 	// JSON show them redacted, as the log does.
-	ctx, out := cmd.Context(), io.Writer(redactingWriter{cmd.OutOrStdout()})
+	ctx, out := cmd.Context(), urls.NewWriter(cmd.OutOrStdout())
 	if a.Framework != "torch" && a.Framework != "paddle" {
 		return Usagef("%s", i18n.T("cli.install.bad_framework", i18n.D{"Framework": strconv.Quote(a.Framework)}))
 	}
@@ -166,7 +166,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	for name, u := range map[string]string{"--index-url": a.IndexURL, "--mirror": a.Mirror, "--find-links": a.FindLinks} {
 		if u != "" {
-			if err := install.CheckIndexURL(u); err != nil {
+			if _, err := urls.Check(u); err != nil {
 				return Usagef("%s: %v", name, err)
 			}
 		}
@@ -284,17 +284,6 @@ func indexNotes(c app.IndexCheck) []string {
 		return []string{i18n.T("cli.install.index_not_checked")}
 	}
 	return nil
-}
-
-// redactingWriter passes every write through runner.Redact. Each write is a whole line or a whole
-// JSON document here, so a secret is never split across two writes.
-type redactingWriter struct{ w io.Writer }
-
-func (r redactingWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, runner.Redact(string(p))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }
 
 func osOf() string {

@@ -45,6 +45,15 @@ func TestFreshInstallReinstallAndChannelSwitch(t *testing.T) {
 	if !hasState(events, StepInstall, StateDone) || !hasState(events, StepVerify, StateDone) {
 		t.Errorf("events lack install/verify done: %+v", events)
 	}
+	// The offline try's expected miss is no pip ERROR on the screen; one plain line says what follows.
+	for _, e := range events {
+		if strings.Contains(e.Line, "ERROR") {
+			t.Errorf("a first install shows pip's error of the expected cache miss: %q", e.Line)
+		}
+	}
+	if !slices.ContainsFunc(events, func(e Event) bool { return strings.Contains(e.Line, "does not hold the whole build yet") }) {
+		t.Errorf("no line says the download follows the cache miss")
+	}
 
 	served := ix.BytesServed()
 	_, out, events = install(t, ctx, options(t, v, torchTarget(ix, "cu126"), cache), nil)
