@@ -202,3 +202,13 @@ func TestDriverHintsNameVerifiedBuildsOnly(t *testing.T) {
 		}
 	}
 }
+
+// A card with no driver yet: the build named for after the driver install is verified on this OS, so
+// Paddle 3.3.1's cu129 (unconfirmed on Windows) is not it.
+func TestCardWithoutDriverGetsAVerifiedBuildNamed(t *testing.T) {
+	s := loadEmbedded(t).Select(Facts{Framework: "paddle", OS: "windows", DriverMissing: true, ComputeCaps: []string{"8.6"}, PythonVersion: "3.12", PythonBits: 64})
+	w := s.WithDriver
+	if w == nil || w.FrameworkVersion+" "+w.Channel != "3.3.1 cu126" || !w.Verified {
+		t.Fatalf("with a driver: %+v; notes %q", w, s.Notes)
+	}
+}

@@ -89,7 +89,7 @@ func (m *Matrix) Select(f Facts) Selection {
 		}
 	}
 	if betterUnverified >= 0 && betterUnverified != rec {
-		sel.Notes = append(sel.Notes, alsoFitsNote(f.Framework, all[betterUnverified].c))
+		sel.Notes = append(sel.Notes, AlsoFitsNote(f.Framework, all[betterUnverified].c))
 	}
 	if env.cardWithoutDriver() {
 		withDriver(&sel, all, f)
@@ -126,7 +126,7 @@ func withDriver(sel *Selection, all []judged, f Facts) {
 		if !j.gpu || !j.driverOnly {
 			continue
 		}
-		if j.release.Verified && j.build.Verified {
+		if j.c.Verified { // verified on this OS (unverified_os)
 			best = i
 			break
 		}
@@ -277,7 +277,7 @@ func knownVersions(rs []Release) string {
 	return i18n.Join(vs)
 }
 
-// alsoFitsNote says that an unverified build u fits too, and how to ask for it.
-func alsoFitsNote(framework string, u Candidate) string {
+// AlsoFitsNote says that an unverified build u fits too, and how to ask for it (a note of Select).
+func AlsoFitsNote(framework string, u Candidate) string {
 	return i18n.T("matrix.select.unverified_also_fits", i18n.D{"Framework": framework, "Version": u.FrameworkVersion, "Channel": u.Channel})
 }

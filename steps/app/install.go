@@ -215,6 +215,12 @@ func (e *Env) ChooseCandidate(ctx context.Context, req InstallRequest) (*matrix.
 			continue
 		}
 		if c.Compatible {
+			if !c.Verified {
+				// Asked for by its channel: the selection's offer of it ("to install it anyway, pass ...")
+				// gives way to what installing it means.
+				notes = slices.DeleteFunc(notes, func(n string) bool { return n == matrix.AlsoFitsNote(req.Framework, *c) })
+				notes = append(notes, i18n.T("cli.install.unverified_asked", i18n.D{"Framework": req.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Why": c.Note}))
+			}
 			return c, notes, nil
 		}
 		if first == nil {
