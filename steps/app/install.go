@@ -109,8 +109,30 @@ func (e *Env) PlanInstall(ctx context.Context, req InstallRequest) (*InstallSess
 		}
 		return nil, Exitf(ExitFailure, "%w", err)
 	}
+	if w := e.knownDepthWarning(s.Candidate, v); w != "" {
+		plan.Warnings = append(plan.Warnings, w)
+	}
 	s.Plan = plan
 	return s, nil
+}
+
+// knownDepthWarning warns in the plan, before anything is downloaded, when the matrix records how
+// deep the release's files go (longest_path) and they would not fit below the venv on Windows with
+// long paths off; the install checks again with the staged wheels' own file lists.
+func (e *Env) knownDepthWarning(c matrix.Candidate, v pyenv.Venv) string {
+	goos := v.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	m, err := e.Matrix()
+	if err != nil || goos != "windows" {
+		return ""
+	}
+	row, ok := m.WindowsNeeds(c.Framework, c.FrameworkVersion)
+	if !ok || row.LongestPath == 0 {
+		return ""
+	}
+	return pyenv.BuildFits(v.Root, pyenv.DeepestFile{Path: c.Framework + " " + c.FrameworkVersion, Length: row.LongestPath}, goos, pyenv.ReadLongPaths())
 }
 
 // Activations are the commands that enter the environment, one per shell.
