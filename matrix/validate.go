@@ -3,8 +3,6 @@ package matrix
 import (
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"github.com/hashicorp/go-version"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/urls"
 )
 
 var knownOS = []string{"linux", "windows"}
@@ -51,6 +50,7 @@ func (m *Matrix) validate(lines *lazyLines) error {
 	}
 	v.releases("torch", m.Torch, cudaSeen)
 	v.releases("paddle", m.Paddle, cudaSeen)
+	v.windowsRows(m.Windows)
 	return errors.Join(v.errs...)
 }
 
@@ -128,6 +128,15 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 					v.add(bp+".os", i18n.T("matrix.check.build_os", i18n.D{"Channel": b.Channel, "Framework": framework, "Version": r.Version, "OS": o}))
 				}
 			}
+			where := b.OS
+			if len(where) == 0 {
+				where = r.OS
+			}
+			for _, o := range b.UnverifiedOS {
+				if slices.Contains(knownOS, o) && !slices.Contains(where, o) {
+					v.add(bp+".unverified_os", i18n.T("matrix.check.unverified_os", i18n.D{"Channel": b.Channel, "Framework": framework, "Version": r.Version, "OS": o}))
+				}
+			}
 		}
 		for _, ch := range r.TorchaudioOptional {
 			if _, ok := channels[ch]; !ok {
@@ -172,6 +181,7 @@ func (v *validator) build(p string, b Build, cudaSeen map[string]string) {
 	}
 	v.indexURL(p+".index_url", b.IndexURL)
 	v.osList(p+".os", b.OS, false)
+	v.osList(p+".unverified_os", b.UnverifiedOS, false)
 	for _, key := range []string{"arch_linux", "arch_windows"} {
 		list := b.ArchLinux
 		if key == "arch_windows" {
@@ -194,32 +204,9 @@ func (v *validator) indexURL(path, s string) {
 		v.add(path, i18n.T("matrix.check.index_url_missing"))
 		return
 	}
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		v.add(path, i18n.T("matrix.check.bad_index_url", i18n.D{"URL": s}))
-		return
+	if _, err := urls.Check(s); err != nil {
+		v.add(path, i18n.T("matrix.check.index_url", i18n.D{"Err": err}))
 	}
-	switch u.Scheme {
-	case "https":
-	case "http":
-		if !isLoopback(u.Hostname()) {
-			v.add(path, i18n.T("matrix.check.index_url_http", i18n.D{"URL": s}))
-		}
-	default:
-		v.add(path, i18n.T("matrix.check.index_url_scheme", i18n.D{"URL": s}))
-	}
-}
-
-// IsLoopbackHost reports whether host (a URL's Hostname) is localhost or a loopback IP: the only
-// hosts a plain-http index may use.
-func IsLoopbackHost(host string) bool { return isLoopback(host) }
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // prepare parses what selection needs once and orders releases newest first.

@@ -133,7 +133,8 @@ type InstallEvent struct {
 type Outcome struct {
 	OK              bool
 	Result          string // plain words: "installed", "cancelled", "failed"
-	Restored        bool   // the previous set of packages is back
+	Restored        bool   // the run had changed the venv and put the previous set of packages back
+	Unchanged       bool   // the run ended before it changed anything in the venv (the engine's "unchanged")
 	VenvRemoved     bool   // the run had created the venv and removed it again
 	Leftovers       []Leftover
 	Err             error

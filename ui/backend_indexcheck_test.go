@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/indexcheck/indextest"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // The wizard's plan asks the index first: a build it does not serve for this OS and Python is refused
@@ -20,9 +20,9 @@ func TestPlanChecksTheIndexFirst(t *testing.T) {
 		t.Skip("no python3")
 	}
 	py := pep.Pythons("3.8", "3.14")
-	ix := indextest.Serve(t, map[string][]string{
-		"cu124": indextest.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{runtime.GOOS}),
-		"cu126": indextest.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{runtime.GOOS}),
+	ix := pyindex.ServeNames(t, map[string][]string{
+		"cu124": pyindex.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{runtime.GOOS}),
+		"cu126": pyindex.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{runtime.GOOS}),
 	})
 	toml := strings.ReplaceAll(`schema = 1
 [[cuda]]

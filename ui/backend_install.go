@@ -103,7 +103,9 @@ func outcomeOf(o install.Outcome, ctx context.Context) Outcome {
 	out := Outcome{OK: o.Result == install.ResultInstalled, Result: o.Result, Err: o.Err,
 		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile, VenvRemoved: o.VenvRemoved}
 	switch o.Result {
-	case install.ResultUnchanged, install.ResultRestored:
+	case install.ResultUnchanged:
+		out.Unchanged = true
+	case install.ResultRestored:
 		out.Restored = true
 	}
 	for _, l := range o.Leftovers {

@@ -197,3 +197,11 @@ const (
 func isCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef || r >= 0x2e80 && r <= 0x2fff
 }
+
+// ellipsis is the mark of text cut short: … , or ... under --ascii.
+func ellipsis(st Styles) string {
+	if st.ASCII {
+		return "..."
+	}
+	return "…"
+}

@@ -265,7 +265,12 @@ func (s *installScreen) outcomeLine() string {
 	case o.OK:
 		return st.OK.Render(wrap(st.Pass+" "+i18n.T("ui.install.installed"), s.w))
 	case s.cancelled || o.Result == "cancelled":
-		if o.Restored {
+		switch { // what the engine did, not what a cancel usually does
+		case o.VenvRemoved:
+			return st.Warn.Render(wrap(i18n.T("ui.install.cancelled_venv_removed"), s.w))
+		case o.Unchanged:
+			return st.Warn.Render(wrap(i18n.T("ui.install.cancelled_unchanged"), s.w))
+		case o.Restored:
 			return st.Warn.Render(wrap(i18n.T("ui.install.cancelled_restored"), s.w))
 		}
 		return st.Err.Render(wrap(i18n.T("ui.install.cancelled_damaged"), s.w))

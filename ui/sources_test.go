@@ -10,7 +10,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/cli"
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // mirrorSources: the official index is too slow from here, the Aliyun flat page has the build, the

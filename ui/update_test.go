@@ -770,3 +770,53 @@ func TestVenvPathIsReadAsPeopleTypeIt(t *testing.T) {
 	press(t, m, "enter")
 	topIs[*venvScreen](t, m)
 }
+
+// Issue: a cancel before anything changed said the environment was restored. The line says what the
+// engine did: nothing changed, the new venv removed, or the old set put back.
+func TestCancelSaysWhatTheEngineDid(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	s := newInstallScreen(c, Plan{Steps: []PlanStep{{ID: "stage", Title: "download"}}}, nil)
+	s.SetSize(78, 20)
+	s.cancelled = true
+	for _, e := range []struct {
+		o         Outcome
+		want, not string
+	}{
+		{Outcome{Result: "cancelled", Unchanged: true}, "before anything in the environment changed", "restored"},
+		{Outcome{Result: "cancelled", Unchanged: true, VenvRemoved: true}, "created was removed again", "restored"},
+		{Outcome{Result: "cancelled", Restored: true}, "was restored", "as it was"},
+	} {
+		o := e.o
+		s.outcome = &o
+		v := s.View()
+		if !strings.Contains(v, e.want) || strings.Contains(v, e.not) {
+			t.Errorf("%+v: want %q, not %q:\n%s", e.o, e.want, e.not, v)
+		}
+	}
+	d := newDoneScreen(c, choices{venv: "/work/env", outcome: &Outcome{Result: "cancelled", Unchanged: true}})
+	d.SetSize(78, 20)
+	if v := d.View(); !strings.Contains(v, "the environment is as it was") || strings.Contains(v, "restored") {
+		t.Errorf("done screen after a cancel that changed nothing:\n%s", v)
+	}
+}
+
+// Issue: a repair ended on "✓ Run doctor again" while doctor still reported an error, and the done
+// screen then said "run gpuwiz doctor": a loop. The step is ✗ and the done screen lists what is left.
+func TestRepairWithErrorsLeftIsNoSuccess(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	s := newInstallScreen(c, Plan{Steps: []PlanStep{{ID: "0", Title: "Run doctor again"}}}, nil)
+	s.SetSize(78, 20)
+	s.apply([]InstallEvent{{StepID: "0", State: StepRunning}, {StepID: "0", State: StepFailed, Line: "doctor still finds 1 error: see the fix under it"}})
+	if v := s.View(); !strings.Contains(v, "✗  Run doctor again") {
+		t.Fatalf("the last step of a repair that left an error:\n%s", v)
+	}
+	ch := choices{journey: JourneyRepair, venv: "/work/env", outcome: &Outcome{OK: true, Result: "repaired"},
+		verify: &VerifyReport{Checks: []Check{{Title: "no NVIDIA driver answered", Fix: "install the NVIDIA driver"}}}}
+	d := newDoneScreen(c, ch)
+	d.SetSize(78, 20)
+	v := d.View()
+	mustContain(t, v, "doctor still finds these problems", "no NVIDIA driver answered", "fix: install the NVIDIA driver")
+	if strings.Contains(v, "run gpuwiz doctor") {
+		t.Fatalf("the done screen after a repair sends the user back to doctor:\n%s", v)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 )
@@ -163,7 +164,7 @@ func fillGPUFacts(ctx context.Context, env *Env, f *matrix.Facts) ([]string, err
 		return nil, err
 	}
 	if !rep.Available {
-		return nil, nil
+		return cardWithoutDriver(rep, f), nil
 	}
 	var notes []string
 	if f.DriverVersion == "" && matrix.ValidateDriverVersion(rep.DriverVersion) == nil {
@@ -182,6 +183,23 @@ func fillGPUFacts(ctx context.Context, env *Env, f *matrix.Facts) ([]string, err
 		}
 	}
 	return notes, nil
+}
+
+// cardWithoutDriver takes the compute capabilities of the NVIDIA cards the PCI bus lists when no
+// driver answered, so the builds are judged for the card with the driver each needs.
+func cardWithoutDriver(rep gpu.Report, f *matrix.Facts) []string {
+	if f.DriverVersion != "" || f.CUDAMax != "" || len(f.ComputeCaps) > 0 {
+		return nil
+	}
+	var notes []string
+	for _, a := range rep.Adapters {
+		if matrix.ValidateComputeCap(a.ComputeCapability) == nil {
+			f.ComputeCaps = append(f.ComputeCaps, a.ComputeCapability)
+			notes = append(notes, i18n.T("cli.channels.note.card_without_driver", i18n.D{"Card": a.Label()}))
+		}
+	}
+	f.DriverMissing = len(f.ComputeCaps) > 0
+	return notes
 }
 
 func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {
@@ -277,7 +295,7 @@ func describeFacts(f matrix.Facts) string {
 	default:
 		parts = append(parts, i18n.T("cli.facts.driver", i18n.D{"Driver": orUnknown(f.DriverVersion)}))
 	}
-	if !f.NoGPU && (f.DriverVersion != "" || f.CUDAMax != "") && len(f.ComputeCaps) > 0 {
+	if !f.NoGPU && (f.DriverVersion != "" || f.CUDAMax != "" || f.DriverMissing) && len(f.ComputeCaps) > 0 {
 		parts = append(parts, i18n.T("cli.facts.compute_cap", i18n.D{"Caps": i18n.Join(f.ComputeCaps)}))
 	}
 	if f.PythonBits != 0 {

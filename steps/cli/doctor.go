@@ -20,6 +20,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 func init() { register(70, newDoctorCommand) }
@@ -67,7 +68,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 				if !fix {
 					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": name}))
 				}
-				if err := install.CheckIndexURL(u); err != nil {
+				if _, err := urls.Check(u); err != nil {
 					return Usagef("%s: %v", name, err)
 				}
 			}
@@ -258,7 +259,7 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 		if from == "" {
 			from = c.IndexURL
 		}
-		fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": runner.Redact(from)}))
+		fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": urls.Redact(from)}))
 	}
 	for _, a := range p.Actions {
 		if !a.Engine {

@@ -24,6 +24,7 @@ import (
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 func init() { register(50, newInstallCmd) }
@@ -158,7 +159,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	// Index URLs may carry credentials (https://user:token@host/...): the plan, the events and the
 	// JSON show them redacted, as the log does.
-	ctx, out := cmd.Context(), io.Writer(redactingWriter{cmd.OutOrStdout()})
+	ctx, out := cmd.Context(), urls.NewWriter(cmd.OutOrStdout())
 	if a.Framework != "torch" && a.Framework != "paddle" {
 		return Usagef("%s", i18n.T("cli.install.bad_framework", i18n.D{"Framework": strconv.Quote(a.Framework)}))
 	}
@@ -167,7 +168,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	for name, u := range map[string]string{"--index-url": a.IndexURL, "--mirror": a.Mirror, "--find-links": a.FindLinks} {
 		if u != "" {
-			if err := install.CheckIndexURL(u); err != nil {
+			if _, err := urls.Check(u); err != nil {
 				return Usagef("%s: %v", name, err)
 			}
 		}
@@ -351,6 +352,12 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 			continue
 		}
 		if c.Compatible {
+			if !c.Verified {
+				// Asked for by its channel: the selection's offer of it ("to install it anyway, pass ...")
+				// gives way to what installing it means.
+				notes = slices.DeleteFunc(notes, func(n string) bool { return n == matrix.AlsoFitsNote(a.Framework, *c) })
+				notes = append(notes, i18n.T("cli.install.unverified_asked", i18n.D{"Framework": a.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Why": c.Note}))
+			}
 			return c, notes, nil
 		}
 		if first == nil {
@@ -365,17 +372,6 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 		return first, notes, nil
 	}
 	return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.does_not_fit", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": a.Channel, "Reasons": i18n.JoinClauses(first.Reasons)}))
-}
-
-// redactingWriter passes every write through runner.Redact. Each write is a whole line or a whole
-// JSON document here, so a secret is never split across two writes.
-type redactingWriter struct{ w io.Writer }
-
-func (r redactingWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, runner.Redact(string(p))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }
 
 func osOf() string {

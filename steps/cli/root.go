@@ -19,6 +19,7 @@ import (
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/urls"
 )
 
 // Exit codes, documented in README.md.
@@ -187,6 +188,9 @@ func probesTheDriver(args []string) bool {
 // anything still prints one JSON object, {"exit_code": N, "error": "..."}, so a script that parses
 // stdout gets an answer on every host (the message also goes to stderr, as always).
 func run(ctx context.Context, root *cobra.Command, args []string, stdout, stderr io.Writer) int {
+	// Everything a command prints goes through the one credential redaction (steps/urls): a URL
+	// given with user:password@ or ?token= is used for its requests but never shown.
+	stdout, stderr = urls.NewWriter(stdout), urls.NewWriter(stderr)
 	out := &countingWriter{w: stdout}
 	root.SetOut(out)
 	root.SetErr(stderr)

@@ -127,6 +127,18 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		return res, err
 	}
 	res.After = &after
+	// The last step passes only when doctor finds no error any more: a repair that leaves an error
+	// must not end on a ✓ (its findings say what is left).
+	errs := 0
+	for _, f := range after.Findings {
+		if f.Severity == SeverityError {
+			errs++
+		}
+	}
+	if errs > 0 {
+		send(RepairEvent{Step: 0, Of: total, Title: again, Done: true, Err: i18n.N("doctor.apply.errors_left", errs)})
+		return res, nil
+	}
 	send(RepairEvent{Step: 0, Of: total, Title: again, Done: true})
 	return res, nil
 }

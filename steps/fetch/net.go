@@ -15,7 +15,7 @@ import (
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // Network is how the downloader reaches the index, by pip's rules.
@@ -94,10 +94,10 @@ func (n Network) ProxyInUse(rawURL string) string {
 func (n Network) request(rawURL string) (*http.Request, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, i18n.Wrap(err, i18n.T("fetch.err.not_url", i18n.D{"URL": runner.Redact(rawURL), "Err": err}))
+		return nil, i18n.Wrap(err, i18n.T("fetch.err.not_url", i18n.D{"URL": urls.Redact(rawURL), "Err": err}))
 	}
 	if u.Scheme != "https" && u.Scheme != "http" {
-		return nil, unsupported(i18n.T("fetch.err.not_http", i18n.D{"URL": runner.Redact(rawURL)}))
+		return nil, unsupported(i18n.T("fetch.err.not_http", i18n.D{"URL": urls.Redact(rawURL)}))
 	}
 	user := u.User
 	u.User = nil
@@ -112,7 +112,7 @@ func (n Network) request(rawURL string) (*http.Request, error) {
 	}
 	req, err := http.NewRequest(http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", runner.Redact(rawURL), err)
+		return nil, fmt.Errorf("%s: %w", urls.Redact(rawURL), err)
 	}
 	if user != nil {
 		pw, _ := user.Password()
@@ -143,7 +143,7 @@ func why(err error) string {
 	case err == io.ErrUnexpectedEOF: // only the bare error, whose English is exactly "unexpected EOF"
 		return i18n.T("fetch.why.dropped")
 	case errors.As(err, &ne) && ne.Timeout():
-		return i18n.T("fetch.why.timeout", i18n.D{"Err": runner.Redact(err.Error())})
+		return i18n.T("fetch.why.timeout", i18n.D{"Err": urls.Redact(err.Error())})
 	}
-	return runner.Redact(err.Error())
+	return urls.Redact(err.Error())
 }

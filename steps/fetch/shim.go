@@ -21,7 +21,7 @@ import (
 	"golang.org/x/net/html"
 
 	"gpuwiz/steps/pep"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // Shim is a loopback stand-in for package indexes, for a pip resolve that downloads no wheel.
@@ -185,14 +185,14 @@ func (s *Shim) fetch(u string) *memoEntry {
 	defer cancel()
 	resp, err := s.get(ctx, u)
 	if err != nil {
-		e.err = errors.New(runner.Redact(err.Error()))
+		e.err = errors.New(urls.Redact(err.Error()))
 		return e
 	}
 	defer resp.Body.Close()
 	e.status, e.ctype, e.final = resp.StatusCode, resp.Header.Get("Content-Type"), resp.Request.URL
 	e.body, err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		e.err = errors.New(runner.Redact(err.Error()))
+		e.err = errors.New(urls.Redact(err.Error()))
 	}
 	return e
 }
@@ -361,7 +361,7 @@ func (s *Shim) prefetchOnce(key string, metadata []byte) {
 func (s *Shim) pass(w http.ResponseWriter, r *http.Request, l shimLink) {
 	resp, err := s.get(r.Context(), l.real)
 	if err != nil {
-		http.Error(w, runner.Redact(err.Error()), http.StatusBadGateway)
+		http.Error(w, urls.Redact(err.Error()), http.StatusBadGateway)
 		return
 	}
 	defer resp.Body.Close()

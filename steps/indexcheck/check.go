@@ -18,6 +18,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/urls"
 )
 
 // Source says where the pages of a build are. The zero value reads each build's own index_url
@@ -33,7 +34,7 @@ type Source struct {
 	FindLinks string
 }
 
-// Validate checks that at most one way is given and that each is a full http(s) URL.
+// Validate checks that at most one way is given and that each passes urls.Check ("{channel}" read as cu126).
 func (s Source) Validate() error {
 	n := 0
 	for name, u := range map[string]string{"--index-url": s.IndexURL, "--mirror": s.Mirror, "--find-links": s.FindLinks} {
@@ -41,9 +42,8 @@ func (s Source) Validate() error {
 			continue
 		}
 		n++
-		p, err := url.Parse(strings.ReplaceAll(u, "{channel}", "cu126"))
-		if err != nil || p.Host == "" || (p.Scheme != "https" && p.Scheme != "http") {
-			return errors.New(i18n.T("indexcheck.source.bad_url", i18n.D{"Flag": name, "URL": u}))
+		if _, err := urls.Check(strings.ReplaceAll(u, "{channel}", "cu126")); err != nil {
+			return errors.New(i18n.T("indexcheck.source.bad_url", i18n.D{"Flag": name, "Err": err}))
 		}
 	}
 	if n > 1 {
@@ -225,7 +225,7 @@ func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candida
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Problem{Package: project, URL: redact(pageURL), Reason: err.Error()}
+		return nil, &Problem{Package: project, URL: urls.Redact(pageURL), Reason: err.Error()}
 	}
 	norm := pep.Normalize(project)
 	var out []pep.Wheel
@@ -239,15 +239,6 @@ func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candida
 		}
 	}
 	return out, nil
-}
-
-// redact drops credentials from a URL for messages.
-func redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
-	}
-	return u.Redacted()
 }
 
 // Extra is a build the index serves that the matrix lacks: a framework version on a channel.

@@ -18,6 +18,7 @@ import (
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // AddOptions asks for a project's requirements in a venv gpuwiz installed a framework into.
@@ -140,7 +141,7 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 	}
 	for _, u := range []string{o.IndexURL, o.FindLinks} {
 		if u != "" {
-			if err := CheckIndexURL(u); err != nil {
+			if _, err := urls.Check(u); err != nil {
 				return p, badInput(err.Error())
 			}
 		}

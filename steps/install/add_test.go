@@ -14,7 +14,7 @@ import (
 
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 	"gpuwiz/steps/runner"
 )
 

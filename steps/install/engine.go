@@ -21,6 +21,7 @@ import (
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 	"gpuwiz/steps/verify"
 )
 
@@ -223,7 +224,7 @@ func (e *engine) removeCreated() error {
 
 func (e *engine) finish() Outcome {
 	if e.out.Err != nil {
-		e.out.Error = runner.Redact(e.out.Err.Error())
+		e.out.Error = urls.Redact(e.out.Err.Error())
 	}
 	return e.out
 }
@@ -500,7 +501,9 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	before := dirFiles(e.plan.StageDir)
 	resolved := e.startResolve(ctx, s) // while the offline try runs
 	defer resolved.stop()
-	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil { //i18n:raw the step's label in the log
+	// The offline try's output goes to the log only: its miss is expected (pip's "ERROR: Could not
+	// find a version" means "not all in the cache yet") and is no error to the user.
+	if res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}, nil); res.Err == nil { //i18n:raw the step's label in the log
 		e.emit(Event{StepID: s.ID, Message: i18n.T("install.event.all_cached")})
 		e.did[s.ID] = e.fromCache(s)
 		if s.ID == StepStage {
@@ -511,6 +514,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	} else if ctx.Err() != nil {
 		return res.Err
 	}
+	e.emitLine(Event{StepID: s.ID, Line: i18n.T("install.event.cache_miss")})
 	if s.ID == StepStage {
 		e.out.Source = e.plan.IndexURL
 		if e.plan.FindLinks != "" {
@@ -584,11 +588,11 @@ func probeIndex(ctx context.Context, err error, argv []string, env []string) err
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": err, "Index": index, "Why": why, "Proxy": proxyNote(env)}))}
+		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Why": urls.Redact(why), "Proxy": proxyNote(env)}))}
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {
-		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": err, "Index": index, "Status": resp.Status}))
+		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Status": resp.Status}))
 	}
 	return err
 }

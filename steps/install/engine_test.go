@@ -10,7 +10,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // One venv at a path with a space, &, ; and Chinese: created by the install, reinstalled from the
@@ -44,6 +44,15 @@ func TestFreshInstallReinstallAndChannelSwitch(t *testing.T) {
 	}
 	if !hasState(events, StepInstall, StateDone) || !hasState(events, StepVerify, StateDone) {
 		t.Errorf("events lack install/verify done: %+v", events)
+	}
+	// The offline try's expected miss is no pip ERROR on the screen; one plain line says what follows.
+	for _, e := range events {
+		if strings.Contains(e.Line, "ERROR") {
+			t.Errorf("a first install shows pip's error of the expected cache miss: %q", e.Line)
+		}
+	}
+	if !slices.ContainsFunc(events, func(e Event) bool { return strings.Contains(e.Line, "does not hold the whole build yet") }) {
+		t.Errorf("no line says the download follows the cache miss")
 	}
 
 	served := ix.BytesServed()

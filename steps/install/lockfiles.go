@@ -8,6 +8,7 @@ import (
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/shellquote"
+	"gpuwiz/steps/urls"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,15 +46,15 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	fmt.Fprintf(&b, "# written by gpuwiz: pip freeze of %s after installing %s %s (%s)\n", e.plan.Venv, e.plan.Target.Framework, e.plan.Target.FrameworkVersion, e.plan.Target.Channel)
 	//i18n:raw requirements.lock's comments: a file format
 	b.WriteString("# where the build came from (a repair takes the same wheels from the cache, else from here; credentials are not kept):\n")
-	fmt.Fprintf(&b, "# index-url: %s\n", stripCredentials(e.plan.IndexURL))
+	fmt.Fprintf(&b, "# index-url: %s\n", urls.Strip(e.plan.IndexURL))
 	if e.plan.FindLinks != "" {
-		fmt.Fprintf(&b, "# find-links: %s\n", stripCredentials(e.plan.FindLinks))
+		fmt.Fprintf(&b, "# find-links: %s\n", urls.Strip(e.plan.FindLinks))
 	}
 	if m := e.plan.Target.Mirror; m != "" {
-		fmt.Fprintf(&b, "# mirror: %s\n", stripCredentials(m))
+		fmt.Fprintf(&b, "# mirror: %s\n", urls.Strip(m))
 	}
 	if e.out.Source != "" {
-		fmt.Fprintf(&b, "# staged from: %s\n", stripCredentials(e.out.Source)) //i18n:raw requirements.lock: a file format
+		fmt.Fprintf(&b, "# staged from: %s\n", urls.Strip(e.out.Source)) //i18n:raw requirements.lock: a file format
 	}
 	sc := bufio.NewScanner(strings.NewReader(string(out)))
 	for sc.Scan() {
@@ -72,7 +73,7 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	}
 	b.Reset()
 	//i18n:raw constraints.txt's comments: a file format, the same in every language
-	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, stripCredentials(e.plan.IndexURL))
+	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, urls.Strip(e.plan.IndexURL))
 	//i18n:raw constraints.txt: a file format
 	fmt.Fprintf(&b, "# gpuwiz names this file in %s, so every pip install in this venv keeps the build\n", keep.ConfigFile(e.plan.Venv, hostGOOS()))
 	b.WriteString("# (pip refuses another torch/paddle build instead of silently replacing this one). Outside it:\n") //i18n:raw constraints.txt: a file format

@@ -19,6 +19,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // errUsePip says the stage cannot be done by resolving with pip and fetching in Go, and why:
@@ -133,7 +134,7 @@ func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]f
 		}
 		u, err := url.Parse(rawURL)
 		if err != nil || u.Scheme != "http" && u.Scheme != "https" {
-			return nil, usePip(i18n.T("install.fallback.not_http", i18n.D{"What": what, "URL": runner.Redact(d.URL)}))
+			return nil, usePip(i18n.T("install.fallback.not_http", i18n.D{"What": what, "URL": urls.Redact(d.URL)}))
 		}
 		name, err := url.PathUnescape(path.Base(u.EscapedPath()))
 		if err != nil || !strings.HasSuffix(name, ".whl") || name != filepath.Base(name) {

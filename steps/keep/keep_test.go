@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // project builds two indexes: the channel's (torch 2.6.0+cu126) and a PyPI-like one that serves

@@ -18,7 +18,6 @@
 package netproxy
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -28,7 +27,7 @@ import (
 	"golang.org/x/net/http/httpproxy"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // InternetSettings is the registry key (under HKCU) that holds the Windows system proxy.
@@ -96,7 +95,7 @@ func New(s Settings) *Resolver {
 		r.from, r.vars, r.noProxy = FromEnv, names, env["no"]
 		for _, n := range names {
 			if scheme := strings.TrimSuffix(strings.ToLower(n), "_proxy"); scheme != "no" {
-				r.varVals = append(r.varVals, n+"="+runner.Redact(env[scheme]))
+				r.varVals = append(r.varVals, n+"="+urls.Redact(env[scheme]))
 			}
 		}
 		cfg := httpproxy.Config{HTTPProxy: env["http"], HTTPSProxy: env["https"], NoProxy: env["no"]}
@@ -137,7 +136,7 @@ func (r *Resolver) Proxy(req *http.Request) (*url.URL, error) { return r.ForURL(
 
 // ForURL is the proxy a request to u goes through; nil for none.
 func (r *Resolver) ForURL(u *url.URL) (*url.URL, error) {
-	if u == nil || isLoopback(u.Hostname()) {
+	if u == nil || urls.IsLoopback(u.Hostname()) {
 		return nil, nil
 	}
 	switch r.from {
@@ -170,7 +169,7 @@ func (r *Resolver) InUse(rawURL string) string {
 	if err != nil || p == nil {
 		return ""
 	}
-	return runner.Redact(p.String())
+	return urls.Redact(p.String())
 }
 
 // Where says, in the interface's language, where the proxy was set ("from HTTPS_PROXY").
@@ -191,11 +190,11 @@ func (r *Resolver) Where() string {
 func (r *Resolver) Settings() string {
 	switch r.from {
 	case FromPip:
-		return runner.Redact(r.pip.String()) + " (" + r.Where() + ")"
+		return urls.Redact(r.pip.String()) + " (" + r.Where() + ")"
 	case FromEnv:
 		return strings.Join(r.varVals, ", ")
 	case FromSystem:
-		s := "ProxyServer=" + runner.Redact(r.sys.Server)
+		s := "ProxyServer=" + urls.Redact(r.sys.Server)
 		if r.sys.Override != "" {
 			s += ", ProxyOverride=" + r.sys.Override
 		}
@@ -306,12 +305,4 @@ func (r *Resolver) bypassed(host string) bool {
 		}
 	}
 	return false
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -3,9 +3,7 @@ package pyget
 import (
 	"errors"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +16,7 @@ import (
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // OfficialBase is where python.org keeps its release files: VERSION/FILE under it.
@@ -164,8 +163,8 @@ func MakePlan(o Options) (Plan, error) {
 	}
 	p.Target = filepath.Join(local, "Programs", "Python", "Python"+strings.ReplaceAll(minor, ".", ""), "python.exe")
 	if o.Mirror != "" {
-		if err := checkBase(o.Mirror); err != nil {
-			return Plan{}, errBadInput(i18n.T("pyget.error.mirror", i18n.D{"Mirror": o.Mirror, "Err": err}))
+		if _, err := urls.Check(o.Mirror); err != nil {
+			return Plan{}, errBadInput(i18n.T("pyget.error.mirror", i18n.D{"Err": err, "Official": OfficialBase}))
 		}
 	}
 	if winget, err := o.LookPath("winget"); err == nil && o.Mirror == "" && o.SHA256 == "" {
@@ -243,27 +242,4 @@ func parseVersion(v string) (minor, full string, err error) {
 		full = v
 	}
 	return minor, full, nil
-}
-
-// checkBase accepts https, or http on loopback only (a local test copy).
-func checkBase(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return err
-	}
-	switch {
-	case u.Scheme == "https" && u.Host != "":
-		return nil
-	case u.Scheme == "http" && isLoopback(u.Hostname()):
-		return nil
-	}
-	return errors.New(i18n.T("pyget.error.mirror_url", i18n.D{"Official": OfficialBase}))
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -18,7 +18,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // DefaultTimeout bounds each probe: a source slower than this to list one project is not a good
@@ -263,10 +263,10 @@ func (p *prober) probe(c Candidate) Result {
 	res.Redirected = redirectedHost(main, mp)
 	switch {
 	case mp.status == http.StatusNotFound:
-		res.Why = i18n.T("sources.probe.not_found", i18n.D{"Project": p.build.Project, "URL": Redact(main)})
+		res.Why = i18n.T("sources.probe.not_found", i18n.D{"Project": p.build.Project, "URL": urls.Redact(main)})
 		return res
 	case mp.status != http.StatusOK:
-		res.Why = i18n.T("sources.probe.status", i18n.D{"Status": mp.status, "StatusText": http.StatusText(mp.status), "URL": Redact(main)})
+		res.Why = i18n.T("sources.probe.status", i18n.D{"Status": mp.status, "StatusText": http.StatusText(mp.status), "URL": urls.Redact(main)})
 		return res
 	}
 	v := judge(mp.files, p.build)
@@ -279,7 +279,7 @@ func (p *prober) probe(c Candidate) Result {
 	// index of the framework's own dependencies); anything else (401, 403, 5xx) stops pip too.
 	if len(pages) > 1 && pages[1].status != http.StatusOK && pages[1].status != http.StatusNotFound {
 		res.HasBuild = false
-		res.Why = i18n.T("sources.probe.deps_status", i18n.D{"Status": pages[1].status, "StatusText": http.StatusText(pages[1].status), "URL": Redact(deps)})
+		res.Why = i18n.T("sources.probe.deps_status", i18n.D{"Status": pages[1].status, "StatusText": http.StatusText(pages[1].status), "URL": urls.Redact(deps)})
 	}
 	return res
 }
@@ -319,7 +319,7 @@ func (p *prober) probeCustom(c Candidate) Result {
 		}
 	}
 	if res.Why == "" {
-		res.Why = i18n.T("sources.probe.custom_not_listed", i18n.D{"Index": Redact(asIndex), "Project": p.build.Project})
+		res.Why = i18n.T("sources.probe.custom_not_listed", i18n.D{"Index": urls.Redact(asIndex), "Project": p.build.Project})
 	}
 	return res
 }
@@ -382,17 +382,17 @@ func (p *prober) explain(u string, err error, deps bool) string {
 	proxy := p.proxyFor(u)
 	switch {
 	case proxy != "" && deps:
-		return Redact(i18n.T("sources.probe.deps_no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
+		return urls.Redact(i18n.T("sources.probe.deps_no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
 	case proxy != "":
-		return Redact(i18n.T("sources.probe.no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
+		return urls.Redact(i18n.T("sources.probe.no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
 	case p.proxy.Configured() && deps:
-		return Redact(i18n.T("sources.probe.deps_no_answer_bypass", i18n.D{"Why": why, "Host": host}))
+		return urls.Redact(i18n.T("sources.probe.deps_no_answer_bypass", i18n.D{"Why": why, "Host": host}))
 	case p.proxy.Configured():
-		return Redact(i18n.T("sources.probe.no_answer_bypass", i18n.D{"Why": why, "Host": host}))
+		return urls.Redact(i18n.T("sources.probe.no_answer_bypass", i18n.D{"Why": why, "Host": host}))
 	case deps:
-		return Redact(i18n.T("sources.probe.deps_no_answer_direct", i18n.D{"Why": why}))
+		return urls.Redact(i18n.T("sources.probe.deps_no_answer_direct", i18n.D{"Why": why}))
 	}
-	return Redact(i18n.T("sources.probe.no_answer_direct", i18n.D{"Why": why}))
+	return urls.Redact(i18n.T("sources.probe.no_answer_direct", i18n.D{"Why": why}))
 }
 
 // lastPart is the innermost message of a wrapped network error ("connect: connection refused").
@@ -414,7 +414,7 @@ func (p *prober) proxyFor(u string) string {
 	if err != nil || px == nil {
 		return ""
 	}
-	return Redact(px.String()) + " (" + p.proxy.Where() + ")"
+	return urls.Redact(px.String()) + " (" + p.proxy.Where() + ")"
 }
 
 // PipProxy reads pip's proxy setting from `pip config list` output (global.proxy='http://…',
@@ -432,6 +432,3 @@ func PipProxy(configList string) string {
 	}
 	return proxy
 }
-
-// Redact hides credentials in URLs (https://user:token@host → https://***@host).
-func Redact(s string) string { return runner.Redact(s) }
