@@ -174,6 +174,24 @@ func TestAddKeepsTheCUDABuild(t *testing.T) {
 	if err != nil || len(prev.Troubles) != 1 || prev.Troubles[0].Code != TroubleOpenCVVariants {
 		t.Fatalf("opencv variants: %v %+v", err, prev.Troubles)
 	}
+
+	// The protection holds pip, not gpuwiz: a channel switch the user asks gpuwiz for goes through,
+	// with pip reading the venv's own configuration (no PIP_CONFIG_FILE=/dev/null here).
+	so := options(t, v, torchTarget(ix, "cu118"), t.TempDir())
+	empty := filepath.Join(t.TempDir(), "user-pip.conf")
+	os.WriteFile(empty, nil, 0o644)
+	for i, kv := range so.Environ {
+		if strings.HasPrefix(kv, "PIP_CONFIG_FILE=") {
+			so.Environ[i] = "PIP_CONFIG_FILE=" + empty
+		}
+	}
+	_, out, _ = install(t, context.Background(), so, nil)
+	if !out.OK() || importVersion(t, v, "torch") != "2.6.0+cu118" {
+		t.Fatalf("a channel switch in a protected venv: %+v", out)
+	}
+	if c, _ := os.ReadFile(filepath.Join(v.Root, "constraints.txt")); !strings.Contains(string(c), "torch==2.6.0+cu118") || !keep.Read(v.Root, "").Protected {
+		t.Fatalf("after the switch the venv keeps the new build: %s", c)
+	}
 }
 
 func TestAddRefusesASuiteThatNeedsAnotherPaddle(t *testing.T) {

@@ -112,8 +112,9 @@ func TestProtectedVenvKeepsTheCUDABuildThroughPipInstallU(t *testing.T) {
 	if got := torchVersion(t, v); got != "2.6.0+cu126" {
 		t.Fatalf("a refused install changed torch: %s", got)
 	}
-	// gpuwiz's own pip runs (a channel switch, a repair) set PIP_CONSTRAINT to nothing, which
-	// overrides the venv's setting: the switch the user asked gpuwiz for goes through.
+	// gpuwiz's own pip runs (a channel switch, a repair) set PIP_CONSTRAINT to the null device (an
+	// empty constraints file; pip ignores an empty setting), which overrides the venv's setting: the
+	// switch the user asked gpuwiz for goes through.
 	out, err = pip(t, v, "install", "-q", "--index-url", ix.ChannelURL("pypi"), "torch==2.7.0", "--disable-pip-version-check")
 	if err == nil {
 		t.Fatalf("without PIP_CONSTRAINT= the venv's constraint must hold: %s", out)
@@ -125,9 +126,9 @@ func TestProtectedVenvKeepsTheCUDABuildThroughPipInstallU(t *testing.T) {
 			cmd.Env[i] = "PIP_CONFIG_FILE=" + filepath.Join(v.Root, "no-such-user-config")
 		}
 	}
-	cmd.Env = append(cmd.Env, "PIP_CONSTRAINT=")
+	cmd.Env = append(cmd.Env, "PIP_CONSTRAINT="+os.DevNull)
 	if out, err := cmd.CombinedOutput(); err != nil || torchVersion(t, v) != "2.7.0" {
-		t.Fatalf("PIP_CONSTRAINT= should override the venv's constraint: %v %s", err, out)
+		t.Fatalf("PIP_CONSTRAINT=/dev/null should override the venv's constraint: %v %s", err, out)
 	}
 }
 
