@@ -222,6 +222,9 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		return Exitf(ExitFailure, "%v", err)
 	}
 	plan.Notes = append(notes, plan.Notes...)
+	if w := knownDepthWarning(env, *cand, v); w != "" {
+		plan.Warnings = append(plan.Warnings, w)
+	}
 	rep.Plan, rep.Uninstall, rep.Install, rep.Commands = &plan, plan.Uninstall, plan.Install, plan.Commands
 	rep.Venv, rep.ActivateHints = plan.Venv, v.ActivateHints()
 	if a.DryRun {
@@ -382,4 +385,23 @@ func writeInstallJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// knownDepthWarning warns in the plan, before anything is downloaded, when the matrix records how
+// deep the release's files go (longest_path) and they would not fit below the venv on Windows with
+// long paths off; the install checks again with the staged wheels' own file lists.
+func knownDepthWarning(env *Env, c matrix.Candidate, v pyenv.Venv) string {
+	goos := v.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	m, err := env.Matrix()
+	if err != nil || goos != "windows" {
+		return ""
+	}
+	row, ok := m.WindowsNeeds(c.Framework, c.FrameworkVersion)
+	if !ok || row.LongestPath == 0 {
+		return ""
+	}
+	return pyenv.BuildFits(v.Root, pyenv.DeepestFile{Path: c.Framework + " " + c.FrameworkVersion, Length: row.LongestPath}, goos, pyenv.ReadLongPaths())
 }
