@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/cli"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/testkit/pyindex"
 )
 
@@ -67,7 +67,7 @@ func TestCustomSourceWithCredentialsIsUsedButNeverShown(t *testing.T) {
 	withCreds := strings.Replace(auth.URL, "http://", "http://user:SECRET@", 1)
 	list := filepath.Join(dir, "sources.toml")
 	writeFileT(t, list, "schema = 1\n[[source]]\nid = \"listed\"\nname = \"listed mirror with a password\"\nframeworks = [\"torch\"]\nlayout = \"index\"\nurl = \""+withCreds+"/whl/{channel}\"\nseen = \"a test\"\n")
-	b := credBackend{fakeBackend: newFakeBackend(), real: NewStepsBackend(&cli.Env{G: &cli.Globals{SourcesFile: list}}), python: pyindex.Python(t), venv: filepath.Join(dir, "venv"),
+	b := credBackend{fakeBackend: newFakeBackend(), real: NewStepsBackend(&app.Env{G: &app.Globals{SourcesFile: list}}), python: pyindex.Python(t), venv: filepath.Join(dir, "venv"),
 		cand: matrix.Candidate{Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu126", IndexURL: missing.ChannelURL("cu126"), Compatible: true,
 			Packages: []matrix.Package{{Name: "torch", Version: "2.6.0", LocalLabel: "+cu126"}}}}
 	m := newTestRoot(b)
