@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,15 +9,13 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/hashicorp/go-version"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
 	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/userpath"
 )
@@ -67,17 +64,6 @@ func newAddCmd(env *Env) *cobra.Command {
 				}
 				files = append(files, p)
 			}
-			if logFile == "" {
-				logFile = install.DefaultLogPath("add")
-			}
-			o := install.AddOptions{Venv: v, Requirements: files, Packages: pkgs, IndexURL: indexURL, FindLinks: findLinks, CacheDir: cacheDir}
-			var logw io.Writer = io.Discard
-			if !dryRun {
-				w, opened, closeLog := install.OpenLog(logFile)
-				defer closeLog()
-				logw, o.LogPath = w, opened
-			}
-			r := runner.New(logw)
 			rep := addReport{}
 			finish := func(code int, err error) error {
 				rep.ExitCode = code
@@ -96,34 +82,36 @@ func newAddCmd(env *Env) *cobra.Command {
 					return nil
 				}
 				if err != nil {
-					return Exitf(code, "%v", err)
+					return err
 				}
 				if code != 0 {
 					return Silent(code)
 				}
 				return nil
 			}
-			prev, err := install.PreviewAdd(cmd.Context(), r, o)
-			rep.Preview = &prev
-			switch {
-			case errors.Is(err, install.ErrAddRefused):
-				if !asJSON {
-					printAddPreview(out, prev, env)
+			s, err := env.PlanAdd(cmd.Context(), app.AddRequest{Venv: root, Requirements: files, Packages: pkgs,
+				IndexURL: indexURL, FindLinks: findLinks, CacheDir: cacheDir, LogPath: logFile})
+			if s != nil {
+				rep.Preview = &s.Preview
+			}
+			if err != nil {
+				code := app.CodeOf(err, ExitFailure)
+				if code == ExitIncompatible {
+					if !asJSON {
+						printAddPreview(out, s)
+					}
+					return finish(code, nil)
 				}
-				return finish(ExitIncompatible, nil)
-			case errors.Is(err, install.ErrBadInput) || errors.Is(err, install.ErrNotGpuwizVenv):
 				if asJSON {
-					return finish(ExitUsage, err)
+					return finish(code, err)
 				}
-				return Usagef("%s", strings.TrimPrefix(err.Error(), install.ErrBadInput.Error()+": "))
-			case err != nil:
-				return finish(ExitFailure, err)
+				return err
 			}
 			if !asJSON {
-				printAddPreview(out, prev, env)
+				printAddPreview(out, s)
 			}
-			if dryRun || len(prev.Changes) == 0 {
-				if !asJSON && len(prev.Changes) == 0 {
+			if dryRun || len(s.Preview.Changes) == 0 {
+				if !asJSON && len(s.Preview.Changes) == 0 {
 					fmt.Fprintln(out, i18n.T("cli.add.nothing_to_do"))
 				}
 				return finish(ExitOK, nil)
@@ -136,19 +124,16 @@ func newAddCmd(env *Env) *cobra.Command {
 				fmt.Fprint(out, i18n.T("cli.install.confirm"))
 				var answer string
 				fmt.Fscanln(cmd.InOrStdin(), &answer)
-				if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
+				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 					fmt.Fprintln(out, i18n.T("cli.install.nothing_changed"))
 					return Silent(ExitFailure)
 				}
-			}
-			plan, err := install.PrepareAdd(cmd.Context(), r, o, prev)
-			if err != nil {
-				return finish(ExitFailure, err)
 			}
 			events := make(chan install.Event, 512)
 			done := make(chan struct{})
 			tail := &lineTail{max: 15}
 			progress := newProgressPrinter(out)
+			plan := install.Plan{}
 			go func() {
 				defer close(done)
 				for ev := range events {
@@ -161,16 +146,19 @@ func newAddCmd(env *Env) *cobra.Command {
 				}
 			}()
 			if !asJSON {
-				fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": o.LogPath}))
+				fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": s.LogPath}))
 			}
-			res := install.Run(cmd.Context(), r, plan, events)
+			res, err := s.Run(cmd.Context(), events)
 			close(events)
 			<-done
-			rep.Outcome = &res
-			if !asJSON {
-				printOutcome(out, res, tail.lines, nil)
+			if err != nil {
+				return finish(app.CodeOf(err, ExitFailure), err)
 			}
-			return finish(installExitCode(res, cmd.Context()), nil)
+			rep.Outcome = &res.Outcome
+			if !asJSON {
+				printOutcome(out, res.Outcome, tail.lines, nil)
+			}
+			return finish(res.ExitCode, nil)
 		},
 	}
 	f := cmd.Flags()
@@ -187,12 +175,14 @@ func newAddCmd(env *Env) *cobra.Command {
 }
 
 // printAddPreview says what the project's requirements would change, or why they cannot go in.
-func printAddPreview(w io.Writer, p install.AddPreview, env *Env) {
+func printAddPreview(w io.Writer, s *app.AddSession) {
+	p := s.Preview
 	fmt.Fprintln(w, i18n.T("cli.add.keeps", i18n.D{"Build": strings.Join(p.Build, " "), "Venv": p.Venv}))
 	if ref := p.Refusal; ref != nil {
 		fmt.Fprintln(w, i18n.T("cli.add.refused", i18n.D{"Requirement": ref.Requirement, "Needs": ref.Needs, "Installed": ref.Installed}))
-		if way := addWayOut(env, p, ref.Needs); way != "" {
-			fmt.Fprintln(w, way)
+		if s.WayOut != "" {
+			fmt.Fprintln(w, i18n.T("cli.add.way_out", i18n.D{"Version": s.WayOut, "Channel": p.Channel,
+				"Command": shellquote.Command(runtime.GOOS, "gpuwiz", "install", "--venv", p.Venv, "--framework", p.Framework, "--framework-version", s.WayOut, "--channel", p.Channel)}))
 		} else {
 			fmt.Fprintln(w, i18n.T("cli.add.way_out_none"))
 		}
@@ -216,48 +206,4 @@ func printAddPreview(w io.Writer, p install.AddPreview, env *Env) {
 			fmt.Fprintln(w, i18n.T("cli.add.trouble.numpy", i18n.D{"Dists": dists}))
 		}
 	}
-}
-
-// addWayOut names the channel change that would satisfy needs ("torch>=2.7"): the newest release
-// of the matrix on the venv's channel whose version fits, as the install command to run.
-func addWayOut(env *Env, p install.AddPreview, needs string) string {
-	m, err := env.Matrix()
-	if err != nil || m == nil {
-		return ""
-	}
-	name, spec := needs, ""
-	if i := strings.IndexAny(needs, "<>=!~"); i > 0 {
-		name, spec = strings.TrimSpace(needs[:i]), strings.TrimSpace(needs[i:])
-	}
-	cons, err := version.NewConstraint(strings.ReplaceAll(spec, "~=", "~>"))
-	if err != nil {
-		return ""
-	}
-	rels := m.Torch
-	if p.Framework == "paddle" {
-		rels = m.Paddle
-	}
-	best := ""
-	var bestV *version.Version
-	for _, r := range rels {
-		v := r.Version
-		if pep.Normalize(name) == "torchvision" {
-			v = r.Torchvision
-		} else if pep.Normalize(name) == "torchaudio" {
-			v = r.Torchaudio
-		}
-		pv, err := version.NewVersion(v)
-		if err != nil || !cons.Check(pv) {
-			continue
-		}
-		for _, b := range r.Builds {
-			if b.Channel == p.Channel && (bestV == nil || pv.GreaterThan(bestV)) {
-				best, bestV = r.Version, pv
-			}
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return i18n.T("cli.add.way_out", i18n.D{"Version": best, "Channel": p.Channel, "Command": shellquote.Command(runtime.GOOS, "gpuwiz", "install", "--venv", p.Venv, "--framework", p.Framework, "--framework-version", best, "--channel", p.Channel)})
 }
