@@ -409,12 +409,14 @@ func (e *engine) run(ctx context.Context, stepID string, c runner.Cmd) runner.Re
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		var rate pipRate
 		for l := range lines {
 			if stepID == StepInstall {
 				e.noteInstalledWheel(l.Text)
 			}
 			ev := Event{StepID: stepID, Line: l.Text}
 			if p, ok := runner.ParseProgress(l.Text); ok {
+				rate.add(&p, time.Now())
 				ev = Event{StepID: stepID, Progress: &p}
 			}
 			e.emitLine(ev)
