@@ -37,6 +37,7 @@ type PackageSource struct {
 	Why                         string // why it cannot be used, in plain words
 	Proxy                       string // the proxy its requests went through, "" for none
 	Redirected                  string // the host that answered instead, when the source sent the request on
+	WheelsFrom                  string // the host its page links the wheels on, when not its own
 	Note                        string
 }
 
@@ -236,6 +237,8 @@ func (s *sourcesScreen) submit() tea.Cmd {
 func (s *sourcesScreen) status(p PackageSource) (string, func(...string) string) {
 	st := s.c.Styles
 	switch {
+	case p.Usable() && p.WheelsFrom != "": // the page is the mirror's, the bytes another host's
+		return i18n.T("ui.sources.elsewhere", i18n.D{"Host": p.WheelsFrom, "Millis": p.Millis}), st.Warn.Render
 	case p.Usable():
 		return i18n.T("ui.sources.has", i18n.D{"Mark": st.Pass, "Millis": p.Millis}), st.OK.Render
 	case p.Answers:
@@ -308,6 +311,9 @@ func (s *sourcesScreen) View() string {
 			if p.Redirected != "" {
 				parts = append(parts, i18n.T("ui.sources.redirected", i18n.D{"Host": p.Redirected}))
 			}
+			if p.WheelsFrom != "" {
+				parts = append(parts, i18n.T("ui.sources.wheels_from", i18n.D{"Host": p.WheelsFrom}))
+			}
 			if p.Note != "" {
 				parts = append(parts, p.Note)
 			}
@@ -321,7 +327,12 @@ func (s *sourcesScreen) View() string {
 	if s.onInput() {
 		cur = st.Cursor
 	}
-	b.WriteString(cur + "  " + s.input.View() + "\n")
+	field := s.input.View()
+	if !s.onInput() && s.input.Value() != "" {
+		// Away from the field, a typed URL shows with its credentials hidden, as everywhere else.
+		field = s.input.PromptStyle.Render(s.input.Prompt) + s.input.TextStyle.Render(urls.Redact(s.input.Value()))
+	}
+	b.WriteString(cur + "  " + field + "\n")
 	if s.typedURL != "" {
 		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": urls.Redact(s.typedURL)})) + "\n")
 	}
