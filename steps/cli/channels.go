@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 )
@@ -145,7 +144,7 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 		notes = append(notes, i18n.T("cli.channels.note.no_gpu_caps"))
 	}
 	if !f.NoGPU && (f.DriverVersion == "" || f.CUDAMax == "" || len(f.ComputeCaps) == 0) {
-		more, err := fillGPUFacts(ctx, env, &f)
+		more, err := env.FillGPUFacts(ctx, &f)
 		if err != nil {
 			return matrix.Facts{}, nil, err
 		}
@@ -155,51 +154,6 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 		notes = append(notes, fillPythonFacts(ctx, &f)...)
 	}
 	return f, notes, nil
-}
-
-// fillGPUFacts takes the GPU facts the flags left out from the probe (or the --simulate file).
-func fillGPUFacts(ctx context.Context, env *Env, f *matrix.Facts) ([]string, error) {
-	rep, err := env.GPUReport(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if !rep.Available {
-		return cardWithoutDriver(rep, f), nil
-	}
-	var notes []string
-	if f.DriverVersion == "" && matrix.ValidateDriverVersion(rep.DriverVersion) == nil {
-		f.DriverVersion = rep.DriverVersion
-	}
-	if f.CUDAMax == "" && matrix.ValidateCUDAVersion(rep.CUDAMax) == nil {
-		f.CUDAMax = rep.CUDAMax
-	}
-	if len(f.ComputeCaps) == 0 {
-		for _, g := range rep.GPUs {
-			if matrix.ValidateComputeCap(g.ComputeCapability) == nil {
-				f.ComputeCaps = append(f.ComputeCaps, g.ComputeCapability)
-			} else {
-				notes = append(notes, i18n.T("cli.channels.note.no_compute_cap", i18n.D{"Index": g.Index, "Name": g.Name}))
-			}
-		}
-	}
-	return notes, nil
-}
-
-// cardWithoutDriver takes the compute capabilities of the NVIDIA cards the PCI bus lists when no
-// driver answered, so the builds are judged for the card with the driver each needs.
-func cardWithoutDriver(rep gpu.Report, f *matrix.Facts) []string {
-	if f.DriverVersion != "" || f.CUDAMax != "" || len(f.ComputeCaps) > 0 {
-		return nil
-	}
-	var notes []string
-	for _, a := range rep.Adapters {
-		if matrix.ValidateComputeCap(a.ComputeCapability) == nil {
-			f.ComputeCaps = append(f.ComputeCaps, a.ComputeCapability)
-			notes = append(notes, i18n.T("cli.channels.note.card_without_driver", i18n.D{"Card": a.Label()}))
-		}
-	}
-	f.DriverMissing = len(f.ComputeCaps) > 0
-	return notes
 }
 
 func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {
