@@ -13,6 +13,7 @@ func Diagnose(e *Evidence) []Finding {
 	add(checkPaddleMixed(e))
 	add(checkCPUBuild(e))
 	add(checkChannelMismatch(e))
+	add(checkProtection(e))
 	add(checkLeftovers(e))
 	add(checkTorchAndPaddle(e))
 	add(checkCondaConflict(e))
