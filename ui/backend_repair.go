@@ -76,7 +76,7 @@ func planOfRepair(rp doctor.Repair) Plan {
 		p.Steps = append(p.Steps, PlanStep{ID: "0", Title: i18n.T("ui.backend.doctor_again")})
 	}
 	for _, f := range rp.Unfixable {
-		p.Warnings = append(p.Warnings, i18n.T("ui.backend.left_to_you", i18n.D{"Title": f.Title, "Code": f.Code, "Fix": f.Fix}))
+		p.Warnings = append(p.Warnings, i18n.T("ui.backend.left_to_you", i18n.D{"Title": f.Title, "Fix": f.Fix}))
 	}
 	return p
 }
@@ -135,7 +135,7 @@ func verifyOfDoctor(r doctor.Report) VerifyReport {
 		if !f.IsProblem() {
 			continue
 		}
-		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: strings.Join(f.Evidence, "; "), Cause: f.Code, Fix: f.Fix})
+		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: strings.Join(f.Evidence, "; "), Fix: f.Fix}) // no Cause: the code is no word of what went wrong
 	}
 	if len(v.Checks) == 0 {
 		v.Checks = append(v.Checks, Check{ID: "doctor", Title: i18n.T("ui.backend.doctor_clean"), OK: true})

@@ -336,9 +336,12 @@ func (s *sourcesScreen) View() string {
 	if s.typedURL != "" {
 		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": urls.Redact(s.typedURL)})) + "\n")
 	}
-	if r.Proposed >= 0 {
+	switch { // from what the checks found so far, the typed URL's included
+	case r.Proposed >= 0:
 		b.WriteString("\n" + wrap(i18n.T("ui.sources.fastest", i18n.D{"Star": st.Star}), s.w) + "\n")
-	} else {
+	case s.custom != nil && s.custom.Usable():
+		b.WriteString("\n" + st.OK.Render(wrap(i18n.T("ui.sources.custom_has"), s.w)) + "\n")
+	default:
 		b.WriteString("\n" + st.Warn.Render(wrap(i18n.T("ui.sources.none"), s.w)) + "\n")
 	}
 	if s.notice != "" {
