@@ -3,6 +3,7 @@ package doctor
 import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
 )
 
@@ -23,9 +24,12 @@ type Evidence struct {
 	GPU             gpu.Report
 	GPUError        string
 	Lock            *LockedBuild
-	PipIndexes      []IndexSetting
-	PipOnPath       *PipOnPath
-	DLLs            []DLLHit
+	// Protection is what the venv's pip configuration and constraints.txt say about keeping the
+	// build gpuwiz installed (nil when gpuwiz's requirements.lock is not there).
+	Protection *Protection
+	PipIndexes []IndexSetting
+	PipOnPath  *PipOnPath
+	DLLs       []DLLHit
 	// CUDAVisibleDevices is nil when the variable is unset; "" when it is set but empty.
 	CUDAVisibleDevices *string
 	Registry           RegistryFacts
@@ -86,6 +90,15 @@ type LockedBuild struct {
 	Version   string `json:"version"`   // "2.8.0"
 	Label     string `json:"label"`     // "+cu126"; "" when the lock names none
 	Channel   string `json:"channel"`   // "cu126"
+}
+
+// Protection is the venv's own defence of its build: gpuwiz's lines in pip's configuration and the
+// lock's framework pins that constraints.txt lacks.
+type Protection struct {
+	Status      keep.Status `json:"status"`
+	Constraints string      `json:"constraints"`       // the constraints file
+	Missing     []string    `json:"missing,omitempty"` // lock pins the constraints file does not hold
+	NoFile      bool        `json:"no_file,omitempty"` // the constraints file is gone
 }
 
 // IndexSetting is one place that adds or replaces pip's package index.
