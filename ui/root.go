@@ -84,7 +84,7 @@ type Model struct {
 	height   int
 	exitCode int
 	wg       *sync.WaitGroup
-	newBench func() screen // the benchmark screen for the choices made
+	newBench func() screen    // the benchmark screen for the choices made
 	scroll   map[screenID]int // the first line shown of a screen taller than the body
 }
 
