@@ -125,7 +125,8 @@ func TestE2EMoreLinesAndCacheHitInTmux(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("pgdn did not reach the end of the plan:\n%s", s.Screen())
 		}
-		time.Sleep(100 * time.Millisecond)
+		s.Keys("PgDn")
+		time.Sleep(200 * time.Millisecond)
 	}
 	s.Resize(80, 24)
 	s.Keys("y")
