@@ -29,7 +29,7 @@ func UnpackedDir(cache string) string { return filepath.Join(cache, "unpacked") 
 func (e *engine) noteStagedWheel(line string) {
 	line = strings.TrimSpace(line)
 	var p string
-	for _, pre := range []string{"File was already downloaded ", "Saved "} {
+	for _, pre := range []string{"File was already downloaded ", "Saved "} { //i18n:raw pip's own output, matched
 		if rest, ok := strings.CutPrefix(line, pre); ok {
 			p = strings.TrimSpace(rest)
 		}
