@@ -104,14 +104,14 @@ func (b *stepsBackend) applyRepair(ctx context.Context, sess *app.RepairSession,
 	close(rev)
 	<-done
 	res, err := ran.Result, ran.Err
-	o := Outcome{OK: err == nil && !res.Failed, Result: string(app.Repaired), LogPath: ran.LogPath}
+	o := Outcome{OK: err == nil && !res.Failed, Result: app.Repaired, LogPath: ran.LogPath}
 	switch {
 	case ctx.Err() != nil:
-		o.Result, o.Err = string(app.Cancelled), ctx.Err()
+		o.Result, o.Err = app.Cancelled, ctx.Err()
 	case err != nil:
-		o.Result, o.Err = string(app.Failed), err
+		o.Result, o.Err = app.Failed, err
 	case res.Failed:
-		o.Result = string(app.RepairFailed)
+		o.Result = app.RepairFailed
 		for _, s := range res.Steps {
 			if s.Err != "" {
 				o.Err = fmt.Errorf("%s: %s", s.Title, s.Err)

@@ -107,7 +107,7 @@ func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- Instal
 	case *app.InstallSession:
 		return b.runInstall(ctx, impl, events)
 	}
-	return Outcome{Result: "failed", Err: errors.New(i18n.T("ui.backend.unknown_plan"))}
+	return Outcome{Result: app.Failed, Err: errors.New(i18n.T("ui.backend.unknown_plan"))}
 }
 
 func (b *stepsBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {

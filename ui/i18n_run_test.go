@@ -125,7 +125,7 @@ func TestInstallScreenInChinese(t *testing.T) {
 		s.cancelled = e.o.Result == "cancelled"
 		o := e.o
 		s.outcome = &o
-		chineseCheck(t, "install screen, ended "+e.o.Result, s.View(), e.want)
+		chineseCheck(t, "install screen, ended "+string(e.o.Result), s.View(), e.want)
 	}
 	s.outcome = &Outcome{OK: true, LogPath: "/tmp/gpuwiz.log"}
 	chineseCheck(t, "install screen's log", s.View(), "完整日志：/tmp/gpuwiz.log")
@@ -167,10 +167,10 @@ func TestDoneScreenInChinese(t *testing.T) {
 	s = newDoneScreen(c, choices{venv: "/work/new", outcome: bad})
 	s.SetSize(80, 30)
 	chineseCheck(t, "done screen after a damaging failure", s.View(), "安装失败，虚拟环境已损坏", "pip 退出码 1", "gpuwiz doctor --venv /work/new", "rm -rf /work/new/x")
-	for _, r := range []string{"cancelled", "unchanged", "restored", "failed", "repair failed", ""} {
+	for _, r := range []app.Result{"cancelled", "unchanged", "restored", "failed", "repair failed", ""} {
 		s = newDoneScreen(c, choices{venv: "/work/new", outcome: &Outcome{Result: r, Restored: r != "failed"}})
 		s.SetSize(80, 30)
-		chineseCheck(t, "done screen after "+r, s.View())
+		chineseCheck(t, "done screen after "+string(r), s.View())
 	}
 	s = newDoneScreen(c, choices{})
 	s.SetSize(80, 30)

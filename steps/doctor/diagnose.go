@@ -43,7 +43,8 @@ func explainsFrameworkFailure(fs []Finding) bool {
 			continue
 		}
 		switch f.Code {
-		case CodeCPUBuild, CodePaddleMixed, CodeNoDriver, CodeDriverTooOld, CodeArchMissing, CodeCUDAVisibleDevices, CodePythonBroken:
+		case CodeCPUBuild, CodePaddleMixed, CodeNoDriver, CodeDriverTooOld, CodeArchMissing, CodeCUDAVisibleDevices, CodePythonBroken,
+			CodeVCRuntimeOld:
 			return true
 		}
 	}

@@ -19,6 +19,10 @@ func importCause(text string) (cause, fix string, generic bool) {
 		}
 		return false
 	}
+	if e, ok := ParseDLLError(text); ok {
+		cause, fix = DLLCause(e)
+		return cause, fix, false
+	}
 	switch {
 	case has("cudnn64_8.dll", "zlibwapi.dll", "cudnn64_9.dll"):
 		return i18n.T("verify.cause.dll_mismatch"), i18n.T("verify.fix.dll_mismatch"), false

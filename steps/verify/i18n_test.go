@@ -75,7 +75,7 @@ func TestChineseCausesAndFixes(t *testing.T) {
 		{"arch missing", pyindex.TorchStub(noArch), "arch-0", true, []string{"算力 12.0", "不支持这块显卡的架构", "gpuwiz channels"}},
 		{"wrong numbers", pyindex.TorchStub(wrong), "matmul", true, []string{"GPU 算出的结果不对", "gpuwiz verify", "上限 0.01"}},
 		{"no device", pyindex.TorchStub(noDev), "cuda-available", true, []string{"0 个设备", "CUDA_VISIBLE_DEVICES", "nvidia-smi"}}, // on Linux: no Windows graphics preference
-		{"vc runtime", map[string]string{"torch/__init__.py": `raise OSError('[WinError 126] The specified module could not be found. Error loading "fbgemm.dll" or one of its dependencies.')`}, "import", false, []string{"Microsoft Visual C++ 运行库", "vc_redist.x64.exe"}},
+		{"vc runtime", map[string]string{"torch/__init__.py": `raise OSError('[WinError 126] The specified module could not be found. Error loading "fbgemm.dll" or one of its dependencies.')`}, "import", false, []string{"找不到 fbgemm.dll", "[WinError 126]", "Visual C++ 运行库", "vc_redist.x64.exe"}},
 		{"nothing imports", map[string]string{}, "import", false, []string{"没有安装该框架", "gpuwiz install --venv VENV"}},
 	}
 	for _, tc := range cases {
