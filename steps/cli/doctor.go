@@ -32,7 +32,7 @@ type DoctorFixJSON struct {
 
 func newDoctorCommand(env *Env) *cobra.Command {
 	var venv, python, bundle, config string
-	var asJSON, fix, yes bool
+	var asJSON, fix, yes, finish bool
 	var src install.ReinstallOptions
 	cmd := &cobra.Command{
 		Use:   "doctor [--venv PATH | --python PATH]", //i18n:raw the command and its syntax, typed as it is
@@ -50,6 +50,9 @@ func newDoctorCommand(env *Env) *cobra.Command {
 			}
 			if yes && !fix {
 				return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--yes"}))
+			}
+			if finish && !fix {
+				return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--finish"}))
 			}
 			if config != "" {
 				if !fix {
@@ -70,7 +73,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 					return Usagef("%s: %v", name, err)
 				}
 			}
-			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, src)
+			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, finish, src)
 		},
 	}
 	f := cmd.Flags()
@@ -82,6 +85,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	f.StringVar(&bundle, "bundle", "", i18n.T("cli.doctor.flag.bundle"))
 	f.BoolVar(&fix, "fix", false, i18n.T("cli.doctor.flag.fix"))
 	f.BoolVar(&yes, "yes", false, i18n.T("cli.doctor.flag.yes"))
+	f.BoolVar(&finish, "finish", false, i18n.T("cli.doctor.flag.finish"))
 	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
 	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
 	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
@@ -108,7 +112,7 @@ func doctorDeps(env *Env, log io.Writer) (doctor.Deps, []string) {
 	}, notes
 }
 
-func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Writer, opts doctor.Options, bundle string, asJSON, fix, yes bool, src install.ReinstallOptions) error {
+func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Writer, opts doctor.Options, bundle string, asJSON, fix, yes, finish bool, src install.ReinstallOptions) error {
 	var cmdLog bytes.Buffer
 	deps, notes := doctorDeps(env, &cmdLog)
 	for _, n := range notes {
@@ -144,7 +148,11 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		return nil
 	}
 	g, _ := env.GPUReport(ctx)
-	plan := doctor.RepairPlan(rep, doctor.RepairOptions{Matrix: deps.Matrix, GPU: g})
+	plan := doctor.RepairPlan(rep, doctor.RepairOptions{Matrix: deps.Matrix, GPU: g, Finish: finish})
+	if in := rep.Interrupted; plan.Restore && plan.Reinstall != nil && src.IndexURL == "" && src.FindLinks == "" && in.Journal.IndexURL != plan.Reinstall.IndexURL {
+		// Finishing the interrupted build: from the index that run used.
+		src.IndexURL = in.Journal.IndexURL
+	}
 	if c := plan.Reinstall; c != nil {
 		s, err := install.RepairSource(plan.Venv, *c, src)
 		if err != nil {
@@ -247,6 +255,12 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 		}
 	}
 	for _, a := range p.Actions {
+		if a.Restore {
+			i++
+			fmt.Fprintf(out, "  %d. %s\n", i, a.Title)
+		}
+	}
+	for _, a := range p.Actions {
 		if a.Engine {
 			line(a)
 		}
@@ -260,7 +274,7 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 		fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": runner.Redact(from)}))
 	}
 	for _, a := range p.Actions {
-		if !a.Engine {
+		if !a.Engine && !a.Restore {
 			line(a)
 		}
 	}

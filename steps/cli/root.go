@@ -158,7 +158,7 @@ func Execute(b Build, args []string) int {
 		return code
 	}
 	defer consoleUTF8()()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
 	defer stop()
 	root, _ := NewRoot(b)
 	return run(ctx, root, args, os.Stdout, os.Stderr)

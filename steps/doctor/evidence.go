@@ -3,6 +3,7 @@ package doctor
 import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/install"
 )
 
 // Evidence is everything doctor collected about one environment; every check is a pure function of it.
@@ -22,6 +23,7 @@ type Evidence struct {
 	GPU             gpu.Report
 	GPUError        string
 	Lock            *LockedBuild
+	Interrupted     *install.Interrupted // the venv's journal names a run that did not finish
 	PipIndexes      []IndexSetting
 	PipOnPath       *PipOnPath
 	DLLs            []DLLHit

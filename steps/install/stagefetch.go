@@ -38,6 +38,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		return err
 	}
 	e.emit(Event{StepID: s.ID, Message: i18n.N("install.event.resolved", len(files), i18n.D{"Dir": e.plan.StageDir})})
+	if err := e.checkCacheSpace(files); err != nil {
+		return err
+	}
 	c := &fetch.Counters{}
 	stop := e.reportProgress(s.ID, c)
 	res, err := fetch.Fetch(ctx, files, fetch.Options{Dir: e.plan.StageDir, Network: netw, Progress: c,
