@@ -131,9 +131,9 @@ func buildGpuwiz(t *testing.T) string {
 	return exe
 }
 
-// A power loss in the middle of a channel switch: torch 2.6.0 cu124 is installed, then the real
-// gpuwiz binary switches to cu126 and is killed with SIGKILL, with its pip, while pip writes the
-// new torch. The next doctor names the interrupted switch (an interrupted-install error, when it
+// A closed window, then a power loss, in the middle of a channel switch: torch 2.6.0 cu124 is
+// installed, then the real gpuwiz binary switches to cu126 and, while pip writes the new torch, gets
+// SIGTERM with its pip (it puts the old build back itself), and the next time SIGKILL. The next doctor names the interrupted switch (an interrupted-install error, when it
 // started, the step, what it had removed); install refuses to start on top of it; doctor --fix
 // --yes puts back every file of the old build, compared file by file, and leaves no backup behind.
 func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
@@ -154,35 +154,57 @@ func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
 	before := venvFiles(t, g.venv)
 	t.Logf("cu124 installed: %.1fs", time.Since(t0).Seconds())
 
-	cmd := exec.Command(exe, "--matrix", g.matrix, "--simulate", g.rig, "install", "--framework", "torch", "--framework-version", "2.6.0",
-		"--channel", "cu126", "--venv", g.venv, "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	logf, err := os.Create(filepath.Join(g.dir, "switch.out"))
-	must(t, err)
-	defer logf.Close()
-	cmd.Stdout, cmd.Stderr = logf, logf
-	must(t, cmd.Start())
-	// The 500th of the new torch's 2,500 bulk files: pip is half-way through writing it.
-	marker, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages"))
-	if len(marker) != 1 {
-		t.Fatalf("site-packages: %v", marker)
+	sites, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages"))
+	if len(sites) != 1 {
+		t.Fatalf("site-packages: %v", sites)
 	}
-	probe := filepath.Join(marker[0], "torch", "_bulk_cu126", "f0500.bin")
-	deadline := time.Now().Add(3 * time.Minute)
-	for {
-		if _, err := os.Stat(probe); err == nil {
-			break
+	// The 500th of the new torch's 2,500 bulk files: pip is well into writing it.
+	probe := filepath.Join(sites[0], "torch", "_bulk_cu126", "f0500.bin")
+	switchUntil := func(name string, sig syscall.Signal) *exec.Cmd {
+		cmd := exec.Command(exe, "--matrix", g.matrix, "--simulate", g.rig, "install", "--framework", "torch", "--framework-version", "2.6.0",
+			"--channel", "cu126", "--venv", g.venv, "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		logf, err := os.Create(filepath.Join(g.dir, name+".out"))
+		must(t, err)
+		defer logf.Close()
+		cmd.Stdout, cmd.Stderr = logf, logf
+		must(t, cmd.Start())
+		deadline := time.Now().Add(3 * time.Minute)
+		for {
+			if _, err := os.Stat(probe); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				out, _ := os.ReadFile(logf.Name())
+				t.Fatalf("pip never got to %s:\n%s", probe, out)
+			}
+			time.Sleep(2 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			out, _ := os.ReadFile(logf.Name())
-			t.Fatalf("pip never got to %s:\n%s", probe, out)
-		}
-		time.Sleep(2 * time.Millisecond)
+		must(t, syscall.Kill(-cmd.Process.Pid, sig)) // gpuwiz and its pip, as a closed window or a power loss reaches both
+		_ = cmd.Wait()
+		return cmd
 	}
-	must(t, syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)) // gpuwiz and pip, as a power loss
-	_ = cmd.Wait()
+
+	// A closed terminal or window (SIGTERM here; on Windows the console's close event, which Go
+	// delivers as SIGTERM): gpuwiz stops pip, puts the old build back itself and closes the journal.
+	cmd := switchUntil("sigterm", syscall.SIGTERM)
+	if code := cmd.ProcessState.ExitCode(); code != ExitInterrupted {
+		out, _ := os.ReadFile(filepath.Join(g.dir, "sigterm.out"))
+		t.Fatalf("after SIGTERM: exit %d, want %d\n%s", code, ExitInterrupted, out)
+	}
+	if j, _ := install.ReadJournal(g.venv); j == nil || j.Open() || j.Result != install.ResultRestored {
+		t.Fatalf("after SIGTERM the journal should be closed, restored: %+v", j)
+	}
+	if d := filesDiff(before, venvFiles(t, g.venv)); len(d) > 0 {
+		t.Fatalf("after SIGTERM the venv differs from before the switch:\n%s", strings.Join(d, "\n"))
+	}
+	t.Logf("SIGTERM, restored: %.1fs", time.Since(t0).Seconds())
+
+	// A power loss: gpuwiz and pip SIGKILLed, nothing runs after.
+	switchUntil("sigkill", syscall.SIGKILL)
 	t.Logf("killed: %.1fs", time.Since(t0).Seconds())
+	marker := sites
 	if _, err := os.Stat(filepath.Join(marker[0], "torch", "_bulk_cu126", "f2499.bin")); err == nil {
 		t.Fatal("pip had finished writing torch before the kill: the test needs a larger wheel")
 	}
@@ -197,7 +219,7 @@ func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
 		t.Fatalf("doctor: exit %d\n%s\n%s", code, out, stderr)
 	}
 	for _, want := range []string{"a switch to torch 2.6.0 (cu126) was interrupted", "stopped during “install the new build”",
-		"it had uninstalled torch torchaudio torchvision and was installing torch==2.6.0+cu126",
+		"it had uninstalled torch, torchaudio, torchvision and was installing torch==2.6.0+cu126",
 		"(interrupted-install)", "--fix --finish", j.Started.Local().Format("2006-01-02 15:04:05")} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor does not say %q:\n%s", want, out)

@@ -51,6 +51,9 @@ func newVenvsCmd(env *Env) *cobra.Command {
 					rep.Venvs = append(rep.Venvs, venvs.Found{Path: list[i].Path, Source: venvs.SourceKnown, Known: &list[i], Holds: venvs.Read(list[i].Path, "")})
 				}
 			}
+			for i := range rep.Venvs {
+				rep.Venvs[i].Look()
+			}
 			if rep.Warning != "" {
 				fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": rep.Warning}))
 			}
@@ -77,6 +80,12 @@ func printVenvs(w io.Writer, rep venvsReport, all bool) {
 	fmt.Fprintln(w, i18n.T("cli.venvs.title", i18n.D{"List": rep.List}))
 	for _, f := range rep.Venvs {
 		fmt.Fprintf(w, "  %s\n    %s\n", f.Path, VenvLine(f))
+		if f.Interrupted != nil {
+			fmt.Fprintf(w, "    %s\n", f.Interrupted.Summary())
+		}
+		if s := f.State; s != nil {
+			fmt.Fprintf(w, "    %s\n", stateLine(*s))
+		}
 	}
 	if !all {
 		fmt.Fprintln(w, i18n.T("cli.venvs.all_hint"))
@@ -87,6 +96,9 @@ func printVenvs(w io.Writer, rep venvsReport, all bool) {
 // found. "PyTorch 2.6.0 (cu126), Python 3.12.8 · installed on 2026-12-03".
 func VenvLine(f venvs.Found) string {
 	s := f.Holds.Describe()
+	if in := f.Interrupted; in != nil && !in.Running {
+		return s + " · " + i18n.T("cli.venvs.interrupted", i18n.D{"What": in.Journal.What(), "Date": in.Journal.Started.Local().Format("2006-01-02 15:04"), "Venv": f.Path})
+	}
 	switch {
 	case f.Known != nil:
 		s += " · " + i18n.T("cli.venvs.last_run", i18n.D{"Run": lastRun(*f.Known), "Date": f.Known.When.Local().Format("2006-01-02")})
@@ -98,6 +110,31 @@ func VenvLine(f venvs.Found) string {
 		s += " · " + i18n.T("cli.venvs.source.conda")
 	}
 	return s
+}
+
+// stateLine says what the venv's state folder holds and takes: "state folder .gpuwiz: 3 snapshots,
+// no backup, the journal; 1.2 MiB".
+func stateLine(s venvs.StateFolder) string {
+	backups := i18n.T("cli.venvs.state.no_backup")
+	if s.Backups > 0 {
+		backups = i18n.N("cli.venvs.state.backups", s.Backups)
+	}
+	size := humanSize(s.Bytes)
+	if s.Shared > 0 {
+		size = i18n.T("cli.venvs.state.shared", i18n.D{"Own": humanSize(s.Bytes), "Shared": humanSize(s.Shared)})
+	}
+	return i18n.T("cli.venvs.state", i18n.D{"Dir": s.Dir, "Snapshots": i18n.N("cli.venvs.state.snapshots", s.Snapshots), "Backups": backups, "Size": size})
+}
+
+// humanSize is a size for the list: 12 KiB, 3.4 MiB, 1.2 GiB.
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", (n+1023)>>10)
 }
 
 // lastRun is how gpuwiz's last run there ended: "installed", "repaired", "install failed, restored",

@@ -121,7 +121,7 @@ func (j Journal) Changes() string {
 	case !j.Changed:
 		return i18n.T("faults.journal.changed_nothing")
 	}
-	remove, pins := strings.Join(j.Remove, " "), strings.Join(j.Install, " ")
+	remove, pins := i18n.Join(j.Remove), i18n.Join(j.Install)
 	switch {
 	case j.Step == StepUninstall && len(j.Remove) > 0:
 		return i18n.T("faults.journal.changed_uninstall", i18n.D{"Remove": remove})
