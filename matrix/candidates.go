@@ -84,7 +84,7 @@ func candidateOf(framework string, r *Release, b *Build) Candidate {
 		CUDNN:            b.CUDNN,
 		IndexURL:         b.IndexURL,
 		Packages:         packagesOf(framework, r, b),
-		Verified:         r.Verified && b.Verified,
+		Verified:         r.Verified && b.Verified && len(b.UnverifiedOS) == 0, // judge narrows it to one OS
 		Note:             joinNotes(notes),
 		NoteParts:        notes,
 		Source:           src,

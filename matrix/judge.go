@@ -63,6 +63,10 @@ func (m *machine) noGPUReason() string {
 // judge checks one build against the machine; every failed check adds a reason in plain words.
 func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judged {
 	j := judged{c: candidateOf(framework, r, b), release: r, build: b, gpu: b.Channel != "cpu"}
+	if m.f.OS != "" {
+		// Verified on this system: a build confirmed on Linux may still be unconfirmed on Windows.
+		j.c.Verified = r.Verified && b.Verified && !slices.Contains(b.UnverifiedOS, m.f.OS)
+	}
 	var reasons []string
 	otherProblems := false
 	fail := func(reason string) {
@@ -90,10 +94,12 @@ func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judg
 		if !m.gpuUsable() {
 			fail(m.noGPUReason())
 		} else {
+			var throughPTX []majorMinor // the GPUs that would run this build only through its PTX
 			for _, c := range m.caps {
 				if msg, ptx := mx.archProblem(b, c, m.f.OS, framework, r.Version); msg != "" {
 					fail(msg)
 				} else if ptx != "" {
+					throughPTX = append(throughPTX, c)
 					if !slices.Contains(j.c.NoteParts, ptx) {
 						j.c.NoteParts = append(j.c.NoteParts, ptx)
 						j.c.Note = joinNotes(j.c.NoteParts)
@@ -106,6 +112,12 @@ func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judg
 				reasons = append(reasons, msg)
 				j.needDriver = need
 				j.driverOnly = !otherProblems
+			} else if minor {
+				// NVIDIA: under minor-version compatibility the driver cannot JIT-compile PTX of a newer
+				// CUDA than it supports, so a GPU that needs the PTX has no kernel to run.
+				for _, c := range throughPTX {
+					fail(i18n.T("matrix.reason.ptx_minor_compat", i18n.D{"Cap": c.String(), "Channel": b.Channel, "CUDA": b.CUDA}))
+				}
 			}
 		}
 	}

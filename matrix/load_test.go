@@ -3,6 +3,7 @@ package matrix
 import (
 	"errors"
 	"fmt"
+	"gpuwiz/steps/urls"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,8 +69,8 @@ func TestLoopbackHTTPIndexIsAllowed(t *testing.T) {
 func TestLoopbackHosts(t *testing.T) {
 	for host, want := range map[string]bool{"localhost": true, "127.0.0.1": true, "127.4.5.6": true, "::1": true,
 		"128.0.0.1": false, "download.pytorch.org": false, "localhost.example.com": false, "0.0.0.0": false} {
-		if got := isLoopback(host); got != want {
-			t.Errorf("isLoopback(%q) = %v", host, got)
+		if got := urls.IsLoopback(host); got != want {
+			t.Errorf("urls.IsLoopback(%q) = %v", host, got)
 		}
 	}
 }
@@ -155,7 +156,7 @@ func TestEmbeddedMatrixOneOSChannels(t *testing.T) {
 	}
 	linuxOnly := []struct{ fw, v, ch string }{
 		{"torch", "2.9.1", "cu129"}, {"torch", "2.10.0", "cu129"}, {"torch", "2.11.0", "cu129"},
-		{"torch", "2.13.0", "cu129"}, {"torch", "2.14.1", "cu129"}, {"torch", "2.15.0", "cu134"},
+		{"torch", "2.13.0", "cu129"}, {"torch", "2.15.0", "cu134"},
 		{"paddle", "3.3.1", "cu130"}, {"paddle", "3.4.0", "cu130"}, {"paddle", "3.4.0", "cu132"},
 	}
 	for _, tc := range linuxOnly {
@@ -180,10 +181,12 @@ func TestEmbeddedMatrixOneOSChannels(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := m.Lookup("torch", "2.12.1", "cu129"); ok {
-		t.Error("torch 2.12 has no cu129 build")
+	for _, v := range []string{"2.12.1", "2.14.1"} {
+		if _, ok := m.Lookup("torch", v, "cu129"); ok {
+			t.Errorf("torch %s has no cu129 build (no cu129 torchvision exists for it)", v)
+		}
 	}
-	for v, want := range map[string][2]string{"12.8": {"570.124.06", "572.61"}, "13.0": {"580.65.06", ""}, "13.2": {"595.45.04", ""}} {
+	for v, want := range map[string][2]string{"12.8": {"570.124.06", "572.61"}, "13.0": {"580.95.05", ""}, "13.2": {"595.45.04", ""}} {
 		if r, _ := m.CUDARow(v); r.FullLinux != want[0] || r.FullWindows != want[1] {
 			t.Errorf("CUDA %s full-toolkit drivers %q / %q, want %q / %q", v, r.FullLinux, r.FullWindows, want[0], want[1])
 		}
@@ -220,5 +223,62 @@ func TestEmbeddedUnverifiedRowsSayWhy(t *testing.T) {
 		if !r.Verified && r.Note == "" {
 			t.Errorf("CUDA %s is unverified and its note does not say why", r.Version)
 		}
+	}
+}
+
+// unverified_os: a build confirmed on Linux but not on Windows is recommended on Linux only; on Windows
+// it stays a choice the notes name. Naming a system the build has no wheels for is an error.
+func TestUnverifiedOSNarrowsVerification(t *testing.T) {
+	base := `schema = 1
+[[cuda]]
+version = "12.6"
+minor_compat_linux = "525.60.13"
+minor_compat_windows = "528.33"
+max_compute_cap = "9.0"
+[[paddle]]
+version = "3.3.1"
+python_min = "3.9"
+python_max = "3.13"
+os = ["linux", "windows"]
+verified = true
+  [[paddle.build]]
+  channel = "cu126"
+  cuda = "12.6"
+  index_url = "https://www.paddlepaddle.org.cn/packages/stable/cu126/"
+  os = %s
+  verified = true
+  unverified_os = ["windows"]
+  note = "The Windows build is not yet confirmed."
+  [[paddle.build]]
+  channel = "cpu"
+  index_url = "https://www.paddlepaddle.org.cn/packages/stable/cpu/"
+  verified = true
+`
+	m, err := Parse([]byte(fmt.Sprintf(base, `["linux", "windows"]`)), "ok.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := m.Lookup("paddle", "3.3.1", "cu126"); c.Verified {
+		t.Error("a build unverified on one system is listed as unverified when no system is given")
+	}
+	f := Facts{Framework: "paddle", OS: "linux", DriverVersion: "566.36", CUDAMax: "12.7", ComputeCaps: []string{"8.6"}, PythonVersion: "3.12"}
+	if r := m.Select(f).Recommended; r == nil || r.Channel != "cu126" || !r.Verified {
+		t.Errorf("linux: %+v", r)
+	}
+	f.OS = "windows"
+	s := m.Select(f)
+	if r := s.Recommended; r == nil || r.Channel != "cpu" {
+		t.Errorf("windows: recommended %+v, want the verified CPU build", r)
+	}
+	if c := find(t, s, "3.3.1", "cu126"); !c.Compatible || c.Verified {
+		t.Errorf("windows cu126: %+v", c)
+	}
+	if !hasNote(s, "no verified GPU build of paddle fits this machine: the CPU build of paddle is recommended") ||
+		!hasNote(s, "paddle 3.3.1 (cu126) also fits, but that build is unverified (its note says why), so it is not the default: to install it anyway, pass --framework-version 3.3.1 --channel cu126") {
+		t.Errorf("windows notes %q", s.Notes)
+	}
+	_, err = Parse([]byte(fmt.Sprintf(base, `["linux"]`)), "bad.toml")
+	if want := `bad.toml:19: build cu126 of paddle 3.3.1 lists unverified_os "windows", a system it has no wheels for`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want prefix %q", err, want)
 	}
 }

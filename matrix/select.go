@@ -18,7 +18,8 @@ type judged struct {
 }
 
 // Select judges every build of f.Framework against the machine facts and picks the recommendation:
-// the newest release with a compatible GPU build on its best channel, else the newest compatible CPU build.
+// the newest release with a compatible, verified GPU build on its best channel, else the newest
+// compatible verified CPU build.
 // It is pure: the same facts always give the same answer.
 func (m *Matrix) Select(f Facts) Selection {
 	if f.Framework == "" {
@@ -49,42 +50,46 @@ func (m *Matrix) Select(f Facts) Selection {
 	}
 
 	sort.SliceStable(all, func(i, j int) bool { return better(all[i], all[j]) })
-	// An unverified release is offered, never recommended while a verified one fits: its wheels may
-	// not exist on the index at all.
-	rec, newestUnverified := -1, -1
+	// The recommendation is verified at the build level: an unverified build (or one of an unverified
+	// release) is offered, never recommended while a verified build fits, since its wheels may not exist
+	// or may lack this GPU's kernels. The better unverified GPU build is named in a note with how to ask
+	// for it.
+	rec, betterUnverified := -1, -1
 	for i, j := range all {
 		if !j.c.Compatible || !j.gpu {
 			continue
 		}
-		if j.release.Verified {
+		if j.c.Verified {
 			rec = i
 			break
 		}
-		if newestUnverified < 0 {
-			newestUnverified = i
+		if betterUnverified < 0 {
+			betterUnverified = i
 		}
 	}
 	if rec < 0 {
-		rec = newestUnverified
-	} else if newestUnverified >= 0 {
-		u := all[newestUnverified].c
-		sel.Notes = append(sel.Notes, alsoFitsNote(f.Framework, u))
-	}
-	if rec < 0 {
-		// The CPU build, by the same rule: a verified release before an unverified one.
-		if rec = firstCompatible(all, true); rec < 0 {
-			rec = firstCompatible(all, false)
-		}
-		if rec >= 0 {
+		// No verified GPU build: the CPU build, by the same rule.
+		if rec = firstCompatible(all, true, false); rec >= 0 {
 			why := env.noGPUReason()
-			if env.gpuUsable() {
-				why = i18n.T("matrix.select.no_gpu_build_fits", i18n.D{"Framework": f.Framework})
+			switch {
+			case betterUnverified >= 0:
+				why = i18n.T("matrix.select.no_verified_gpu_build_fits", i18n.D{"Framework": f.Framework})
+			case env.gpuUsable():
+				why = noGPUBuildFits(all, f.Framework)
 			}
 			sel.Notes = append(sel.Notes, i18n.T("matrix.select.cpu_recommended", i18n.D{"Why": why, "Framework": f.Framework}))
-			if u := firstCompatible(all, false); u >= 0 && u != rec && all[u].release.parsed.GreaterThan(all[rec].release.parsed) {
-				sel.Notes = append(sel.Notes, alsoFitsNote(f.Framework, all[u].c))
+			if betterUnverified < 0 {
+				if u := firstCompatible(all, false, false); u >= 0 && u != rec && all[u].release.parsed.GreaterThan(all[rec].release.parsed) {
+					betterUnverified = u
+				}
 			}
+		} else if rec = betterUnverified; rec < 0 {
+			// Nothing verified fits at all: the best unverified build, GPU first, rather than nothing.
+			rec = firstCompatible(all, false, false)
 		}
+	}
+	if betterUnverified >= 0 && betterUnverified != rec {
+		sel.Notes = append(sel.Notes, alsoFitsNote(f.Framework, all[betterUnverified].c))
 	}
 	if rec >= 0 {
 		r := all[rec]
@@ -110,15 +115,48 @@ func (m *Matrix) Select(f Facts) Selection {
 	return sel
 }
 
-// firstCompatible is the index of the first compatible candidate (of a verified release and build
-// when verified), or -1.
-func firstCompatible(all []judged, verified bool) int {
+// firstCompatible is the index of the first compatible candidate (a verified build when verified; a GPU
+// build when gpu), or -1.
+func firstCompatible(all []judged, verified, gpu bool) int {
 	for i, j := range all {
-		if j.c.Compatible && (!verified || (j.release.Verified && j.build.Verified)) {
+		if j.c.Compatible && (!verified || j.c.Verified) && (!gpu || j.gpu) {
 			return i
 		}
 	}
 	return -1
+}
+
+// noGPUBuildFits says why no GPU build fits: the reasons every GPU build shares when there are any
+// (compute capability too old for the framework), else a pointer to each build's reasons.
+func noGPUBuildFits(all []judged, framework string) string {
+	var gpus []judged
+	for _, j := range all {
+		if j.gpu {
+			gpus = append(gpus, j)
+		}
+	}
+	if shared := sharedReasons(gpus); len(shared) > 0 {
+		return i18n.T("matrix.select.no_gpu_build_fits_because", i18n.D{"Framework": framework, "Reasons": i18n.JoinClauses(shared)})
+	}
+	return i18n.T("matrix.select.no_gpu_build_fits", i18n.D{"Framework": framework})
+}
+
+// sharedReasons are the reasons every one of js gives, sorted; none when js is empty.
+func sharedReasons(js []judged) []string {
+	count := map[string]int{}
+	for _, j := range js {
+		for _, r := range j.c.Reasons {
+			count[r]++
+		}
+	}
+	var shared []string
+	for r, n := range count {
+		if n == len(js) {
+			shared = append(shared, r)
+		}
+	}
+	sort.Strings(shared)
+	return shared
 }
 
 // better orders candidates: compatible first; then newer release; GPU before CPU; fully supported
@@ -142,27 +180,29 @@ func better(a, b judged) bool {
 	return a.c.Channel < b.c.Channel
 }
 
-// driverUpdateNotes name the drivers that unlock something newer than the recommendation: the smallest
-// update that unlocks anything, and the update that unlocks the newest release.
+// driverUpdateNotes name the drivers that unlock a verified build newer than the recommendation: the
+// smallest update that unlocks anything, and the update that unlocks the newest release.
 func driverUpdateNotes(rest []judged, rec judged, f Facts) []string {
 	var unlockable []*judged
 	for i := range rest {
 		j := &rest[i]
 		newer := j.release.parsed.GreaterThan(rec.release.parsed) ||
 			(j.release.parsed.Equal(rec.release.parsed) && (!rec.gpu || rec.build.cuda.less(j.build.cuda)))
-		if j.driverOnly && j.gpu && newer {
+		// Only a verified build is named: an update should unlock wheels that are known to exist.
+		if j.driverOnly && j.gpu && newer && j.c.Verified {
 			unlockable = append(unlockable, j)
 		}
 	}
 	if len(unlockable) == 0 {
 		return nil
 	}
-	// smallest: the oldest driver, then the newest release it unlocks.
+	// smallest: the oldest driver, then the newest release it unlocks (on its oldest CUDA, which that
+	// driver is likeliest to support fully).
 	// newest: the newest release, then the oldest driver (and oldest CUDA) that unlocks it.
 	smallest, newest := unlockable[0], unlockable[0]
 	for _, j := range unlockable[1:] {
-		if driverLess(j.needDriver, smallest.needDriver) ||
-			(j.needDriver == smallest.needDriver && j.release.parsed.GreaterThan(smallest.release.parsed)) {
+		if c := j.release.parsed.Compare(smallest.release.parsed); driverLess(j.needDriver, smallest.needDriver) ||
+			(j.needDriver == smallest.needDriver && (c > 0 || (c == 0 && j.build.cuda.less(smallest.build.cuda)))) {
 			smallest = j
 		}
 		if c := j.release.parsed.Compare(newest.release.parsed); c > 0 ||
@@ -182,19 +222,7 @@ func driverUpdateNotes(rest []judged, rec judged, f Facts) []string {
 
 // nothingFitsNote says why not even a CPU build fits, naming the reasons every candidate shares.
 func nothingFitsNote(all []judged, f Facts) string {
-	common := map[string]int{}
-	for _, j := range all {
-		for _, r := range j.c.Reasons {
-			common[r]++
-		}
-	}
-	var shared []string
-	for r, n := range common {
-		if n == len(all) {
-			shared = append(shared, r)
-		}
-	}
-	sort.Strings(shared)
+	shared := sharedReasons(all)
 	if len(shared) == 0 {
 		// all is sorted newest first: the newest CPU build's reasons are the ones that matter most.
 		for _, j := range all {
@@ -219,7 +247,7 @@ func knownVersions(rs []Release) string {
 	return i18n.Join(vs)
 }
 
-// alsoFitsNote says that an unverified release u fits too, and how to ask for it.
+// alsoFitsNote says that an unverified build u fits too, and how to ask for it.
 func alsoFitsNote(framework string, u Candidate) string {
 	return i18n.T("matrix.select.unverified_also_fits", i18n.D{"Framework": framework, "Version": u.FrameworkVersion, "Channel": u.Channel})
 }

@@ -92,8 +92,8 @@ func TestCUDA11DriverGetsOnlyCUDA118Builds(t *testing.T) {
 	if want := "driver 472.12 supports CUDA 11.4; cu126 needs driver ≥ 528.33 on Windows"; !slices.Contains(c.Reasons, want) {
 		t.Errorf("reasons %q, want %q", c.Reasons, want)
 	}
-	if !hasNote(s, "updating the NVIDIA driver to 528.33 or newer (Windows) would unlock torch 2.14.1 on cu126") ||
-		!hasNote(s, "updating the NVIDIA driver to 580 or newer (Windows) would unlock torch 2.15.0 on cu130") {
+	// The hint names the newest verified build the update unlocks, never the unverified 2.15.0.
+	if !hasNote(s, "updating the NVIDIA driver to 528.33 or newer (Windows) would unlock torch 2.14.1 on cu126") || hasNote(s, "2.15.0") {
 		t.Errorf("notes: %q", s.Notes)
 	}
 }
@@ -105,7 +105,7 @@ func TestDriver580GetsCUDA13(t *testing.T) {
 	if r == nil || r.CUDA != "13.0" || r.FrameworkVersion != "2.14.1" || r.MinorCompat {
 		t.Fatalf("recommended %+v, want torch 2.14.1 on cu130, fully supported", r)
 	}
-	if !hasNote(s, "torch 2.15.0 (cu130) also fits, but its matrix entry is unverified") {
+	if !hasNote(s, "torch 2.15.0 (cu130) also fits, but that build is unverified (its note says why), so it is not the default: to install it anyway, pass --framework-version 2.15.0 --channel cu130") {
 		t.Errorf("notes %q: want one offering the unverified 2.15.0", s.Notes)
 	}
 	// cu132 runs on a CUDA 13.0 driver only through minor-version compatibility, so cu130 wins.
@@ -337,13 +337,14 @@ func TestPackages(t *testing.T) {
 		t.Errorf("%+v", c)
 	}
 	c, _ = m.Lookup("paddle", "3.2", "cpu") // "3.2" is the newest 3.2.x
-	if !slices.Equal(c.Packages, []Package{{Name: "paddlepaddle", Version: "3.2.1"}}) || c.IndexURL != "https://www.paddlepaddle.org.cn/packages/stable/cpu/" {
+	if !slices.Equal(c.Packages, []Package{{Name: "paddlepaddle", Version: "3.2.2"}}) || c.IndexURL != "https://www.paddlepaddle.org.cn/packages/stable/cpu/" {
 		t.Errorf("%+v", c)
 	}
-	if c, _ := m.Lookup("torch", "2.6", "cu126"); c.Verified || !strings.Contains(c.Note, "Python 3.13 may have no torchvision wheel") {
-		t.Errorf("torch 2.6 must say its Python 3.13 doubt: %+v", c)
+	// test-infra release/2.6 built torch and torchvision for Python 3.9 to 3.13 (pytorch/vision #8730).
+	if c, _ := m.Lookup("torch", "2.6", "cu126"); !c.Verified || c.PythonMax != "3.13" {
+		t.Errorf("torch 2.6 cu126 is confirmed up to Python 3.13: %+v", c)
 	}
-	if got := len(m.Candidates("paddle")); got != 26 {
+	if got := len(m.Candidates("paddle")); got != 30 {
 		t.Errorf("paddle builds: %d", got)
 	}
 }
@@ -394,7 +395,7 @@ func TestCPUFallbackPrefersAVerifiedRelease(t *testing.T) {
 	if r == nil || r.Channel != "cpu" || !r.Verified {
 		t.Fatalf("want a verified CPU build, got %+v", r)
 	}
-	if !strings.Contains(strings.Join(s.Notes, "\n"), "2.15.0 (cpu) also fits, but its matrix entry is unverified") {
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "2.15.0 (cpu) also fits, but that build is unverified") {
 		t.Errorf("no note names the newer unverified release: %q", s.Notes)
 	}
 }

@@ -148,8 +148,11 @@ type Build struct {
 	MaxComputeCap string `toml:"max_compute_cap" json:"max_compute_cap,omitempty"`
 	Source        string `toml:"source" json:"source,omitempty"` // public references only
 	Verified      bool   `toml:"verified" json:"verified"`
-	Note          string `toml:"note" json:"note,omitempty"`       // one plain sentence for the user
-	NoteZh        string `toml:"note_zh" json:"note_zh,omitempty"` // the same in Simplified Chinese ("" none: the English is shown)
+	// Systems on which this build is not confirmed although verified is true elsewhere (the Windows arch
+	// list of a build confirmed on Linux); its note says why. Empty: verified holds on every system.
+	UnverifiedOS []string `toml:"unverified_os" json:"unverified_os,omitempty"`
+	Note         string   `toml:"note" json:"note,omitempty"`       // one plain sentence for the user
+	NoteZh       string   `toml:"note_zh" json:"note_zh,omitempty"` // the same in Simplified Chinese ("" none: the English is shown)
 
 	cuda  majorMinor // set by prepare
 	archs map[string][]arch

@@ -3,8 +3,6 @@ package matrix
 import (
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"github.com/hashicorp/go-version"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/urls"
 )
 
 var knownOS = []string{"linux", "windows"}
@@ -82,7 +81,7 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 	seen := map[string]string{}
 	for i, r := range rs {
 		p := fmt.Sprintf("%s[%d]", framework, i)
-		if !releaseRE.MatchString(r.Version) {
+		if !releaseRE().MatchString(r.Version) {
 			v.add(p+".version", i18n.T("matrix.check.bad_release", i18n.D{"Framework": framework, "Version": r.Version}))
 		} else if prev, dup := seen[r.Version]; dup {
 			v.add(p+".version", i18n.T("matrix.check.duplicate_release", i18n.D{"Framework": framework, "Version": r.Version, "Line": v.lines.line(prev)}))
@@ -102,10 +101,10 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 		}
 		v.osList(p+".os", r.OS, true)
 		if framework == "torch" {
-			if !releaseRE.MatchString(r.Torchvision) {
+			if !releaseRE().MatchString(r.Torchvision) {
 				v.add(p+".torchvision", i18n.T("matrix.check.bad_torchvision", i18n.D{"Version": r.Torchvision}))
 			}
-			if r.Torchaudio != "" && !releaseRE.MatchString(r.Torchaudio) {
+			if r.Torchaudio != "" && !releaseRE().MatchString(r.Torchaudio) {
 				v.add(p+".torchaudio", i18n.T("matrix.check.bad_torchaudio", i18n.D{"Version": r.Torchaudio}))
 			}
 		} else if r.Torchvision != "" || r.Torchaudio != "" || len(r.TorchaudioOptional) > 0 {
@@ -126,6 +125,15 @@ func (v *validator) releases(framework string, rs []Release, cudaSeen map[string
 			for _, o := range b.OS {
 				if slices.Contains(knownOS, o) && len(r.OS) > 0 && !slices.Contains(r.OS, o) {
 					v.add(bp+".os", i18n.T("matrix.check.build_os", i18n.D{"Channel": b.Channel, "Framework": framework, "Version": r.Version, "OS": o}))
+				}
+			}
+			where := b.OS
+			if len(where) == 0 {
+				where = r.OS
+			}
+			for _, o := range b.UnverifiedOS {
+				if slices.Contains(knownOS, o) && !slices.Contains(where, o) {
+					v.add(bp+".unverified_os", i18n.T("matrix.check.unverified_os", i18n.D{"Channel": b.Channel, "Framework": framework, "Version": r.Version, "OS": o}))
 				}
 			}
 		}
@@ -154,8 +162,8 @@ func (v *validator) build(p string, b Build, cudaSeen map[string]string) {
 		if b.CUDA != "" || b.CUDNN != "" {
 			v.add(p+".cuda", i18n.T("matrix.check.cpu_has_cuda"))
 		}
-	case channelRE.MatchString(b.Channel):
-		m := channelRE.FindStringSubmatch(b.Channel)
+	case channelRE().MatchString(b.Channel):
+		m := channelRE().FindStringSubmatch(b.Channel)
 		want := strings.TrimLeft(m[1], "0") + "." + m[2]
 		if b.CUDA != want {
 			v.add(p+".cuda", i18n.T("matrix.check.channel_cuda", i18n.D{"Channel": b.Channel, "Want": want, "CUDA": b.CUDA}))
@@ -172,6 +180,7 @@ func (v *validator) build(p string, b Build, cudaSeen map[string]string) {
 	}
 	v.indexURL(p+".index_url", b.IndexURL)
 	v.osList(p+".os", b.OS, false)
+	v.osList(p+".unverified_os", b.UnverifiedOS, false)
 	for _, key := range []string{"arch_linux", "arch_windows"} {
 		list := b.ArchLinux
 		if key == "arch_windows" {
@@ -194,32 +203,9 @@ func (v *validator) indexURL(path, s string) {
 		v.add(path, i18n.T("matrix.check.index_url_missing"))
 		return
 	}
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		v.add(path, i18n.T("matrix.check.bad_index_url", i18n.D{"URL": s}))
-		return
+	if _, err := urls.Check(s); err != nil {
+		v.add(path, i18n.T("matrix.check.index_url", i18n.D{"Err": err}))
 	}
-	switch u.Scheme {
-	case "https":
-	case "http":
-		if !isLoopback(u.Hostname()) {
-			v.add(path, i18n.T("matrix.check.index_url_http", i18n.D{"URL": s}))
-		}
-	default:
-		v.add(path, i18n.T("matrix.check.index_url_scheme", i18n.D{"URL": s}))
-	}
-}
-
-// IsLoopbackHost reports whether host (a URL's Hostname) is localhost or a loopback IP: the only
-// hosts a plain-http index may use.
-func IsLoopbackHost(host string) bool { return isLoopback(host) }
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // prepare parses what selection needs once and orders releases newest first.

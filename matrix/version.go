@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/go-version"
 
@@ -51,14 +52,14 @@ func smallUint(s string) (int, bool) {
 }
 
 var (
-	driverRE  = regexp.MustCompile(`^\d{3,4}(\.\d{1,3}){0,2}$`)
-	releaseRE = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
-	channelRE = regexp.MustCompile(`^cu(\d{2})(\d)$`)
+	driverRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{3,4}(\.\d{1,3}){0,2}$`) })
+	releaseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+$`) })
+	channelRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cu(\d{2})(\d)$`) })
 )
 
 // ValidateDriverVersion accepts an NVIDIA driver version such as "566.36" or "580.65.06".
 func ValidateDriverVersion(s string) error {
-	if !driverRE.MatchString(s) {
+	if !driverRE().MatchString(s) {
 		return errors.New(i18n.T("matrix.value.bad_driver", i18n.D{"Driver": s}))
 	}
 	return nil

@@ -48,6 +48,7 @@ type Interpreter struct {
 
 // PathCheck is the verdict on a venv path typed by the user.
 type PathCheck struct {
+	Path     string // the absolute path the typed text means (steps/userpath); shown back when it differs
 	Errors   []string
 	Warnings []string
 	Exists   bool // a venv is already there: it will be reused
@@ -123,13 +124,17 @@ type InstallEvent struct {
 	Rate    float64       // bytes per second, 0 when unknown (gpuwiz's own downloader reports it)
 	ETA     time.Duration // time left at that rate, 0 when unknown
 	Message string
+	// Did is what a finished step really did when that is not its planned title (the engine's
+	// install.Event.Did: every wheel came from the cache, nothing was downloaded).
+	Did string
 }
 
 // Outcome is how an install ended.
 type Outcome struct {
 	OK              bool
 	Result          string // plain words: "installed", "cancelled", "failed"
-	Restored        bool   // the previous set of packages is back
+	Restored        bool   // the run had changed the venv and put the previous set of packages back
+	Unchanged       bool   // the run ended before it changed anything in the venv (the engine's "unchanged")
 	VenvRemoved     bool   // the run had created the venv and removed it again
 	Leftovers       []Leftover
 	Err             error

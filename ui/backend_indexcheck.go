@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"runtime"
-	"strings"
 	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/indexcheck"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -30,10 +30,7 @@ func (b *stepsBackend) checkServedFrom(ctx context.Context, c matrix.Candidate, 
 	if err != nil {
 		return "", nil // the plan reports a broken interpreter itself
 	}
-	minor := in.Version
-	if parts := strings.Split(in.Version, "."); len(parts) >= 2 {
-		minor = parts[0] + "." + parts[1]
-	}
+	minor := pep.Minor(in.Version)
 	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: 10 * time.Second}, src, c, runtime.GOOS, minor, nil)
 	switch {
 	case v.Refused():

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/indexcheck"
 	"gpuwiz/steps/indexcheck/indextest"
+	"gpuwiz/steps/pep"
 )
 
 // The wizard's plan asks the index first: a build it does not serve for this OS and Python is refused
@@ -19,7 +19,7 @@ func TestPlanChecksTheIndexFirst(t *testing.T) {
 	if err != nil {
 		t.Skip("no python3")
 	}
-	py := indexcheck.Pythons("3.8", "3.14")
+	py := pep.Pythons("3.8", "3.14")
 	ix := indextest.Serve(t, map[string][]string{
 		"cu124": indextest.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{runtime.GOOS}),
 		"cu126": indextest.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{runtime.GOOS}),

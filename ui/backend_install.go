@@ -78,7 +78,7 @@ func (b *stepsBackend) runInstall(ctx context.Context, p planned, events chan<- 
 	go func() {
 		defer close(done)
 		for e := range ev {
-			ie := InstallEvent{StepID: e.StepID, State: e.State, Line: e.Line, Message: e.Message}
+			ie := InstallEvent{StepID: e.StepID, State: e.State, Line: e.Line, Message: e.Message, Did: e.Did}
 			if e.Progress != nil {
 				ie.Done, ie.Total = e.Progress.Done, e.Progress.Total
 				ie.Rate, ie.ETA = e.Progress.BytesPerSec, time.Duration(e.Progress.ETASeconds*float64(time.Second))
@@ -94,7 +94,8 @@ func (b *stepsBackend) runInstall(ctx context.Context, p planned, events chan<- 
 	close(ev)
 	<-done
 	cand := p.cand
-	cli.RecordVenv(ctx, nil, p.opts.Venv.Root, "install", o.Result, o.Result == install.ResultInstalled, &cand)
+	result, ok := cli.InstallResultWords(o, ctx)
+	cli.RecordVenv(ctx, nil, p.opts.Venv.Root, "install", result, ok, &cand)
 	return outcomeOf(o, ctx)
 }
 
@@ -102,7 +103,9 @@ func outcomeOf(o install.Outcome, ctx context.Context) Outcome {
 	out := Outcome{OK: o.Result == install.ResultInstalled, Result: o.Result, Err: o.Err,
 		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile, VenvRemoved: o.VenvRemoved}
 	switch o.Result {
-	case install.ResultUnchanged, install.ResultRestored:
+	case install.ResultUnchanged:
+		out.Unchanged = true
+	case install.ResultRestored:
 		out.Restored = true
 	}
 	for _, l := range o.Leftovers {

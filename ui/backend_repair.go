@@ -12,6 +12,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // repairDeps are doctor's dependencies for this run: the CLI's GPU report and matrix, the real
@@ -75,7 +76,7 @@ func planOfRepair(rp doctor.Repair) Plan {
 		}
 		from := rp.Source
 		if from == "" {
-			from = i18n.T("ui.backend.index_only", i18n.D{"URL": c.IndexURL})
+			from = i18n.T("ui.backend.index_only", i18n.D{"URL": urls.Redact(c.IndexURL)})
 		}
 		p.Commands = append(p.Commands, i18n.T("ui.backend.engine_install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "From": from}))
 	}

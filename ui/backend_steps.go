@@ -69,14 +69,8 @@ func (b *stepsBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, 
 	for _, d := range in.Dists {
 		info.Packages = append(info.Packages, d.Name+"=="+d.Version)
 	}
-	if t, ok := in.Dist("torch"); ok {
-		info.Framework, info.FrameworkVersion, info.Channel = "torch", baseVersion(t.Version), strings.TrimPrefix(t.LocalLabel, "+")
-	}
-	for _, name := range []string{"paddlepaddle-gpu", "paddlepaddle"} {
-		if d, ok := in.Dist(name); ok && info.Framework == "" {
-			info.Framework, info.FrameworkVersion = "paddle", baseVersion(d.Version)
-		}
-	}
+	held := in.Held()
+	info.Framework, info.FrameworkVersion, info.Channel = held.Framework, held.Public(), held.Channel()
 	return info, nil
 }
 
@@ -91,11 +85,6 @@ func (b *stepsBackend) KnownVenvs(ctx context.Context) ([]KnownVenv, string) {
 		out = append(out, KnownVenv{Path: f.Path, Framework: f.Holds.Framework, Line: cli.VenvLine(f)})
 	}
 	return out, warning
-}
-
-func baseVersion(v string) string {
-	base, _, _ := strings.Cut(v, "+")
-	return base
 }
 
 func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- InstallEvent) Outcome {

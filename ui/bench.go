@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
@@ -406,6 +407,9 @@ func (m *BenchModel) liveLine() string {
 	}
 	s := m.last
 	line := fmt.Sprintf("GPU %.0f%% · %d MiB · %.0f°C · %.0f W · %.0f MHz", s.UtilizationPct, s.MemoryUsedMiB, s.TemperatureC, s.PowerW, s.SMClockMHz)
+	if s.Simulated {
+		line = i18n.T("ui.bench.made_up_line", i18n.D{"Line": line})
+	}
 	if m.c.Styles.ASCII {
 		line = strings.NewReplacer("·", "-", "°", "").Replace(line)
 	}
@@ -419,9 +423,13 @@ func (m *BenchModel) chartGrid() string {
 	cells := make([]string, 0, 6)
 	for _, c := range m.charts {
 		label := c.spec.label()
-		if m.last != nil {
+		switch {
+		case m.last != nil && m.last.Simulated: // no figure: it was never measured
+			label = i18n.T("ui.bench.made_up_label", i18n.D{"Label": label})
+		case m.last != nil:
 			label = fmt.Sprintf("%s %.0f %s", c.spec.label(), c.spec.value(*m.last), c.unit())
 		}
+		label = ansi.Truncate(label, cw, ellipsis(m.c.Styles)) // one line: cut with … , never wrapped
 		cell := m.c.Styles.Label.Render(label) + "\n" + c.view()
 		cells = append(cells, lipgloss.NewStyle().Width(cw+1).Height(ch).MaxHeight(ch).Render(cell))
 	}

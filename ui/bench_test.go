@@ -317,3 +317,22 @@ func TestBenchRunAgainIsANewScreen(t *testing.T) {
 		t.Fatal("the old run's event reached the new screen")
 	}
 }
+
+// Issue: under --simulate the charts drew made-up readings (GPU busy 83 %, 128 W) beside "no device"
+// as if measured. A reading marked Simulated says it is made up, on the live line and every chart.
+func TestMadeUpReadingsAreNeverShownAsMeasured(t *testing.T) {
+	c := testCommon(nil, false)
+	m := NewBenchModel(c, BenchOptions{Framework: "torch"}, BenchFeed{})
+	m.SetSize(120, 36)
+	m.Update(GPUSamplesMsg{Samples: []gpu.Sample{{Time: time.Unix(100, 0), UtilizationPct: 83, MemoryUsedMiB: 4490, MemoryTotalMiB: 12288, TemperatureC: 69, PowerW: 128, Simulated: true}}})
+	v := m.View()
+	if n := strings.Count(v, "(made "); n < 5 || strings.Contains(v, "83 %") {
+		t.Errorf("%d charts say their reading is made up, want 5:\n%s", n, v)
+	}
+	m = NewBenchModel(c, BenchOptions{Framework: "torch"}, BenchFeed{})
+	m.SetSize(58, 30) // the narrow layout shows the live line
+	m.Update(GPUSamplesMsg{Samples: []gpu.Sample{{Time: time.Unix(100, 0), UtilizationPct: 83, Simulated: true}}})
+	if v := m.View(); !strings.Contains(v, "made up by --simulate") {
+		t.Errorf("the live line shows a made-up reading as measured:\n%s", v)
+	}
+}

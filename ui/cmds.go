@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"gpuwiz/steps/userpath"
 	"strings"
 	"sync"
 	"time"
@@ -112,15 +113,29 @@ func activationCmd(to screenID, b Backend, venv string) tea.Cmd {
 	return func() tea.Msg { return activationMsg{addr{to}, b.Activation(venv)} }
 }
 
-// venvCheckMsg answers the check of one typed path.
+// venvCheckMsg answers the check of one typed path; check.Path is the absolute path it means.
 type venvCheckMsg struct {
 	addr
 	path  string
 	check PathCheck
 }
 
-func venvCheckCmd(to screenID, b Backend, path string) tea.Cmd {
-	return func() tea.Msg { return venvCheckMsg{addr{to}, path, b.CheckVenv(path)} }
+// venvCheckCmd reads the typed path as steps/userpath does for every path (~, quotes, variables,
+// relative to the working directory), then checks the absolute path it means.
+func venvCheckCmd(to screenID, b Backend, paths *userpath.Env, path string) tea.Cmd {
+	return func() tea.Msg {
+		env := userpath.System()
+		if paths != nil {
+			env = *paths
+		}
+		abs, err := userpath.Normalize(path, env)
+		if err != nil {
+			return venvCheckMsg{addr{to}, path, PathCheck{Errors: []string{err.Error()}}}
+		}
+		chk := b.CheckVenv(abs)
+		chk.Path = abs
+		return venvCheckMsg{addr{to}, path, chk}
+	}
 }
 
 type inspectMsg struct {

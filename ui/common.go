@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"gpuwiz/steps/userpath"
 )
 
 // Size limits: below the minimum the wizard still draws, clipped; above the maximum (legacy conhost
@@ -28,6 +30,7 @@ type Common struct {
 	Ctx           context.Context
 	Backend       Backend
 	Clock         func() time.Time // nil: time.Now; tests stop it for stable elapsed times
+	Paths         *userpath.Env    // what typed paths are read against; nil: this process's (tests fix it)
 	lastID        screenID
 }
 
@@ -193,4 +196,12 @@ const (
 // isCJK is a Chinese character or full-width mark: a line may break beside it.
 func isCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef || r >= 0x2e80 && r <= 0x2fff
+}
+
+// ellipsis is the mark of text cut short: … , or ... under --ascii.
+func ellipsis(st Styles) string {
+	if st.ASCII {
+		return "..."
+	}
+	return "…"
 }

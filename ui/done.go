@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/shellquote"
 )
 
 // doneScreen says what was done, how to activate the venv and where the log and lock file are.
@@ -76,8 +77,21 @@ func (s *doneScreen) body() string {
 			what = i18n.T("ui.done.installed", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 		}
 		b.WriteString(st.OK.Render(st.Pass+" "+what) + "\n")
+	case o.OK && s.ch.journey == JourneyRepair:
+		// Doctor has just run again: sending the user back to doctor would be a loop. What is left,
+		// each with its fix, is what to do next.
+		b.WriteString(st.Err.Render(wrap(st.Fail+" "+i18n.T("ui.done.repair_left"), s.w)) + "\n")
+		for _, c := range s.ch.verify.Checks {
+			if c.OK {
+				continue
+			}
+			b.WriteString(wrapHanging("  "+st.Fail+" "+c.Title, s.w, "    ") + "\n")
+			if c.Fix != "" {
+				b.WriteString(st.Dim.Render(wrapHanging("    "+i18n.T("ui.done.fix", i18n.D{"Fix": c.Fix}), s.w, "    ")) + "\n")
+			}
+		}
 	case o.OK:
-		b.WriteString(st.Err.Render(st.Fail+" "+i18n.T("ui.done.verify_failed", i18n.D{"Venv": s.ch.venv})) + "\n")
+		b.WriteString(st.Err.Render(st.Fail+" "+i18n.T("ui.done.verify_failed", i18n.D{"Venv": shellquote.Command(s.c.OS, s.ch.venv)})) + "\n")
 	default:
 		b.WriteString(st.Err.Render(st.Fail+" "+failureHeadline(o.Result)) + "\n")
 		if o.Err != nil {
@@ -86,12 +100,12 @@ func (s *doneScreen) body() string {
 		switch {
 		case o.VenvRemoved:
 			b.WriteString(i18n.T("ui.done.venv_removed") + "\n")
-		case o.Result == "unchanged":
+		case o.Unchanged || o.Result == "unchanged":
 			b.WriteString(i18n.T("ui.done.unchanged") + "\n")
 		case o.Restored:
 			b.WriteString(i18n.T("ui.done.restored") + "\n")
 		default:
-			b.WriteString(st.Warn.Render(i18n.T("ui.done.differs", i18n.D{"Venv": s.ch.venv})) + "\n")
+			b.WriteString(st.Warn.Render(i18n.T("ui.done.differs", i18n.D{"Venv": shellquote.Command(s.c.OS, s.ch.venv)})) + "\n")
 			for _, l := range o.Leftovers {
 				b.WriteString(wrap("  "+l.What+" "+l.Path, s.w) + "\n" + st.Code.Render(wrap("    "+l.Clear, s.w)) + "\n")
 			}

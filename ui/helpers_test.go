@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"gpuwiz/steps/userpath"
 	"os"
 	"strings"
 	"testing"
@@ -32,6 +33,10 @@ func TestMain(m *testing.M) {
 func testCommon(fb Backend, ascii bool) *Common {
 	c := NewCommon(context.Background(), cli.Globals{SimulateFile: "rig.json", ASCII: ascii}, fb)
 	c.OS = "linux" // the GPU screen's notes differ per OS: goldens are made for Linux
+	// Typed paths are read against a fixed home and working directory: goldens do not depend on
+	// where the tests run.
+	c.Paths = &userpath.Env{GOOS: "linux", Home: "/home/me", Cwd: "/work",
+		Getenv: func(k string) string { return map[string]string{"DATA": "/data"}[k] }}
 	return c
 }
 

@@ -114,6 +114,8 @@ func TestInstallScreenInChinese(t *testing.T) {
 		{Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log"}, "安装完成。按 enter 开始验证。"},
 		{Outcome{Result: "cancelled", Restored: true}, "已取消。环境已还原"},
 		{Outcome{Result: "cancelled"}, "gpuwiz doctor"},
+		{Outcome{Result: "cancelled", Unchanged: true}, "环境还没有被改动过"},
+		{Outcome{Result: "cancelled", Unchanged: true, VenvRemoved: true}, "本次新建的虚拟环境已删除"},
 		{Outcome{Result: "unchanged", Err: errors.New("网络中断"), Restored: true, VenvRemoved: true}, "安装失败：网络中断。没有安装任何东西"},
 		{Outcome{Result: "unchanged", Restored: true}, "安装失败。没有卸载任何东西"},
 		{Outcome{Result: "restored", Err: errors.New("网络中断"), Restored: true}, "安装失败：网络中断。环境已还原。"},

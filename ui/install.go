@@ -28,6 +28,7 @@ type installScreen struct {
 	wg         *sync.WaitGroup
 	job        *installJob
 	states     map[string]string
+	did        map[string]string // step ID → what it really did, shown in place of its title (InstallEvent.Did)
 	current    string
 	log        *logRing
 	scroll     int // lines above the newest; 0 follows the tail
@@ -48,7 +49,7 @@ type installScreen struct {
 }
 
 func newInstallScreen(c *Common, p Plan, wg *sync.WaitGroup) *installScreen {
-	s := &installScreen{c: c, id: c.newID(), plan: p, wg: wg, states: map[string]string{}, log: newLogRing(logTailLines),
+	s := &installScreen{c: c, id: c.newID(), plan: p, wg: wg, states: map[string]string{}, did: map[string]string{}, log: newLogRing(logTailLines),
 		spin: newSpinner(c)}
 	s.bar = c.Styles.NewBar()
 	for _, st := range p.Steps {
@@ -152,6 +153,9 @@ func (s *installScreen) apply(events []InstallEvent) {
 	for _, e := range events {
 		if e.StepID != "" && e.State != "" {
 			s.states[e.StepID] = e.State
+			if e.Did != "" {
+				s.did[e.StepID] = e.Did
+			}
 			if e.State == StepRunning {
 				s.current = e.StepID
 				s.done, s.total = 0, 0
@@ -194,7 +198,11 @@ func (s *installScreen) View() string {
 		case StepSkipped:
 			mark, style = st.Skipped, st.Dim
 		}
-		b.WriteString(" " + style.Render(i18n.Pad(mark, 2)+" "+ansi.Truncate(step.Title, max(s.w-4, 0), s.ellipsis())) + "\n")
+		title := step.Title
+		if d := s.did[step.ID]; d != "" {
+			title = d // what the step really did, not what the plan said it would
+		}
+		b.WriteString(" " + style.Render(i18n.Pad(mark, 2)+" "+ansi.Truncate(title, max(s.w-4, 0), s.ellipsis())) + "\n")
 	}
 	elapsed := s.now.Sub(s.started).Truncate(time.Second)
 	switch {
@@ -257,7 +265,12 @@ func (s *installScreen) outcomeLine() string {
 	case o.OK:
 		return st.OK.Render(wrap(st.Pass+" "+i18n.T("ui.install.installed"), s.w))
 	case s.cancelled || o.Result == "cancelled":
-		if o.Restored {
+		switch { // what the engine did, not what a cancel usually does
+		case o.VenvRemoved:
+			return st.Warn.Render(wrap(i18n.T("ui.install.cancelled_venv_removed"), s.w))
+		case o.Unchanged:
+			return st.Warn.Render(wrap(i18n.T("ui.install.cancelled_unchanged"), s.w))
+		case o.Restored:
 			return st.Warn.Render(wrap(i18n.T("ui.install.cancelled_restored"), s.w))
 		}
 		return st.Err.Render(wrap(i18n.T("ui.install.cancelled_damaged"), s.w))

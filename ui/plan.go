@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/urls"
 )
 
 // planScreen shows exactly what will run; nothing runs until the user confirms.
@@ -117,7 +118,7 @@ func (s *planScreen) body() string {
 	if p.Candidate.Framework != "" {
 		c := p.Candidate
 		b.WriteString(st.Label.Render(i18n.Pad(buildLabel, col)) + i18n.T("ui.plan.build", i18n.D{"Framework": frameworkName(c.Framework),
-			"Version": c.FrameworkVersion, "Channel": c.Channel, "URL": c.IndexURL}) + "\n")
+			"Version": c.FrameworkVersion, "Channel": c.Channel, "URL": urls.Redact(c.IndexURL)}) + "\n")
 	}
 	if s.req.Source != "" {
 		b.WriteString(wrapHanging(st.Label.Render(i18n.T("ui.plan.label_source")+" ")+s.req.Source, s.w, "      ") + "\n")

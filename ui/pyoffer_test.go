@@ -94,6 +94,7 @@ func TestExistingEnvScreenListsCondaEnvs(t *testing.T) {
 	fb := newFakeBackend()
 	fb.venvs[condaEnv] = VenvInfo{Path: condaEnv, PythonVersion: "3.11.9", Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu118"}
 	m := newTestRoot(condaBackend{fb})
+	m.c.Paths.GOOS, m.c.Paths.Cwd = "windows", `C:\work` // the env's path is a Windows one
 	press(t, m, "down", "enter")
 	topIs[*venvScreen](t, m)
 	mustContain(t, m.View(), "conda env: "+condaEnv, "conda-meta")

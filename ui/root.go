@@ -39,6 +39,9 @@ type choices struct {
 	python    string
 	reuse     bool
 	source    *PackageSource // where packages come from (the package-source screen)
+	// typedVenv is the path typed on a new venv's screen left with esc: the next one starts from it
+	// (after a change of channel, version or framework), not from the default.
+	typedVenv string
 	plan      *Plan
 	outcome   *Outcome
 	verify    *VerifyReport
@@ -128,6 +131,9 @@ func (m *Model) replace(s screen) tea.Cmd {
 func (m *Model) pop() {
 	if l, ok := m.top().(leavingScreen); ok {
 		l.Leave()
+	}
+	if v, ok := m.top().(*venvScreen); ok && !v.existing() {
+		m.ch.typedVenv = v.typed()
 	}
 	m.stack = m.stack[:len(m.stack)-1]
 	m.resize()

@@ -55,6 +55,10 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		}
 		vs := newVenvScreen(c, JourneyNew, cand.Framework)
 		vs.fit = m.buildFit(cand)
+		if m.ch.typedVenv != "" {
+			vs.input.SetValue(m.ch.typedVenv)
+			vs.input.CursorEnd()
+		}
 		return m, m.push(vs), true
 	case venvChosenMsg:
 		m.ch.venv, m.ch.python, m.ch.reuse, m.ch.current = msg.path, msg.python, msg.reuse, msg.info

@@ -12,7 +12,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/sources"
+	"gpuwiz/steps/urls"
 )
 
 // SourcesRequest asks where the packages of a build can come from.
@@ -323,7 +323,7 @@ func (s *sourcesScreen) View() string {
 	}
 	b.WriteString(cur + "  " + s.input.View() + "\n")
 	if s.typedURL != "" {
-		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": sources.Redact(s.typedURL)})) + "\n")
+		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": urls.Redact(s.typedURL)})) + "\n")
 	}
 	if r.Proposed >= 0 {
 		b.WriteString("\n" + wrap(i18n.T("ui.sources.fastest", i18n.D{"Star": st.Star}), s.w) + "\n")

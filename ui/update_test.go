@@ -711,3 +711,112 @@ func TestChangeListsOnlyVenvsWithAFramework(t *testing.T) {
 	press(t, m, "enter")
 	topIs[*gpuScreen](t, m)
 }
+
+// Issue: a typed venv path went back to the default after esc to the channel screen and enter, and
+// an install went into ./venv-paddle. The typed path is kept across a change of channel or version;
+// an untouched default follows the framework.
+func TestTypedVenvPathSurvivesGoingBack(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter", "enter")
+	vs := topIs[*venvScreen](t, m)
+	clearInput(t, m, 20)
+	typeText(t, m, "/tmp/mine")
+	press(t, m, "esc")
+	topIs[*channelScreen](t, m)
+	press(t, m, "enter")
+	vs = topIs[*venvScreen](t, m)
+	if got := vs.input.Value(); got != "/tmp/mine" {
+		t.Fatalf("back on the venv screen the path is %q, want the typed /tmp/mine", got)
+	}
+	press(t, m, "esc", "esc") // channel, framework: another version
+	topIs[*frameworkScreen](t, m)
+	press(t, m, "enter", "enter")
+	if got := topIs[*venvScreen](t, m).input.Value(); got != "/tmp/mine" {
+		t.Fatalf("after another version the path is %q", got)
+	}
+	// Left untouched, the default is the framework's own.
+	m = newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter", "enter", "esc", "enter")
+	if got := topIs[*venvScreen](t, m).input.Value(); got != "venv-torch" {
+		t.Fatalf("the untouched default became %q", got)
+	}
+}
+
+// Issue: ~/x was taken literally and a directory named ~ was made; a pasted "Copy as path" kept its
+// quotes. The screen shows the absolute path the text means, and that path goes on.
+func TestVenvPathIsReadAsPeopleTypeIt(t *testing.T) {
+	for _, c := range []struct{ typed, want string }{
+		{"~/x", "/home/me/x"},
+		{`"/tmp/quoted venv"`, "/tmp/quoted venv"},
+		{"$DATA/env", "/data/env"},
+		{"rel/env", "/work/rel/env"},
+	} {
+		m := newTestRoot(newFakeBackend())
+		press(t, m, "enter", "enter", "enter", "enter")
+		topIs[*venvScreen](t, m)
+		clearInput(t, m, 20)
+		typeText(t, m, c.typed)
+		mustContain(t, m.View(), "means "+c.want, "a new venv will be created here")
+		press(t, m, "enter")
+		if m.ch.venv != c.want {
+			t.Errorf("%q: the venv chosen is %q, want %q", c.typed, m.ch.venv, c.want)
+		}
+	}
+	m := newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter", "enter")
+	clearInput(t, m, 20)
+	typeText(t, m, "$NOPE/x")
+	mustContain(t, m.View(), "NOPE in this path is not set")
+	press(t, m, "enter")
+	topIs[*venvScreen](t, m)
+}
+
+// Issue: a cancel before anything changed said the environment was restored. The line says what the
+// engine did: nothing changed, the new venv removed, or the old set put back.
+func TestCancelSaysWhatTheEngineDid(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	s := newInstallScreen(c, Plan{Steps: []PlanStep{{ID: "stage", Title: "download"}}}, nil)
+	s.SetSize(78, 20)
+	s.cancelled = true
+	for _, e := range []struct {
+		o         Outcome
+		want, not string
+	}{
+		{Outcome{Result: "cancelled", Unchanged: true}, "before anything in the environment changed", "restored"},
+		{Outcome{Result: "cancelled", Unchanged: true, VenvRemoved: true}, "created was removed again", "restored"},
+		{Outcome{Result: "cancelled", Restored: true}, "was restored", "as it was"},
+	} {
+		o := e.o
+		s.outcome = &o
+		v := s.View()
+		if !strings.Contains(v, e.want) || strings.Contains(v, e.not) {
+			t.Errorf("%+v: want %q, not %q:\n%s", e.o, e.want, e.not, v)
+		}
+	}
+	d := newDoneScreen(c, choices{venv: "/work/env", outcome: &Outcome{Result: "cancelled", Unchanged: true}})
+	d.SetSize(78, 20)
+	if v := d.View(); !strings.Contains(v, "the environment is as it was") || strings.Contains(v, "restored") {
+		t.Errorf("done screen after a cancel that changed nothing:\n%s", v)
+	}
+}
+
+// Issue: a repair ended on "✓ Run doctor again" while doctor still reported an error, and the done
+// screen then said "run gpuwiz doctor": a loop. The step is ✗ and the done screen lists what is left.
+func TestRepairWithErrorsLeftIsNoSuccess(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	s := newInstallScreen(c, Plan{Steps: []PlanStep{{ID: "0", Title: "Run doctor again"}}}, nil)
+	s.SetSize(78, 20)
+	s.apply([]InstallEvent{{StepID: "0", State: StepRunning}, {StepID: "0", State: StepFailed, Line: "doctor still finds 1 error: see the fix under it"}})
+	if v := s.View(); !strings.Contains(v, "✗  Run doctor again") {
+		t.Fatalf("the last step of a repair that left an error:\n%s", v)
+	}
+	ch := choices{journey: JourneyRepair, venv: "/work/env", outcome: &Outcome{OK: true, Result: "repaired"},
+		verify: &VerifyReport{Checks: []Check{{Title: "no NVIDIA driver answered", Fix: "install the NVIDIA driver"}}}}
+	d := newDoneScreen(c, ch)
+	d.SetSize(78, 20)
+	v := d.View()
+	mustContain(t, v, "doctor still finds these problems", "no NVIDIA driver answered", "fix: install the NVIDIA driver")
+	if strings.Contains(v, "run gpuwiz doctor") {
+		t.Fatalf("the done screen after a repair sends the user back to doctor:\n%s", v)
+	}
+}

@@ -52,7 +52,7 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 	in.Focus()
 	in.Cursor.SetMode(cursor.CursorStatic) // no blink: fewer frames, stable goldens
 	if j == JourneyNew {
-		in.SetValue("venv-" + framework)
+		in.SetValue(defaultVenv(framework))
 		in.CursorEnd()
 	} else {
 		in.Placeholder = i18n.T("ui.venv.placeholder")
@@ -63,6 +63,18 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 }
 
 func (s *venvScreen) existing() bool { return s.journey != JourneyNew }
+
+// typed is the path the user typed, "" when it is still the default (venv-torch after a switch to
+// Paddle is venv-paddle again).
+func (s *venvScreen) typed() string {
+	if v := s.input.Value(); v != defaultVenv(s.framework) {
+		return v
+	}
+	return ""
+}
+
+// defaultVenv is the path a new venv's screen offers for framework.
+func defaultVenv(framework string) string { return "venv-" + framework }
 
 func (s *venvScreen) Init() tea.Cmd {
 	var cmds []tea.Cmd
@@ -103,7 +115,7 @@ func (s *venvScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.Short
 
 func (s *venvScreen) recheck() tea.Cmd {
 	s.check, s.info, s.infoErr, s.notice, s.pending, s.noticeCmd = nil, nil, nil, "", false, ""
-	return venvCheckCmd(s.id, s.c.Backend, s.input.Value())
+	return venvCheckCmd(s.id, s.c.Backend, s.c.Paths, s.input.Value())
 }
 
 func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -144,12 +156,12 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		chk := msg.check
 		s.check = &chk
 		if chk.Exists && len(chk.Errors) == 0 && s.existing() {
-			s.inspected = msg.path
-			return s, inspectCmd(s.id, s.c.Ctx, s.c.Backend, msg.path)
+			s.inspected = chk.Path
+			return s, inspectCmd(s.id, s.c.Ctx, s.c.Backend, chk.Path)
 		}
 		return s, s.resubmit()
 	case inspectMsg:
-		if msg.path == s.input.Value() {
+		if s.check != nil && msg.path == s.check.Path {
 			info := msg.info
 			s.info, s.infoErr = &info, msg.err
 		}
@@ -242,7 +254,7 @@ func (s *venvScreen) submit() tea.Cmd {
 	case !s.existing() && !s.check.Exists && s.verdict[s.cursor] != "":
 		s.notice = i18n.T("ui.venv.python_unfit_hint", i18n.D{"Why": s.verdict[s.cursor]})
 	default:
-		msg := venvChosenMsg{path: path, reuse: s.check.Exists, info: s.info}
+		msg := venvChosenMsg{path: s.check.Path, reuse: s.check.Exists, info: s.info}
 		if !s.check.Exists && len(s.pythons) > 0 {
 			msg.python = s.pythons[s.cursor].Path
 		}
@@ -299,6 +311,9 @@ func (s *venvScreen) View() string {
 	case s.check == nil:
 		b.WriteString(st.Dim.Render("  "+i18n.T("ui.venv.checking")) + "\n")
 	default:
+		if s.check.Path != "" && s.check.Path != strings.TrimSpace(s.input.Value()) { // ~, quotes, variables, a relative path
+			b.WriteString(st.Dim.Render(wrap("  "+i18n.T("ui.venv.means", i18n.D{"Path": s.check.Path}), s.w)) + "\n")
+		}
 		for _, e := range s.check.Errors {
 			b.WriteString(st.Err.Render(wrap("  "+st.Fail+" "+e, s.w)) + "\n")
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 func init() { register(70, newDoctorCommand) }
@@ -69,7 +71,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 				if !fix {
 					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": name}))
 				}
-				if err := install.CheckIndexURL(u); err != nil {
+				if _, err := urls.Check(u); err != nil {
 					return Usagef("%s: %v", name, err)
 				}
 			}
@@ -77,20 +79,20 @@ func newDoctorCommand(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&venv, "venv", "", i18n.T("cli.doctor.flag.venv"))
-	f.StringVar(&venv, "env", "", i18n.T("cli.doctor.flag.env"))
+	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.doctor.flag.venv"))
+	f.Var(userpath.NewFlag(&venv), "env", i18n.T("cli.doctor.flag.env"))
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&python, "python", "", i18n.T("cli.doctor.flag.python"))
 	f.BoolVar(&asJSON, "json", false, i18n.T("cli.doctor.flag.json"))
-	f.StringVar(&bundle, "bundle", "", i18n.T("cli.doctor.flag.bundle"))
+	f.Var(userpath.NewFlag(&bundle), "bundle", i18n.T("cli.doctor.flag.bundle"))
 	f.BoolVar(&fix, "fix", false, i18n.T("cli.doctor.flag.fix"))
 	f.BoolVar(&yes, "yes", false, i18n.T("cli.doctor.flag.yes"))
 	f.BoolVar(&finish, "finish", false, i18n.T("cli.doctor.flag.finish"))
 	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
 	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
 	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
-	f.StringVar(&src.CacheDir, "cache-dir", "", i18n.T("cli.doctor.flag.cache_dir"))
-	f.StringVar(&config, "config", "", i18n.T("cli.doctor.flag.config"))
+	f.Var(userpath.NewFlag(&src.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir"))
+	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.doctor.flag.config"))
 	return cmd
 }
 
@@ -271,7 +273,7 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 		if from == "" {
 			from = c.IndexURL
 		}
-		fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": runner.Redact(from)}))
+		fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": urls.Redact(from)}))
 	}
 	for _, a := range p.Actions {
 		if !a.Engine && !a.Restore {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,6 +24,7 @@ import (
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 func init() { register(50, newInstallCmd) }
@@ -87,21 +89,21 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.StringVar(&a.Framework, "framework", "torch", i18n.T("cli.install.flag.framework"))
 	f.StringVar(&a.FrameworkVersion, "framework-version", "", i18n.T("cli.install.flag.framework_version"))
 	f.StringVar(&a.Channel, "channel", "", i18n.T("cli.install.flag.channel"))
-	f.StringVar(&a.Venv, "venv", "", i18n.T("cli.install.flag.venv"))
-	f.StringVar(&a.Venv, "env", "", i18n.T("cli.install.flag.env"))
+	f.Var(userpath.NewFlag(&a.Venv), "venv", i18n.T("cli.install.flag.venv"))
+	f.Var(userpath.NewFlag(&a.Venv), "env", i18n.T("cli.install.flag.env"))
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&a.Python, "python", "", i18n.T("cli.install.flag.python"))
 	f.StringVar(&a.IndexURL, "index-url", "", i18n.T("cli.install.flag.index_url"))
 	f.StringVar(&a.Mirror, "mirror", "", i18n.T("cli.install.flag.mirror"))
 	f.StringVar(&a.FindLinks, "find-links", "", i18n.T("cli.install.flag.find_links"))
-	f.StringVar(&a.CacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir"))
-	f.StringVar(&a.Log, "log", "", i18n.T("cli.install.flag.log"))
+	f.Var(userpath.NewFlag(&a.CacheDir), "cache-dir", i18n.T("cli.install.flag.cache_dir"))
+	f.Var(userpath.NewFlag(&a.Log), "log", i18n.T("cli.install.flag.log"))
 	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, i18n.T("cli.install.flag.no_pip_upgrade"))
 	f.BoolVar(&a.Force, "force", false, i18n.T("cli.install.flag.force"))
 	f.BoolVar(&a.DryRun, "dry-run", false, i18n.T("cli.install.flag.dry_run"))
 	f.BoolVar(&a.Yes, "yes", false, i18n.T("cli.install.flag.yes"))
 	f.BoolVar(&a.JSON, "json", false, i18n.T("cli.install.flag.json"))
-	f.StringVar(&config, "config", "", i18n.T("cli.install.flag.config"))
+	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.install.flag.config"))
 	return cmd
 }
 
@@ -157,7 +159,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	// Index URLs may carry credentials (https://user:token@host/...): the plan, the events and the
 	// JSON show them redacted, as the log does.
-	ctx, out := cmd.Context(), io.Writer(redactingWriter{cmd.OutOrStdout()})
+	ctx, out := cmd.Context(), urls.NewWriter(cmd.OutOrStdout())
 	if a.Framework != "torch" && a.Framework != "paddle" {
 		return Usagef("%s", i18n.T("cli.install.bad_framework", i18n.D{"Framework": strconv.Quote(a.Framework)}))
 	}
@@ -166,7 +168,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	for name, u := range map[string]string{"--index-url": a.IndexURL, "--mirror": a.Mirror, "--find-links": a.FindLinks} {
 		if u != "" {
-			if err := install.CheckIndexURL(u); err != nil {
+			if _, err := urls.Check(u); err != nil {
 				return Usagef("%s: %v", name, err)
 			}
 		}
@@ -265,7 +267,8 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	res := install.Run(ctx, r, plan, events)
 	close(events)
 	<-done
-	RecordVenv(ctx, cmd.ErrOrStderr(), root, "install", res.Result, res.Result == install.ResultInstalled, cand)
+	result, ok := InstallResultWords(res, ctx)
+	RecordVenv(ctx, cmd.ErrOrStderr(), root, "install", result, ok, cand)
 	rep.Outcome = &res
 	if res.VenvRemoved {
 		rep.ActivateHints = nil // there is no venv left to enter
@@ -363,17 +366,6 @@ func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Ve
 		return first, notes, nil
 	}
 	return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.does_not_fit", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": a.Channel, "Reasons": i18n.JoinClauses(first.Reasons)}))
-}
-
-// redactingWriter passes every write through runner.Redact. Each write is a whole line or a whole
-// JSON document here, so a secret is never split across two writes.
-type redactingWriter struct{ w io.Writer }
-
-func (r redactingWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, runner.Redact(string(p))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }
 
 func osOf() string {

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"gpuwiz/steps/shellquote"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -94,7 +96,7 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 		printVerify(w, *o.Verify)
 	}
 	if o.ConstraintsFile != "" {
-		fmt.Fprintln(w, i18n.T("cli.install.result.constraints", i18n.D{"File": o.ConstraintsFile}))
+		fmt.Fprintln(w, i18n.T("cli.install.result.constraints", i18n.D{"File": shellquote.Command(runtime.GOOS, o.ConstraintsFile)}))
 	}
 	for _, wn := range o.Warnings {
 		fmt.Fprintln(w, i18n.T("cli.install.warning", i18n.D{"Text": wn}))

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/indexcheck"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -33,10 +33,7 @@ func checkIndexServes(ctx context.Context, env *Env, a installAnswers, v pyenv.V
 	if pyVersion == "" {
 		return nil // no target Python known yet: nothing exact to ask
 	}
-	minor := pyVersion
-	if maj, min, ok := cutMinor(pyVersion); ok {
-		minor = maj + "." + min
-	}
+	minor := pep.Minor(pyVersion)
 	facts := matrix.Facts{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, OS: osOf(), PythonVersion: pyVersion, Simulated: env.G.SimulateFile != ""}
 	if _, err := fillGPUFacts(ctx, env, &facts); err != nil {
 		return err
@@ -56,13 +53,4 @@ func checkIndexServes(ctx context.Context, env *Env, a installAnswers, v pyenv.V
 		*notes = append(*notes, i18n.T("cli.install.index_unreadable", i18n.D{"Reason": verdict.Reason()}))
 	}
 	return nil
-}
-
-// cutMinor splits "3.12.4" into "3" and "12".
-func cutMinor(v string) (string, string, bool) {
-	parts := strings.Split(v, ".")
-	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
-		return "", "", false
-	}
-	return parts[0], parts[1], true
 }

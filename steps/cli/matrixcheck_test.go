@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/indexcheck"
 	"gpuwiz/steps/indexcheck/indextest"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyindex"
 )
 
@@ -81,7 +81,7 @@ func TestMatrixCheckExitCodes(t *testing.T) {
 // install asks the index before anything changes: a build it does not serve for this OS and Python is
 // refused (exit 3) with the next-best build it serves, and no venv is made; --force goes on with a note.
 func TestInstallRefusesABuildTheIndexDoesNotServe(t *testing.T) {
-	py := indexcheck.Pythons("3.8", "3.14")
+	py := pep.Pythons("3.8", "3.14")
 	ix := indextest.Serve(t, map[string][]string{
 		"cu124": indextest.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{osOf()}), // no torchvision: a phantom here
 		"cu126": indextest.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{osOf()}),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,8 +104,17 @@ func printMatrix(w io.Writer, m *matrix.Matrix, only string) {
 					osList = r.OS
 				}
 				verified := i18n.T("cli.yes")
-				if !r.Verified || !b.Verified {
+				var on []string // the systems it is verified on, when not all of its own
+				for _, o := range osList {
+					if !slices.Contains(b.UnverifiedOS, o) {
+						on = append(on, o)
+					}
+				}
+				switch {
+				case !r.Verified || !b.Verified || len(on) == 0:
 					verified = i18n.T("cli.no")
+				case len(on) < len(osList):
+					verified = i18n.T("cli.matrix.verified_on", i18n.D{"OS": strings.Join(on, ",")})
 				}
 				tw.row("  "+r.Version, b.Channel, dash(b.CUDA), dash(b.CUDNN),
 					r.PythonMin+"–"+r.PythonMax, strings.Join(osList, ","), verified, b.IndexURL)

@@ -13,14 +13,14 @@ func TestMatrixPrintsEveryBuild(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"2.4.1", "2.15.0", "cu134", "3.0.0", "cu123", "https://www.paddlepaddle.org.cn/packages/stable/cu126/", "528.33 / 561.17"} {
+	for _, want := range []string{"2.4.1", "2.15.0", "cu134", "3.0.0", "cu123", "https://www.paddlepaddle.org.cn/packages/stable/cu126/", "528.33 / 561.17", "on linux only"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q", want)
 		}
 	}
 	out, _, _ = runCLI(t, "matrix", "--json")
 	var m struct{ Torch, Paddle []any }
-	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.Torch) != 12 || len(m.Paddle) != 6 {
+	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.Torch) != 12 || len(m.Paddle) != 7 {
 		t.Errorf("json: %v, %d torch, %d paddle", err, len(m.Torch), len(m.Paddle))
 	}
 }
@@ -36,7 +36,7 @@ func TestMatrixTOMLRoundTripsThroughValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout, stderr, code := runCLI(t, "matrix", "validate", file)
-	if code != 0 || !strings.Contains(stdout, ": ok (12 torch releases, 6 paddle releases, 79 builds, 10 CUDA driver rows)") {
+	if code != 0 || !strings.Contains(stdout, ": ok (12 torch releases, 7 paddle releases, 82 builds, 10 CUDA driver rows)") {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
 	}
 	broken := strings.Replace(out, `index_url = "https://download.pytorch.org/whl/cu118"`, `index_url = "http://mirror.example.com/whl/cu118"`, 1)

@@ -204,9 +204,8 @@ func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
 	// A power loss: gpuwiz and pip SIGKILLed, nothing runs after.
 	switchUntil("sigkill", syscall.SIGKILL)
 	t.Logf("killed: %.1fs", time.Since(t0).Seconds())
-	marker := sites
-	if _, err := os.Stat(filepath.Join(marker[0], "torch", "_bulk_cu126", "f2499.bin")); err == nil {
-		t.Fatal("pip had finished writing torch before the kill: the test needs a larger wheel")
+	if written, _ := os.ReadDir(filepath.Join(sites[0], "torch", "_bulk_cu126")); len(written) >= 2500 {
+		t.Fatal("the new torch was written whole before the kill: the test needs a larger wheel")
 	}
 	j, err := install.ReadJournal(g.venv)
 	if err != nil || j == nil || !j.Open() || j.Step != install.StepInstall || !j.Changed {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"runtime"
@@ -18,6 +19,7 @@ import (
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/pyget"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 type pythonInstallReport struct {
@@ -141,7 +143,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 	cmd.Flags().BoolVar(&yes, "yes", false, i18n.T("cli.python.install.flag.yes"))
 	cmd.Flags().StringVar(&mirror, "mirror", "", i18n.T("cli.python.install.flag.mirror", i18n.D{"URL": pyget.OfficialBase}))
 	cmd.Flags().StringVar(&sum, "sha256", "", i18n.T("cli.python.install.flag.sha256"))
-	cmd.Flags().StringVar(&logPath, "log", "", i18n.T("cli.python.install.flag.log"))
+	cmd.Flags().Var(userpath.NewFlag(&logPath), "log", i18n.T("cli.python.install.flag.log"))
 	return cmd
 }
 
@@ -177,7 +179,7 @@ func printPythonPlan(w io.Writer, p pyget.Plan) {
 	}
 	fmt.Fprintln(w, i18n.T("cli.python.install.plan", i18n.D{"Version": version, "Method": methodWords(p.Method)}))
 	if p.URL != "" {
-		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.download", i18n.D{"URL": p.URL}))
+		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.download", i18n.D{"URL": urls.Redact(p.URL)}))
 		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.check_sum", i18n.D{"Sum": orText(p.SHA256, i18n.T("cli.python.install.sum_from", i18n.D{"From": p.ChecksumFrom}))}))
 		if p.SHA256 != "" {
 			fmt.Fprintf(w, "    (%s)\n", p.ChecksumFrom)

@@ -7,15 +7,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/bench"
+	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/urls"
 )
 
 // Exit codes, documented in README.md.
@@ -138,9 +142,9 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 	}
 	root.SetVersionTemplate("gpuwiz {{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.StringVar(&env.G.MatrixFile, "matrix", "", i18n.T("cli.root.flag.matrix"))
-	pf.StringVar(&env.G.SourcesFile, "sources", "", i18n.T("cli.root.flag.sources"))
-	pf.StringVar(&env.G.SimulateFile, "simulate", "", i18n.T("cli.root.flag.simulate"))
+	pf.Var(userpath.NewFlag(&env.G.MatrixFile), "matrix", i18n.T("cli.root.flag.matrix"))
+	pf.Var(userpath.NewFlag(&env.G.SourcesFile), "sources", i18n.T("cli.root.flag.sources"))
+	pf.Var(userpath.NewFlag(&env.G.SimulateFile), "simulate", i18n.T("cli.root.flag.simulate"))
 	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", i18n.T("cli.root.flag.no_color"))
 	pf.BoolVar(&env.G.ASCII, "ascii", false, i18n.T("cli.root.flag.ascii"))
 	pf.String("lang", "", i18n.T("cli.root.flag.lang"))
@@ -158,16 +162,35 @@ func Execute(b Build, args []string) int {
 		return code
 	}
 	defer consoleUTF8()()
+	if probesTheDriver(args) {
+		gpu.Prestart() // the driver's library loads while the commands are built
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
 	defer stop()
 	root, _ := NewRoot(b)
 	return run(ctx, root, args, os.Stdout, os.Stderr)
 }
 
+// probesTheDriver says whether args are `gpu` on this machine's driver: not --simulate, not --help.
+func probesTheDriver(args []string) bool {
+	if len(args) == 0 || args[0] != "gpu" {
+		return false
+	}
+	for _, a := range args[1:] {
+		if a == "-h" || a == "--help" || a == "--" || a == "--simulate" || strings.HasPrefix(a, "--simulate=") {
+			return false
+		}
+	}
+	return true
+}
+
 // run executes root and returns the exit code. A command run with --json that fails before printing
 // anything still prints one JSON object, {"exit_code": N, "error": "..."}, so a script that parses
 // stdout gets an answer on every host (the message also goes to stderr, as always).
 func run(ctx context.Context, root *cobra.Command, args []string, stdout, stderr io.Writer) int {
+	// Everything a command prints goes through the one credential redaction (steps/urls): a URL
+	// given with user:password@ or ?token= is used for its requests but never shown.
+	stdout, stderr = urls.NewWriter(stdout), urls.NewWriter(stderr)
 	out := &countingWriter{w: stdout}
 	root.SetOut(out)
 	root.SetErr(stderr)

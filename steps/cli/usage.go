@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -121,7 +123,7 @@ func usageTemplate() string {
 `
 }
 
-var flagDefault = regexp.MustCompile(`^(.*) \(default (.*)\)$`)
+var flagDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*) \(default (.*)\)$`) })
 
 // flagUsages is pflag's list of flags; in Chinese its "(default X)" reads "（默认：X）".
 func flagUsages(fs *pflag.FlagSet) string {
@@ -131,7 +133,7 @@ func flagUsages(fs *pflag.FlagSet) string {
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if m := flagDefault.FindStringSubmatch(l); m != nil {
+		if m := flagDefault().FindStringSubmatch(l); m != nil {
 			lines[i] = m[1] + i18n.T("cli.help.flag_default", i18n.D{"Value": m[2]})
 		}
 	}
@@ -175,6 +177,9 @@ func flagError(c *cobra.Command, err error) error {
 			name = "-" + needs.GetFlag().Shorthand
 		}
 		return i18n.Wrap(err, i18n.T("cli.usage.needs_value", i18n.D{"Flag": name, "Help": help}))
+	case errors.As(err, &invalid) && errors.Is(err, userpath.ErrUnset):
+		// A path flag naming a variable that is not set: the path's own words say what to do.
+		return i18n.Wrap(err, i18n.T("cli.usage.bad_path", i18n.D{"Flag": "--" + invalid.GetFlag().Name, "Err": errors.Unwrap(invalid).Error(), "Help": help}))
 	case errors.As(err, &invalid):
 		f := invalid.GetFlag()
 		return i18n.Wrap(err, i18n.T("cli.usage.invalid_value", i18n.D{"Flag": "--" + f.Name, "Value": invalid.GetValue(), "Want": valueKind(f.Value.Type()), "Help": help}))
@@ -205,9 +210,11 @@ func usageText(err error, text string) error {
 }
 
 var (
-	argsUnknown = regexp.MustCompile(`^unknown command "(.*)" for "(.*)"$`)
-	argsCount   = regexp.MustCompile(`^(accepts|accepts at most|requires at least|accepts between) (\d+)(?: and (\d+))? arg\(s\), (?:only )?received (\d+)$`)
-	argsInvalid = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)"$`)
+	argsUnknown = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^unknown command "(.*)" for "(.*)"$`) })
+	argsCount   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(accepts|accepts at most|requires at least|accepts between) (\d+)(?: and (\d+))? arg\(s\), (?:only )?received (\d+)$`)
+	})
+	argsInvalid = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^invalid argument "(.*)" for "(.*)"$`) })
 )
 
 // argsIn wraps a command's cobra.PositionalArgs so that, in Chinese, its error says in Chinese what
@@ -225,7 +232,7 @@ func argsIn(check cobra.PositionalArgs) cobra.PositionalArgs {
 func argsError(c *cobra.Command, err error) error {
 	help := c.CommandPath() + " --help"
 	msg := err.Error()
-	if m := argsUnknown.FindStringSubmatch(msg); m != nil {
+	if m := argsUnknown().FindStringSubmatch(msg); m != nil {
 		if !c.HasAvailableSubCommands() {
 			return i18n.Wrap(err, i18n.T("cli.usage.no_args", i18n.D{"Command": c.CommandPath(), "Arg": m[1], "Help": help}))
 		}
@@ -238,7 +245,7 @@ func argsError(c *cobra.Command, err error) error {
 		}
 		return i18n.Wrap(err, text)
 	}
-	if m := argsCount.FindStringSubmatch(msg); m != nil {
+	if m := argsCount().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[2])
 		got, _ := strconv.Atoi(m[4])
 		switch m[1] {
@@ -253,15 +260,17 @@ func argsError(c *cobra.Command, err error) error {
 			return i18n.Wrap(err, i18n.T("cli.usage.args_between", i18n.D{"Min": n, "Max": hi, "Usage": useLine(c), "Got": got}))
 		}
 	}
-	if m := argsInvalid.FindStringSubmatch(msg); m != nil {
+	if m := argsInvalid().FindStringSubmatch(msg); m != nil {
 		return i18n.Wrap(err, i18n.T("cli.usage.invalid_arg", i18n.D{"Arg": m[1], "Command": c.CommandPath(), "Help": help}))
 	}
 	return i18n.Wrap(err, i18n.T("cli.usage.bad_args", i18n.D{"Err": msg, "Help": help}))
 }
 
 var (
-	requiredFlags  = regexp.MustCompile(`^required flag\(s\) (.*) not set$`)
-	exclusiveFlags = regexp.MustCompile(`^if any flags in the group \[(.*)\] are set none of the others can be; \[(.*)\] were all set$`)
+	requiredFlags  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^required flag\(s\) (.*) not set$`) })
+	exclusiveFlags = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^if any flags in the group \[(.*)\] are set none of the others can be; \[(.*)\] were all set$`)
+	})
 )
 
 // cobraError is an error cobra returns without asking the command (required and exclusive flags),
@@ -277,14 +286,14 @@ func cobraError(cmd *cobra.Command, err error) error {
 	}
 	help := cmd.CommandPath() + " --help"
 	msg := err.Error()
-	if m := requiredFlags.FindStringSubmatch(msg); m != nil {
+	if m := requiredFlags().FindStringSubmatch(msg); m != nil {
 		var names []string
 		for _, n := range strings.Split(m[1], ", ") {
 			names = append(names, "--"+strings.Trim(n, `"`))
 		}
 		return usageText(err, i18n.T("cli.usage.required_flags", i18n.D{"Flags": i18n.Join(names), "Help": help}))
 	}
-	if m := exclusiveFlags.FindStringSubmatch(msg); m != nil {
+	if m := exclusiveFlags().FindStringSubmatch(msg); m != nil {
 		var names []string
 		for _, n := range strings.Fields(m[2]) {
 			names = append(names, "--"+n)

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -36,7 +36,7 @@ func newVenvCmd(env *Env) *cobra.Command {
 		Short: i18n.T("cli.venv.short"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := filepath.Abs(args[0])
+			root, err := userpath.Clean(args[0])
 			if err != nil {
 				return Usagef("%s", i18n.T("cli.venv.bad_path", i18n.D{"Path": strconv.Quote(args[0]), "Err": err}))
 			}

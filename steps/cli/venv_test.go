@@ -77,3 +77,28 @@ func TestVenvCreatesThenReuses(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, out)
 	}
 }
+
+// A path flag is read as people type it: ~ is the home folder, quotes from "Copy as path" go, and a
+// variable that is not set stops the command (exit 2) before anything is made.
+func TestPathFlagsAreNormalised(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("GPUWIZ_TEST_UNSET", "")
+	_, stderr, code := runCLI(t, "doctor", "--venv", "$GPUWIZ_TEST_UNSET/x")
+	if code != ExitUsage || !strings.Contains(stderr, "GPUWIZ_TEST_UNSET") || !strings.Contains(stderr, "--venv") {
+		t.Fatalf("unset variable: exit %d, stderr %s", code, stderr)
+	}
+	out, stderr, code := runCLI(t, "venv", `"~/envs/a b"`, "--json")
+	var rep struct {
+		Root string `json:"root"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("exit %d %v: %s %s", code, err, out, stderr)
+	}
+	if want := filepath.Join(home, "envs", "a b"); rep.Root != want {
+		t.Fatalf("venv root %q, want %q", rep.Root, want)
+	}
+	if _, err := os.Stat(filepath.Join(home, "envs", "a b", "pyvenv.cfg")); err != nil {
+		t.Fatalf("no venv at the home path: %v", err)
+	}
+}

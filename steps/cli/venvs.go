@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"gpuwiz/steps/install"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -146,6 +147,8 @@ func lastRun(e venvs.Entry) string {
 		return resultWords(e.Result)
 	case e.Result == "cancelled":
 		return i18n.T("cli.venvs.run.cancelled", i18n.D{"Action": action})
+	case e.Result == ResultVerifyFailed:
+		return i18n.T("cli.venvs.run.verify_failed")
 	case e.Result == "" || e.Result == e.Action+" failed" || e.Result == "failed":
 		return i18n.T("cli.venvs.run.failed", i18n.D{"Action": action})
 	}
@@ -209,6 +212,25 @@ func RecordVenv(ctx context.Context, warn io.Writer, path, action, result string
 	if err != nil && warn != nil {
 		fmt.Fprintln(warn, "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": i18n.T("cli.venvs.not_recorded", i18n.D{"Err": err})}))
 	}
+}
+
+// ResultVerifyFailed is the list's result of an install whose new set is in place but failed
+// verification: not "installed", which the list shows as working.
+const ResultVerifyFailed = "verify failed" //i18n:raw a value of the list file
+
+// InstallResultWords is how an install ended, for the list of venvs, and whether it ended well: ok
+// only when the set is in place and verification (when it ran) passed; "cancelled" when the user
+// cancelled it, whatever the engine then did to put the venv back ("unchanged", "restored").
+func InstallResultWords(o install.Outcome, ctx context.Context) (result string, ok bool) {
+	switch {
+	case o.Result == install.ResultInstalled && o.Verify != nil && !o.Verify.OK:
+		return ResultVerifyFailed, false
+	case o.Result == install.ResultInstalled:
+		return o.Result, true
+	case ctx.Err() != nil && (o.Result == install.ResultUnchanged || o.Result == install.ResultRestored):
+		return "cancelled", false
+	}
+	return o.Result, false
 }
 
 // RepairResultWords is how a repair ended, for the list of venvs: "repaired", "repaired, problems

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/verify"
@@ -78,7 +80,7 @@ func newVerifyCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&venv, "venv", "", i18n.T("cli.verify.flag.venv"))
+	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.verify.flag.venv"))
 	f.StringVar(&framework, "framework", "", i18n.T("cli.verify.flag.framework"))
 	f.StringVar(&channel, "channel", "", i18n.T("cli.verify.flag.channel"))
 	f.BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json_report"))
@@ -95,7 +97,7 @@ func constraintsChannel(path, framework string) string {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "torch=="); ok {
-			if _, label, ok := strings.Cut(v, "+"); ok {
+			if _, label := pep.SplitLocal(v); label != "" {
 				return label
 			}
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"gpuwiz/matrix"
@@ -104,7 +106,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		title := i18n.T("doctor.apply.install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel})
 		send(RepairEvent{Step: installStep, Of: total, Title: title})
 		if d.Reinstall == nil {
-			return fail(installStep, title, errors.New(i18n.T("doctor.apply.no_engine", i18n.D{"Venv": rep.Venv})))
+			return fail(installStep, title, errors.New(i18n.T("doctor.apply.no_engine", i18n.D{"Venv": shellquote.Command(runtime.GOOS, rep.Venv)})))
 		}
 		lines := make(chan runner.Line, 256)
 		done := make(chan struct{})
@@ -145,6 +147,18 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		return res, err
 	}
 	res.After = &after
+	// The last step passes only when doctor finds no error any more: a repair that leaves an error
+	// must not end on a ✓ (its findings say what is left).
+	errs := 0
+	for _, f := range after.Findings {
+		if f.Severity == SeverityError {
+			errs++
+		}
+	}
+	if errs > 0 {
+		send(RepairEvent{Step: 0, Of: total, Title: again, Done: true, Err: i18n.N("doctor.apply.errors_left", errs)})
+		return res, nil
+	}
 	send(RepairEvent{Step: 0, Of: total, Title: again, Done: true})
 	return res, nil
 }

@@ -16,6 +16,7 @@ import (
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // maxLogBytes is how much of each log goes into a bundle (its tail: the newest lines matter).
@@ -59,7 +60,7 @@ func WriteBundle(ctx context.Context, path string, in BundleInput) error {
 		if err != nil {
 			return err
 		}
-		_, err = w.Write([]byte(Redact(string(data))))
+		_, err = w.Write([]byte(urls.Redact(string(data))))
 		return err
 	}
 	rj, err := json.MarshalIndent(in.Report, "", "  ")

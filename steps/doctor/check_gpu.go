@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 func checkNoDriver(e *Evidence) []Finding {
@@ -35,12 +36,12 @@ func (e *Evidence) buildCUDA() (cuda, from string) {
 		return majorMinor(e.Framework.CUDA), i18n.T("doctor.build_cuda.reported", i18n.D{"Framework": frameworkTitle(e.Framework.Framework), "CUDA": e.Framework.CUDA})
 	}
 	if t := e.Dist("torch"); t != nil {
-		if c := cudaOfChannel(channelOfLabel(t.LocalLabel)); c != "" {
+		if c := pep.CUDAOfChannel(t.LocalLabel); c != "" {
 			return c, i18n.T("doctor.build_cuda.label", i18n.D{"Version": t.Version + t.LocalLabel, "CUDA": c})
 		}
 	}
 	if e.Lock != nil {
-		if c := cudaOfChannel(e.Lock.Channel); c != "" {
+		if c := pep.CUDAOfChannel(e.Lock.Channel); c != "" {
 			return c, i18n.T("doctor.build_cuda.lock", i18n.D{"File": e.Lock.File, "Channel": e.Lock.Channel})
 		}
 	}
@@ -83,7 +84,7 @@ func (e *Evidence) archList() (archs []string, from string, minCap string) {
 	switch fw {
 	case "torch":
 		if t := e.Dist("torch"); t != nil {
-			version, channel = t.Version, channelOfLabel(t.LocalLabel)
+			version, channel = t.Version, pep.Channel(t.LocalLabel)
 		}
 	case "paddle":
 		if p := e.Dist("paddlepaddle-gpu"); p != nil {

@@ -1,10 +1,12 @@
 package doctor
 
 import (
+	"gpuwiz/steps/shellquote"
 	"path/filepath"
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 var torchFamily = []string{"torch", "torchvision", "torchaudio"}
@@ -14,13 +16,19 @@ func (e *Evidence) installedFramework() string {
 	if e.Lock != nil && e.Lock.Framework != "" {
 		return e.Lock.Framework
 	}
-	if e.Dist("torch") != nil {
-		return "torch"
-	}
-	if e.Dist("paddlepaddle-gpu") != nil || e.Dist("paddlepaddle") != nil {
-		return "paddle"
+	if held := pep.HeldFramework(e.installedVersion); held.Framework != "" {
+		return held.Framework
 	}
 	return e.Framework.Framework
+}
+
+// installedVersion is the installed version of a dist (local label included), for pep.HeldFramework.
+func (e *Evidence) installedVersion(name string) (string, bool) {
+	d := e.Dist(name)
+	if d == nil {
+		return "", false
+	}
+	return d.Version + d.LocalLabel, true
 }
 
 func distLine(d *Dist) string {
@@ -175,7 +183,7 @@ func checkChannelMismatch(e *Evidence) []Finding {
 		Code: CodeChannelMismatch, Severity: SeverityError,
 		Title:    i18n.T("doctor.locked.differs_title", i18n.D{"Package": l.Package, "Expected": l.Version + l.Label}),
 		Evidence: ev,
-		Fix:      i18n.T("doctor.locked.differs_fix", i18n.D{"Build": l.Package + "==" + l.Version + l.Label, "File": l.File}),
+		Fix:      i18n.T("doctor.locked.differs_fix", i18n.D{"Build": l.Package + "==" + l.Version + l.Label, "File": shellquote.Command(e.GOOS, l.File)}),
 	}}
 }
 

@@ -1,10 +1,12 @@
 package doctor
 
 import (
+	"gpuwiz/steps/shellquote"
 	"strings"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 func checkPythonBroken(e *Evidence) []Finding {
@@ -106,7 +108,7 @@ func checkPythonUnsupported(e *Evidence) []Finding {
 		}
 	}
 	lo, hi, what := pythonRange(e.Matrix, fw, version)
-	py := majorMinor(e.Python.Version)
+	py := pep.Minor(e.Python.Version)
 	if lo == "" || hi == "" || (!versionLess(py, lo) && !versionLess(hi, py)) {
 		return nil
 	}
@@ -149,11 +151,11 @@ func activateHint(e *Evidence) string {
 	}
 	if e.GOOS == "windows" {
 		return i18n.T("doctor.pip_path.fix_activate_windows", i18n.D{
-			"PowerShell": `& "` + e.Venv + `\Scripts\Activate.ps1"`, //i18n:raw a command
-			"Cmd":        `"` + e.Venv + `\Scripts\activate.bat"`,   //i18n:raw a command
+			"PowerShell": shellquote.PowerShellCall(e.Venv + `\Scripts\Activate.ps1`),
+			"Cmd":        shellquote.Cmd(e.Venv + `\Scripts\activate.bat`),
 		})
 	}
-	return i18n.T("doctor.pip_path.fix_activate", i18n.D{"Command": `source "` + e.Venv + `/bin/activate"`}) //i18n:raw a command
+	return i18n.T("doctor.pip_path.fix_activate", i18n.D{"Command": shellquote.Posix("source", e.Venv+"/bin/activate")})
 }
 
 func samePath(a, b, goos string) bool {

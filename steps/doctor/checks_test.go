@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/urls"
 )
 
 func mib(n uint64) *uint64 { return &n }
@@ -84,7 +85,7 @@ func TestArchCoverage(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	in := "PIP_EXTRA_INDEX_URL=https://x.example/simple\nhttps://bob:hunter2@mirror.example/simple ?token=abc&x=1 Authorization: Bearer zzz"
-	out := Redact(in)
+	out := urls.Redact(in)
 	for _, secret := range []string{"hunter2", "abc", "zzz", "x.example"} {
 		if contains := len(out) > 0 && (stringContains(out, secret)); contains {
 			t.Fatalf("%q survived: %s", secret, out)

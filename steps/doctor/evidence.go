@@ -4,6 +4,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/install"
+	"gpuwiz/steps/pep"
 )
 
 // Evidence is everything doctor collected about one environment; every check is a pure function of it.
@@ -129,7 +130,7 @@ type LabeledPath struct {
 // Dist returns the installed distribution with the given normalised name, or nil.
 func (e *Evidence) Dist(name string) *Dist {
 	for i := range e.Dists {
-		if normalizeName(e.Dists[i].Name) == normalizeName(name) {
+		if pep.Normalize(e.Dists[i].Name) == pep.Normalize(name) {
 			return &e.Dists[i]
 		}
 	}

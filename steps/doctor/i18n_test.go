@@ -165,7 +165,7 @@ func TestChineseMachineFindings(t *testing.T) {
 		{"python too new, pip elsewhere", Evidence{GOOS: "windows", Venv: `C:\venvs\gpu`, Matrix: embeddedMatrix(t), Dists: torch, GPU: gpu.Report{Available: true},
 			SitePackages: `C:\venvs\gpu\Lib\site-packages`, Python: PythonFacts{Path: `C:\venvs\gpu\Scripts\python.exe`, Version: "3.99.0", Bits: 64, Kind: "unknown"},
 			PipOnPath: &PipOnPath{Path: `C:\Python311\Scripts\pip.exe`, Location: `C:\Python311\Lib\site-packages\pip`, PythonVer: "3.11"}},
-			[]string{CodePythonUnsupported, CodePipPythonMismatch}, []string{"3.99", `& "C:\venvs\gpu\Scripts\Activate.ps1"`, `"C:\venvs\gpu\Scripts\activate.bat"`, "python -m pip", `C:\Python311\Lib\site-packages（python 3.11）`}},
+			[]string{CodePythonUnsupported, CodePipPythonMismatch}, []string{"3.99", `& C:\venvs\gpu\Scripts\Activate.ps1`, `C:\venvs\gpu\Scripts\activate.bat`, "python -m pip", `C:\Python311\Lib\site-packages（python 3.11）`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

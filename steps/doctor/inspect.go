@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -28,7 +29,7 @@ func inspectionFrom(in pyenv.Installed, python string) Inspection {
 		out.SitePackages = in.SitePackages[0]
 	}
 	for _, d := range in.Dists {
-		public, label := splitLocal(d.Version)
+		public, label := pep.Public(d.Version), pep.LocalLabel(d.Version)
 		if label == "" {
 			label = d.LocalLabel
 		}

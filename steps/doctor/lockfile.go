@@ -1,8 +1,10 @@
 package doctor
 
 import (
+	"gpuwiz/steps/pep"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // lockFileNames are the files gpuwiz's install engine writes into the venv, newest convention first.
@@ -12,9 +14,13 @@ var lockFileNames = []string{"requirements.lock", "constraints.txt"}
 var lockDirs = [][]string{{}, {".gpuwiz"}}
 
 var (
-	lockPin   = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*)\s*===?\s*([0-9][0-9A-Za-z.!]*)(\+[0-9A-Za-z.]+)?`)
-	lockIndex = regexp.MustCompile(`^(?:--index-url|-i)[ =]\s*(\S+)`)
-	lockNote  = regexp.MustCompile(`(?i)\b(framework|channel)\s*[=:]\s*([A-Za-z0-9._-]+)`)
+	lockPin = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*)\s*===?\s*([0-9][0-9A-Za-z.!]*)(\+[0-9A-Za-z.]+)?`)
+	})
+	lockIndex = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:--index-url|-i)[ =]\s*(\S+)`) })
+	lockNote  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(framework|channel)\s*[=:]\s*([A-Za-z0-9._-]+)`)
+	})
 )
 
 // readLock finds and parses the first lock file in the venv.
@@ -45,7 +51,7 @@ func parseLock(file, text string) *LockedBuild {
 			continue
 		}
 		if strings.HasPrefix(line, "#") {
-			for _, m := range lockNote.FindAllStringSubmatch(line, -1) {
+			for _, m := range lockNote().FindAllStringSubmatch(line, -1) {
 				switch strings.ToLower(m[1]) {
 				case "framework":
 					if l.Framework == "" {
@@ -57,21 +63,21 @@ func parseLock(file, text string) *LockedBuild {
 			}
 			continue
 		}
-		if m := lockIndex.FindStringSubmatch(line); m != nil {
+		if m := lockIndex().FindStringSubmatch(line); m != nil {
 			parts := strings.Split(strings.TrimRight(m[1], "/"), "/")
 			indexChannel = parts[len(parts)-1]
 			continue
 		}
-		m := lockPin.FindStringSubmatch(line)
+		m := lockPin().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
-		switch normalizeName(m[1]) {
+		switch pep.Normalize(m[1]) {
 		case "torch":
 			l.Framework, l.Package, l.Version, l.Label = "torch", "torch", m[2], m[3]
 		case "paddlepaddle-gpu", "paddlepaddle":
 			if l.Package != "torch" {
-				l.Framework, l.Package, l.Version, l.Label = "paddle", normalizeName(m[1]), m[2], m[3]
+				l.Framework, l.Package, l.Version, l.Label = "paddle", pep.Normalize(m[1]), m[2], m[3]
 			}
 		}
 	}
@@ -80,7 +86,7 @@ func parseLock(file, text string) *LockedBuild {
 	}
 	switch {
 	case l.Label != "":
-		l.Channel = channelOfLabel(l.Label)
+		l.Channel = pep.Channel(l.Label)
 	case noteChannel != "":
 		l.Channel = noteChannel
 	case indexChannel != "":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
@@ -30,7 +31,7 @@ func collectIndexSettings(ctx context.Context, d Deps, python, venv string) []In
 	return mergeIndexSettings(lists...)
 }
 
-var pipVersionLine = regexp.MustCompile(`^pip (\S+) from (.+) \(python ([0-9.]+)\)\s*$`)
+var pipVersionLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pip (\S+) from (.+) \(python ([0-9.]+)\)\s*$`) })
 
 // probePipOnPath finds the `pip` a user would type and asks it where it installs.
 func probePipOnPath(ctx context.Context, d Deps) *PipOnPath {
@@ -46,7 +47,7 @@ func probePipOnPath(ctx context.Context, d Deps) *PipOnPath {
 		return pp
 	}
 	for _, line := range strings.Split(out, "\n") {
-		if m := pipVersionLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		if m := pipVersionLine().FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			pp.Location, pp.PythonVer = m[2], m[3]
 			return pp
 		}

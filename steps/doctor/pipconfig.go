@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/urls"
 )
 
 // indexKeys are the pip options that add or replace where packages come from.
@@ -156,7 +157,7 @@ func checkPipExtraIndex(e *Evidence) []Finding {
 	var ev []string
 	extra := false
 	for _, s := range e.PipIndexes {
-		ev = append(ev, s.Where+": "+s.Key+" = "+Redact(s.Value))
+		ev = append(ev, s.Where+": "+s.Key+" = "+urls.Redact(s.Value))
 		extra = extra || s.Key == "extra-index-url"
 	}
 	title := i18n.T("doctor.pip_index.title")

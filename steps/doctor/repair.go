@@ -6,7 +6,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pep"
 )
 
 // Action is one repair step: a command (Argv) or a directory to delete (RemovePath).
@@ -183,9 +183,9 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 // familyInstalled names the installed dists of framework's conflict set: what the install engine
 // uninstalls before it installs that framework (its plan takes the same set from the venv).
 func familyInstalled(rep Report, framework string) []string {
-	family := pyenv.TorchFamilyNames
+	family := pep.TorchFamily
 	if framework == "paddle" {
-		family = pyenv.PaddleNames
+		family = pep.PaddleDists
 	}
 	var out []string
 	for _, n := range family {
@@ -202,7 +202,7 @@ func hasPaddleDist(rep Report) bool {
 
 func hasDist(rep Report, name string) bool {
 	for _, d := range rep.Installed {
-		if normalizeName(d.Name) == name {
+		if pep.Normalize(d.Name) == name {
 			return true
 		}
 	}
@@ -232,9 +232,9 @@ func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candi
 		version, channel = rep.Lock.Version, rep.Lock.Channel
 	} else {
 		for _, d := range rep.Installed {
-			n := normalizeName(d.Name)
+			n := pep.Normalize(d.Name)
 			if fw == "torch" && n == "torch" {
-				version, channel = d.Version, channelOfLabel(d.LocalLabel)
+				version, channel = d.Version, pep.Channel(d.LocalLabel)
 			}
 			if fw == "paddle" && n == "paddlepaddle-gpu" {
 				version = d.Version
@@ -253,7 +253,7 @@ func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candi
 		}
 	}
 	facts := matrix.Facts{Framework: fw, OS: rep.GOOS, DriverVersion: o.GPU.DriverVersion, CUDAMax: o.GPU.CUDAMax,
-		PythonVersion: majorMinor(rep.Python.Version), PythonBits: rep.Python.Bits, NoGPU: !o.GPU.Available}
+		PythonVersion: pep.Minor(rep.Python.Version), PythonBits: rep.Python.Bits, NoGPU: !o.GPU.Available}
 	for _, g := range o.GPU.GPUs {
 		if g.ComputeCapability != "" {
 			facts.ComputeCaps = append(facts.ComputeCaps, g.ComputeCapability)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,9 +68,14 @@ func TestRepairBothPaddleDistsEndToEnd(t *testing.T) {
 	}
 	close(events)
 	n := 0
+	errsLeft := slices.ContainsFunc(res.After.Findings, func(f Finding) bool { return f.Severity == SeverityError })
 	for e := range events {
 		if e.Done && e.Err == "" {
 			n++
+		}
+		// "Run doctor again" passes only when doctor finds no error any more.
+		if e.Step == 0 && e.Done && (e.Err != "") != errsLeft {
+			t.Errorf("the last step ended with err %q while doctor finds errors: %v (%s)", e.Err, errsLeft, codes(*res.After))
 		}
 	}
 	if n < len(plan.Actions)+1 {

@@ -10,6 +10,7 @@ import (
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -216,7 +217,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 		if ev.Lock != nil {
 			channel = ev.Lock.Channel
 		} else if t := ev.Dist("torch"); fw == "torch" && t != nil {
-			channel = channelOfLabel(t.LocalLabel)
+			channel = pep.Channel(t.LocalLabel)
 		}
 		fc, err := d.Verify(ctx, d.Runner, python, fw, channel)
 		fc.Ran, fc.Framework = true, fw

@@ -5,35 +5,6 @@ import (
 	"strings"
 )
 
-// normalizeName is PEP 503 normalisation: "PaddlePaddle_GPU" and "paddlepaddle-gpu" are one name.
-func normalizeName(n string) string {
-	n = strings.ToLower(n)
-	return strings.NewReplacer("_", "-", ".", "-").Replace(n)
-}
-
-// splitLocal splits "2.8.0+cu126" into "2.8.0" and "+cu126".
-func splitLocal(v string) (public, label string) {
-	if i := strings.IndexByte(v, '+'); i >= 0 {
-		return v[:i], v[i:]
-	}
-	return v, ""
-}
-
-// channelOfLabel turns "+cu126" into "cu126"; "" stays "".
-func channelOfLabel(label string) string { return strings.TrimPrefix(label, "+") }
-
-// cudaOfChannel turns "cu126" into "12.6" and "cu118" into "11.8"; other channels give "".
-func cudaOfChannel(ch string) string {
-	d := strings.TrimPrefix(ch, "cu")
-	if d == ch || len(d) < 3 {
-		return ""
-	}
-	if _, err := strconv.Atoi(d); err != nil {
-		return ""
-	}
-	return d[:len(d)-1] + "." + d[len(d)-1:]
-}
-
 // numbers parses "580.65.06" or "12.6" into its numeric parts; ok is false on anything else.
 func numbers(s string) ([]int, bool) {
 	s = strings.TrimSpace(strings.TrimPrefix(s, "v"))

@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // File is one file to fetch.
@@ -343,7 +343,7 @@ func (p *part) remaining() int64 {
 
 func (o *Options) log(s string) {
 	if o.Log != nil {
-		o.Log(runner.Redact(s))
+		o.Log(urls.Redact(s))
 	}
 }
 

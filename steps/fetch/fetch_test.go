@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"gpuwiz/steps/netproxy"
 )
 
 // server serves blobs by name with Range support (http.ServeContent), and counts what it sends.
@@ -411,11 +413,23 @@ func TestFetchThroughProxy(t *testing.T) {
 	if _, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Network: Network{Environ: []string{"HTTP_PROXY=" + proxyURL}}}); err != nil || proxied.Load() == n {
 		t.Fatalf("HTTP_PROXY: %v (%d requests)", err, proxied.Load()-n)
 	}
-	// NO_PROXY: straight to the host, which does not resolve; the error says which.
+	// pip's proxy setting ignores NO_PROXY (pip sets trust_env = False with --proxy: pypa/pip
+	// src/pip/_internal/cli/index_command.py); with the environment's proxy, NO_PROXY sends the host
+	// straight on, and it does not resolve: the error says which.
 	n = proxied.Load()
-	_, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Retries: -1, Network: Network{Proxy: proxyURL, Environ: []string{"NO_PROXY=wheels.invalid"}}})
+	if _, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Network: Network{Proxy: proxyURL, Environ: []string{"NO_PROXY=wheels.invalid"}}}); err != nil || proxied.Load() == n {
+		t.Fatalf("pip's proxy with NO_PROXY: %v (%d proxied)", err, proxied.Load()-n)
+	}
+	n = proxied.Load()
+	_, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Retries: -1, Network: Network{Environ: []string{"HTTP_PROXY=" + proxyURL, "NO_PROXY=wheels.invalid"}}})
 	if err == nil || proxied.Load() != n || !strings.Contains(err.Error(), "wheels.invalid") || strings.Contains(err.Error(), ":pw@") {
 		t.Fatalf("NO_PROXY: %v (%d proxied)", err, proxied.Load()-n)
+	}
+	// No variable at all: the Windows system proxy (read from the registry there; given here).
+	n = proxied.Load()
+	sys := &netproxy.System{Enable: true, Server: "https=127.0.0.1:1;http=" + strings.TrimPrefix(proxyURL, "http://"), Override: "<local>;*.example.com"}
+	if _, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Network: Network{Environ: []string{}, SystemProxy: sys}}); err != nil || proxied.Load() == n {
+		t.Fatalf("system proxy: %v (%d requests)", err, proxied.Load()-n)
 	}
 	if got := (Network{Proxy: proxyURL}).ProxyInUse(f[0].URL); !strings.Contains(got, "***@") {
 		t.Errorf("ProxyInUse %q", got)

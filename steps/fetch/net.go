@@ -13,17 +13,17 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/net/http/httpproxy"
-
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/netproxy"
+	"gpuwiz/steps/urls"
 )
 
 // Network is how the downloader reaches the index, by pip's rules.
 type Network struct {
 	// Proxy is pip's proxy setting (--proxy, PIP_PROXY, proxy= in pip.conf): when set it is used
-	// for every http and https URL (hosts in NO_PROXY excepted), as pip does; when empty the
-	// HTTPS_PROXY, HTTP_PROXY and NO_PROXY variables decide.
+	// for every http and https URL, as pip does (NO_PROXY too is then ignored); when empty the
+	// HTTPS_PROXY, HTTP_PROXY and NO_PROXY variables decide, and without any of them the Windows
+	// system proxy.
 	Proxy string
 	// Cert is pip's cert setting (--cert, PIP_CERT, cert= in pip.conf): a PEM bundle that replaces
 	// the system's certificate store. Empty: the system store.
@@ -33,6 +33,8 @@ type Network struct {
 	Credentials []string
 	// Environ is the environment the proxy variables are read from (nil: the process's).
 	Environ []string
+	// SystemProxy is the Windows system proxy; nil: the machine's (the registry on Windows).
+	SystemProxy *netproxy.System
 	// Timeout bounds waiting for a response's headers and every gap in its body (pip's --timeout,
 	// 15 s by default).
 	Timeout time.Duration
@@ -45,7 +47,7 @@ func (n Network) Client() (*http.Client, error) { return n.client(4) }
 // above, no transparent gzip (wheels are stored as they are, and a Range must mean bytes).
 func (n Network) client(conns int) (*http.Client, error) {
 	tr := &http.Transport{
-		Proxy:                 n.proxyFunc(),
+		Proxy:                 n.resolver().Proxy,
 		DialContext:           (&net.Dialer{Timeout: n.timeout(), KeepAlive: 30 * time.Second}).DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          conns * 2,
@@ -76,57 +78,15 @@ func (n Network) timeout() time.Duration {
 	return 15 * time.Second
 }
 
-func (n Network) getenv(key string) string {
-	if n.Environ == nil {
-		if v := os.Getenv(key); v != "" {
-			return v
-		}
-		return os.Getenv(strings.ToLower(key))
-	}
-	var lower string
-	for _, kv := range n.Environ {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case key:
-			if v != "" {
-				return v
-			}
-		case strings.ToLower(key):
-			lower = v
-		}
-	}
-	return lower
-}
-
-// proxyFunc is pip's choice of proxy: its own setting for every URL, else the environment's.
-func (n Network) proxyFunc() func(*http.Request) (*url.URL, error) {
-	cfg := httpproxy.Config{
-		HTTPProxy:  n.getenv("HTTP_PROXY"),
-		HTTPSProxy: n.getenv("HTTPS_PROXY"),
-		NoProxy:    n.getenv("NO_PROXY"),
-	}
-	if n.Proxy != "" {
-		p := n.Proxy
-		if !strings.Contains(p, "://") {
-			p = "http://" + p // pip takes scheme-less "host:port" as an http proxy
-		}
-		cfg.HTTPProxy, cfg.HTTPSProxy = p, p
-	}
-	f := cfg.ProxyFunc()
-	return func(r *http.Request) (*url.URL, error) { return f(r.URL) }
+// resolver is pip's choice of proxy: its own setting for every URL, else the environment's, else
+// the Windows system proxy (see netproxy).
+func (n Network) resolver() *netproxy.Resolver {
+	return netproxy.New(netproxy.Settings{Pip: n.Proxy, Environ: n.Environ, System: n.SystemProxy})
 }
 
 // ProxyInUse names the proxy a request to rawURL goes through ("" for none), redacted, for messages.
 func (n Network) ProxyInUse(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return ""
-	}
-	p, err := n.proxyFunc()(&http.Request{URL: u})
-	if err != nil || p == nil {
-		return ""
-	}
-	return runner.Redact(p.String())
+	return n.resolver().InUse(rawURL)
 }
 
 // request prepares a GET of rawURL with the credentials moved out of the URL into a basic auth
@@ -134,10 +94,10 @@ func (n Network) ProxyInUse(rawURL string) string {
 func (n Network) request(rawURL string) (*http.Request, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, i18n.Wrap(err, i18n.T("fetch.err.not_url", i18n.D{"URL": runner.Redact(rawURL), "Err": err}))
+		return nil, i18n.Wrap(err, i18n.T("fetch.err.not_url", i18n.D{"URL": urls.Redact(rawURL), "Err": err}))
 	}
 	if u.Scheme != "https" && u.Scheme != "http" {
-		return nil, unsupported(i18n.T("fetch.err.not_http", i18n.D{"URL": runner.Redact(rawURL)}))
+		return nil, unsupported(i18n.T("fetch.err.not_http", i18n.D{"URL": urls.Redact(rawURL)}))
 	}
 	user := u.User
 	u.User = nil
@@ -152,7 +112,7 @@ func (n Network) request(rawURL string) (*http.Request, error) {
 	}
 	req, err := http.NewRequest(http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", runner.Redact(rawURL), err)
+		return nil, fmt.Errorf("%s: %w", urls.Redact(rawURL), err)
 	}
 	if user != nil {
 		pw, _ := user.Password()
@@ -183,7 +143,7 @@ func why(err error) string {
 	case err == io.ErrUnexpectedEOF: // only the bare error, whose English is exactly "unexpected EOF"
 		return i18n.T("fetch.why.dropped")
 	case errors.As(err, &ne) && ne.Timeout():
-		return i18n.T("fetch.why.timeout", i18n.D{"Err": runner.Redact(err.Error())})
+		return i18n.T("fetch.why.timeout", i18n.D{"Err": urls.Redact(err.Error())})
 	}
-	return runner.Redact(err.Error())
+	return urls.Redact(err.Error())
 }

@@ -20,7 +20,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/pep"
+	"gpuwiz/steps/urls"
 )
 
 // Shim is a loopback stand-in for package indexes, for a pip resolve that downloads no wheel.
@@ -184,14 +185,14 @@ func (s *Shim) fetch(u string) *memoEntry {
 	defer cancel()
 	resp, err := s.get(ctx, u)
 	if err != nil {
-		e.err = errors.New(runner.Redact(err.Error()))
+		e.err = errors.New(urls.Redact(err.Error()))
 		return e
 	}
 	defer resp.Body.Close()
 	e.status, e.ctype, e.final = resp.StatusCode, resp.Header.Get("Content-Type"), resp.Request.URL
 	e.body, err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		e.err = errors.New(runner.Redact(err.Error()))
+		e.err = errors.New(urls.Redact(err.Error()))
 	}
 	return e
 }
@@ -222,29 +223,11 @@ func (s *Shim) prefetch(metadata []byte) {
 		if end > 0 {
 			v = v[:end]
 		}
-		name := normalize(v)
+		name := pep.Normalize(v)
 		for i := range s.indexes {
 			go s.fetch(s.pageURL(i, name))
 		}
 	}
-}
-
-// normalize is a project name as PEP 503 writes it in index URLs.
-func normalize(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		if r == '-' || r == '_' || r == '.' {
-			dash = true
-			continue
-		}
-		if dash && b.Len() > 0 {
-			b.WriteByte('-')
-		}
-		dash = false
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // page hands on a project page of index i with its wheel links rewritten.
@@ -378,7 +361,7 @@ func (s *Shim) prefetchOnce(key string, metadata []byte) {
 func (s *Shim) pass(w http.ResponseWriter, r *http.Request, l shimLink) {
 	resp, err := s.get(r.Context(), l.real)
 	if err != nil {
-		http.Error(w, runner.Redact(err.Error()), http.StatusBadGateway)
+		http.Error(w, urls.Redact(err.Error()), http.StatusBadGateway)
 		return
 	}
 	defer resp.Body.Close()

@@ -151,7 +151,7 @@ func (f *fileProber) Sample(ctx context.Context) ([]Sample, error) {
 		}
 		free := float64(g.MemoryTotalMiB - min(g.MemoryUsedMiB, g.MemoryTotalMiB))
 		out = append(out, Sample{
-			Time: now, Index: g.Index,
+			Time: now, Index: g.Index, Simulated: true,
 			UtilizationPct: math.Round(load * 100),
 			MemoryUsedMiB:  g.MemoryUsedMiB + uint64(free*0.4*load),
 			MemoryTotalMiB: g.MemoryTotalMiB,

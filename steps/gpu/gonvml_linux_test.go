@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -127,5 +128,36 @@ func TestChainFallsBackToSMIWhenNVMLFails(t *testing.T) {
 	}
 	if !strings.Contains(r.Warnings[0], "NVML gave nothing") {
 		t.Fatalf("warnings: %q", r.Warnings)
+	}
+}
+
+// TestProbeAfterAnEarlyStart: NVML started before the probe (as Prestart does) gives the same report,
+// with the load's time as InitMS and the time from the load to the report as ProbeMS.
+func TestProbeAfterAnEarlyStart(t *testing.T) {
+	s := dgxa100.New()
+	withVitals(s)
+	fresh, err := mockProber(s).Probe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mockProber(s)
+	done := make(chan struct{})
+	go func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		_ = p.start()
+		close(done)
+	}()
+	<-done
+	early, err := p.Probe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if early.Timings == nil || early.Timings.InitMS > early.Timings.ProbeMS {
+		t.Errorf("timings: %+v", early.Timings)
+	}
+	fresh.Timings, early.Timings = nil, nil
+	if !reflect.DeepEqual(fresh, early) {
+		t.Errorf("an early start changed the report:\n%+v\n%+v", fresh, early)
 	}
 }

@@ -54,11 +54,13 @@ type nvmlProber struct {
 	backend string
 	open    func() (nvmlLib, error)
 
-	mu      sync.Mutex
-	lib     nvmlLib
-	devices []nvmlDevice
-	initErr error
-	opened  bool
+	mu       sync.Mutex
+	lib      nvmlLib
+	devices  []nvmlDevice
+	initErr  error
+	opened   bool
+	began    time.Time     // when start began loading the library
+	initTook time.Duration // loading and nvmlInit
 }
 
 func newNVMLProber(backend string, open func() (nvmlLib, error)) *nvmlProber {
@@ -71,6 +73,8 @@ func (p *nvmlProber) start() error {
 		return p.initErr
 	}
 	p.opened = true
+	p.began = time.Now()
+	defer func() { p.initTook = time.Since(p.began) }()
 	lib, err := p.open()
 	if err != nil {
 		p.initErr = err
@@ -110,11 +114,9 @@ func (p *nvmlProber) Close() {
 func (p *nvmlProber) Probe(ctx context.Context) (Report, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	begin := time.Now()
 	if err := p.start(); err != nil {
 		return Report{Backend: p.backend}, err
 	}
-	initDone := time.Now()
 	r := Report{Available: true, Backend: p.backend, GPUs: []GPU{}}
 	var warn warnings
 	if v, err := p.lib.DriverVersion(); err == nil {
@@ -139,7 +141,8 @@ func (p *nvmlProber) Probe(ctx context.Context) (Report, error) {
 	}
 	r.Warnings = append(warn.list, cardWarnings(r)...)
 	r.Message = availableMessage(r)
-	r.Timings = &Timings{InitMS: ms(initDone.Sub(begin)), ProbeMS: ms(time.Since(begin))}
+	// From the library's load (which Prestart may have begun earlier) to the report.
+	r.Timings = &Timings{InitMS: ms(p.initTook), ProbeMS: ms(time.Since(p.began))}
 	return r, nil
 }
 

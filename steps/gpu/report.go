@@ -63,6 +63,8 @@ type Sample struct {
 	PowerW         float64   `json:"power_w"`
 	SMClockMHz     float64   `json:"sm_clock_mhz"`
 	Processes      []Process `json:"processes,omitempty"`
+	// Simulated: made up from a --simulate file, not measured; never shown as a measurement.
+	Simulated bool `json:"simulated,omitempty"`
 }
 
 // Prober is the small interface every consumer of GPU facts depends on.

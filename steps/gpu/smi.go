@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gpuwiz/steps/i18n"
@@ -260,11 +261,11 @@ func parseSMIGPUs(out []byte, fields []string, warn *warnings) ([]GPU, string, e
 	return gpus, driver, nil
 }
 
-var smiCUDARe = regexp.MustCompile(`CUDA (?:UMD )?Version:\s*([0-9]+\.[0-9]+)`)
+var smiCUDARe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`CUDA (?:UMD )?Version:\s*([0-9]+\.[0-9]+)`) })
 
 // parseSMIBannerCUDA finds "CUDA Version: 13.0" (drivers before 610) or "CUDA UMD Version: 13.3" (610+).
 func parseSMIBannerCUDA(banner []byte) string {
-	m := smiCUDARe.FindSubmatch(banner)
+	m := smiCUDARe().FindSubmatch(banner)
 	if m == nil {
 		return ""
 	}

@@ -16,12 +16,10 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/pelletier/go-toml/v2"
-	"golang.org/x/text/language"
 )
 
 // Lang is a language gpuwiz speaks.
@@ -43,24 +41,10 @@ var locales embed.FS
 
 var current atomic.Value // Lang
 
-// langCatalogs are the languages' message files, each parsed on the first message asked of it: a run
-// in English never parses the Chinese files (the parse is most of the catalog's start-up cost).
-var langCatalogs = map[Lang]*catalog{English: {lang: English}, Chinese: {lang: Chinese}}
-
-type catalog struct {
-	lang Lang
-	once sync.Once
-	lc   *goi18n.Localizer
-	err  error
-}
-
-func (c *catalog) localizer() *goi18n.Localizer {
-	c.once.Do(func() { c.lc, c.err = loadLang(c.lang) })
-	if c.err != nil {
-		panic("i18n: the catalog does not load: " + c.err.Error()) //i18n:raw a broken build, for its developers (the catalog tests catch it first)
-	}
-	return c.lc
-}
+// langCatalogs are the languages' message files. A language's files are read on the first message
+// asked of it, and then only the files its id's first word names (see catalog.lookup): a run in English
+// never reads the Chinese files, and `gpuwiz gpu --json` reads the cli and gpu files, not the wizard's.
+var langCatalogs = map[Lang]*catalog{English: newCatalog(English), Chinese: newCatalog(Chinese)}
 
 func init() { current.Store(English) }
 
@@ -72,27 +56,6 @@ func Current() Lang { return current.Load().(Lang) }
 
 // IsChinese says whether messages are in Chinese now (for the few layouts that differ).
 func IsChinese() bool { return Current() == Chinese }
-
-// loadLang parses language l's message files (locales/*.<l>.toml) into a localizer of its own.
-func loadLang(l Lang) (*goi18n.Localizer, error) {
-	tag, err := language.Parse(string(l))
-	if err != nil {
-		return nil, err
-	}
-	bundle := goi18n.NewBundle(tag)
-	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	files, err := fs.Glob(locales, "locales/*."+string(l)+".toml")
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		if _, err := bundle.LoadMessageFileFS(locales, f); err != nil {
-			return nil, fmt.Errorf("%s: %w", path.Base(f), err)
-		}
-	}
-	return goi18n.NewLocalizer(bundle, string(l)), nil
-}
 
 // T is message id in the current language, its placeholders filled from data (at most one D).
 func T(id string, data ...D) string { return In(Current(), id, data...) }
@@ -111,7 +74,6 @@ func localize(l Lang, id string, count any, data []D) string {
 	if c == nil {
 		c = langCatalogs[English]
 	}
-	lc := c.localizer()
 	var td D
 	if len(data) > 0 || count != nil {
 		td = D{}
@@ -124,11 +86,11 @@ func localize(l Lang, id string, count any, data []D) string {
 			td["Count"] = count
 		}
 	}
-	cfg := &goi18n.LocalizeConfig{MessageID: id, PluralCount: count}
+	var m map[string]any
 	if td != nil {
-		cfg.TemplateData = map[string]any(td)
+		m = map[string]any(td)
 	}
-	s, err := lc.Localize(cfg)
+	s, err := c.localize(id, count, m)
 	if err != nil {
 		// A missing message is a bug the catalog tests catch; the user still gets the id, not a panic.
 		return "[" + id + "]"

@@ -1,3 +1,7 @@
+// Package indexcheck asks a package index whether the wheels a matrix row declares exist: for each
+// package of a build, each OS it names and each Python of its range. It reads the index pages as pip
+// does (PEP 503 HTML, PEP 691 JSON, or a flat find-links page) and looks at file names only, read by
+// steps/pep (wheel names, their tags, local labels).
 package indexcheck
 
 import (
@@ -13,6 +17,8 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
+	"gpuwiz/steps/urls"
 )
 
 // Source says where the pages of a build are. The zero value reads each build's own index_url
@@ -28,7 +34,7 @@ type Source struct {
 	FindLinks string
 }
 
-// Validate checks that at most one way is given and that each is a full http(s) URL.
+// Validate checks that at most one way is given and that each passes urls.Check ("{channel}" read as cu126).
 func (s Source) Validate() error {
 	n := 0
 	for name, u := range map[string]string{"--index-url": s.IndexURL, "--mirror": s.Mirror, "--find-links": s.FindLinks} {
@@ -36,9 +42,8 @@ func (s Source) Validate() error {
 			continue
 		}
 		n++
-		p, err := url.Parse(strings.ReplaceAll(u, "{channel}", "cu126"))
-		if err != nil || p.Host == "" || (p.Scheme != "https" && p.Scheme != "http") {
-			return errors.New(i18n.T("indexcheck.source.bad_url", i18n.D{"Flag": name, "URL": u}))
+		if _, err := urls.Check(strings.ReplaceAll(u, "{channel}", "cu126")); err != nil {
+			return errors.New(i18n.T("indexcheck.source.bad_url", i18n.D{"Flag": name, "Err": err}))
 		}
 	}
 	if n > 1 {
@@ -155,7 +160,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 	res := Result{Framework: c.Framework, Version: c.FrameworkVersion, Channel: c.Channel, OS: oses, Pythons: pythons}
 	// the packages' pages at the same time: a silent index costs one timeout, not one per package
 	type got struct {
-		wheels []Wheel
+		wheels []pep.Wheel
 		prob   *Problem
 	}
 	pages := make([]got, len(c.Packages))
@@ -178,7 +183,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 		for _, goos := range oses {
 			var lacking []string
 			for _, py := range pythons {
-				if !slices.ContainsFunc(wheels, func(w Wheel) bool { return SameVersion(w.Version, want) && w.ForOS(goos) && w.ForPython(py) }) {
+				if !slices.ContainsFunc(wheels, func(w pep.Wheel) bool { return pep.SameVersion(w.Version, want) && w.ForOS(goos) && w.ForPython(py) }) {
 					lacking = append(lacking, py)
 				}
 			}
@@ -194,7 +199,7 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 		}
 		if i == 0 { // the framework itself: wheels for a system the build does not name
 			for _, goos := range []string{"linux", "windows"} {
-				if !slices.Contains(c.OS, goos) && slices.ContainsFunc(wheels, func(w Wheel) bool { return SameVersion(w.Version, want) && w.ForOS(goos) }) {
+				if !slices.Contains(c.OS, goos) && slices.ContainsFunc(wheels, func(w pep.Wheel) bool { return pep.SameVersion(w.Version, want) && w.ForOS(goos) }) {
 					res.ExtraOS = append(res.ExtraOS, goos)
 				}
 			}
@@ -213,19 +218,19 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 
 // projectWheels lists the wheels of project on build c's channel; a page that does not answer or
 // cannot be read is a Problem. A page the index does not have (404) lists nothing.
-func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, project string) ([]Wheel, *Problem) {
+func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, project string) ([]pep.Wheel, *Problem) {
 	pageURL, flat := src.pageURL(c, project)
 	files, err := f.Files(ctx, pageURL)
 	if errors.Is(err, ErrNotServed) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Problem{Package: project, URL: redact(pageURL), Reason: err.Error()}
+		return nil, &Problem{Package: project, URL: urls.Redact(pageURL), Reason: err.Error()}
 	}
-	norm := Normalize(project)
-	var out []Wheel
+	norm := pep.Normalize(project)
+	var out []pep.Wheel
 	for _, file := range files {
-		w, err := ParseWheel(file)
+		w, err := pep.ParseWheel(file)
 		if err != nil || (flat && w.Name != norm) {
 			continue
 		}
@@ -234,15 +239,6 @@ func projectWheels(ctx context.Context, f *Fetcher, src Source, c matrix.Candida
 		}
 	}
 	return out, nil
-}
-
-// redact drops credentials from a URL for messages.
-func redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
-	}
-	return u.Redacted()
 }
 
 // Extra is a build the index serves that the matrix lacks: a framework version on a channel.
@@ -294,7 +290,7 @@ func CheckMatrix(ctx context.Context, m *matrix.Matrix, frameworks []string, f *
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			rep.Rows[i] = Check(ctx, f, src, c, c.OS, Pythons(c.PythonMin, c.PythonMax))
+			rep.Rows[i] = Check(ctx, f, src, c, c.OS, pep.Pythons(c.PythonMin, c.PythonMax))
 		}()
 	}
 	wg.Wait()
@@ -332,8 +328,8 @@ func extras(ctx context.Context, m *matrix.Matrix, cands []matrix.Candidate, f *
 		oldest, _ := version.NewVersion(versions[0])
 		found := map[string][]string{}
 		for _, w := range wheels {
-			v, label, _ := strings.Cut(w.Version, "+")
-			if c.Packages[0].LocalLabel != "" && "+"+label != c.Packages[0].LocalLabel {
+			v := pep.Public(w.Version)
+			if c.Packages[0].LocalLabel != "" && pep.LocalLabel(w.Version) != c.Packages[0].LocalLabel {
 				continue
 			}
 			pv, err := version.NewVersion(v)

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/net/html"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/netproxy"
 )
 
 // ErrNotServed means the index answered that it has no such page (HTTP 404 or 410): the project is not
@@ -30,7 +31,9 @@ const maxPage = 64 << 20
 
 // Fetcher reads index pages, each at most once, with a timeout per request.
 type Fetcher struct {
-	Client  *http.Client  // nil: http.DefaultClient
+	// Client makes the requests; nil: one through the proxy pip would use without a setting of its
+	// own (the environment's, else the Windows system proxy: see netproxy).
+	Client  *http.Client
 	Timeout time.Duration // per request; 0: 20 s
 
 	mu    sync.Mutex
@@ -83,7 +86,7 @@ func (f *Fetcher) fetch(ctx context.Context, pageURL string) ([]string, error) {
 	req.Header.Set("Accept", accept)
 	client := f.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = netproxy.New(netproxy.Settings{}).Client()
 	}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/indexcheck"
+	"gpuwiz/steps/pep"
 )
 
 // The install check against a loopback index, in Chinese: the refusal names the missing wheel and
@@ -61,7 +62,7 @@ func TestErrorsInChinese(t *testing.T) {
 		i18ntest.NoEnglishProse(t, "source", err.Error())
 	}
 	for _, f := range []string{"torch.tar.gz", "torch-2.6.0.whl", "torch-2.6.0-x-cp312-cp312-win_amd64.whl", "torch-2.6.0-cp312-c$p312-win_amd64.whl"} {
-		_, err := indexcheck.ParseWheel(f)
+		_, err := pep.ParseWheel(f)
 		if err == nil {
 			t.Fatalf("%s parsed", f)
 		}

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
 )
 
@@ -104,7 +104,7 @@ func venvSiteDirs(root string) []string {
 func backupDistInfo(sites, names []string, filesDir string) (m *manifest, files int, ok bool, err error) {
 	want := map[string]bool{}
 	for _, n := range names {
-		want[pyenv.NormalizeName(n)] = true
+		want[pep.Normalize(n)] = true
 	}
 	m = &manifest{Purelib: sites[0], Platlib: sites[len(sites)-1]}
 	if err := os.MkdirAll(filesDir, 0o755); err != nil {
@@ -119,7 +119,7 @@ func backupDistInfo(sites, names []string, filesDir string) (m *manifest, files 
 			dir := de.Name()
 			switch {
 			case strings.HasSuffix(dir, ".egg-info"):
-				if want[pyenv.NormalizeName(strings.SplitN(strings.TrimSuffix(dir, ".egg-info"), "-", 2)[0])] {
+				if want[pep.Normalize(strings.SplitN(strings.TrimSuffix(dir, ".egg-info"), "-", 2)[0])] {
 					return nil, 0, false, nil
 				}
 				continue
@@ -127,7 +127,7 @@ func backupDistInfo(sites, names []string, filesDir string) (m *manifest, files 
 				continue
 			}
 			name, version := distInfoMeta(filepath.Join(site, dir, "METADATA"))
-			if name == "" || !want[pyenv.NormalizeName(name)] {
+			if name == "" || !want[pep.Normalize(name)] {
 				continue
 			}
 			rec, err := os.Open(filepath.Join(site, dir, "RECORD"))

@@ -53,7 +53,7 @@ func TestCondaEnvInstallSwitchAndRestore(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, out, _ = install(t, ctx, options(t, v, torchTarget(ix, "cu118"), cache), func(ev Event) {
-		if ev.StepID == StepInstall && strings.Contains(ev.Line, "Installing collected packages") {
+		if writing(ev) {
 			cancel()
 		}
 	})

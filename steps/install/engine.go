@@ -18,8 +18,10 @@ import (
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 	"gpuwiz/steps/verify"
 )
 
@@ -47,6 +49,9 @@ type Event struct {
 	Line     string           `json:"line,omitempty"`
 	Progress *runner.Progress `json:"progress,omitempty"`
 	Message  string           `json:"message,omitempty"`
+	// Did is what a finished step really did, in words, when that is not what its planned title
+	// says: a download step whose wheels all came from the wheel cache downloaded nothing.
+	Did string `json:"did,omitempty"`
 }
 
 // Outcome is how an install ended.
@@ -67,6 +72,11 @@ type Outcome struct {
 	VenvRemoved     bool           `json:"venv_removed,omitempty"` // the run created the venv and, failing, removed it again
 	Leftovers       []Leftover     `json:"leftovers,omitempty"`    // damaged: what still differs from the snapshot, each with the command that clears it
 	Warnings        []string       `json:"warnings,omitempty"`
+	// StepSeconds is how long each step that ran took, by step id (the install step's time is what
+	// gpuwiz's installer is measured by).
+	StepSeconds map[string]float64 `json:"step_seconds,omitempty"`
+	// Installer is who wrote the wheels in the install step: "gpuwiz" or "pip".
+	Installer string `json:"installer,omitempty"`
 }
 
 // OK reports an installed and verified build.
@@ -77,9 +87,10 @@ type engine struct {
 	r               runner.Runner
 	events          chan<- Event
 	py              string
-	changed         bool   // the uninstall has begun: failures from here on restore
-	createdVenv     bool   // the venv did not exist before this run: an unchanged failure removes it
-	createdTop      string // the outermost directory this run creates (the venv or a missing parent); "" when the venv dir existed (empty)
+	changed         bool              // the uninstall has begun: failures from here on restore
+	did             map[string]string // step ID → what it really did, when not what its title says (Event.Did)
+	createdVenv     bool              // the venv did not exist before this run: an unchanged failure removes it
+	createdTop      string            // the outermost directory this run creates (the venv or a missing parent); "" when the venv dir existed (empty)
 	snapshot        []byte
 	backupDir       string
 	manifest        *manifest
@@ -105,7 +116,7 @@ const restoreTimeout = 10 * time.Minute
 // new set or the old one.
 func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) Outcome {
 	plan.Steps = copySteps(plan.Steps)
-	e := &engine{plan: plan, r: r, events: events, py: plan.venv.Python(), stepSkip: map[string]bool{},
+	e := &engine{plan: plan, r: r, events: events, py: plan.venv.Python(), stepSkip: map[string]bool{}, did: map[string]string{},
 		pins: append([]string{}, plan.pins...)}
 	e.out.LogPath = plan.LogPath
 	unlock, err := pyenv.Lock(plan.Venv)
@@ -145,7 +156,12 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 		}
 		e.emit(Event{StepID: s.ID, State: StateRunning, Message: s.Title})
 		e.journalStep(s.ID, s.ID == StepUninstall || s.ID == StepLeftovers || s.ID == StepInstall)
+		began := time.Now()
 		err := e.step(ctx, s)
+		if e.out.StepSeconds == nil {
+			e.out.StepSeconds = map[string]float64{}
+		}
+		e.out.StepSeconds[s.ID] = time.Since(began).Round(time.Millisecond).Seconds()
 		if err == nil && ctx.Err() != nil && e.changed && s.ID != StepVerify && s.ID != StepLock {
 			err = i18n.Wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": s.ID, "Err": ctx.Err()}))
 		}
@@ -153,10 +169,14 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 		case err == nil && s.ID == StepVenv:
 			e.startJournal() // the new venv is the run's first change: from here on it says so
 			e.journalDone(s.ID)
-			e.emit(Event{StepID: s.ID, State: StateDone})
+			e.emit(Event{StepID: s.ID, State: StateDone, Did: e.did[s.ID]})
+		case err == nil && s.ID == StepVerify && e.out.Verify != nil && !e.out.Verify.OK:
+			// The set stays in place (the verify screen says what failed), but the step did not pass.
+			e.journalDone(s.ID)
+			e.emit(Event{StepID: s.ID, State: StateFailed, Message: i18n.N("install.event.checks_failed", len(e.out.Verify.Failed()))})
 		case err == nil:
 			e.journalDone(s.ID)
-			e.emit(Event{StepID: s.ID, State: StateDone})
+			e.emit(Event{StepID: s.ID, State: StateDone, Did: e.did[s.ID]})
 		case errors.Is(err, errSkipped):
 			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: err.Error()})
 		case s.BestEffort || s.ID == StepLock:
@@ -226,7 +246,7 @@ func (e *engine) removeCreated() error {
 func (e *engine) finish() Outcome {
 	e.closeJournal()
 	if e.out.Err != nil {
-		e.out.Error = runner.Redact(e.out.Err.Error())
+		e.out.Error = urls.Redact(e.out.Err.Error())
 	}
 	if e.jn != nil && e.jn.err != nil {
 		e.out.Warnings = append(e.out.Warnings, i18n.T("faults.journal.write_failed", i18n.D{"File": e.jn.path, "Err": e.jn.err}))
@@ -328,16 +348,19 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		return e.moveLeftovers()
 	case StepInstall:
 		e.changed = true
-		return e.pip(ctx, s, e.installArgv(s.Argv))
+		argv := e.installArgv(s.Argv)
+		if handled, err := e.ownInstall(ctx, argv); handled {
+			e.out.Installer = "gpuwiz"
+			return err
+		}
+		e.out.Installer = "pip"
+		return e.pip(ctx, s, argv)
 	case StepVerify:
 		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
 		if err != nil {
 			return err
 		}
 		e.out.Verify = &rep
-		if !rep.OK {
-			e.emit(Event{StepID: s.ID, Message: i18n.N("install.event.checks_failed", len(rep.Failed()))})
-		}
 		return nil
 	case StepLock:
 		return e.writeLockFiles(ctx, s)
@@ -516,8 +539,11 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	before := dirFiles(e.plan.StageDir)
 	resolved := e.startResolve(ctx, s) // while the offline try runs
 	defer resolved.stop()
-	if res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}); res.Err == nil { //i18n:raw the step's label in the log
+	// The offline try's output goes to the log only: its miss is expected (pip's "ERROR: Could not
+	// find a version" means "not all in the cache yet") and is no error to the user.
+	if res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}, nil); res.Err == nil { //i18n:raw the step's label in the log
 		e.emit(Event{StepID: s.ID, Message: i18n.T("install.event.all_cached")})
+		e.did[s.ID] = e.fromCache(s)
 		if s.ID == StepStage {
 			e.stepSkip[StepStageDeps] = true
 			e.out.Source = "cache"
@@ -526,6 +552,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	} else if ctx.Err() != nil {
 		return res.Err
 	}
+	e.emitLine(Event{StepID: s.ID, Line: i18n.T("install.event.cache_miss")})
 	if s.ID == StepStage {
 		e.out.Source = e.plan.IndexURL
 		if e.plan.FindLinks != "" {
@@ -548,6 +575,15 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		err = probeIndex(ctx, err, s.Argv, e.plan.env)
 	}
 	return err
+}
+
+// fromCache is what a download step did when every wheel came from the wheel cache.
+func (e *engine) fromCache(s Step) string {
+	pins := e.pins
+	if s.ID == StepStageOpt {
+		pins = e.plan.optional
+	}
+	return i18n.T("install.step.from_cache", i18n.D{"Pins": strings.Join(pins, " ")})
 }
 
 // checkCache checks every cached wheel of the build before anything reuses it.
@@ -584,17 +620,17 @@ func probeIndex(ctx context.Context, err error, argv []string, env []string) err
 	if rerr != nil {
 		return err
 	}
-	resp, herr := http.DefaultClient.Do(req)
+	resp, herr := netproxy.New(netproxy.Settings{Environ: env}).Client().Do(req)
 	if herr != nil {
 		why := herr.Error()
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": err, "Index": index, "Why": why, "Proxy": proxyNote(env)}))}
+		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Why": urls.Redact(why), "Proxy": proxyNote(env)}))}
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {
-		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": err, "Index": index, "Status": resp.Status}))
+		return i18n.Wrap(err, i18n.T("install.probe.status", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Status": resp.Status}))
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,6 +45,15 @@ func TestFreshInstallReinstallAndChannelSwitch(t *testing.T) {
 	if !hasState(events, StepInstall, StateDone) || !hasState(events, StepVerify, StateDone) {
 		t.Errorf("events lack install/verify done: %+v", events)
 	}
+	// The offline try's expected miss is no pip ERROR on the screen; one plain line says what follows.
+	for _, e := range events {
+		if strings.Contains(e.Line, "ERROR") {
+			t.Errorf("a first install shows pip's error of the expected cache miss: %q", e.Line)
+		}
+	}
+	if !slices.ContainsFunc(events, func(e Event) bool { return strings.Contains(e.Line, "does not hold the whole build yet") }) {
+		t.Errorf("no line says the download follows the cache miss")
+	}
 
 	served := ix.BytesServed()
 	_, out, events = install(t, ctx, options(t, v, torchTarget(ix, "cu126"), cache), nil)
@@ -55,6 +65,12 @@ func TestFreshInstallReinstallAndChannelSwitch(t *testing.T) {
 	}
 	if !hasMessage(events, StepStage, "already in the cache") {
 		t.Errorf("stage did not report the cache hit: %+v", events)
+	}
+	// The download step's ✓ says what it did: nothing came from the index.
+	if !slices.ContainsFunc(events, func(e Event) bool {
+		return e.StepID == StepStage && e.State == StateDone && strings.Contains(e.Did, "taken from the wheel cache")
+	}) {
+		t.Errorf("the cached stage step ended as a download: %+v", events)
 	}
 
 	plan, out, _ = install(t, ctx, options(t, v, torchTarget(ix, "cu118"), cache), nil)
@@ -114,30 +130,42 @@ func TestIndexDownBeforeUninstallLeavesTheVenvAsItWas(t *testing.T) {
 	}
 }
 
-// pip is killed while it unpacks the padded torch wheel: the old cu118 set comes back.
+// The install step is killed while it writes the padded torch wheel: the old cu118 set comes back,
+// whether gpuwiz's installer or pip (GPUWIZ_INSTALLER=pip) is writing.
 func TestKilledInstallRestoresTheOldSet(t *testing.T) {
-	ix := serve(t)
-	v := userVenv(t)
-	before := freeze(t, v)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	_, out, events := install(t, ctx, options(t, v, torchTarget(ix, "cu126"), t.TempDir()), func(ev Event) {
-		if ev.StepID == StepInstall && strings.Contains(ev.Line, "Installing collected packages") {
-			cancel()
-		}
-	})
-	if out.Result != ResultRestored || !out.Restored || out.FailedStep != StepInstall || !strings.Contains(out.Error, "context canceled") {
-		t.Fatalf("want restored after the kill, got %+v", out)
+	for _, installer := range []string{"gpuwiz", "pip"} {
+		t.Run(installer, func(t *testing.T) {
+			t.Setenv(InstallerEnv, installer)
+			ix := serve(t)
+			v := userVenv(t)
+			before := freeze(t, v)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			_, out, events := install(t, ctx, options(t, v, torchTarget(ix, "cu126"), t.TempDir()), func(ev Event) {
+				if writing(ev) {
+					cancel()
+				}
+			})
+			if out.Result != ResultRestored || !out.Restored || out.FailedStep != StepInstall || !strings.Contains(out.Error, "context canceled") {
+				t.Fatalf("want restored after the kill, got %+v", out)
+			}
+			if !hasState(events, StepUninstall, StateDone) || !hasState(events, "restore", StateDone) {
+				t.Fatalf("the uninstall must have run before the kill: %+v", events)
+			}
+			if after := freeze(t, v); after != before {
+				t.Fatalf("pip freeze differs:\nbefore\n%s\nafter\n%s", before, after)
+			}
+			if got := importVersion(t, v, "torch"); got != "2.6.0+cu118" {
+				t.Fatalf("import torch after restore: %s", got)
+			}
+		})
 	}
-	if !hasState(events, StepUninstall, StateDone) || !hasState(events, "restore", StateDone) {
-		t.Fatalf("the uninstall must have run before the kill: %+v", events)
-	}
-	if after := freeze(t, v); after != before {
-		t.Fatalf("pip freeze differs:\nbefore\n%s\nafter\n%s", before, after)
-	}
-	if got := importVersion(t, v, "torch"); got != "2.6.0+cu118" {
-		t.Fatalf("import torch after restore: %s", got)
-	}
+}
+
+// writing says whether ev is the install step starting to write files: pip's "Installing collected
+// packages", or gpuwiz's installer's first line.
+func writing(ev Event) bool {
+	return ev.StepID == StepInstall && (strings.Contains(ev.Line, "Installing collected packages") || strings.Contains(ev.Line, "gpuwiz installs "))
 }
 
 // Both Paddle dists in one venv (the CPU one shadowing the GPU one): both go, the orphan paddle/

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"gpuwiz/steps/pep"
+	"gpuwiz/steps/shellquote"
+	"gpuwiz/steps/urls"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"gpuwiz/steps/pyenv"
 )
 
 // noteInstalledWheel keeps the wheel file of a "Processing /cache/…/torch-….whl" line of pip install.
@@ -43,15 +44,15 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	fmt.Fprintf(&b, "# written by gpuwiz: pip freeze of %s after installing %s %s (%s)\n", e.plan.Venv, e.plan.Target.Framework, e.plan.Target.FrameworkVersion, e.plan.Target.Channel)
 	//i18n:raw requirements.lock's comments: a file format
 	b.WriteString("# where the build came from (a repair takes the same wheels from the cache, else from here; credentials are not kept):\n")
-	fmt.Fprintf(&b, "# index-url: %s\n", stripCredentials(e.plan.IndexURL))
+	fmt.Fprintf(&b, "# index-url: %s\n", urls.Strip(e.plan.IndexURL))
 	if e.plan.FindLinks != "" {
-		fmt.Fprintf(&b, "# find-links: %s\n", stripCredentials(e.plan.FindLinks))
+		fmt.Fprintf(&b, "# find-links: %s\n", urls.Strip(e.plan.FindLinks))
 	}
 	if m := e.plan.Target.Mirror; m != "" {
-		fmt.Fprintf(&b, "# mirror: %s\n", stripCredentials(m))
+		fmt.Fprintf(&b, "# mirror: %s\n", urls.Strip(m))
 	}
 	if e.out.Source != "" {
-		fmt.Fprintf(&b, "# staged from: %s\n", stripCredentials(e.out.Source)) //i18n:raw requirements.lock: a file format
+		fmt.Fprintf(&b, "# staged from: %s\n", urls.Strip(e.out.Source)) //i18n:raw requirements.lock: a file format
 	}
 	sc := bufio.NewScanner(strings.NewReader(string(out)))
 	for sc.Scan() {
@@ -60,7 +61,7 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 			continue
 		}
 		name, version, ok := strings.Cut(line, "==")
-		if w, found := byDist[pyenv.NormalizeName(name)+"=="+version]; ok && found && w[1] != "" {
+		if w, found := byDist[pep.Normalize(name)+"=="+version]; ok && found && w[1] != "" {
 			line += "  # sha256=" + w[1] + " " + w[0]
 		}
 		b.WriteString(line + "\n")
@@ -70,9 +71,9 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	}
 	b.Reset()
 	//i18n:raw constraints.txt's comments: a file format, the same in every language
-	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, stripCredentials(e.plan.IndexURL))
-	b.WriteString("# Use it with every later install into this venv:\n")                                       //i18n:raw constraints.txt: a file format
-	b.WriteString("#   pip install -r requirements.txt -c " + e.plan.ConstraintsFile + "\n")                   //i18n:raw constraints.txt: a file format
+	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, urls.Strip(e.plan.IndexURL))
+	b.WriteString("# Use it with every later install into this venv:\n") //i18n:raw constraints.txt: a file format
+	b.WriteString("#   " + shellquote.Command(hostGOOS(), "pip", "install", "-r", "requirements.txt", "-c", e.plan.ConstraintsFile) + "\n")
 	b.WriteString("# pip then refuses any other torch/paddle build instead of silently replacing this one.\n") //i18n:raw constraints.txt: a file format
 	for _, p := range e.pins {
 		b.WriteString(p + "\n")

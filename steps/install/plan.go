@@ -1,9 +1,8 @@
 package install
 
 import (
-	"errors"
 	"fmt"
-	"net/url"
+	"gpuwiz/steps/shellquote"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -12,8 +11,9 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // Step kinds.
@@ -111,7 +111,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 		return Plan{}, badInput(i18n.T("install.err.no_packages", i18n.D{"Framework": t.Framework, "Version": t.FrameworkVersion, "Channel": t.Channel}))
 	}
 	index := opts.indexURL()
-	if err := CheckIndexURL(index); err != nil {
+	if _, err := urls.Check(index); err != nil {
 		return Plan{}, badInput(i18n.T("install.err.index_url", i18n.D{"Err": err}))
 	}
 	mirror := opts.Mirror
@@ -119,12 +119,12 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 		mirror = t.Mirror
 	}
 	if mirror != "" {
-		if err := CheckIndexURL(mirror); err != nil {
+		if _, err := urls.Check(mirror); err != nil {
 			return Plan{}, badInput(i18n.T("install.err.mirror", i18n.D{"Err": err}))
 		}
 	}
 	if opts.FindLinks != "" {
-		if err := CheckIndexURL(opts.FindLinks); err != nil {
+		if _, err := urls.Check(opts.FindLinks); err != nil {
 			return Plan{}, badInput("find-links: " + err.Error()) //i18n:raw the option's name and the URL's own error
 		}
 	}
@@ -156,9 +156,9 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.env = frameworkEnv(p.userEnv, index)
 	p.Warnings = append(p.Warnings, envInterference(p.userEnv)...)
 	if t.Framework == "torch" {
-		p.families = pyenv.TorchFamilyNames
+		p.families = pep.TorchFamily
 	} else {
-		p.families = pyenv.PaddleNames
+		p.families = pep.PaddleDists
 	}
 	if mirror != "" && t.Framework == "torch" {
 		p.Notes = append(p.Notes, i18n.T("install.note.torch_mirror"))
@@ -217,21 +217,21 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 	if t.Framework == "paddle" && mirror != "" {
 		alone := []string{"--index-url", index}
-		title := i18n.T("install.step.stage_alone", i18n.D{"Pins": strings.Join(p.pins, " "), "Index": index})
+		title := i18n.T("install.step.stage_alone", i18n.D{"Pins": strings.Join(p.pins, " "), "Index": urls.Redact(index)})
 		if p.FindLinks != "" {
 			alone = []string{"--no-index", "--find-links", p.FindLinks}
-			title = i18n.T("install.step.stage_alone_links", i18n.D{"Pins": strings.Join(p.pins, " "), "Links": p.FindLinks})
+			title = i18n.T("install.step.stage_alone_links", i18n.D{"Pins": strings.Join(p.pins, " "), "Links": urls.Redact(p.FindLinks)})
 		}
 		p.add(Step{ID: StepStage, Title: title,
 			Kind: KindPip, Offline: offline(p.pins...),
 			Argv: pip("download", append(append([]string{progress[0], progress[1], "--no-deps"}, alone...), append([]string{"-d", p.StageDir}, p.pins...)...)...)})
-		p.add(Step{ID: StepStageDeps, Title: i18n.T("install.step.stage_deps", i18n.D{"Mirror": mirror}), Kind: KindPip,
+		p.add(Step{ID: StepStageDeps, Title: i18n.T("install.step.stage_deps", i18n.D{"Mirror": urls.Redact(mirror)}), Kind: KindPip,
 			Argv: pip("download", progress[0], progress[1], "--index-url", mirror, "-d", p.StageDir, "-r", p.depsFile())})
-		p.Notes = append(p.Notes, i18n.T("install.note.paddle_mirror", i18n.D{"Index": index}))
+		p.Notes = append(p.Notes, i18n.T("install.note.paddle_mirror", i18n.D{"Index": urls.Redact(index)}))
 	} else {
-		title := i18n.T("install.step.stage", i18n.D{"Pins": strings.Join(p.pins, " "), "Index": index})
+		title := i18n.T("install.step.stage", i18n.D{"Pins": strings.Join(p.pins, " "), "Index": urls.Redact(index)})
 		if p.FindLinks != "" {
-			title = i18n.T("install.step.stage_links", i18n.D{"Pins": strings.Join(p.pins, " "), "Links": p.FindLinks, "Deps": from[3]})
+			title = i18n.T("install.step.stage_links", i18n.D{"Pins": strings.Join(p.pins, " "), "Links": urls.Redact(p.FindLinks), "Deps": urls.Redact(from[3])})
 		}
 		p.add(Step{ID: StepStage, Title: title,
 			Kind: KindPip, Offline: offline(p.pins...),
@@ -244,8 +244,8 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 
 	for _, d := range installed.Dists {
-		if slices.Contains(p.families, pyenv.NormalizeName(d.Name)) {
-			p.Uninstall = append(p.Uninstall, pyenv.NormalizeName(d.Name))
+		if slices.Contains(p.families, pep.Normalize(d.Name)) {
+			p.Uninstall = append(p.Uninstall, pep.Normalize(d.Name))
 		}
 	}
 	slices.Sort(p.Uninstall)
@@ -280,12 +280,12 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	if cached {
 		p.Source.Kind = "cache"
 		p.Source.Why = i18n.N("install.source.cache", cachedFiles, i18n.D{"Pins": strings.Join(p.pins, " "), "Size": humanBytes(cachedSize),
-			"From": i18n.Join(cachedFrom), "Index": runner.Redact(index), "Why": p.Source.Why})
+			"From": i18n.Join(cachedFrom), "Index": urls.Redact(index), "Why": p.Source.Why})
 	}
 	p.Notes = append(p.Notes,
 		i18n.T("install.note.downloads", i18n.D{"ReportFrom": reportFrom}),
 		i18n.T("install.note.nothing_uninstalled", i18n.D{"Dir": p.StageDir}),
-		i18n.T("install.note.constraints", i18n.D{"File": p.ConstraintsFile}))
+		i18n.T("install.note.constraints", i18n.D{"File": shellquote.Command(hostGOOS(), p.ConstraintsFile)}))
 	if t.Framework == "torch" && len(installed.PaddleDists) > 0 || t.Framework == "paddle" && len(installed.TorchFamily) > 0 {
 		p.Warnings = append(p.Warnings, i18n.T("install.warn.both_frameworks"))
 	}
@@ -313,29 +313,11 @@ func (p Plan) Step(id string) (Step, bool) {
 }
 
 func (p Plan) depsFile() string {
-	return filepath.Join(p.StageDir, "gpuwiz-deps-"+pyenv.NormalizeName(p.Target.Packages[0].Name)+"-"+p.Target.Packages[0].Version+".txt")
+	return filepath.Join(p.StageDir, "gpuwiz-deps-"+pep.Normalize(p.Target.Packages[0].Name)+"-"+p.Target.Packages[0].Version+".txt")
 }
 
 // pin is the exact requirement with the local label, so a +cpu build of the same number never fits.
 func pin(pkg matrix.Package) string { return pkg.Name + "==" + pkg.Version + pkg.LocalLabel }
-
-// CheckIndexURL accepts https, and http only for a loopback host.
-func CheckIndexURL(s string) error {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return errors.New(i18n.T("install.err.not_url", i18n.D{"URL": strconv.Quote(s)}))
-	}
-	switch u.Scheme {
-	case "https":
-		return nil
-	case "http":
-		if matrix.IsLoopbackHost(u.Hostname()) {
-			return nil
-		}
-		return errors.New(i18n.T("install.err.plain_http", i18n.D{"URL": strconv.Quote(s)}))
-	}
-	return errors.New(i18n.T("install.err.not_https", i18n.D{"URL": strconv.Quote(s)}))
-}
 
 // humanBytes is a size in the units a download bar uses.
 func humanBytes(n int64) string {

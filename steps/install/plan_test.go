@@ -7,6 +7,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/urls"
 )
 
 func planTarget() Target {
@@ -107,8 +108,8 @@ func TestCheckIndexURLAllowsPlainHTTPOnlyForLoopback(t *testing.T) {
 		"ftp://127.0.0.1/whl":                    false,
 		"download.pytorch.org/whl/cu126":         false,
 	} {
-		if err := CheckIndexURL(url); (err == nil) != ok {
-			t.Errorf("CheckIndexURL(%q) = %v, want ok=%v", url, err, ok)
+		if _, err := urls.Check(url); (err == nil) != ok {
+			t.Errorf("urls.Check(%q) = %v, want ok=%v", url, err, ok)
 		}
 	}
 }

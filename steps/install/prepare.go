@@ -10,6 +10,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // Prepare checks the venv path, learns what the venv holds (or the pip a new one will get), asks
@@ -112,7 +113,7 @@ func configInterference(list string) []string {
 		if scope == ":env:" {
 			continue // PIP_* variables are named by MakePlan from the environment itself
 		}
-		warns = append(warns, i18n.T("install.warn.pip_config", i18n.D{"Scope": scope, "Key": name, "Value": runner.Redact(val)}))
+		warns = append(warns, i18n.T("install.warn.pip_config", i18n.D{"Scope": scope, "Key": name, "Value": urls.Redact(val)}))
 	}
 	return warns
 }

@@ -10,6 +10,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // Recover puts back what an interrupted run (its journal still open) had changed in venv, from the
@@ -127,7 +128,7 @@ func (e *engine) loadForRestore(j Journal) error {
 
 func withError(o Outcome) Outcome {
 	if o.Err != nil {
-		o.Error = runner.Redact(o.Err.Error())
+		o.Error = urls.Redact(o.Err.Error())
 	}
 	return o
 }

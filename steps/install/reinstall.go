@@ -12,6 +12,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // DefaultLogPath is where a run's log goes when the user names none:
@@ -56,7 +57,7 @@ func reinstallOptions(venv string, c matrix.Candidate, o ReinstallOptions) Optio
 	switch {
 	case o.IndexURL != "" || o.FindLinks != "":
 		opts.SourceWhy = i18n.T("install.source.repair_given")
-	case sameChannel && lock.IndexURL != "" && CheckIndexURL(lock.IndexURL) == nil:
+	case sameChannel && lock.IndexURL != "" && urls.Valid(lock.IndexURL):
 		opts.IndexURLOverride, opts.FindLinks = lock.IndexURL, lock.FindLinks
 		opts.SourceWhy = i18n.T("install.source.lock")
 	default:
@@ -65,7 +66,7 @@ func reinstallOptions(venv string, c matrix.Candidate, o ReinstallOptions) Optio
 			opts.SourceWhy = i18n.T("install.source.official_no_lock")
 		}
 	}
-	if opts.Mirror == "" && sameChannel && CheckIndexURL(lock.Mirror) == nil {
+	if opts.Mirror == "" && sameChannel && urls.Valid(lock.Mirror) {
 		opts.Mirror = lock.Mirror
 	}
 	return opts
@@ -88,9 +89,9 @@ func (s Source) Describe() string {
 		return i18n.T("install.source.describe_cache", i18n.D{"Why": s.Why})
 	}
 	if s.FindLinks != "" {
-		return i18n.T("install.source.describe_links", i18n.D{"Links": runner.Redact(s.FindLinks), "Index": runner.Redact(s.IndexURL), "Why": s.Why})
+		return i18n.T("install.source.describe_links", i18n.D{"Links": urls.Redact(s.FindLinks), "Index": urls.Redact(s.IndexURL), "Why": s.Why})
 	}
-	return i18n.T("install.source.describe", i18n.D{"Index": runner.Redact(s.IndexURL), "Why": s.Why})
+	return i18n.T("install.source.describe", i18n.D{"Index": urls.Redact(s.IndexURL), "Why": s.Why})
 }
 
 // Reinstall installs c into the existing venv through the same engine as install: plan against
@@ -109,7 +110,7 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	}
 	if lines != nil {
 		select {
-		case lines <- runner.Line{Text: i18n.T("install.repair.source", i18n.D{"Index": runner.Redact(p.Source.IndexURL), "Why": p.Source.Why})}:
+		case lines <- runner.Line{Text: i18n.T("install.repair.source", i18n.D{"Index": urls.Redact(p.Source.IndexURL), "Why": p.Source.Why})}:
 		default:
 		}
 	}

@@ -12,12 +12,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // errUsePip says the stage cannot be done by resolving with pip and fetching in Go, and why:
@@ -96,14 +98,15 @@ type pipReport struct {
 			DirInfo *json.RawMessage `json:"dir_info"`
 			VCSInfo *json.RawMessage `json:"vcs_info"`
 		} `json:"download_info"`
-		Metadata struct {
+		Requested bool `json:"requested"` // named on pip's command line, not pulled in as a dependency
+		Metadata  struct {
 			Name    string `json:"name"`
 			Version string `json:"version"`
 		} `json:"metadata"`
 	} `json:"install"`
 }
 
-var hexSHA256 = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+var hexSHA256 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{64}$`) })
 
 // parseReport turns pip's report into the files to fetch; anything the downloader cannot take
 // (a file:// link, a local folder, VCS, a source archive, a missing sha256) leaves it to pip.
@@ -131,7 +134,7 @@ func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]f
 		}
 		u, err := url.Parse(rawURL)
 		if err != nil || u.Scheme != "http" && u.Scheme != "https" {
-			return nil, usePip(i18n.T("install.fallback.not_http", i18n.D{"What": what, "URL": runner.Redact(d.URL)}))
+			return nil, usePip(i18n.T("install.fallback.not_http", i18n.D{"What": what, "URL": urls.Redact(d.URL)}))
 		}
 		name, err := url.PathUnescape(path.Base(u.EscapedPath()))
 		if err != nil || !strings.HasSuffix(name, ".whl") || name != filepath.Base(name) {
@@ -145,7 +148,7 @@ func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]f
 				sum = h
 			}
 		}
-		if !hexSHA256.MatchString(sum) {
+		if !hexSHA256().MatchString(sum) {
 			return nil, usePip(i18n.T("install.fallback.no_sha", i18n.D{"File": name}))
 		}
 		u.Fragment, u.RawFragment = "", ""
@@ -254,7 +257,7 @@ func metadataServed(ctx context.Context, argv []string, shimIndex string) error 
 	if req == "" {
 		return usePip(i18n.T("install.fallback.no_requirement"))
 	}
-	page := shimIndex + "/" + pyenv.NormalizeName(req) + "/"
+	page := shimIndex + "/" + pep.Normalize(req) + "/"
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(cctx, http.MethodGet, page, nil)

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pep"
 )
 
 // freezeSet reads `pip freeze --all`: normalised name → the line.
@@ -29,7 +29,7 @@ func freezeSet(out []byte) map[string]string {
 				break
 			}
 		}
-		m[pyenv.NormalizeName(strings.TrimSpace(name))] = line
+		m[pep.Normalize(strings.TrimSpace(name))] = line
 	}
 	return m
 }
@@ -68,7 +68,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	}
 	backedUp := map[string]bool{}
 	for _, d := range e.manifest.Dists {
-		backedUp[pyenv.NormalizeName(d.Name)] = true
+		backedUp[pep.Normalize(d.Name)] = true
 	}
 	var remove []string
 	for n, line := range freezeSet(now) {
@@ -140,7 +140,7 @@ func (e *engine) removeHalfInstalled(removed []string, backedUp map[string]bool,
 	}
 	for _, pin := range e.pins {
 		n, _, _ := strings.Cut(pin, "==")
-		touch[pyenv.NormalizeName(n)] = true
+		touch[pep.Normalize(n)] = true
 	}
 	for _, w := range staged {
 		if before[w.name] == "" {

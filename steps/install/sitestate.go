@@ -5,7 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
+	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -178,9 +178,9 @@ func (s siteState) compare(now siteState, goos, python string) []Leftover {
 // removeCommand deletes path in the shell a user of goos has: PowerShell on Windows.
 func removeCommand(goos, path string) string {
 	if goos == "windows" {
-		return "Remove-Item -Recurse -Force -LiteralPath '" + strings.ReplaceAll(path, "'", "''") + "'"
+		return shellquote.PowerShell("Remove-Item", "-Recurse", "-Force", "-LiteralPath", path)
 	}
-	return "rm -rf -- '" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+	return shellquote.Posix("rm", "-rf", "--", path)
 }
 
 // reinstallCommand puts back the dist that owned path: the dist-info's name names it when path is
@@ -191,11 +191,11 @@ func reinstallCommand(python, path string) string {
 		if strings.HasSuffix(base, ".dist-info") {
 			nv := strings.TrimSuffix(base, ".dist-info")
 			if i := strings.Index(nv, "-"); i > 0 {
-				return fmt.Sprintf("%q -m pip install --force-reinstall --no-deps %q", python, nv[:i]+"=="+nv[i+1:]) //i18n:raw a command
+				return shellquote.Command(hostGOOS(), python, "-m", "pip", "install", "--force-reinstall", "--no-deps", nv[:i]+"=="+nv[i+1:])
 			}
 		}
 	}
-	return fmt.Sprintf("gpuwiz doctor --venv %q --fix", filepath.Dir(filepath.Dir(python))) //i18n:raw a command
+	return shellquote.Command(hostGOOS(), "gpuwiz", "doctor", "--venv", filepath.Dir(filepath.Dir(python)), "--fix")
 }
 
 func hostGOOS() string { return runtime.GOOS }

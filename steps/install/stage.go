@@ -8,12 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pep"
 )
 
 // wheelInfo is a staged wheel file, named as the wheel spec says: dist-version(-build)-py-abi-plat.whl.
@@ -22,13 +20,13 @@ type wheelInfo struct {
 	size                int64
 }
 
+// parseWheelName reads a wheel's normalised name and version from its file name or path.
 func parseWheelName(file string) (name, version string, ok bool) {
-	base := strings.TrimSuffix(filepath.Base(file), ".whl")
-	parts := strings.Split(base, "-")
-	if len(parts) < 5 || base == filepath.Base(file) {
+	w, err := pep.ParseWheel(filepath.Base(file))
+	if err != nil {
 		return "", "", false
 	}
-	return pyenv.NormalizeName(parts[0]), parts[1], true
+	return w.Name, w.Version, true
 }
 
 // stagedWheels lists the wheels in dir (none when dir does not exist yet).
@@ -82,56 +80,19 @@ func newBytes(before, after map[string]int64) int64 {
 // when unknown: the Python tag is then not judged) on goos (windows or linux, x86-64), from its
 // file name's tags (PEP 425): a wheel staged for another Python or system is no help to this one.
 func wheelRuns(file, pyVersion, goos string) bool {
-	parts := strings.Split(strings.TrimSuffix(filepath.Base(file), ".whl"), "-")
-	if len(parts) < 5 {
-		return false
-	}
-	pys, abis, plats := strings.Split(parts[len(parts)-3], "."), strings.Split(parts[len(parts)-2], "."), strings.Split(parts[len(parts)-1], ".")
-	platOK := false
-	for _, p := range plats {
-		switch {
-		case p == "any",
-			goos == "windows" && p == "win_amd64",
-			goos != "windows" && strings.Contains(p, "linux") && strings.HasSuffix(p, "x86_64"):
-			platOK = true
-		}
-	}
-	if !platOK {
-		return false
-	}
-	major, minor, ok := strings.Cut(pyVersion, ".")
-	if !ok || major != "3" {
-		return true
-	}
-	minor, _, _ = strings.Cut(minor, ".")
-	want, err := strconv.Atoi(minor)
-	if err != nil {
-		return true
-	}
-	abi3 := slices.Contains(abis, "abi3")
-	for _, t := range pys {
-		switch {
-		case t == "py3" || t == "py2.py3":
-			return true
-		case strings.HasPrefix(t, "cp3") || strings.HasPrefix(t, "py3"):
-			n, err := strconv.Atoi(t[3:])
-			if err == nil && (n == want || abi3 && n <= want || strings.HasPrefix(t, "py3") && n <= want) {
-				return true
-			}
-		}
-	}
-	return false
+	w, err := pep.ParseWheel(filepath.Base(file))
+	return err == nil && w.Installs(pyVersion, goos, "amd64")
 }
 
 // wheelFor finds the staged wheel a pin ("torch==2.6.0+cu126", "paddlepaddle-gpu==3.0.0") names.
 func wheelFor(staged []wheelInfo, pin string) (wheelInfo, bool) {
 	name, want, _ := strings.Cut(pin, "==")
-	name = pyenv.NormalizeName(name)
+	name = pep.Normalize(name)
 	for _, w := range staged {
 		if w.name != name {
 			continue
 		}
-		if w.version == want || !strings.Contains(want, "+") && strings.HasPrefix(w.version, want+"+") {
+		if pep.PinMatches(w.version, want) {
 			return w, true
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // progressEvery is how often a download's progress is reported (the bar is redrawn 5 times a second).
@@ -66,6 +67,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		msg = i18n.N("install.event.fetched_reused", len(files), i18n.D{"Size": humanSize(st.Total), "Fetched": humanSize(res.Fetched), "Reused": humanSize(res.Reused)})
 	}
 	e.emit(Event{StepID: s.ID, Message: msg})
+	if res.Fetched == 0 && res.Reused > 0 {
+		e.did[s.ID] = e.fromCache(s)
+	}
 	return nil
 }
 
@@ -166,7 +170,7 @@ func recordFetched(dir, from string, files []fetch.File) error {
 		if r, ok := rec.Wheels[f.Name]; ok && r.SHA256 == f.SHA256 && r.Size == info.Size() {
 			continue
 		}
-		rec.Wheels[f.Name] = cachedWheel{SHA256: f.SHA256, Size: info.Size(), From: stripCredentials(from), Staged: now}
+		rec.Wheels[f.Name] = cachedWheel{SHA256: f.SHA256, Size: info.Size(), From: urls.Strip(from), Staged: now}
 		changed = true
 	}
 	if !changed {

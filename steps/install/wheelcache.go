@@ -2,7 +2,6 @@ package install
 
 import (
 	"encoding/json"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,7 +11,7 @@ import (
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // The wheel cache holds one folder per exact build (framework, version, channel): the wheels of
@@ -177,19 +176,9 @@ func recordNew(dir, from string) error {
 		if err != nil || sums[f] == "" {
 			continue
 		}
-		rec.Wheels[filepath.Base(f)] = cachedWheel{SHA256: sums[f], Size: st.Size(), From: stripCredentials(from), Staged: now}
+		rec.Wheels[filepath.Base(f)] = cachedWheel{SHA256: sums[f], Size: st.Size(), From: urls.Strip(from), Staged: now}
 	}
 	return writeWheelRecord(dir, rec)
-}
-
-// stripCredentials drops user:password@ from a URL (and redacts token-like query values): the
-// cache and the lock never keep secrets.
-func stripCredentials(s string) string {
-	if u, err := url.Parse(s); err == nil && u.User != nil {
-		u.User = nil
-		s = u.String()
-	}
-	return runner.Redact(s)
 }
 
 // Source is where an install takes its wheels from, and why.

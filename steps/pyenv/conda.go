@@ -2,6 +2,7 @@ package pyenv
 
 import (
 	"encoding/json"
+	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,9 +64,9 @@ func CondaConflictWarnings(root, framework string) []string {
 			continue
 		}
 		if strings.HasPrefix(p.Name, "cuda") || p.Name == "cudnn" {
-			w = append(w, i18n.T("pyenv.conda.conflict_cuda", i18n.D{"Package": p.Name, "Version": p.Version, "File": filepath.Base(p.File), "Root": shellQuote(root)}))
+			w = append(w, i18n.T("pyenv.conda.conflict_cuda", i18n.D{"Package": p.Name, "Version": p.Version, "File": filepath.Base(p.File), "Root": shellquote.Command(goosRuntime, root)}))
 		} else {
-			w = append(w, i18n.T("pyenv.conda.conflict_framework", i18n.D{"Package": p.Name, "Version": p.Version, "File": filepath.Base(p.File), "Root": shellQuote(root)}))
+			w = append(w, i18n.T("pyenv.conda.conflict_framework", i18n.D{"Package": p.Name, "Version": p.Version, "File": filepath.Base(p.File), "Root": shellquote.Command(goosRuntime, root)}))
 		}
 	}
 	return w

@@ -4,10 +4,12 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
 )
 
@@ -36,20 +38,22 @@ type Installed struct {
 
 // Dist finds an installed dist by name (PEP 503 normalised).
 func (in Installed) Dist(name string) (Dist, bool) {
-	n := NormalizeName(name)
+	n := pep.Normalize(name)
 	for _, d := range in.Dists {
-		if NormalizeName(d.Name) == n {
+		if pep.Normalize(d.Name) == n {
 			return d, true
 		}
 	}
 	return Dist{}, false
 }
 
-// TorchFamilyNames and PaddleNames are the dists that conflict within each framework.
-var (
-	TorchFamilyNames = []string{"torch", "torchvision", "torchaudio"}
-	PaddleNames      = []string{"paddlepaddle", "paddlepaddle-gpu"}
-)
+// Held says which framework the environment holds (torch before Paddle), by its installed dists.
+func (in Installed) Held() pep.Held {
+	return pep.HeldFramework(func(name string) (string, bool) {
+		d, ok := in.Dist(name)
+		return d.Version, ok
+	})
+}
 
 type inspectDoc struct {
 	description
@@ -87,56 +91,21 @@ func installedFrom(doc inspectDoc, python, goos string) Installed {
 	}
 	in.Python.Kind = classify(in.Python.Path, doc.description, goos)
 	for _, d := range doc.Dists {
-		d.LocalLabel = LocalLabel(d.Version)
+		d.LocalLabel = pep.LocalLabel(d.Version)
 		in.Dists = append(in.Dists, d)
 	}
-	sort.Slice(in.Dists, func(i, j int) bool { return NormalizeName(in.Dists[i].Name) < NormalizeName(in.Dists[j].Name) })
+	sort.Slice(in.Dists, func(i, j int) bool { return pep.Normalize(in.Dists[i].Name) < pep.Normalize(in.Dists[j].Name) })
 	for _, d := range in.Dists {
-		n := NormalizeName(d.Name)
-		if contains(TorchFamilyNames, n) {
+		n := pep.Normalize(d.Name)
+		if slices.Contains(pep.TorchFamily, n) {
 			in.TorchFamily = append(in.TorchFamily, d)
 		}
-		if contains(PaddleNames, n) {
+		if slices.Contains(pep.PaddleDists, n) {
 			in.PaddleDists = append(in.PaddleDists, d)
 		}
 	}
 	in.PaddleDirOrphan = doc.PaddleDir && len(doc.PaddleDirOwners) == 0
 	return in
-}
-
-// LocalLabel is the "+cu126" part of a version, or "".
-func LocalLabel(version string) string {
-	if i := strings.IndexByte(version, '+'); i >= 0 {
-		return version[i:]
-	}
-	return ""
-}
-
-// NormalizeName is PEP 503's project name normalisation: runs of -_. become -, lower case.
-func NormalizeName(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		if r == '-' || r == '_' || r == '.' {
-			if !dash {
-				b.WriteByte('-')
-			}
-			dash = true
-			continue
-		}
-		dash = false
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // jsonDocument is stdout from its first "{" on (inspect.py prints one indented document).

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
 )
 
@@ -94,10 +95,10 @@ func TestInspectBothPaddleDistsAndOrphanDir(t *testing.T) {
 }
 
 func TestLocalLabelAndNormalize(t *testing.T) {
-	if LocalLabel("2.6.0+cu126") != "+cu126" || LocalLabel("3.0.0") != "" {
+	if pep.LocalLabel("2.6.0+cu126") != "+cu126" || pep.LocalLabel("3.0.0") != "" {
 		t.Fatal("LocalLabel")
 	}
-	if NormalizeName("Paddlepaddle_GPU") != "paddlepaddle-gpu" || NormalizeName("a.-_b") != "a-b" {
+	if pep.Normalize("Paddlepaddle_GPU") != "paddlepaddle-gpu" || pep.Normalize("a.-_b") != "a-b" {
 		t.Fatal("NormalizeName")
 	}
 }

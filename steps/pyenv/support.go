@@ -1,10 +1,8 @@
 package pyenv
 
 import (
-	"strconv"
-	"strings"
-
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 // SupportWarnings says why in is a poor choice for a build supporting Python minor..max
@@ -54,11 +52,6 @@ func cmpMinor(a, b string) int {
 }
 
 func parseMinor(s string) ([2]int, bool) {
-	p := strings.Split(s, ".")
-	if len(p) < 2 {
-		return [2]int{}, false
-	}
-	maj, err1 := strconv.Atoi(p[0])
-	min, err2 := strconv.Atoi(p[1])
-	return [2]int{maj, min}, err1 == nil && err2 == nil
+	maj, min, ok := pep.ParsePython(s)
+	return [2]int{maj, min}, ok
 }

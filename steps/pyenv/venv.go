@@ -3,7 +3,7 @@ package pyenv
 import (
 	"context"
 	"errors"
-	"fmt"
+	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,26 +94,20 @@ func (v Venv) Kind() string {
 	return i18n.T("pyenv.kind.venv")
 }
 
-// ActivateHints are the commands a user types to enter the venv, one per shell.
+// ActivateHints are the commands a user types to enter the venv, one per shell, each quoted for
+// its shell (steps/shellquote) so that it pastes and runs as is.
 func (v Venv) ActivateHints() []string {
 	if v.IsConda() {
-		return []string{fmt.Sprintf("conda: conda activate %s", shellQuote(v.Root))} //i18n:raw a command to type
+		return []string{"conda: " + shellquote.Command(v.goos(), "conda", "activate", v.Root)} //i18n:raw a command to type
 	}
 	if v.goos() == "windows" {
 		return []string{
-			fmt.Sprintf(`PowerShell: & "%s"`, v.join("Scripts", "Activate.ps1")),
+			"PowerShell: " + shellquote.PowerShellCall(v.join("Scripts", "Activate.ps1")), //i18n:raw a command to type
 			"  " + i18n.T("pyenv.activate.execution_policy"),
-			fmt.Sprintf(`cmd: "%s"`, v.join("Scripts", "activate.bat")),
+			"cmd: " + shellquote.Cmd(v.join("Scripts", "activate.bat")), //i18n:raw a command to type
 		}
 	}
-	return []string{fmt.Sprintf("bash/zsh: source %s", shellQuote(v.join("bin", "activate")))}
-}
-
-func shellQuote(s string) string {
-	if !strings.ContainsAny(s, " \t'\"&;|<>()$`\\*?[]{}!#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return []string{"bash/zsh: " + shellquote.Posix("source", v.join("bin", "activate"))} //i18n:raw a command to type
 }
 
 // Create makes a venv at root with python -m venv, or reuses one that already has pyvenv.cfg.

@@ -16,7 +16,7 @@ func TestVenvLayout(t *testing.T) {
 		t.Fatalf("windows python %q", w.Python())
 	}
 	h := w.ActivateHints()
-	if len(h) != 3 || !strings.Contains(h[0], `& "C:\venvs\torch\Scripts\Activate.ps1"`) || !strings.Contains(h[1], "Set-ExecutionPolicy -Scope CurrentUser RemoteSigned") || !strings.Contains(h[2], `"C:\venvs\torch\Scripts\activate.bat"`) {
+	if len(h) != 3 || h[0] != `PowerShell: & C:\venvs\torch\Scripts\Activate.ps1` || !strings.Contains(h[1], "Set-ExecutionPolicy -Scope CurrentUser RemoteSigned") || h[2] != `cmd: C:\venvs\torch\Scripts\activate.bat` {
 		t.Fatalf("windows hints %q", h)
 	}
 	l := Venv{Root: "/home/me/my venv", GOOS: "linux"}
@@ -25,6 +25,11 @@ func TestVenvLayout(t *testing.T) {
 	}
 	if h := l.ActivateHints(); len(h) != 1 || h[0] != "bash/zsh: source '/home/me/my venv/bin/activate'" {
 		t.Fatalf("linux hints %q", h)
+	}
+	// A space, a quote or $ in the path: each shell's line still pastes as one argument.
+	sp := Venv{Root: `C:\Users\张三\my $venv's`, GOOS: "windows"}.ActivateHints()
+	if sp[0] != `PowerShell: & 'C:\Users\张三\my $venv''s\Scripts\Activate.ps1'` || sp[2] != `cmd: "C:\Users\张三\my $venv's\Scripts\activate.bat"` {
+		t.Fatalf("windows hints with a space: %q", sp)
 	}
 }
 

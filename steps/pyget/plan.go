@@ -3,9 +3,7 @@ package pyget
 import (
 	"errors"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,8 +13,10 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // OfficialBase is where python.org keeps its release files: VERSION/FILE under it.
@@ -92,7 +92,8 @@ func (o Options) withDefaults() Options {
 		o.Run = runner.New(io.Discard)
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 30 * time.Minute}
+		o.Client = netproxy.New(netproxy.Settings{}).Client()
+		o.Client.Timeout = 30 * time.Minute
 	}
 	if o.Official == "" {
 		o.Official = OfficialBase
@@ -162,8 +163,8 @@ func MakePlan(o Options) (Plan, error) {
 	}
 	p.Target = filepath.Join(local, "Programs", "Python", "Python"+strings.ReplaceAll(minor, ".", ""), "python.exe")
 	if o.Mirror != "" {
-		if err := checkBase(o.Mirror); err != nil {
-			return Plan{}, errBadInput(i18n.T("pyget.error.mirror", i18n.D{"Mirror": o.Mirror, "Err": err}))
+		if _, err := urls.Check(o.Mirror); err != nil {
+			return Plan{}, errBadInput(i18n.T("pyget.error.mirror", i18n.D{"Err": err, "Official": OfficialBase}))
 		}
 	}
 	if winget, err := o.LookPath("winget"); err == nil && o.Mirror == "" && o.SHA256 == "" {
@@ -241,35 +242,4 @@ func parseVersion(v string) (minor, full string, err error) {
 		full = v
 	}
 	return minor, full, nil
-}
-
-func minorOf(v string) string {
-	p := strings.SplitN(v, ".", 3)
-	if len(p) < 2 {
-		return v
-	}
-	return p[0] + "." + p[1]
-}
-
-// checkBase accepts https, or http on loopback only (a local test copy).
-func checkBase(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return err
-	}
-	switch {
-	case u.Scheme == "https" && u.Host != "":
-		return nil
-	case u.Scheme == "http" && isLoopback(u.Hostname()):
-		return nil
-	}
-	return errors.New(i18n.T("pyget.error.mirror_url", i18n.D{"Official": OfficialBase}))
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -4,6 +4,8 @@
 // package manager as root).
 package pyget
 
+import "gpuwiz/steps/pep"
+
 // Release is one python.org Windows installer whose checksum gpuwiz carries.
 type Release struct {
 	Version string // "3.12.10"
@@ -27,7 +29,7 @@ var Known = []Release{
 // known finds a version ("3.12.10") or the newest of a minor ("3.12").
 func known(v string) (Release, bool) {
 	for _, r := range Known {
-		if r.Version == v || minorOf(r.Version) == v {
+		if r.Version == v || pep.Minor(r.Version) == v {
 			return r, true
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
 )
 
 // Steps, in the order they run.
@@ -192,7 +193,7 @@ func fetchInstaller(ctx context.Context, o Options, p *Plan) error {
 		return err
 	}
 	part := p.Installer + ".part"
-	o.OnEvent(Event{Step: StepDownload, Message: i18n.T("pyget.event.download", i18n.D{"URL": p.URL}), Total: p.Size})
+	o.OnEvent(Event{Step: StepDownload, Message: i18n.T("pyget.event.download", i18n.D{"URL": urls.Redact(p.URL)}), Total: p.Size})
 	sum, err := download(ctx, o, p.URL, part, p.Size)
 	if err != nil {
 		os.Remove(part)
@@ -203,7 +204,7 @@ func fetchInstaller(ctx context.Context, o Options, p *Plan) error {
 	}
 	if sum != p.SHA256 {
 		os.Remove(part)
-		return i18n.Wrap(ErrChecksum, i18n.T("pyget.error.checksum", i18n.D{"URL": p.URL, "Got": sum, "Want": p.SHA256, "From": p.ChecksumFrom}))
+		return i18n.Wrap(ErrChecksum, i18n.T("pyget.error.checksum", i18n.D{"URL": urls.Redact(p.URL), "Got": sum, "Want": p.SHA256, "From": p.ChecksumFrom}))
 	}
 	return os.Rename(part, p.Installer)
 }
@@ -215,11 +216,11 @@ func download(ctx context.Context, o Options, url, dst string, size int64) (stri
 	}
 	resp, err := o.Client.Do(req)
 	if err != nil {
-		return "", i18n.Wrap(err, i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": err}))
+		return "", i18n.Wrap(err, i18n.T("pyget.error.download", i18n.D{"URL": urls.Redact(url), "Err": err}))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", errors.New(i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": resp.Status}))
+		return "", errors.New(i18n.T("pyget.error.download", i18n.D{"URL": urls.Redact(url), "Err": resp.Status}))
 	}
 	total := resp.ContentLength
 	if total <= 0 {
@@ -251,7 +252,7 @@ func download(ctx context.Context, o Options, url, dst string, size int64) (stri
 			break
 		}
 		if rerr != nil {
-			return "", i18n.Wrap(rerr, i18n.T("pyget.error.download", i18n.D{"URL": url, "Err": rerr}))
+			return "", i18n.Wrap(rerr, i18n.T("pyget.error.download", i18n.D{"URL": urls.Redact(url), "Err": rerr}))
 		}
 	}
 	o.OnEvent(Event{Step: StepDownload, Done: done, Total: total})
@@ -265,10 +266,10 @@ func download(ctx context.Context, o Options, url, dst string, size int64) (stri
 // can be fetched. python.org publishes one beside each release file; its messageDigest is the
 // file's SHA-256. The bundle's signature is not verified here: the digest guards against a
 // corrupt or altered download from a mirror when it comes from python.org itself.
-func publishedSHA256(ctx context.Context, o Options, urls []string) (sum, from string, err error) {
+func publishedSHA256(ctx context.Context, o Options, sources []string) (sum, from string, err error) {
 	var errs []string
-	for _, u := range urls {
-		o.OnEvent(Event{Step: StepChecksum, Message: i18n.T("pyget.event.fetch_checksum", i18n.D{"URL": u})})
+	for _, u := range sources {
+		o.OnEvent(Event{Step: StepChecksum, Message: i18n.T("pyget.event.fetch_checksum", i18n.D{"URL": urls.Redact(u)})})
 		s, err := sigstoreDigest(ctx, o.Client, u)
 		if err == nil {
 			return s, u, nil
@@ -302,12 +303,12 @@ func sigstoreDigest(ctx context.Context, c *http.Client, url string) (string, er
 		} `json:"messageSignature"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&b); err != nil {
-		return "", errors.New(i18n.T("pyget.error.not_sigstore", i18n.D{"URL": url, "Err": err}))
+		return "", errors.New(i18n.T("pyget.error.not_sigstore", i18n.D{"URL": urls.Redact(url), "Err": err}))
 	}
 	d := b.MessageSignature.MessageDigest
 	raw, err := base64.StdEncoding.DecodeString(d.Digest)
 	if d.Algorithm != "SHA2_256" || err != nil || len(raw) != sha256.Size {
-		return "", errors.New(i18n.T("pyget.error.no_digest", i18n.D{"URL": url}))
+		return "", errors.New(i18n.T("pyget.error.no_digest", i18n.D{"URL": urls.Redact(url)}))
 	}
 	return hex.EncodeToString(raw), nil
 }

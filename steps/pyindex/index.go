@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"gpuwiz/steps/pep"
 	"html"
 	"net/http"
 	"net/http/httptest"
@@ -16,8 +17,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"gpuwiz/steps/pyenv"
 )
 
 // Index is a loopback PEP 503 index: URL+"/whl/<channel>/" is one channel's simple index, like
@@ -58,7 +57,7 @@ func ServeWith(t testing.TB, channels map[string][]string, n Network) *Index {
 			}
 			sum := sha256.Sum256(b)
 			name := filepath.Base(p)
-			project := pyenv.NormalizeName(strings.SplitN(name, "-", 2)[0])
+			project := pep.Normalize(strings.SplitN(name, "-", 2)[0])
 			projects[project] = append(projects[project], wheelFile{name: name, path: p, sha256: hex.EncodeToString(sum[:]), metadata: wheelMetadata(p)})
 		}
 		ix.channels[ch] = projects
@@ -150,7 +149,7 @@ func (ix *Index) serveRoot(w http.ResponseWriter, r *http.Request, projects map[
 }
 
 func (ix *Index) serveProject(w http.ResponseWriter, r *http.Request, channel string, projects map[string][]wheelFile, project string) {
-	norm := pyenv.NormalizeName(project)
+	norm := pep.Normalize(project)
 	if norm != project || !strings.HasSuffix(r.URL.Path, "/") {
 		http.Redirect(w, r, "/whl/"+channel+"/"+norm+"/", http.StatusMovedPermanently)
 		return

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/urls"
 )
 
 const (
@@ -70,7 +71,7 @@ func (r *execRunner) Run(ctx context.Context, c Cmd, lines chan<- Line) Result {
 		rec.logf("%v after %s (exit code %d)", res.Err, res.Duration.Round(time.Millisecond), res.ExitCode) //i18n:raw the log, for support
 	}
 	r.mu.Lock()
-	_, _ = io.WriteString(r.log, Redact(rec.buf.String()))
+	_, _ = io.WriteString(r.log, urls.Redact(rec.buf.String()))
 	r.mu.Unlock()
 	return res
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/urls"
 )
 
 // SkippedNotePrefix starts the stderr line that says how many lines a full channel dropped (in
@@ -59,7 +60,7 @@ func (r *record) line(stream, text string) {
 		}
 	}
 	select {
-	case r.lines <- Line{Stream: stream, Text: Redact(text), Time: now}:
+	case r.lines <- Line{Stream: stream, Text: urls.Redact(text), Time: now}:
 	default:
 		r.skipped++
 	}
@@ -74,7 +75,7 @@ func (r *record) tailLines() []string {
 	}
 	out := make([]string, len(t))
 	for i, s := range t {
-		out[i] = Redact(s)
+		out[i] = urls.Redact(s)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"gpuwiz/steps/urls"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -186,8 +187,8 @@ func TestRedact(t *testing.T) {
 		"plain https://download.pytorch.org/whl/": "plain https://download.pytorch.org/whl/",
 		"user@example.com wrote":                  "user@example.com wrote",
 	} {
-		if got := Redact(in); got != want {
-			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		if got := urls.Redact(in); got != want {
+			t.Errorf("urls.Redact(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

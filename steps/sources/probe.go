@@ -8,17 +8,17 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"golang.org/x/net/html"
-	"golang.org/x/net/http/httpproxy"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/netproxy"
+	"gpuwiz/steps/pep"
+	"gpuwiz/steps/urls"
 )
 
 // DefaultTimeout bounds each probe: a source slower than this to list one project is not a good
@@ -38,8 +38,10 @@ type Options struct {
 	// Environ holds HTTPS_PROXY, HTTP_PROXY and NO_PROXY (any case); nil: os.Environ().
 	Environ []string
 	// PipProxy is pip's own proxy setting (`pip config list` global.proxy=...; PipProxy reads it);
-	// when set it wins over the environment, as it does for pip.
+	// when set it wins over the environment and the system proxy, as it does for pip.
 	PipProxy string
+	// SystemProxy is the Windows system proxy; nil: the machine's (see netproxy).
+	SystemProxy *netproxy.System
 	// Transport is the base transport (tests); nil: a clone of http.DefaultTransport. Its Proxy is
 	// replaced by the one the options say.
 	Transport *http.Transport
@@ -81,15 +83,14 @@ func Probe(ctx context.Context, cands []Candidate, b Build, o Options) []Result 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	p := &prober{ctx: ctx, timeout: timeout, build: b, pages: map[string]*page{}}
-	p.proxy, p.proxyFrom = proxyConfig(o)
+	p.proxy = netproxy.New(netproxy.Settings{Pip: o.PipProxy, Environ: o.Environ, System: o.SystemProxy})
 	tr := o.Transport
 	if tr == nil {
 		tr = http.DefaultTransport.(*http.Transport).Clone()
 	} else {
 		tr = tr.Clone()
 	}
-	pf := p.proxy.ProxyFunc()
-	tr.Proxy = func(r *http.Request) (*url.URL, error) { return pf(r.URL) }
+	tr.Proxy = p.proxy.Proxy
 	p.client = &http.Client{Transport: tr}
 	out := make([]Result, len(cands))
 	var wg sync.WaitGroup
@@ -117,14 +118,13 @@ func Propose(results []Result) int {
 }
 
 type prober struct {
-	ctx       context.Context
-	timeout   time.Duration
-	build     Build
-	client    *http.Client
-	proxy     *httpproxy.Config
-	proxyFrom string
-	mu        sync.Mutex
-	pages     map[string]*page
+	ctx     context.Context
+	timeout time.Duration
+	build   Build
+	client  *http.Client
+	proxy   *netproxy.Resolver
+	mu      sync.Mutex
+	pages   map[string]*page
 }
 
 // page is one fetched URL, shared by every candidate that needs it.
@@ -225,7 +225,7 @@ func fileOf(href string, base *url.URL) string {
 
 // join is index + "/" + project + "/", PEP 503's project page.
 func join(index, project string) string {
-	return strings.TrimRight(index, "/") + "/" + normalize(project) + "/"
+	return strings.TrimRight(index, "/") + "/" + pep.Normalize(project) + "/"
 }
 
 func (p *prober) probe(c Candidate) Result {
@@ -263,10 +263,10 @@ func (p *prober) probe(c Candidate) Result {
 	res.Redirected = redirectedHost(main, mp)
 	switch {
 	case mp.status == http.StatusNotFound:
-		res.Why = i18n.T("sources.probe.not_found", i18n.D{"Project": p.build.Project, "URL": Redact(main)})
+		res.Why = i18n.T("sources.probe.not_found", i18n.D{"Project": p.build.Project, "URL": urls.Redact(main)})
 		return res
 	case mp.status != http.StatusOK:
-		res.Why = i18n.T("sources.probe.status", i18n.D{"Status": mp.status, "StatusText": http.StatusText(mp.status), "URL": Redact(main)})
+		res.Why = i18n.T("sources.probe.status", i18n.D{"Status": mp.status, "StatusText": http.StatusText(mp.status), "URL": urls.Redact(main)})
 		return res
 	}
 	v := judge(mp.files, p.build)
@@ -279,7 +279,7 @@ func (p *prober) probe(c Candidate) Result {
 	// index of the framework's own dependencies); anything else (401, 403, 5xx) stops pip too.
 	if len(pages) > 1 && pages[1].status != http.StatusOK && pages[1].status != http.StatusNotFound {
 		res.HasBuild = false
-		res.Why = i18n.T("sources.probe.deps_status", i18n.D{"Status": pages[1].status, "StatusText": http.StatusText(pages[1].status), "URL": Redact(deps)})
+		res.Why = i18n.T("sources.probe.deps_status", i18n.D{"Status": pages[1].status, "StatusText": http.StatusText(pages[1].status), "URL": urls.Redact(deps)})
 	}
 	return res
 }
@@ -319,7 +319,7 @@ func (p *prober) probeCustom(c Candidate) Result {
 		}
 	}
 	if res.Why == "" {
-		res.Why = i18n.T("sources.probe.custom_not_listed", i18n.D{"Index": Redact(asIndex), "Project": p.build.Project})
+		res.Why = i18n.T("sources.probe.custom_not_listed", i18n.D{"Index": urls.Redact(asIndex), "Project": p.build.Project})
 	}
 	return res
 }
@@ -382,17 +382,17 @@ func (p *prober) explain(u string, err error, deps bool) string {
 	proxy := p.proxyFor(u)
 	switch {
 	case proxy != "" && deps:
-		return Redact(i18n.T("sources.probe.deps_no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
+		return urls.Redact(i18n.T("sources.probe.deps_no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
 	case proxy != "":
-		return Redact(i18n.T("sources.probe.no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
-	case (p.proxy.HTTPSProxy != "" || p.proxy.HTTPProxy != "") && deps:
-		return Redact(i18n.T("sources.probe.deps_no_answer_bypass", i18n.D{"Why": why, "Host": host}))
-	case p.proxy.HTTPSProxy != "" || p.proxy.HTTPProxy != "":
-		return Redact(i18n.T("sources.probe.no_answer_bypass", i18n.D{"Why": why, "Host": host}))
+		return urls.Redact(i18n.T("sources.probe.no_answer_proxy", i18n.D{"Proxy": proxy, "Why": why}))
+	case p.proxy.Configured() && deps:
+		return urls.Redact(i18n.T("sources.probe.deps_no_answer_bypass", i18n.D{"Why": why, "Host": host}))
+	case p.proxy.Configured():
+		return urls.Redact(i18n.T("sources.probe.no_answer_bypass", i18n.D{"Why": why, "Host": host}))
 	case deps:
-		return Redact(i18n.T("sources.probe.deps_no_answer_direct", i18n.D{"Why": why}))
+		return urls.Redact(i18n.T("sources.probe.deps_no_answer_direct", i18n.D{"Why": why}))
 	}
-	return Redact(i18n.T("sources.probe.no_answer_direct", i18n.D{"Why": why}))
+	return urls.Redact(i18n.T("sources.probe.no_answer_direct", i18n.D{"Why": why}))
 }
 
 // lastPart is the innermost message of a wrapped network error ("connect: connection refused").
@@ -410,42 +410,11 @@ func (p *prober) proxyFor(u string) string {
 	if err != nil {
 		return ""
 	}
-	px, err := p.proxy.ProxyFunc()(pu)
+	px, err := p.proxy.ForURL(pu)
 	if err != nil || px == nil {
 		return ""
 	}
-	return Redact(px.String()) + " (" + p.proxyFrom + ")"
-}
-
-// proxyConfig is pip's proxy when set, else the environment's proxies; NO_PROXY applies to both.
-func proxyConfig(o Options) (*httpproxy.Config, string) {
-	environ := o.Environ
-	if environ == nil {
-		environ = os.Environ()
-	}
-	get := func(names ...string) (string, string) {
-		for _, n := range names {
-			for _, kv := range environ {
-				if k, v, ok := strings.Cut(kv, "="); ok && k == n && v != "" {
-					return v, n
-				}
-			}
-		}
-		return "", ""
-	}
-	noProxy, _ := get("NO_PROXY", "no_proxy")
-	if o.PipProxy != "" {
-		return &httpproxy.Config{HTTPProxy: o.PipProxy, HTTPSProxy: o.PipProxy, NoProxy: noProxy}, i18n.T("sources.proxy.from_pip")
-	}
-	httpsProxy, hs := get("HTTPS_PROXY", "https_proxy")
-	httpProxy, h := get("HTTP_PROXY", "http_proxy")
-	var from []string
-	for _, n := range []string{hs, h} {
-		if n != "" {
-			from = append(from, n)
-		}
-	}
-	return &httpproxy.Config{HTTPSProxy: httpsProxy, HTTPProxy: httpProxy, NoProxy: noProxy}, i18n.T("sources.proxy.from_env", i18n.D{"Vars": i18n.Join(from)})
+	return urls.Redact(px.String()) + " (" + p.proxy.Where() + ")"
 }
 
 // PipProxy reads pip's proxy setting from `pip config list` output (global.proxy='http://…',
@@ -463,6 +432,3 @@ func PipProxy(configList string) string {
 	}
 	return proxy
 }
-
-// Redact hides credentials in URLs (https://user:token@host → https://***@host).
-func Redact(s string) string { return runner.Redact(s) }

@@ -3,6 +3,7 @@ package sources
 import (
 	"context"
 	"fmt"
+	"gpuwiz/steps/pep"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -58,7 +59,7 @@ func (f *fakeIndex) serve(w http.ResponseWriter, r *http.Request) {
 		names = []string{"pip-25.3-py3-none-any.whl"}
 	case len(parts) == 3 && parts[0] == "whl":
 		for _, n := range f.files[parts[1]] {
-			if normalize(strings.SplitN(n, "-", 2)[0]) == parts[2] {
+			if pep.Normalize(strings.SplitN(n, "-", 2)[0]) == parts[2] {
 				names = append(names, n)
 			}
 		}

@@ -8,14 +8,13 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/urls"
 )
 
 // Kinds of candidate: how a source is used by the install.
@@ -86,14 +85,14 @@ func (c Candidate) Where() string {
 	case c.Kind == KindCustom && c.IndexURL == "" && c.FindLinks == "":
 		parts = append(parts, c.URL)
 	case c.FindLinks != "":
-		parts = append(parts, i18n.T("sources.where.wheels", i18n.D{"URL": c.FindLinks}))
+		parts = append(parts, i18n.T("sources.where.wheels", i18n.D{"URL": urls.Redact(c.FindLinks)}))
 	case c.IndexURL != "":
 		parts = append(parts, c.IndexURL)
 	}
 	if c.Mirror != "" {
-		parts = append(parts, i18n.T("sources.where.deps", i18n.D{"URL": c.Mirror}))
+		parts = append(parts, i18n.T("sources.where.deps", i18n.D{"URL": urls.Redact(c.Mirror)}))
 	}
-	return Redact(strings.Join(parts, " + "))
+	return urls.Redact(strings.Join(parts, " + "))
 }
 
 //go:embed sources.toml
@@ -204,27 +203,10 @@ func (e Entry) check() error {
 func checkTemplate(s string) error {
 	rest := strings.ReplaceAll(s, "{channel}", "cu126")
 	if strings.ContainsAny(rest, "{}") {
-		return errors.New(i18n.T("sources.check.placeholder", i18n.D{"URL": s}))
+		return errors.New(i18n.T("sources.check.placeholder", i18n.D{"URL": urls.Redact(s)}))
 	}
-	return CheckURL(rest)
-}
-
-// CheckURL accepts https, and http only for a loopback host (a local test index).
-func CheckURL(s string) error {
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil || u.Host == "" {
-		return errors.New(i18n.T("sources.check.not_url", i18n.D{"URL": Redact(s)}))
-	}
-	switch u.Scheme {
-	case "https":
-		return nil
-	case "http":
-		if matrix.IsLoopbackHost(u.Hostname()) {
-			return nil
-		}
-		return errors.New(i18n.T("sources.check.http", i18n.D{"URL": Redact(s)}))
-	}
-	return errors.New(i18n.T("sources.check.scheme", i18n.D{"URL": Redact(s)}))
+	_, err := urls.Check(rest)
+	return err
 }
 
 // For is the candidates for a build of framework on channel: the official index first, then every
@@ -254,7 +236,7 @@ func (l *List) For(framework, channel, officialIndex string) []Candidate {
 // Custom is the candidate for a URL the user typed.
 func Custom(u string) (Candidate, error) {
 	u = strings.TrimSpace(u)
-	if err := CheckURL(u); err != nil {
+	if _, err := urls.Check(u); err != nil {
 		return Candidate{}, err
 	}
 	return Candidate{ID: "custom", Name: i18n.T("sources.name.custom"), Kind: KindCustom, URL: u}, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 // Holds is what an environment holds, read from its files (pyvenv.cfg, conda-meta, the names of the
@@ -73,21 +74,14 @@ func Read(root, goos string) Holds {
 			if !ok {
 				continue
 			}
-			dists[normalize(dist)] = ver
+			dists[pep.Normalize(dist)] = ver
 		}
 	}
-	if v, ok := dists["torch"]; ok {
-		base, label, _ := strings.Cut(v, "+")
-		h.Framework, h.FrameworkVersion, h.Channel, h.Package = "torch", base, label, "torch"
-		return h
-	}
-	gpu, hasGPU := dists["paddlepaddle-gpu"]
-	cpu, hasCPU := dists["paddlepaddle"]
-	switch {
-	case hasGPU:
-		h.Framework, h.FrameworkVersion, h.Package, h.Mixed = "paddle", gpu, "paddlepaddle-gpu", hasCPU
-	case hasCPU:
-		h.Framework, h.FrameworkVersion, h.Package = "paddle", cpu, "paddlepaddle"
+	held := pep.HeldIn(dists)
+	h.Framework, h.Package, h.Mixed = held.Framework, held.Package, held.Mixed
+	h.FrameworkVersion, h.Channel = held.Version, held.Channel()
+	if held.Framework == "torch" {
+		h.FrameworkVersion = held.Public()
 	}
 	return h
 }
@@ -139,8 +133,4 @@ func condaPython(meta string) string {
 		}
 	}
 	return ""
-}
-
-func normalize(name string) string {
-	return strings.ToLower(strings.NewReplacer("_", "-", ".", "-").Replace(name))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 )
 
 // maxRelError is the largest relative difference of the GPU matmul from the float64 CPU result:
@@ -15,7 +16,7 @@ const maxRelError = 1e-2
 // judge turns the script's facts into the report's checks.
 func judge(f facts, expectChannel string) Report {
 	r := Report{
-		Framework: f.Framework, Version: f.Version, LocalLabel: localLabel(f.Version), CUDA: f.CUDA,
+		Framework: f.Framework, Version: f.Version, LocalLabel: pep.LocalLabel(f.Version), CUDA: f.CUDA,
 		CuDNN: f.CuDNN, CompiledWithCUDA: f.CompiledWithCUDA, Devices: f.Devices, ArchList: f.ArchList,
 	}
 	if r.Devices == nil {
@@ -157,10 +158,10 @@ func channelCheck(f facts, ch string) Check {
 	c := Check{ID: "channel", Title: i18n.T("verify.check.channel", i18n.D{"Channel": ch})}
 	if f.Framework == "torch" {
 		want := "+" + ch
-		c.OK = localLabel(f.Version) == want
+		c.OK = pep.LocalLabel(f.Version) == want
 		c.Evidence = i18n.T("verify.evidence.torch_label", i18n.D{"Version": f.Version, "Label": want})
 	} else {
-		want := channelCUDA(ch)
+		want := pep.CUDAOfChannel(ch)
 		got := majorMinor(f.CUDA)
 		c.OK = ch == "cpu" && !f.CompiledWithCUDA || want != "" && got == want
 		c.Evidence = i18n.T("verify.evidence.paddle_cuda", i18n.D{"CUDA": orNone(f.CUDA), "Want": orNone(want)})
@@ -208,22 +209,6 @@ func parseCap(s string) (int, int, bool) {
 	x, e1 := strconv.Atoi(a)
 	y, e2 := strconv.Atoi(b)
 	return x, y, ok && e1 == nil && e2 == nil
-}
-
-func localLabel(v string) string {
-	if i := strings.IndexByte(v, '+'); i >= 0 {
-		return v[i:]
-	}
-	return ""
-}
-
-// channelCUDA is "12.6" for "cu126", "11.8" for "cu118".
-func channelCUDA(ch string) string {
-	d, ok := strings.CutPrefix(ch, "cu")
-	if !ok || len(d) < 3 {
-		return ""
-	}
-	return d[:len(d)-1] + "." + d[len(d)-1:]
 }
 
 func majorMinor(v string) string {

@@ -7,6 +7,7 @@ package indextest
 import (
 	"encoding/json"
 	"fmt"
+	"gpuwiz/steps/pep"
 	"html"
 	"net/http"
 	"net/http/httptest"
@@ -51,11 +52,6 @@ func (ix *Index) Requests() int {
 	return ix.requests
 }
 
-func normalize(s string) string {
-	s = strings.ToLower(s)
-	return strings.NewReplacer("_", "-", ".", "-").Replace(s)
-}
-
 func (ix *Index) serve(w http.ResponseWriter, r *http.Request) {
 	ix.mu.Lock()
 	ix.requests++
@@ -78,13 +74,13 @@ func (ix *Index) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	ch, project := parts[1], normalize(parts[2])
+	ch, project := parts[1], pep.Normalize(parts[2])
 	if ix.brokenPage(w, ch) {
 		return
 	}
 	var files []string
 	for _, f := range ix.channels[ch] {
-		if normalize(strings.SplitN(f, "-", 2)[0]) == project {
+		if pep.Normalize(strings.SplitN(f, "-", 2)[0]) == project {
 			files = append(files, f)
 		}
 	}

@@ -1,11 +1,11 @@
-package indexcheck
+package pep
 
 import (
 	"slices"
 	"testing"
 )
 
-func TestParseWheel(t *testing.T) {
+func TestParseWheelAsTheIndexCheckReadsIt(t *testing.T) {
 	w, err := ParseWheel("torch-2.6.0+cu126-cp312-cp312-win_amd64.whl")
 	if err != nil || w.Name != "torch" || w.Version != "2.6.0+cu126" || !w.ForOS("windows") || w.ForOS("linux") || !w.ForPython("3.12") || w.ForPython("3.11") {
 		t.Errorf("%+v %v", w, err)

@@ -1,0 +1,104 @@
+package wheelinst
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// benchFamily is a torch-like family: one big platlib wheel of many modules and a few large shared
+// objects, and two small ones. GPUWIZ_BENCH_MB sets the big wheel's size (default 200).
+func benchFamily(b *testing.B, dir string) []string {
+	mb := 200
+	if v, err := strconv.Atoi(os.Getenv("GPUWIZ_BENCH_MB")); err == nil && v > 0 {
+		mb = v
+	}
+	t := b
+	rng := rand.NewChaCha8([32]byte{1})
+	var big []member
+	for i := 0; i < 3000; i++ {
+		big = append(big, member{name: fmt.Sprintf("bigfw/pkg%d/mod%d.py", i%60, i), body: fmt.Sprintf("X = %d\n", i) + string(make([]byte, 2000))})
+	}
+	for i := 0; i < 8; i++ {
+		blob := make([]byte, mb<<20/8)
+		rng.Read(blob)
+		big = append(big, member{name: fmt.Sprintf("bigfw/lib/libbig%d.so", i), body: string(blob), mode: 0o755})
+	}
+	big = append(big, member{name: "bigfw-1.0.dist-info/entry_points.txt", body: "[console_scripts]\nbigrun = bigfw:main\n"})
+	paths := []string{buildWheel(t, dir, "bigfw", "1.0", "py3-none-any", false, big)}
+	paths = append(paths, buildWheel(t, dir, "smalla", "1.0", "py3-none-any", true, []member{{name: "smalla/__init__.py", body: "A = 1\n"}}))
+	paths = append(paths, buildWheel(t, dir, "smallb", "1.0", "py3-none-any", true, []member{{name: "smallb/__init__.py", body: "B = 1\n"}}))
+	return paths
+}
+
+// BenchmarkInstallStep times the install step from staged wheels three ways, into a fresh venv
+// each time (its creation is not timed): pip install --no-compile from the folder, gpuwiz's
+// installer straight from the archives, and gpuwiz's installer from a warm unpacked cache.
+//
+//	GPUWIZ_BENCH_MB=500 go test ./steps/wheelinst -run '^$' -bench InstallStep -benchtime 3x
+func BenchmarkInstallStep(b *testing.B) {
+	base := b.TempDir()
+	wheels := filepath.Join(base, "wheels")
+	os.MkdirAll(wheels, 0o755)
+	paths := benchFamily(b, wheels)
+	var ws []Wheel
+	for _, p := range paths {
+		ws = append(ws, Wheel{Path: p, SHA256: sha(b, p), Requested: true})
+	}
+	venv := filepath.Join(base, "venv")
+	fresh := func(b *testing.B) string {
+		b.StopTimer()
+		os.RemoveAll(venv)
+		if out, err := exec.Command("python3", "-m", "venv", venv).CombinedOutput(); err != nil {
+			b.Skipf("venv: %v %s", err, out)
+		}
+		b.StartTimer()
+		return filepath.Join(venv, "bin", "python")
+	}
+	ctx := context.Background()
+	b.Run("pip", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			py := fresh(b)
+			out, err := exec.Command(py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile", "--no-index", "--find-links", wheels, "bigfw", "smalla", "smallb").CombinedOutput()
+			if err != nil {
+				b.Fatalf("%v %s", err, out)
+			}
+		}
+	})
+	b.Run("gpuwiz", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			py := fresh(b)
+			s, err := SchemeOf(ctx, CommandPython(py))
+			if err == nil {
+				_, err = Install(ctx, CommandPython(py), s, ws, Options{})
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	cache := filepath.Join(base, "unpacked")
+	b.Run("gpuwiz-warm-cache", func(b *testing.B) {
+		py := fresh(b)
+		s, _ := SchemeOf(ctx, CommandPython(py))
+		if _, err := Install(ctx, CommandPython(py), s, ws, Options{Cache: cache}); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			py := fresh(b)
+			s, err := SchemeOf(ctx, CommandPython(py))
+			if err == nil {
+				_, err = Install(ctx, CommandPython(py), s, ws, Options{Cache: cache})
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,186 @@
+package wheelinst
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"gpuwiz/steps/i18n"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The unpacked cache holds each wheel it has installed, unpacked, in a folder named by the wheel's
+// sha256: DIR/<sha256>/ holds the archive's files at their archive paths and manifest.json, written
+// last, with each file's size and modification time. A wheel found there is installed by hard links
+// (no bytes copied). A file edited in place in an environment is the same file in the cache: the
+// manifest check before every use finds the changed size or time, and the entry is unpacked again
+// before anything links to it. Files gpuwiz itself rewrites after installing (RECORD, INSTALLER,
+// REQUESTED, data scripts) are replaced by rename or copied, never written through a link.
+const manifestName = "manifest.json"
+
+type cacheManifest struct {
+	Wheel   string              `json:"wheel"`
+	Created time.Time           `json:"created"`
+	Files   map[string][2]int64 `json:"files"` // archive path → size, modification time (ns)
+}
+
+// entryDir is where a wheel with this sha256 is unpacked.
+func entryDir(root, sha string) string { return filepath.Join(root, strings.ToLower(sha)) }
+
+func readManifest(dir string) (cacheManifest, bool) {
+	var m cacheManifest
+	b, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if err != nil || json.Unmarshal(b, &m) != nil || m.Files == nil {
+		return m, false
+	}
+	return m, true
+}
+
+// intact says whether every file of the entry still has the size and time it was unpacked with.
+func intact(dir string, a *archive, m cacheManifest) bool {
+	if len(m.Files) != len(a.members) {
+		return false
+	}
+	for _, f := range a.members {
+		want, ok := m.Files[f.Name]
+		if !ok {
+			return false
+		}
+		st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Name)))
+		if err != nil || !st.Mode().IsRegular() || st.Size() != want[0] || st.ModTime().UnixNano() != want[1] {
+			return false
+		}
+	}
+	return true
+}
+
+// ensureUnpacked returns the cache folder of a's wheel, unpacking it there first when it is not
+// there whole.
+func ensureUnpacked(ctx context.Context, root string, a *archive, workers, umask int) (string, error) {
+	dir := entryDir(root, a.w.SHA256)
+	if m, ok := readManifest(dir); ok && intact(dir, a, m) {
+		return dir, nil
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(root, ".unpack-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if err := unpackTo(ctx, tmp, a, workers, umask); err != nil {
+		return "", err
+	}
+	m := cacheManifest{Wheel: filepath.Base(a.w.Path), Created: time.Now().UTC(), Files: map[string][2]int64{}}
+	for _, f := range a.members {
+		st, err := os.Lstat(filepath.Join(tmp, filepath.FromSlash(f.Name)))
+		if err != nil {
+			return "", err
+		}
+		m.Files[f.Name] = [2]int64{st.Size(), st.ModTime().UnixNano()}
+	}
+	b, _ := json.Marshal(m)
+	if err := os.WriteFile(filepath.Join(tmp, manifestName), b, 0o644); err != nil {
+		return "", err
+	}
+	// Another gpuwiz may have unpacked the same wheel meanwhile, or a damaged entry is in the way.
+	old := dir + ".old-" + filepath.Base(tmp)
+	if err := os.Rename(dir, old); err == nil {
+		defer os.RemoveAll(old)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// unpackTo writes every member of a under dir with the mode pip gives it.
+func unpackTo(ctx context.Context, dir string, a *archive, workers, umask int) error {
+	var files []placed
+	for _, f := range a.members {
+		p := placed{a: a, f: f, exec: isExecutable(f), dest: filepath.Join(dir, filepath.FromSlash(f.Name))}
+		if rel, err := filepath.Rel(dir, p.dest); err != nil || strings.HasPrefix(rel, "..") {
+			return errors.New(i18n.T("wheelinst.err.outside", i18n.D{"Wheel": filepath.Base(a.w.Path), "File": f.Name, "Dir": dir}))
+		}
+		files = append(files, p)
+	}
+	_, _, _, err := writeAll(ctx, files, nil, Scheme{Umask: umask}, workers)
+	return err
+}
+
+// Entry is one unpacked wheel in the cache.
+type Entry struct {
+	SHA256  string    `json:"sha256"`
+	Wheel   string    `json:"wheel"`
+	Files   int       `json:"files"`
+	Bytes   int64     `json:"bytes"`
+	Created time.Time `json:"created"`
+	Dir     string    `json:"dir"`
+}
+
+// List reads the cache's entries (a folder without a manifest is a broken unpack: left out, and
+// removed by Prune).
+func List(root string) ([]Entry, error) {
+	ents, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || strings.Contains(e.Name(), ".old-") {
+			continue
+		}
+		dir := filepath.Join(root, e.Name())
+		m, ok := readManifest(dir)
+		if !ok {
+			continue
+		}
+		en := Entry{SHA256: e.Name(), Wheel: m.Wheel, Files: len(m.Files), Created: m.Created, Dir: dir}
+		for _, f := range m.Files {
+			en.Bytes += f[0]
+		}
+		out = append(out, en)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Wheel < out[j].Wheel })
+	return out, nil
+}
+
+// Prune removes entries whose sha256 keep does not name (nil keep: all of them), and leftovers of
+// unpacks that did not finish. It returns what it removed. Environments linked to a removed entry
+// keep their files (a hard link outlives the cache's name for it).
+func Prune(root string, keep func(Entry) bool) ([]Entry, error) {
+	list, err := List(root)
+	if err != nil {
+		return nil, err
+	}
+	var gone []Entry
+	var mu sync.Mutex
+	for _, e := range list {
+		if keep != nil && keep(e) {
+			continue
+		}
+		if err := os.RemoveAll(e.Dir); err != nil {
+			return gone, err
+		}
+		mu.Lock()
+		gone = append(gone, e)
+		mu.Unlock()
+	}
+	ents, _ := os.ReadDir(root)
+	for _, e := range ents {
+		dir := filepath.Join(root, e.Name())
+		if _, ok := readManifest(dir); !ok || strings.Contains(e.Name(), ".old-") || strings.HasPrefix(e.Name(), ".unpack-") {
+			os.RemoveAll(dir)
+		}
+	}
+	return gone, nil
+}

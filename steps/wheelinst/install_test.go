@@ -1,0 +1,244 @@
+package wheelinst
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+type member struct {
+	name string
+	body string
+	mode fs.FileMode // 0: no unix mode in the archive
+}
+
+// buildWheel writes a wheel with members, its WHEEL file and a RECORD; root-is-purelib as asked.
+func buildWheel(t testing.TB, dir, dist, version, tag string, purelib bool, members []member) string {
+	t.Helper()
+	info := dist + "-" + version + ".dist-info"
+	members = append(members,
+		member{name: info + "/METADATA", body: fmt.Sprintf("Metadata-Version: 2.1\nName: %s\nVersion: %s\n", dist, version)},
+		member{name: info + "/WHEEL", body: fmt.Sprintf("Wheel-Version: 1.0\nGenerator: gpuwiz-test\nRoot-Is-Purelib: %v\nTag: %s\n", purelib, tag)})
+	var rec bytes.Buffer
+	for _, m := range members {
+		h := sha256.Sum256([]byte(m.body))
+		fmt.Fprintf(&rec, "%s,sha256=%s,%d\n", m.name, base64.RawURLEncoding.EncodeToString(h[:]), len(m.body))
+	}
+	fmt.Fprintf(&rec, "%s/RECORD,,\n", info)
+	members = append(members, member{name: info + "/RECORD", body: rec.String()})
+	p := filepath.Join(dir, dist+"-"+version+"-"+tag+".whl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for _, m := range members {
+		h := &zip.FileHeader{Name: m.name, Method: zip.Deflate}
+		if m.mode != 0 {
+			h.SetMode(m.mode)
+		}
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(m.body))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return p
+}
+
+func sha(t testing.TB, p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func newVenv(t *testing.T, dir string) string {
+	t.Helper()
+	if out, err := exec.Command("python3", "-m", "venv", dir).CombinedOutput(); err != nil {
+		t.Skipf("python3 -m venv: %v %s", err, out)
+	}
+	return filepath.Join(dir, "bin", "python")
+}
+
+// familyWheels is a torch-like family: a platlib package with an executable shared object, a
+// console script and a GUI script, a data script with #!python, data files, a purelib dependency.
+func familyWheels(t *testing.T, dir string) []string {
+	return []string{
+		buildWheel(t, dir, "fakelib", "2.1.0+cu126", "py3-none-any", false, []member{
+			{name: "fakelib/__init__.py", body: "def main():\n    print('fakelib main ok')\n    return 0\n"},
+			{name: "fakelib/lib/libfake.so", body: strings.Repeat("\x7fELF", 4096), mode: 0o755},
+			{name: "fakelib/lib/data.txt", body: "plain\n", mode: 0o644},
+			{name: "fakelib-2.1.0+cu126.dist-info/entry_points.txt", body: "[console_scripts]\nfakerun = fakelib:main\n\n[gui_scripts]\nfakegui = fakelib:main\n"},
+			{name: "fakelib-2.1.0+cu126.dist-info/licenses/LICENSE", body: "license\n"},
+			{name: "fakelib-2.1.0+cu126.data/scripts/fake-tool", body: "#!python\nprint('tool ok')\n"},
+			{name: "fakelib-2.1.0+cu126.data/scripts/fakerun", body: "#!python\n# setuptools' own launcher: pip leaves it out\n"},
+			{name: "fakelib-2.1.0+cu126.data/scripts/plain.sh", body: "#!/bin/sh\necho plain\n", mode: 0o755},
+			{name: "fakelib-2.1.0+cu126.data/data/share/fakelib/notes.txt", body: "notes\n"},
+			{name: "fakelib-2.1.0+cu126.data/purelib/fakelib_extra.py", body: "X = 1\n"},
+		}),
+		buildWheel(t, dir, "fakedep", "1.0", "py3-none-any", true, []member{
+			{name: "fakedep/__init__.py", body: "VALUE = 42\n"},
+			{name: "fakedep/sub/mod.py", body: "Y = 2\n"},
+		}),
+	}
+}
+
+// tree lists every file under root with its content hash and permission bits, skipping bytecode.
+func tree(t *testing.T, root string) map[string]string {
+	out := map[string]string{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.Contains(p, "__pycache__") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		st, _ := os.Lstat(p)
+		b, _ := os.ReadFile(p)
+		if strings.HasSuffix(rel, "RECORD") {
+			out[rel] = string(b) // compared line by line
+			return nil
+		}
+		out[rel] = fmt.Sprintf("%x %v", sha256.Sum256(b), st.Mode().Perm())
+		return nil
+	})
+	return out
+}
+
+func pipInstall(t *testing.T, py, links string, reqs ...string) {
+	t.Helper()
+	args := append([]string{"-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile", "--no-index", "--find-links", links}, reqs...)
+	if out, err := exec.Command(py, args...).CombinedOutput(); err != nil {
+		t.Fatalf("pip install: %v\n%s", err, out)
+	}
+}
+
+func TestInstallEqualsPip(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the venv layout below is POSIX")
+	}
+	base := t.TempDir()
+	wheels := filepath.Join(base, "wheels")
+	os.MkdirAll(wheels, 0o755)
+	paths := familyWheels(t, wheels)
+	// pip and gpuwiz install into a venv at the same path, one after the other, so that launchers
+	// and RECORD lines that name the interpreter can be compared byte for byte.
+	root := filepath.Join(base, "venv")
+	py := newVenv(t, root)
+	pipInstall(t, py, wheels, "fakelib==2.1.0+cu126", "fakedep==1.0")
+	want := snapshot(t, root)
+
+	ctx := context.Background()
+	var ws []Wheel
+	for _, p := range paths {
+		ws = append(ws, Wheel{Path: p, SHA256: sha(t, p), Requested: true})
+	}
+	fresh := func() string {
+		os.RemoveAll(root)
+		return newVenv(t, root)
+	}
+	cache := filepath.Join(base, "unpacked")
+	for _, round := range []struct {
+		name  string
+		cache string
+	}{{"straight from the archives", ""}, {"first through the cache (unpack)", cache}, {"warm cache (hard links)", cache}} {
+		t.Run(round.name, func(t *testing.T) {
+			py := fresh()
+			s, err := SchemeOf(ctx, CommandPython(py))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Install(ctx, CommandPython(py), s, ws, Options{Cache: round.cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if round.name == "warm cache (hard links)" && (res.Linked != 15 || res.Copied != 2) {
+				t.Errorf("a warm cache links every file but the two data scripts (copied: their #! line is rewritten): %+v", res)
+			}
+			compareSnapshots(t, want, snapshot(t, root))
+			out, err := exec.Command(filepath.Join(root, "bin", "fakerun")).CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "fakelib main ok") {
+				t.Errorf("console script: %v %s", err, out)
+			}
+			out, err = exec.Command(py, filepath.Join(root, "bin", "fake-tool")).CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "tool ok") {
+				t.Errorf("data script: %v %s", err, out)
+			}
+			if out, err := exec.Command(py, "-m", "pip", "check").CombinedOutput(); err != nil {
+				t.Errorf("pip check: %v %s", err, out)
+			}
+			if out, err := exec.Command(py, "-c", "import importlib.metadata as m; print(m.version('fakelib'), len(m.files('fakelib')))").CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "2.1.0+cu126 ") {
+				t.Errorf("importlib.metadata: %v %s", err, out)
+			}
+			if out, err := exec.Command(py, "-m", "pip", "uninstall", "-y", "fakelib", "fakedep").CombinedOutput(); err != nil {
+				t.Fatalf("pip uninstall: %v %s", err, out)
+			}
+			for rel := range snapshot(t, root) {
+				if strings.Contains(rel, "fake") {
+					t.Errorf("left after pip uninstall: %s", rel)
+				}
+			}
+		})
+	}
+	// pip uninstall unlinked the venv's names only: the cache still holds every file whole.
+	ents, err := List(cache)
+	if err != nil || len(ents) != 2 {
+		t.Fatalf("cache entries: %v %+v", err, ents)
+	}
+}
+
+func snapshot(t *testing.T, root string) map[string]string { return tree(t, root) }
+
+// compareSnapshots holds two installs' files equal (content and permission bits), except
+// INSTALLER (pip writes "pip", gpuwiz "gpuwiz") and, in RECORD, INSTALLER's line.
+func compareSnapshots(t *testing.T, want, got map[string]string) {
+	t.Helper()
+	var keys []string
+	for k := range want {
+		keys = append(keys, k)
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if strings.HasSuffix(k, "/INSTALLER") {
+			continue
+		}
+		if strings.HasSuffix(k, "/RECORD") {
+			w, g := strings.Split(want[k], "\r\n"), strings.Split(got[k], "\r\n")
+			if len(w) != len(g) {
+				t.Errorf("%s: %d lines from pip, %d from gpuwiz\npip:\n%s\ngpuwiz:\n%s", k, len(w), len(g), want[k], got[k])
+				continue
+			}
+			for i := range w {
+				if !strings.Contains(w[i], "/INSTALLER,") && w[i] != g[i] {
+					t.Errorf("%s line %d:\npip    %s\ngpuwiz %s", k, i+1, w[i], g[i])
+				}
+			}
+			continue
+		}
+		if want[k] != got[k] {
+			t.Errorf("%s: pip %q, gpuwiz %q", k, want[k], got[k])
+		}
+	}
+}

@@ -1,0 +1,43 @@
+# gpuwiz's wheel installer asks the venv's own pip for two things it must do exactly as pip does:
+#   paths    -> the install scheme pip would use in this environment (JSON on stdout)
+#   scripts FILE -> make the entry-point launchers of each dist with pip's ScriptMaker (the jobs as
+#               JSON in FILE, the files made, per dist, as JSON on stdout), so Windows gets pip's .exe launchers.
+import json, os, sys
+
+def scheme(name):
+    try:
+        from pip._internal.locations import get_scheme
+        s = get_scheme(name)
+        return {"purelib": s.purelib, "platlib": s.platlib, "scripts": s.scripts, "data": s.data, "headers": s.headers}
+    except Exception:
+        import sysconfig
+        p = sysconfig.get_paths()
+        return {"purelib": p["purelib"], "platlib": p["platlib"], "scripts": p["scripts"], "data": p["data"], "headers": ""}
+
+def maker_for(scripts_dir):
+    try:
+        from pip._internal.operations.install.wheel import PipScriptMaker as Maker, get_console_script_specs as specs
+    except Exception:
+        from pip._vendor.distlib.scripts import ScriptMaker as Maker
+        specs = lambda console: ["%s = %s" % kv for kv in console.items()]
+    m = Maker(None, scripts_dir)
+    m.clobber = True
+    m.variants = {""}
+    m.set_mode = True
+    return m, specs
+
+if sys.argv[1] == "paths":
+    out = scheme("gpuwiz-probe")
+    out["executable"] = sys.executable
+    out["umask"] = os.umask(0o022); os.umask(out["umask"])
+    print(json.dumps(out))
+elif sys.argv[1] == "scripts":
+    with open(sys.argv[2], encoding="utf-8") as f:
+        jobs = json.load(f)
+    out = []
+    for j in jobs:
+        m, specs = maker_for(j["scripts_dir"])
+        made = m.make_multiple(specs(j.get("console") or {}))
+        made += m.make_multiple(["%s = %s" % kv for kv in (j.get("gui") or {}).items()], {"gui": True})
+        out.append(made)
+    print(json.dumps(out))

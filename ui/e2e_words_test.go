@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The real binary in tmux for what people type and paste (paths) and for commands shown to copy.
+
+// toVenvScreen walks welcome → GPU → framework → channel → the new venv's screen.
+func toVenvScreen(s *tmuxSession) {
+	s.waitFor("Set up a new environment", 15*time.Second)
+	s.send("Enter")
+	s.waitFor("Press enter to choose a framework", 30*time.Second)
+	s.send("Enter")
+	s.waitFor("in the matrix", 30*time.Second)
+	s.send("Enter")
+	s.waitFor("cu118", 30*time.Second)
+	s.send("Enter")
+	s.waitFor("a new venv will be created", 40*time.Second)
+}
+
+// Items 1-3 of the walk-through: a typed path survives esc and enter; ~ is the home folder (no
+// directory named ~ in the working directory); the activation line and the constraints file's
+// header paste and run as they are, with a space and Chinese in the path.
+func TestE2ETypedPathIsKeptReadAndQuotedInTmux(t *testing.T) {
+	r := newE2ERig(t, 0)
+	home := filepath.Join(r.dir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.env = append(r.env, "HOME="+home)
+	s := r.start(t)
+	toVenvScreen(s)
+	for range len("venv-torch") {
+		s.send("BSpace")
+	}
+	typed := "~/nc 测试/环境 一"
+	s.sendText(typed)
+	want := filepath.Join(home, "nc 测试", "环境 一")
+	s.waitFor("means "+home+"/nc", 15*time.Second) // the rest wraps at 80 columns
+	s.waitFor("a new venv will be created", 15*time.Second)
+	s.send("Escape")
+	s.waitFor("★ cu126", 15*time.Second)
+	s.send("Enter")
+	scr := s.waitFor("a new venv will be created", 30*time.Second)
+	if !strings.Contains(scr, "venv path: "+typed) {
+		t.Fatalf("after esc and enter the typed path is gone:\n%s", scr)
+	}
+	s.send("Enter")
+	s.waitFor("your URL:", 30*time.Second, "Cannot check the package sources")
+	s.send("Enter")
+	s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+	s.send("y")
+	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
+	s.send("Enter")
+	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
+	s.send("Enter")
+	s.waitFor("installed and verified", 30*time.Second)
+	s.send("q")
+	scr = s.waitFor("EXIT=0", 40*time.Second)
+	if _, err := os.Stat(filepath.Join(want, "pyvenv.cfg")); err != nil {
+		t.Fatalf("no venv at %s: %v", want, err)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "~")); err == nil {
+		t.Fatal("a directory named ~ was made in the working directory")
+	}
+	// The summary's activation line, pasted as is into the shell, enters the venv.
+	act := regexp.MustCompile(`(?m)^\s*sh:\s+(source .*)$`).FindStringSubmatch(scr)
+	if act == nil {
+		t.Fatalf("the summary has no sh: line:\n%s", scr)
+	}
+	s.sendText(strings.TrimSpace(act[1]) + ` && echo "VENV=[$VIRTUAL_ENV]"`)
+	s.send("Enter")
+	s.waitFor("VENV=["+want+"]", 15*time.Second)
+	// The constraints file's header command, pasted as is, hands pip the file as one argument.
+	cons, err := os.ReadFile(filepath.Join(want, "constraints.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^#\s+(pip install .*)$`).FindStringSubmatch(string(cons))
+	if line == nil {
+		t.Fatalf("no pip line in the header:\n%s", cons)
+	}
+	s.sendText("clear; " + strings.Replace(line[1], "pip install", `printf '[%s]\n'`, 1))
+	s.send("Enter")
+	s.waitFor("["+filepath.Join(want, "constraints.txt")+"]", 15*time.Second)
+}
