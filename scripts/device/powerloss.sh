@@ -21,7 +21,10 @@ G=${GPUWIZ:-$root/.dev/gpuwiz}
 REPACK=$root/.dev/repack_index.py
 [ -f "$REPACK" ] || REPACK=$here/repack_index.py
 OUT=${OUT:-/tmp/powerloss-out}; mkdir -p "$OUT"
-PY=/opt/torch/.venv/bin/python3
+# PY (the interpreter whose torch is repacked), BASE (the Python of the new venv) and GARGS (global
+# gpuwiz flags, e.g. --matrix/--simulate for a dry run elsewhere) may be overridden.
+GARGS=${GARGS:-}
+PY=${PY:-/opt/torch/.venv/bin/python3}
 BASE=${BASE:-/usr/bin/python3.12}
 W=/tmp/powerloss; A=$W/art
 rm -rf $W ~/.cache/gpuwiz; mkdir -p $A
@@ -79,14 +82,14 @@ V=$W/venv
 
 log "gpuwiz install cu130 into a new venv"
 t0=$(now)
-"$G" install --venv $V --python $BASE --framework torch --framework-version 2.11.0 --channel cu130 --index-url $I130 --yes > $A/install130.txt 2>&1
+"$G" $GARGS install --venv $V --python $BASE --framework torch --framework-version 2.11.0 --channel cu130 --index-url $I130 --yes > $A/install130.txt 2>&1
 rc=$?; say "install cu130: rc=$rc, $(secs $t0) s"; tail -4 $A/install130.txt | tee -a $S
 [ $rc = 0 ] || bad "install cu130 (rc=$rc)"
 t0=$(now); hashes $V > $W/before.txt; say "hashed $(wc -l < $W/before.txt) files: $(secs $t0) s"
 
 log "switch to cu128, killed with SIGKILL 1.5 s into pip's install"
 t0=$(now)
-setsid "$G" install --venv $V --framework torch --framework-version 2.11.0 --channel cu128 --index-url $I128 --yes > $A/switch.txt 2>&1 &
+setsid "$G" $GARGS install --venv $V --framework torch --framework-version 2.11.0 --channel cu128 --index-url $I128 --yes > $A/switch.txt 2>&1 &
 SW=$!
 J=$V/.gpuwiz/journal.json
 while kill -0 $SW 2>/dev/null && ! grep -q '"step": "install"' $J 2>/dev/null; do sleep 0.05; done
@@ -98,17 +101,20 @@ kill -KILL -- -$SW 2>/dev/null
 wait $SW 2>/dev/null
 say "killed $(secs $t1) s after the install step began ($(secs $t0) s after the switch started)"
 cp $J $A/journal-open.json 2>/dev/null
+SP=$(ls -d $V/lib/python3*/site-packages | head -1)
+say "at the kill: torch/ holds $(find $SP/torch -type f 2>/dev/null | wc -l) files (the whole cu130 torch: $(grep -c '/site-packages/torch/' $W/before.txt)), $(ls -d $SP/torch-*.dist-info 2>/dev/null | xargs -rn1 basename | tr '\n' ' ')"
 say "state folder: $(ls $V/.gpuwiz | tr '\n' ' ')"
 $V/bin/python -c "import torch; print(torch.__version__)" > $A/import-after-kill.txt 2>&1 && say "import torch after the kill: $(cat $A/import-after-kill.txt)" || say "import torch after the kill fails: $(tail -1 $A/import-after-kill.txt)"
 
-log "no network from here on"
+log "no network from here on; the venv is the active one (as a user would have it)"
+export PATH=$V/bin:$PATH VIRTUAL_ENV=$V
 for p in "${HTTP[@]}"; do kill "$p" 2>/dev/null; done; HTTP=(); sleep 1
 
 log "gpuwiz doctor"
 t0=$(now)
-"$G" doctor --venv $V > $A/doctor.txt 2>&1; rc=$?
+"$G" $GARGS doctor --venv $V > $A/doctor.txt 2>&1; rc=$?
 say "doctor: rc=$rc, $(secs $t0) s"; head -12 $A/doctor.txt | tee -a $S
-"$G" doctor --venv $V --json > $A/doctor.json 2>/dev/null
+"$G" $GARGS doctor --venv $V --json > $A/doctor.json 2>/dev/null
 first=$(python3 -c "import json;f=json.load(open('$A/doctor.json'))['findings'][0];print(f['code'],f['severity'])" 2>/dev/null)
 [ "$first" = "interrupted-install error" ] && ok "doctor's first finding is interrupted-install (error)" || bad "doctor's first finding: '$first'"
 grep -q "a switch to torch 2.11.0 (cu128) was interrupted" $A/doctor.txt && ok "doctor names the switch" || bad "doctor does not name the switch"
@@ -116,16 +122,18 @@ grep -q "stopped during “install the new build”" $A/doctor.txt && ok "doctor
 grep -q "it had uninstalled" $A/doctor.txt && ok "doctor says what it had removed" || bad "doctor does not say what it removed"
 
 log "gpuwiz install refuses to start on top of it"
-"$G" install --venv $V --framework torch --framework-version 2.11.0 --channel cu128 --index-url $I128 --yes > $A/install-refused.txt 2>&1; rc=$?
+"$G" $GARGS install --venv $V --framework torch --framework-version 2.11.0 --channel cu128 --index-url $I128 --yes > $A/install-refused.txt 2>&1; rc=$?
 tail -2 $A/install-refused.txt | tee -a $S
 [ $rc = 1 ] && grep -q "was interrupted" $A/install-refused.txt && ok "install refused (rc=1)" || bad "install over the interrupted run: rc=$rc"
 
 log "gpuwiz doctor --fix --yes (from the backup, no network)"
 t0=$(now)
-"$G" doctor --venv $V --fix --yes > $A/fix.txt 2>&1; rc=$?
+"$G" $GARGS doctor --venv $V --fix --yes > $A/fix.txt 2>&1; rc=$?
 say "doctor --fix: rc=$rc, $(secs $t0) s"
 grep -A4 "Repair plan" $A/fix.txt | tee -a $S
-[ $rc = 0 ] && ok "doctor --fix exit 0" || bad "doctor --fix rc=$rc"
+errs=$(sed -n '/Checking again/,$p' $A/fix.txt | grep -c '\[ERROR\]')
+sed -n '/Checking again/,$p' $A/fix.txt | grep '^[0-9]*\. \[' | tee -a $S
+if [ $rc = 0 ] || { [ $rc = 5 ] && [ "$errs" = 0 ]; }; then ok "doctor --fix: rc=$rc, no error left in doctor's second look"; else bad "doctor --fix rc=$rc, $errs error(s) left"; fi
 t0=$(now); hashes $V > $W/after.txt; say "hashed $(wc -l < $W/after.txt) files: $(secs $t0) s"
 if diff $W/before.txt $W/after.txt > $A/files.diff; then ok "every file of the cu130 build is back, byte for byte ($(wc -l < $W/before.txt) files)"; else bad "files differ: $(wc -l < $A/files.diff) lines (files.diff)"; head -20 $A/files.diff | tee -a $S; fi
 $V/bin/python -c "import torch; print(torch.__version__, torch.cuda.is_available())" 2>&1 | tail -1 | tee -a $S
@@ -138,7 +146,7 @@ ls -d $V/.gpuwiz/backup-* > /dev/null 2>&1 && bad "a backup is left in the state
 ls $V/.gpuwiz/*.tmp > /dev/null 2>&1 && bad "a temporary file is left" || ok "no temporary file left"
 res=$(python3 -c "import json;j=json.load(open('$J'));print(j.get('finished','open'), j.get('result'))" 2>/dev/null)
 case "$res" in open*) bad "the journal is still open";; *) ok "journal closed: $res";; esac
-"$G" venvs > $A/venvs.txt 2>&1; cat $A/venvs.txt | tee -a $S
+"$G" $GARGS venvs > $A/venvs.txt 2>&1; cat $A/venvs.txt | tee -a $S
 
 log "result"
 [ $fails = 0 ] && say "ALL PASSED" || say "$fails check(s) FAILED"
