@@ -12,18 +12,32 @@ import (
 
 	"github.com/tc-hib/winres"
 	winversion "github.com/tc-hib/winres/version"
+
+	"gpuwiz/steps/testkit/gobuild"
 )
 
-// goBuild builds this package into dir/name with extra environment and arguments.
+// goBuild builds this package into a temp dir's name with extra environment and arguments.
 func goBuild(t *testing.T, name string, env []string, args ...string) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), name)
-	cmd := exec.Command("go", append(append([]string{"build", "-o", out}, args...), ".")...)
-	cmd.Env = append(os.Environ(), env...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", name, err, b)
+	return gobuild.Build(t, gobuild.Options{Out: filepath.Join(t.TempDir(), name), Env: env, Flags: args})
+}
+
+// TestProductLinksNoTestKit: the binary, for Linux and for Windows, links no test kit
+// (steps/testkit/...), no net/http/httptest and not the testing package.
+func TestProductLinksNoTestKit(t *testing.T) {
+	for _, goos := range []string{"linux", "windows"} {
+		cmd := exec.Command("go", "list", "-deps", ".")
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps (%s): %v", goos, err)
+		}
+		for _, p := range strings.Fields(string(out)) {
+			if strings.HasPrefix(p, "gpuwiz/steps/testkit") || p == "testing" || p == "net/http/httptest" {
+				t.Errorf("the %s binary links %s", goos, p)
+			}
+		}
 	}
-	return out
 }
 
 // TestStampedVersionFlag builds the binary the way a release does (-X main.version, main.commit,

@@ -42,7 +42,7 @@ func newMachine(f Facts) *machine {
 	if !m.hasPython {
 		m.notes = append(m.notes, i18n.T("matrix.facts.python_unknown"))
 	}
-	if !f.NoGPU && !m.gpuUsable() && len(m.caps) > 0 {
+	if !f.NoGPU && !f.DriverMissing && !m.gpuUsable() && len(m.caps) > 0 {
 		m.notes = append(m.notes, i18n.T("matrix.facts.cap_without_driver"))
 	}
 	if m.gpuUsable() && len(m.caps) == 0 {
@@ -52,6 +52,39 @@ func newMachine(f Facts) *machine {
 }
 
 func (m *machine) gpuUsable() bool { return !m.f.NoGPU && (m.hasDriver || m.hasCUDA) }
+
+// cardWithoutDriver: a card known from its PCI id, with no driver yet.
+func (m *machine) cardWithoutDriver() bool {
+	return m.f.DriverMissing && !m.f.NoGPU && !m.hasDriver && !m.hasCUDA && len(m.caps) > 0
+}
+
+// judgeForDriver judges a GPU build for a card that has no driver yet: the architecture as usual,
+// then the driver to install (the one NVIDIA shipped with the build's CUDA toolkit when the matrix
+// has it, else the minimum by minor-version compatibility), which is then the only thing missing.
+func (mx *Matrix) judgeForDriver(m *machine, j *judged, b *Build, r *Release, framework string, reasons *[]string, other *bool) {
+	for _, c := range m.caps {
+		if msg, _ := mx.archProblem(b, c, m.f.OS, framework, r.Version); msg != "" {
+			*reasons = append(*reasons, msg)
+			*other = true
+		}
+	}
+	row := mx.cudaRows[b.CUDA]
+	need := fullDriver(row, m.f.OS)
+	if need == "" && row != nil {
+		need = row.MinorCompatLinux
+		if m.f.OS == "windows" {
+			need = row.MinorCompatWindows
+		}
+	}
+	if need == "" {
+		*reasons = append(*reasons, i18n.T("matrix.reason.no_cuda_row", i18n.D{"CUDA": b.CUDA}))
+		*other = true
+		return
+	}
+	*reasons = append(*reasons, i18n.T("matrix.reason.driver_missing", i18n.D{"MinDriver": need, "OS": OSName(m.f.OS), "Channel": b.Channel}))
+	j.needDriver = need
+	j.driverOnly = !*other
+}
 
 func (m *machine) noGPUReason() string {
 	if m.f.NoGPU {
@@ -91,7 +124,9 @@ func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judg
 		fail(i18n.T("matrix.reason.no_build_for_os", i18n.D{"Framework": framework, "Version": r.Version, "Channel": b.Channel, "OS": OSName(m.f.OS)}))
 	}
 	if j.gpu {
-		if !m.gpuUsable() {
+		if m.cardWithoutDriver() {
+			mx.judgeForDriver(m, &j, b, r, framework, &reasons, &otherProblems)
+		} else if !m.gpuUsable() {
 			fail(m.noGPUReason())
 		} else {
 			var throughPTX []majorMinor // the GPUs that would run this build only through its PTX

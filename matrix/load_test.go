@@ -226,6 +226,41 @@ func TestEmbeddedUnverifiedRowsSayWhy(t *testing.T) {
 	}
 }
 
+// The VC++ runtime each release needs is data: torch 2.9 and later need msvcp140 14.40
+// (pytorch/pytorch PR #196987), torch 2.8 the VS 2019 runtime; rows hold up to the next one.
+func TestWindowsNeedsFollowsTheRelease(t *testing.T) {
+	m, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fw, v, msvcp string
+		longest      int
+	}{
+		{"torch", "2.8.0", "14.29", 0},
+		{"torch", "2.9.1+cu128", "14.40", 0},
+		{"torch", "2.11.0", "14.40", 0},
+		{"torch", "2.13.0", "14.40", 192},
+		{"torch", "2.15.0", "14.40", 192},
+		{"paddle", "3.2.0", "14.29", 0},
+	} {
+		r, ok := m.WindowsNeeds(c.fw, c.v)
+		if !ok || r.MSVCP140 != c.msvcp || r.LongestPath != c.longest || r.Source == "" {
+			t.Errorf("%s %s: %+v ok=%v, want msvcp140 %s longest %d", c.fw, c.v, r, ok, c.msvcp, c.longest)
+		}
+	}
+	if _, ok := m.WindowsNeeds("torch", "1.0.0"); ok {
+		t.Error("torch 1.0.0 has no row, yet one was found")
+	}
+	if got := m.OldestWindowsRuntime(); got != "14.29" {
+		t.Errorf("oldest runtime %q", got)
+	}
+	bad := strings.Replace(string(EmbeddedTOML()), `msvcp140 = "14.40"`, `msvcp140 = "fourteen"`, 1)
+	if _, err := Parse([]byte(bad), "bad.toml"); err == nil || !strings.Contains(err.Error(), "msvcp140") {
+		t.Errorf("a bad msvcp140 was accepted: %v", err)
+	}
+}
+
 // unverified_os: a build confirmed on Linux but not on Windows is recommended on Linux only; on Windows
 // it stays a choice the notes name. Naming a system the build has no wheels for is an error.
 func TestUnverifiedOSNarrowsVerification(t *testing.T) {

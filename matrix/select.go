@@ -89,7 +89,10 @@ func (m *Matrix) Select(f Facts) Selection {
 		}
 	}
 	if betterUnverified >= 0 && betterUnverified != rec {
-		sel.Notes = append(sel.Notes, alsoFitsNote(f.Framework, all[betterUnverified].c))
+		sel.Notes = append(sel.Notes, AlsoFitsNote(f.Framework, all[betterUnverified].c))
+	}
+	if env.cardWithoutDriver() {
+		withDriver(&sel, all, f)
 	}
 	if rec >= 0 {
 		r := all[rec]
@@ -114,6 +117,33 @@ func (m *Matrix) Select(f Facts) Selection {
 	}
 	return sel
 }
+
+// withDriver names the build gpuwiz would recommend once the card has a driver (a verified one
+// first), the driver it needs, and where NVIDIA publishes it.
+func withDriver(sel *Selection, all []judged, f Facts) {
+	best := -1
+	for i, j := range all {
+		if !j.gpu || !j.driverOnly {
+			continue
+		}
+		if j.c.Verified { // verified on this OS (unverified_os)
+			best = i
+			break
+		}
+		if best < 0 {
+			best = i
+		}
+	}
+	if best < 0 {
+		return
+	}
+	c := all[best].c
+	sel.WithDriver, sel.DriverNeeded = &c, all[best].needDriver
+	sel.Notes = append(sel.Notes, i18n.T("matrix.select.install_driver", i18n.D{"MinDriver": all[best].needDriver, "OS": OSName(f.OS), "Framework": f.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "URL": DriverDownloadURL}))
+}
+
+// DriverDownloadURL is where NVIDIA publishes its drivers for every card.
+const DriverDownloadURL = "https://www.nvidia.com/Download/index.aspx"
 
 // firstCompatible is the index of the first compatible candidate (a verified build when verified; a GPU
 // build when gpu), or -1.
@@ -247,7 +277,7 @@ func knownVersions(rs []Release) string {
 	return i18n.Join(vs)
 }
 
-// alsoFitsNote says that an unverified build u fits too, and how to ask for it.
-func alsoFitsNote(framework string, u Candidate) string {
+// AlsoFitsNote says that an unverified build u fits too, and how to ask for it (a note of Select).
+func AlsoFitsNote(framework string, u Candidate) string {
 	return i18n.T("matrix.select.unverified_also_fits", i18n.D{"Framework": framework, "Version": u.FrameworkVersion, "Channel": u.Channel})
 }

@@ -399,3 +399,49 @@ func TestCPUFallbackPrefersAVerifiedRelease(t *testing.T) {
 		t.Errorf("no note names the newer unverified release: %q", s.Notes)
 	}
 }
+
+// A card known from its PCI id with no driver yet: the CPU build is what works now, every GPU build
+// says the driver it needs, and the selection names the build a driver would unlock and that driver.
+func TestCardWithoutDriverSaysWhatADriverWouldUnlock(t *testing.T) {
+	m, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := m.Select(Facts{Framework: "torch", OS: "windows", PythonVersion: "3.12", ComputeCaps: []string{"8.6"}, DriverMissing: true})
+	if sel.Recommended == nil || sel.Recommended.Channel != "cpu" {
+		t.Fatalf("recommended %+v", sel.Recommended)
+	}
+	if sel.WithDriver == nil || sel.WithDriver.Channel == "cpu" || sel.DriverNeeded == "" {
+		t.Fatalf("with a driver: %+v, needs %q", sel.WithDriver, sel.DriverNeeded)
+	}
+	row, _ := m.CUDARow(sel.WithDriver.CUDA)
+	want := row.FullWindows
+	if want == "" {
+		want = row.MinorCompatWindows
+	}
+	if sel.DriverNeeded != want {
+		t.Errorf("driver %q, want %q (CUDA %s)", sel.DriverNeeded, want, sel.WithDriver.CUDA)
+	}
+	notes := strings.Join(sel.Notes, "\n")
+	for _, w := range []string{"No NVIDIA driver is installed yet", sel.DriverNeeded, "https://www.nvidia.com/Download/index.aspx", sel.WithDriver.FrameworkVersion + " " + sel.WithDriver.Channel} {
+		if !strings.Contains(notes, w) {
+			t.Errorf("notes lack %q:\n%s", w, notes)
+		}
+	}
+	if strings.Contains(notes, "a compute capability was given but no driver") {
+		t.Errorf("the flag-only note appears:\n%s", notes)
+	}
+	for _, c := range sel.Candidates {
+		if c.Channel != "cpu" && c.Compatible {
+			t.Errorf("%s %s compatible without a driver", c.FrameworkVersion, c.Channel)
+		}
+	}
+	// A Pascal card (6.1) is never offered a build without its kernels, driver or not.
+	sel = m.Select(Facts{Framework: "torch", OS: "windows", PythonVersion: "3.12", ComputeCaps: []string{"6.1"}, DriverMissing: true})
+	if sel.WithDriver == nil {
+		t.Fatal("no build for a GTX 1080 with a driver")
+	}
+	if r, ok := m.Lookup("torch", sel.WithDriver.FrameworkVersion, sel.WithDriver.Channel); ok && !strings.Contains(strings.Join(r.OS, ","), "windows") {
+		t.Errorf("%+v", r)
+	}
+}

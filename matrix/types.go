@@ -19,7 +19,10 @@ type Facts struct {
 	PythonVersion    string   `json:"python_version,omitempty"`    // "3.12"
 	PythonBits       int      `json:"python_bits,omitempty"`       // 64, 32, or 0 when unknown
 	NoGPU            bool     `json:"no_gpu,omitempty"`
-	Simulated        bool     `json:"simulated,omitempty"` // the GPU facts came from a --simulate file
+	// DriverMissing says an NVIDIA card is there (ComputeCaps known from its PCI id) but no driver
+	// runs it yet: GPU builds are judged as if a driver were installed and each says the driver it needs.
+	DriverMissing bool `json:"driver_missing,omitempty"`
+	Simulated     bool `json:"simulated,omitempty"` // the GPU facts came from a --simulate file
 }
 
 // Package is one distribution of a build with its exact version ("torch", "2.6.0", "+cu126").
@@ -65,6 +68,10 @@ type Selection struct {
 	Recommended *Candidate  `json:"recommended"`
 	Candidates  []Candidate `json:"candidates"`
 	Notes       []string    `json:"notes"`
+	// WithDriver is, when DriverMissing, the build gpuwiz would recommend once NVIDIA's driver is
+	// installed, and DriverNeeded the driver that build needs on this OS.
+	WithDriver   *Candidate `json:"with_driver,omitempty"`
+	DriverNeeded string     `json:"driver_needed,omitempty"`
 }
 
 // Matrix is the loaded, validated version matrix (matrix.toml or a --matrix file).
@@ -74,6 +81,8 @@ type Matrix struct {
 	CUDA   []CUDARow `toml:"cuda" json:"cuda"`
 	Torch  []Release `toml:"torch" json:"torch"`
 	Paddle []Release `toml:"paddle" json:"paddle"`
+	// Windows is what ranges of releases need of a Windows machine (VC++ runtime, path depth).
+	Windows []WindowsRow `toml:"windows_runtime" json:"windows_runtime,omitempty"`
 
 	cudaRows map[string]*CUDARow // by version, set by prepare
 }

@@ -50,6 +50,7 @@ func (m *Matrix) validate(lines *lazyLines) error {
 	}
 	v.releases("torch", m.Torch, cudaSeen)
 	v.releases("paddle", m.Paddle, cudaSeen)
+	v.windowsRows(m.Windows)
 	return errors.Join(v.errs...)
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // Backend is everything the wizard asks of the machine. The real one (backend_steps.go) calls the
-// steps packages; tests use a fake. Every method may block: the ui calls them only inside tea.Cmds.
+// application layer (steps/app), the same sessions the commands use; tests use a fake. Every method may block: the ui calls them only inside tea.Cmds.
 type Backend interface {
 	Probe(ctx context.Context) (gpu.Report, error)
 	// Channels judges every build of framework against facts (FrameworkVersion "" means all versions).
@@ -173,9 +173,15 @@ type Finding struct {
 	Code, Severity, Title, Evidence, Fix string
 }
 
-// Activation is how to enter the venv from each shell.
+// Activation is how to enter the venv from each shell: a conda env has only Conda.
 type Activation struct {
 	PowerShell string
 	Cmd        string
 	Posix      string
+	Conda      string // conda activate <env>, any shell with conda's integration
+}
+
+// Empty reports whether there is no command to show.
+func (a Activation) Empty() bool {
+	return a.PowerShell == "" && a.Cmd == "" && a.Posix == "" && a.Conda == ""
 }

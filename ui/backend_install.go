@@ -2,66 +2,49 @@ package ui
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"time"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/cli"
-	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/indexcheck"
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
 
-// planned is what Install needs back from Plan: the engine's plan and its options.
-type planned struct {
-	plan install.Plan
-	opts install.Options
-	cand matrix.Candidate
-}
-
+// Plan asks the application layer for the install session (the index's answer, with the next-best
+// build, and the engine's plan) and lists it for the plan screen; Install runs that session.
 func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
-	venv := pyenv.Venv{Root: req.Venv}
-	var have pyenv.Installed
-	if venv.Exists() {
-		in, err := pyenv.Inspect(ctx, b.run, venv.Python())
-		if err != nil {
-			return Plan{}, fmt.Errorf("%s: %w", i18n.T("ui.backend.cannot_read_venv", i18n.D{"Venv": req.Venv}), err)
-		}
-		have = in
-	}
-	opts := install.Options{Venv: venv, Python: req.Python, Target: install.TargetOf(req.Candidate),
-		FindLinks: req.FindLinks, Mirror: req.Mirror}
-	if req.IndexURL != "" && req.IndexURL != req.Candidate.IndexURL {
-		opts.IndexURLOverride = req.IndexURL // a mirror of the channel chosen on the package-source screen
+	areq := app.InstallRequest{Candidate: &req.Candidate, Venv: req.Venv, Python: req.Python,
+		IndexURL: req.IndexURL, FindLinks: req.FindLinks, Mirror: req.Mirror}
+	if req.IndexURL == "" {
+		areq.IndexURL = req.Candidate.IndexURL
 	}
 	if req.Source != "" {
-		opts.SourceWhy = i18n.T("ui.backend.source_why", i18n.D{"Source": req.Source})
+		areq.SourceWhy = i18n.T("ui.backend.source_why", i18n.D{"Source": req.Source})
 	}
-	p, err := install.MakePlan(opts, have)
+	sess, err := b.env.PlanInstall(ctx, areq)
+	var notServed *app.ErrNotServed
+	if errors.As(err, &notServed) {
+		return Plan{}, errors.New(notServedText(notServed.Check))
+	}
 	if err != nil {
 		return Plan{}, err
 	}
-	py := req.Python
-	if venv.Exists() {
-		py = venv.Python()
-	}
-	if note, err := b.checkServedFrom(ctx, req.Candidate, py, indexcheck.Source{IndexURL: opts.IndexURLOverride, FindLinks: req.FindLinks}); err != nil {
-		return Plan{}, err
-	} else if note != "" {
-		p.Notes = append(p.Notes, note)
+	p := sess.Plan
+	notes := p.Notes
+	if n := indexNote(sess.Index); n != "" {
+		notes = append(notes, n)
 	}
 	removing := make([]string, 0, len(p.Uninstall))
 	for _, name := range p.Uninstall { // shown with the version the venv holds: "torch==2.6.0+cu118"
-		if d, ok := have.Dist(name); ok && d.Version != "" {
+		if d, ok := p.Had.Dist(name); ok && d.Version != "" {
 			name += "==" + d.Version
 		}
 		removing = append(removing, name)
 	}
 	out := Plan{Venv: req.Venv, Candidate: req.Candidate, Uninstall: removing, Install: p.Install,
-		Notes: p.Notes, Warnings: p.Warnings, Impl: planned{p, opts, req.Candidate}}
+		Notes: notes, Warnings: p.Warnings, Impl: sess}
 	for _, s := range p.Steps {
 		out.Steps = append(out.Steps, PlanStep{ID: s.ID, Title: s.Title})
 	}
@@ -71,8 +54,41 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 	return out, nil
 }
 
-// runInstall runs the engine's plan, translating its events for the install screen.
-func (b *stepsBackend) runInstall(ctx context.Context, p planned, events chan<- InstallEvent) Outcome {
+// CheckServed asks the build's own index, before anything changes, whether it serves c's wheels for
+// this OS and python (an interpreter path). It returns a note when the index could not be read, and
+// an error when the build is not served (what is missing, the next-best build, and to pick another).
+func (b *stepsBackend) CheckServed(ctx context.Context, c matrix.Candidate, python string) (string, error) {
+	check, err := b.env.CheckServed(ctx, app.IndexQuery{Candidate: c, Python: python})
+	switch {
+	case err != nil:
+		return "", err
+	case check.Refused():
+		return "", errors.New(notServedText(check))
+	}
+	return indexNote(check), nil
+}
+
+// notServedText is the refusal of a build the index does not serve, with the next-best build it
+// serves when there is one.
+func notServedText(c app.IndexCheck) string {
+	v := c.Verdict
+	if n := v.NextBest; n != nil {
+		return i18n.T("ui.backend.not_served_next_best", i18n.D{"Reason": v.Reason(), "Framework": frameworkName(v.Framework), "Version": v.Version, "Channel": v.Channel,
+			"NextVersion": n.FrameworkVersion, "NextChannel": n.Channel})
+	}
+	return i18n.T("ui.backend.not_served", i18n.D{"Reason": v.Message()})
+}
+
+// indexNote is the plan's note on an index that could not be read ("" when there is none).
+func indexNote(c app.IndexCheck) string {
+	if c.CouldNotLook() {
+		return i18n.T("ui.backend.could_not_look", i18n.D{"Reason": c.Verdict.Reason()})
+	}
+	return ""
+}
+
+// runInstall runs the install session, translating its events for the install screen.
+func (b *stepsBackend) runInstall(ctx context.Context, sess *app.InstallSession, events chan<- InstallEvent) Outcome {
 	ev := make(chan install.Event, 256)
 	done := make(chan struct{})
 	go func() {
@@ -86,20 +102,14 @@ func (b *stepsBackend) runInstall(ctx context.Context, p planned, events chan<- 
 			events <- ie
 		}
 	}()
-	logw, logPath, closeLog := install.OpenLog(install.DefaultLogPath("install"))
-	defer closeLog()
-	plan := p.plan
-	plan.LogPath = logPath
-	o := install.Run(ctx, runner.New(logw), plan, ev)
+	res := sess.Run(ctx, ev)
 	close(ev)
 	<-done
-	cand := p.cand
-	result, ok := cli.InstallResultWords(o, ctx)
-	cli.RecordVenv(ctx, nil, p.opts.Venv.Root, "install", result, ok, &cand)
-	return outcomeOf(o, ctx)
+	return outcomeOf(res)
 }
 
-func outcomeOf(o install.Outcome, ctx context.Context) Outcome {
+func outcomeOf(res app.InstallResult) Outcome {
+	o := res.Outcome
 	out := Outcome{OK: o.Result == install.ResultInstalled, Result: o.Result, Err: o.Err,
 		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile, VenvRemoved: o.VenvRemoved}
 	switch o.Result {
@@ -111,19 +121,12 @@ func outcomeOf(o install.Outcome, ctx context.Context) Outcome {
 	for _, l := range o.Leftovers {
 		out.Leftovers = append(out.Leftovers, Leftover{What: l.What, Path: l.Path, Clear: l.Clear})
 	}
-	if ctx.Err() != nil && !out.OK {
-		out.Result = "cancelled"
+	if res.Cancelled {
+		out.Result = string(app.Cancelled)
 	}
 	if o.Verify != nil {
 		v := verifyReportOf(*o.Verify)
 		out.Verify = &v
 	}
 	return out
-}
-
-// reinstall is the install engine behind a repair's reinstall step, logging through r to logPath.
-func reinstallWith(r runner.Runner, logPath string) doctor.ReinstallFunc {
-	return func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
-		return install.Reinstall(ctx, r, venv, c, install.ReinstallOptions{LogPath: logPath}, lines)
-	}
 }

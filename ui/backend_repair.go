@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuwiz/steps/cli"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
@@ -15,33 +15,20 @@ import (
 	"gpuwiz/steps/urls"
 )
 
-// repairDeps are doctor's dependencies for this run: the CLI's GPU report and matrix, the real
-// runner, the install engine for the reinstall step.
-func (b *stepsBackend) repairDeps(r runner.Runner, logPath string) (doctor.Deps, error) {
-	m, err := b.env.Matrix()
-	if err != nil {
-		return doctor.Deps{}, err
-	}
-	return doctor.Deps{Runner: r, GPU: b.env.GPUReport, Matrix: m, Registry: doctor.SystemRegistry(), Reinstall: reinstallWith(r, logPath)}, nil
-}
-
+// RepairPlan asks the application layer for the repair session of a diagnosis (doctor's plan and
+// the source its reinstall takes the wheels from, as the CLI shows them) and lists it.
 func (b *stepsBackend) RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error) {
-	rep, ok := r.Impl.(doctor.Report)
+	d, ok := r.Impl.(*app.Diagnosis)
 	if !ok {
 		return Plan{}, errors.New(i18n.T("ui.backend.no_doctor_report"))
 	}
-	m, err := b.env.Matrix()
+	sess, err := b.env.PlanRepair(ctx, d, install.ReinstallOptions{})
 	if err != nil {
 		return Plan{}, err
 	}
-	g, _ := b.env.GPUReport(ctx)
-	rp := doctor.RepairPlan(rep, doctor.RepairOptions{Matrix: m, GPU: g})
-	if c := rp.Reinstall; c != nil {
-		if src, err := install.RepairSource(rp.Venv, *c, install.ReinstallOptions{}); err == nil {
-			rp.Source = src.Describe()
-		}
-	}
-	return planOfRepair(rp), nil
+	p := planOfRepair(sess.Plan)
+	p.Impl = sess
+	return p, nil
 }
 
 // planOfRepair lists a repair as the plan screen and the install screen show it.
@@ -94,14 +81,8 @@ func planOfRepair(rp doctor.Repair) Plan {
 	return p
 }
 
-// applyRepair runs a repair plan, translating doctor's events for the install screen.
-func (b *stepsBackend) applyRepair(ctx context.Context, rp doctor.Repair, events chan<- InstallEvent) Outcome {
-	logw, logPath, closeLog := install.OpenLog(install.DefaultLogPath("repair"))
-	defer closeLog()
-	deps, err := b.repairDeps(runner.New(logw), logPath)
-	if err != nil {
-		return Outcome{Result: "failed", Err: err, LogPath: logPath}
-	}
+// applyRepair runs a repair session, translating doctor's events for the install screen.
+func (b *stepsBackend) applyRepair(ctx context.Context, sess *app.RepairSession, events chan<- InstallEvent) Outcome {
 	rev := make(chan doctor.RepairEvent, 256)
 	done := make(chan struct{})
 	go func() {
@@ -119,17 +100,18 @@ func (b *stepsBackend) applyRepair(ctx context.Context, rp doctor.Repair, events
 			events <- ev
 		}
 	}()
-	res, err := doctor.ApplyRepair(ctx, deps, rp, rev)
+	ran := sess.Run(ctx, rev)
 	close(rev)
 	<-done
-	o := Outcome{OK: err == nil && !res.Failed, Result: "repaired", LogPath: logPath}
+	res, err := ran.Result, ran.Err
+	o := Outcome{OK: err == nil && !res.Failed, Result: string(app.Repaired), LogPath: ran.LogPath}
 	switch {
 	case ctx.Err() != nil:
-		o.Result, o.Err = "cancelled", ctx.Err()
+		o.Result, o.Err = string(app.Cancelled), ctx.Err()
 	case err != nil:
-		o.Result, o.Err = "failed", err
+		o.Result, o.Err = string(app.Failed), err
 	case res.Failed:
-		o.Result = "repair failed" //i18n:raw the result word (like "failed"), matched by the done screen and the summary
+		o.Result = string(app.RepairFailed)
 		for _, s := range res.Steps {
 			if s.Err != "" {
 				o.Err = fmt.Errorf("%s: %s", s.Title, s.Err)
@@ -139,9 +121,6 @@ func (b *stepsBackend) applyRepair(ctx context.Context, rp doctor.Repair, events
 	if res.After != nil {
 		v := verifyOfDoctor(*res.After)
 		o.Verify = &v
-	}
-	if rp.Venv != "" {
-		cli.RecordVenv(ctx, nil, rp.Venv, "repair", cli.RepairResultWords(res, err, ctx), err == nil && !res.Failed, rp.Reinstall)
 	}
 	return o
 }

@@ -8,25 +8,25 @@ import (
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
-	"gpuwiz/steps/cli"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
-	"gpuwiz/steps/venvs"
 	"gpuwiz/steps/verify"
 )
 
-// stepsBackend is the real Backend: it calls the steps packages and the CLI's accessors.
+// stepsBackend is the real Backend: it calls the application layer's sessions (steps/app) and, for
+// what only reads, the steps packages.
 type stepsBackend struct {
-	env *cli.Env
+	env *app.Env
 	run runner.Runner
 }
 
-// NewStepsBackend builds the real backend over the CLI's environment (--matrix, --simulate).
-func NewStepsBackend(env *cli.Env) Backend { return &stepsBackend{env: env, run: runner.New(nil)} }
+// NewStepsBackend builds the real backend over the run's environment (--matrix, --sources, --simulate).
+func NewStepsBackend(env *app.Env) Backend { return &stepsBackend{env: env, run: runner.New(nil)} }
 
 // benchSampleEvery is the live charts' sampling period (4 Hz).
 const benchSampleEvery = 250 * time.Millisecond
@@ -75,30 +75,26 @@ func (b *stepsBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, 
 }
 
 func (b *stepsBackend) KnownVenvs(ctx context.Context) ([]KnownVenv, string) {
-	store, err := venvs.Default()
-	if err != nil {
-		return nil, err.Error()
-	}
-	found, warning := venvs.Find(ctx, venvs.FindOptions{Store: store})
+	found, warning := app.KnownVenvs(ctx)
 	out := make([]KnownVenv, 0, len(found))
 	for _, f := range found {
-		out = append(out, KnownVenv{Path: f.Path, Framework: f.Holds.Framework, Line: cli.VenvLine(f)})
+		out = append(out, KnownVenv{Path: f.Path, Framework: f.Holds.Framework, Line: app.VenvLine(f)})
 	}
 	return out, warning
 }
 
 func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- InstallEvent) Outcome {
 	switch impl := p.Impl.(type) {
-	case doctor.Repair:
+	case *app.RepairSession:
 		return b.applyRepair(ctx, impl, events)
-	case planned:
+	case *app.InstallSession:
 		return b.runInstall(ctx, impl, events)
 	}
 	return Outcome{Result: "failed", Err: errors.New(i18n.T("ui.backend.unknown_plan"))}
 }
 
 func (b *stepsBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {
-	r, err := verify.Run(ctx, b.run, pyenv.Venv{Root: venv}.Python(), c.Framework, c.Channel)
+	r, err := app.Verify(ctx, venv, c.Framework, c.Channel)
 	if err != nil {
 		return VerifyReport{}, err
 	}
@@ -114,16 +110,12 @@ func verifyReportOf(r verify.Report) VerifyReport {
 }
 
 func (b *stepsBackend) Doctor(ctx context.Context, venv string) (DoctorReport, error) {
-	deps, err := b.repairDeps(b.run, "")
+	d, err := b.env.Diagnose(ctx, doctor.Options{Venv: venv}, nil)
 	if err != nil {
 		return DoctorReport{}, err
 	}
-	rep, err := doctor.Run(ctx, deps, doctor.Options{Venv: venv})
-	if err != nil {
-		return DoctorReport{}, err
-	}
-	out := DoctorReport{Impl: rep}
-	for _, f := range rep.Findings {
+	out := DoctorReport{Impl: d}
+	for _, f := range d.Report.Findings {
 		out.Findings = append(out.Findings, Finding{Code: f.Code, Severity: string(f.Severity), Title: f.Title,
 			Evidence: strings.Join(f.Evidence, "\n"), Fix: f.Fix})
 	}
@@ -132,21 +124,20 @@ func (b *stepsBackend) Doctor(ctx context.Context, venv string) (DoctorReport, e
 
 func (b *stepsBackend) Activation(venv string) Activation { return activationFor(venv, runtime.GOOS) }
 
-// activationFor reads pyenv's per-shell hints ("PowerShell: & ...") into the done screen's fields.
+// activationFor is the environment's activation commands (values from pyenv, one per shell) as the
+// done screen's fields.
 func activationFor(venv, goos string) Activation {
 	var a Activation
-	for _, h := range (pyenv.Venv{Root: venv, GOOS: goos}).ActivateHints() {
-		shell, cmd, ok := strings.Cut(h, ": ")
-		if !ok {
-			continue
-		}
-		switch strings.TrimSpace(shell) {
-		case "PowerShell":
-			a.PowerShell = cmd
-		case "cmd":
-			a.Cmd = cmd
-		case "bash/zsh":
-			a.Posix = cmd
+	for _, c := range (pyenv.Venv{Root: venv, GOOS: goos}).Activations() {
+		switch c.Shell {
+		case pyenv.ShellPowerShell:
+			a.PowerShell = c.Command
+		case pyenv.ShellCmd:
+			a.Cmd = c.Command
+		case pyenv.ShellPosix:
+			a.Posix = c.Command
+		case pyenv.ShellConda:
+			a.Conda = c.Command
 		}
 	}
 	return a

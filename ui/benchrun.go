@@ -10,8 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"golang.org/x/term"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
-	"gpuwiz/steps/cli"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
@@ -20,10 +20,10 @@ import (
 // RunBench shows the live benchmark screen alone (`gpuwiz bench --tui`): the wizard's benchmark
 // screen on a Common of its own, under the same title and help bar. r runs it again; q leaves and
 // the last run's verdict is printed.
-func RunBench(ctx context.Context, env *cli.Env, python, framework string, opts bench.Options) int {
+func RunBench(ctx context.Context, env *app.Env, python, framework string, opts bench.Options) int {
 	if !term.IsTerminal(int(os.Stdout.Fd())) {
 		fmt.Fprintln(os.Stderr, i18n.T("ui.bench.needs_terminal"))
-		return cli.ExitUsage
+		return app.ExitUsage
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -43,17 +43,17 @@ func RunBench(ctx context.Context, env *cli.Env, python, framework string, opts 
 	cancel()
 	s, ran := runs.wait()
 	if err != nil {
-		return cli.ExitInterrupted
+		return app.ExitInterrupted
 	}
 	if !ran {
 		fmt.Println(i18n.T("ui.bench.did_not_run"))
-		return cli.ExitFailure
+		return app.ExitFailure
 	}
 	fmt.Println(i18n.T("ui.bench.verdict", i18n.D{"Verdict": s.Verdict}))
 	if !s.OK {
-		return cli.ExitFailure
+		return app.ExitFailure
 	}
-	return cli.ExitOK
+	return app.ExitOK
 }
 
 // newBenchRoot is a root holding only the benchmark screen; newBench makes it again for r.

@@ -114,8 +114,11 @@ func (s *doneScreen) body() string {
 	if s.ch.venv != "" && (o == nil || !o.VenvRemoved) {
 		b.WriteString("\n" + st.Label.Render(i18n.T("ui.done.label_venv")+" ") + s.ch.venv + "\n")
 	}
-	if (o == nil || o.OK) && (s.act.PowerShell != "" || s.act.Cmd != "" || s.act.Posix != "") {
+	if (o == nil || o.OK) && !s.act.Empty() {
 		b.WriteString("\n" + st.Label.Render(i18n.T("ui.done.activate")) + "\n")
+		if s.act.Conda != "" {
+			b.WriteString("  conda       " + st.Code.Render(s.act.Conda) + "\n")
+		}
 		if s.act.PowerShell != "" {
 			b.WriteString("  PowerShell  " + st.Code.Render(s.act.PowerShell) + "\n")
 			b.WriteString(st.Dim.Render(wrap("    "+i18n.T("ui.done.execution_policy"), s.w)) + "\n")

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // slowIndex answers like ix, but only after delay: a mirror that carries the build and is too slow
@@ -59,7 +59,7 @@ func TestE2EPackageSourcePicksTheGoodMirrorInTmux(t *testing.T) {
 	s := r.start(t)
 	venv := filepath.Join(dir, "venvs", "torch")
 	newSetupToSources(t, s, venv)
-	scr := s.screen()
+	scr := s.Screen()
 	t.Logf("the package-source screen:\n%s", scr)
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`official cu126 index +✗ no such build`),
@@ -72,25 +72,25 @@ func TestE2EPackageSourcePicksTheGoodMirrorInTmux(t *testing.T) {
 		}
 	}
 	// The official row's reason, shown when it is selected; then back to the proposed one.
-	s.send("Up")
-	s.send("Up")
-	s.waitFor("has torch but not 2.6.0+cu126", 15*time.Second)
-	s.send("Down")
-	s.send("Down")
-	s.waitFor("carries torch-2.6.0+cu126", 15*time.Second)
-	s.send("Enter")
-	scr = s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+	s.Keys("Up")
+	s.Keys("Up")
+	s.WaitFor("has torch but not 2.6.0+cu126", 15*time.Second)
+	s.Keys("Down")
+	s.Keys("Down")
+	s.WaitFor("carries torch-2.6.0+cu126", 15*time.Second)
+	s.Keys("Enter")
+	scr = s.WaitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
 	if !strings.Contains(scr, "packages from good mirror") {
 		t.Fatalf("the plan does not say where packages come from:\n%s", scr)
 	}
-	s.send("y")
-	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "damaged")
-	s.send("Enter")
-	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
-	s.send("Enter")
-	s.waitFor("installed and verified", 30*time.Second)
-	s.send("q")
-	s.waitFor("EXIT=0", 40*time.Second)
+	s.Keys("y")
+	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "damaged")
+	s.Keys("Enter")
+	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
+	s.Keys("Enter")
+	s.WaitFor("installed and verified", 30*time.Second)
+	s.Keys("q")
+	s.WaitFor("EXIT=0", 40*time.Second)
 
 	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch; print(torch.__version__)"))
 	if got != "2.6.0+cu126" {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n/i18ntest"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // e2eRig is a simulated machine, a loopback index with stub torch/paddle wheels, the test matrix
@@ -64,11 +64,11 @@ func newE2ERig(t *testing.T, torchPad int) *e2eRig {
 
 func (r *e2eRig) start(t *testing.T) *tmuxSession {
 	s := startShell(t, r.dir, r.env)
-	s.sendText(r.bin + " --simulate " + r.rig + " --matrix " + r.matrix + " --sources " + r.sources + "; echo EXIT=$?")
-	s.send("Enter")
-	s.waitFor("Set up a new environment", 30*time.Second)
-	if !strings.Contains(s.screen(), "SIMULATED") {
-		t.Fatalf("no SIMULATED banner:\n%s", s.screen())
+	s.Text(r.bin + " --simulate " + r.rig + " --matrix " + r.matrix + " --sources " + r.sources + "; echo EXIT=$?")
+	s.Keys("Enter")
+	s.WaitFor("Set up a new environment", 30*time.Second)
+	if !strings.Contains(s.Screen(), "SIMULATED") {
+		t.Fatalf("no SIMULATED banner:\n%s", s.Screen())
 	}
 	return s
 }
@@ -76,33 +76,33 @@ func (r *e2eRig) start(t *testing.T) *tmuxSession {
 // newSetupToPlan walks welcome → GPU → framework → channel → venv → package source → plan.
 func newSetupToPlan(t *testing.T, s *tmuxSession, venv string) {
 	newSetupToSources(t, s, venv)
-	s.send("Enter")
-	s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+	s.Keys("Enter")
+	s.WaitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
 }
 
 // newSetupToSources walks welcome → GPU → framework → channel → venv → package source, and waits
 // for the sources' check.
 func newSetupToSources(t *testing.T, s *tmuxSession, venv string) {
-	s.waitFor("Set up a new environment", 15*time.Second)
-	s.send("Enter")
-	s.waitFor("Press enter to choose a framework", 30*time.Second)
-	s.send("Enter")
-	s.waitFor("in the matrix", 30*time.Second)
-	s.send("Enter")
-	scr := s.waitFor("cu118", 30*time.Second)
+	s.WaitFor("Set up a new environment", 15*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("Press enter to choose a framework", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("in the matrix", 30*time.Second)
+	s.Keys("Enter")
+	scr := s.WaitFor("cu118", 30*time.Second)
 	if !strings.Contains(scr, "★ cu126") && !strings.Contains(scr, "* cu126") {
 		t.Fatalf("cu126 should be recommended on driver 560 / sm_86:\n%s", scr)
 	}
-	s.send("Enter")
-	s.waitFor("a new venv will be created", 40*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("a new venv will be created", 40*time.Second)
 	for range len("venv-torch") {
-		s.send("BSpace")
+		s.Keys("BSpace")
 	}
-	s.sendText(venv)
-	s.waitFor("a new venv will be created", 15*time.Second)
-	s.send("Enter")
-	s.waitFor("Where should", 30*time.Second)
-	s.waitFor("your URL:", 30*time.Second, "Cannot check the package sources")
+	s.Text(venv)
+	s.WaitFor("a new venv will be created", 15*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("Where should", 30*time.Second)
+	s.WaitFor("your URL:", 30*time.Second, "Cannot check the package sources")
 }
 
 func TestE2ENewSetupInTmux(t *testing.T) {
@@ -110,7 +110,7 @@ func TestE2ENewSetupInTmux(t *testing.T) {
 	s := r.start(t)
 	venv := filepath.Join(r.dir, "venvs", "torch gpu") // a space: argv, never a shell string
 	newSetupToPlan(t, s, venv)
-	scr := s.screen()
+	scr := s.Screen()
 	for _, want := range []string{"torch==2.6.0", "cu126"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("plan lacks %q:\n%s", want, scr)
@@ -119,14 +119,14 @@ func TestE2ENewSetupInTmux(t *testing.T) {
 	if _, err := os.Stat(venv); err == nil {
 		t.Fatal("the venv exists before the plan was confirmed")
 	}
-	s.send("y")
-	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
-	s.send("Enter")
-	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
-	s.send("Enter")
-	s.waitFor("installed and verified", 30*time.Second)
-	s.send("q")
-	scr = s.waitFor("EXIT=0", 40*time.Second)
+	s.Keys("y")
+	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
+	s.Keys("Enter")
+	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
+	s.Keys("Enter")
+	s.WaitFor("installed and verified", 30*time.Second)
+	s.Keys("q")
+	scr = s.WaitFor("EXIT=0", 40*time.Second)
 	py := filepath.Join(venv, "bin", "python")
 	got := strings.TrimSpace(run(t, r.env, py, "-c", "import torch; print(torch.__version__)"))
 	if got != "2.6.0+cu126" {
@@ -147,22 +147,22 @@ func TestE2ECtrlCDuringInstallInTmux(t *testing.T) {
 	s := r.start(t)
 	venv := filepath.Join(r.dir, "venvs", "torch")
 	newSetupToPlan(t, s, venv)
-	s.send("y")
-	s.waitFor("ctrl+c cancel", 30*time.Second)
+	s.Keys("y")
+	s.WaitFor("ctrl+c cancel", 30*time.Second)
 	time.Sleep(1500 * time.Millisecond) // into pip's download
-	s.send("C-c")
-	s.waitFor("Cancel the install?", 15*time.Second)
-	s.send("y")
-	scr := s.waitFor("Cancelled.", 120*time.Second)
+	s.Keys("C-c")
+	s.WaitFor("Cancel the install?", 15*time.Second)
+	s.Keys("y")
+	scr := s.WaitFor("Cancelled.", 120*time.Second)
 	restored := strings.Contains(scr, "was restored")
-	s.send("Enter")
-	s.waitFor("q or enter to quit", 30*time.Second)
-	s.send("q")
-	s.waitFor("EXIT=130", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("q or enter to quit", 30*time.Second)
+	s.Keys("q")
+	s.WaitFor("EXIT=130", 30*time.Second)
 	// The terminal is usable: the shell answers.
-	s.sendText("echo alive-$((6*7))")
-	s.send("Enter")
-	s.waitFor("alive-42", 15*time.Second)
+	s.Text("echo alive-$((6*7))")
+	s.Keys("Enter")
+	s.WaitFor("alive-42", 15*time.Second)
 	// Consistent: the new torch set is absent (restored) or complete (the install had finished).
 	py := filepath.Join(venv, "bin", "python")
 	if _, err := os.Stat(py); err != nil {
@@ -184,36 +184,36 @@ func TestE2ERepairPaddleMixedInTmux(t *testing.T) {
 	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cpu/", "paddlepaddle==3.0.0")
 	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cu126/", "paddlepaddle-gpu==3.0.0")
 	s := r.start(t)
-	s.send("3")
-	s.waitFor("Which venv?", 15*time.Second)
-	s.sendText(venv)
-	s.waitFor("holds:", 30*time.Second)
-	s.send("Enter")
-	scr := s.waitFor("[paddle-mixed]", 90*time.Second)
+	s.Keys("3")
+	s.WaitFor("Which venv?", 15*time.Second)
+	s.Text(venv)
+	s.WaitFor("holds:", 30*time.Second)
+	s.Keys("Enter")
+	scr := s.WaitFor("[paddle-mixed]", 90*time.Second)
 	if strings.Index(scr, "ERROR") > strings.Index(scr, "WARNING") && strings.Contains(scr, "WARNING") {
 		t.Fatalf("errors must come first:\n%s", scr)
 	}
-	s.send("Enter")
-	scr = s.waitFor("Run this plan?", 30*time.Second)
+	s.Keys("Enter")
+	scr = s.WaitFor("Run this plan?", 30*time.Second)
 	for _, want := range []string{"To remove", "paddlepaddle-gpu", "uninstall"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("repair plan lacks %q:\n%s", want, scr)
 		}
 	}
-	s.send("y")
-	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
-	s.send("Enter")
+	s.Keys("y")
+	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
+	s.Keys("Enter")
 	// The checklist is doctor run again: the mix must be gone. (Other findings, such as the stub
 	// paddle's own check, are doctor's verdict on the stub, not the repair's.)
-	scr = s.waitFor("enter: finish", 60*time.Second)
+	scr = s.WaitFor("enter: finish", 60*time.Second)
 	t.Logf("after the repair:\n%s", scr)
 	if strings.Contains(scr, "paddle-mixed") || strings.Contains(scr, "Both paddlepaddle") {
 		t.Fatalf("doctor still finds both Paddle dists after the repair:\n%s", scr)
 	}
-	s.send("Enter")
-	s.waitFor("q or enter to quit", 30*time.Second)
-	s.send("q")
-	s.waitFor("EXIT=", 40*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("q or enter to quit", 30*time.Second)
+	s.Keys("q")
+	s.WaitFor("EXIT=", 40*time.Second)
 	list := run(t, r.env, filepath.Join(venv, "bin", "python"), "-m", "pip", "list", "--format=freeze")
 	if !strings.Contains(list, "paddlepaddle-gpu==3.0.0") || regexp.MustCompile(`(?m)^paddlepaddle==`).MatchString(list) {
 		t.Fatalf("after repair the venv should hold paddlepaddle-gpu only:\n%s", list)
@@ -237,27 +237,27 @@ func TestE2ERepairPicksAKnownVenvInTmux(t *testing.T) {
 	other := filepath.Join(r.dir, "other-env")
 	run(t, r.env, r.bin, "venv", other, "--python", python) // newer: listed first
 	s := r.start(t)
-	s.send("3")
-	scr := s.waitFor("Venvs gpuwiz knows", 30*time.Second)
+	s.Keys("3")
+	scr := s.WaitFor("Venvs gpuwiz knows", 30*time.Second)
 	if strings.Index(scr, other) > strings.Index(scr, venv) || !strings.Contains(scr, "PaddlePaddle 3.0.0 (paddlepaddle and paddlepaddle-gpu both)") {
 		t.Fatalf("the list should show other-env first, then paddle-env with what it holds:\n%s", scr)
 	}
-	s.waitFor("venv path: "+other, 15*time.Second)
-	s.send("Down")
-	s.waitFor("venv path: "+venv, 15*time.Second)
-	s.waitFor("PaddlePaddle 3.0.0 (-)", 30*time.Second) // the holds: line, read for the picked path
-	s.send("Enter")
-	s.waitFor("[paddle-mixed]", 90*time.Second)
-	s.send("Enter")
-	s.waitFor("Run this plan?", 30*time.Second)
-	s.send("y")
-	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
-	s.send("Enter")
-	s.waitFor("enter: finish", 60*time.Second)
-	s.send("Enter")
-	s.waitFor("q or enter to quit", 30*time.Second)
-	s.send("q")
-	s.waitFor("EXIT=", 40*time.Second)
+	s.WaitFor("venv path: "+other, 15*time.Second)
+	s.Keys("Down")
+	s.WaitFor("venv path: "+venv, 15*time.Second)
+	s.WaitFor("PaddlePaddle 3.0.0 (-)", 30*time.Second) // the holds: line, read for the picked path
+	s.Keys("Enter")
+	s.WaitFor("[paddle-mixed]", 90*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("Run this plan?", 30*time.Second)
+	s.Keys("y")
+	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
+	s.Keys("Enter")
+	s.WaitFor("enter: finish", 60*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("q or enter to quit", 30*time.Second)
+	s.Keys("q")
+	s.WaitFor("EXIT=", 40*time.Second)
 	out := run(t, r.env, r.bin, "venvs", "--json")
 	var rep struct {
 		Venvs []struct {
@@ -292,32 +292,32 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 	run(t, r.env, filepath.Join(venv, "bin", "pip"), "install", "--index-url", idx+"/whl/cu118",
 		"torch==2.6.0+cu118", "torchvision==0.21.0+cu118", "torchaudio==2.6.0+cu118")
 	s := r.start(t)
-	s.send("2")
-	s.waitFor("Which venv?", 15*time.Second)
-	s.sendText(venv)
-	s.waitFor("PyTorch 2.6.0 (cu118)", 30*time.Second)
-	s.send("Enter")
-	s.waitFor("Press enter to choose the new channel", 30*time.Second)
-	s.send("Enter")
-	scr := s.waitFor("Same version first", 30*time.Second)
+	s.Keys("2")
+	s.WaitFor("Which venv?", 15*time.Second)
+	s.Text(venv)
+	s.WaitFor("PyTorch 2.6.0 (cu118)", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("Press enter to choose the new channel", 30*time.Second)
+	s.Keys("Enter")
+	scr := s.WaitFor("Same version first", 30*time.Second)
 	if !regexp.MustCompile(`(?m)^ *[▸>] .*cu126 +CUDA 12.6 +2\.6\.0`).MatchString(scr) || !strings.Contains(scr, "(current)") {
 		t.Fatalf("the cursor should start on cu126 at the same version, cu118 marked current:\n%s", scr)
 	}
-	s.send("Enter")
-	s.waitFor("your URL:", 30*time.Second, "Cannot check the package sources")
-	s.send("Enter")
-	scr = s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+	s.Keys("Enter")
+	s.WaitFor("your URL:", 30*time.Second, "Cannot check the package sources")
+	s.Keys("Enter")
+	scr = s.WaitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
 	if !strings.Contains(scr, "To remove") || !strings.Contains(scr, "torch==2.6.0+cu118") {
 		t.Fatalf("changing channel removes the old set first, named with the version the venv holds:\n%s", scr)
 	}
-	s.send("y")
-	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
-	s.send("Enter")
-	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
-	s.send("Enter")
-	s.waitFor("installed and verified", 30*time.Second)
-	s.send("q")
-	s.waitFor("EXIT=0", 40*time.Second)
+	s.Keys("y")
+	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
+	s.Keys("Enter")
+	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
+	s.Keys("Enter")
+	s.WaitFor("installed and verified", 30*time.Second)
+	s.Keys("q")
+	s.WaitFor("EXIT=0", 40*time.Second)
 	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch, torchvision; print(torch.__version__, torchvision.__version__)"))
 	if got != "2.6.0+cu126 0.21.0+cu126" {
 		t.Fatalf("after the change the venv holds %q", got)
@@ -330,9 +330,9 @@ func TestE2EStdinNotATerminalInTmux(t *testing.T) {
 	dir := t.TempDir()
 	rig, _ := filepath.Abs(filepath.Join("testdata", "e2e", "rig-rtx3060.json"))
 	s := startShell(t, dir, []string{"TERM=xterm-256color", "PATH=" + os.Getenv("PATH")})
-	s.sendText(buildBinary(t) + " --simulate " + rig + " < /dev/null; echo EXIT=$?")
-	s.send("Enter")
-	scr := s.waitFor("EXIT=2", 30*time.Second, "EXIT=0", "EXIT=1", "interrupted")
+	s.Text(buildBinary(t) + " --simulate " + rig + " < /dev/null; echo EXIT=$?")
+	s.Keys("Enter")
+	scr := s.WaitFor("EXIT=2", 30*time.Second, "EXIT=0", "EXIT=1", "interrupted")
 	for _, want := range []string{"stdin is not", "gpuwiz install --yes", "gpuwiz --help"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("want %q on the screen:\n%s", want, scr)
@@ -370,27 +370,27 @@ func TestE2ERepairFromTheCacheWithTheIndexGoneInTmux(t *testing.T) {
 	ix.Close()
 
 	s := r.start(t)
-	s.send("3")
-	s.waitFor("torch-env", 30*time.Second) // the venv gpuwiz installed is on its list, and in the input
-	s.waitFor("holds: Python", 30*time.Second)
-	s.send("Enter")
-	s.waitFor("[framework-check-failed]", 90*time.Second)
-	s.send("Enter")
-	scr := s.waitFor("Run this plan?", 30*time.Second)
+	s.Keys("3")
+	s.WaitFor("torch-env", 30*time.Second) // the venv gpuwiz installed is on its list, and in the input
+	s.WaitFor("holds: Python", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("[framework-check-failed]", 90*time.Second)
+	s.Keys("Enter")
+	scr := s.WaitFor("Run this plan?", 30*time.Second)
 	if !strings.Contains(scr, "wheel cache") {
 		t.Fatalf("the repair plan should say the wheels come from the wheel cache:\n%s", scr)
 	}
-	s.send("y")
-	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
-	s.send("Enter")
-	scr = s.waitFor("enter: finish", 60*time.Second)
+	s.Keys("y")
+	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
+	s.Keys("Enter")
+	scr = s.WaitFor("enter: finish", 60*time.Second)
 	if strings.Contains(scr, "framework-check-failed") {
 		t.Fatalf("doctor still finds the framework broken after the repair:\n%s", scr)
 	}
-	s.send("Enter")
-	s.waitFor("q or enter to quit", 30*time.Second)
-	s.send("q")
-	s.waitFor("EXIT=", 40*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("q or enter to quit", 30*time.Second)
+	s.Keys("q")
+	s.WaitFor("EXIT=", 40*time.Second)
 	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch; print(torch.__version__)"))
 	if got != "2.6.0+cu126" {
 		t.Fatalf("after the repair the venv holds torch %q", got)
@@ -402,9 +402,9 @@ func (r *e2eRig) startLang(t *testing.T, want string, flags ...string) *tmuxSess
 	t.Helper()
 	t.Setenv("LC_CTYPE", "C.UTF-8") // tmux draws Chinese only when its client's locale is UTF-8
 	s := startShell(t, r.dir, r.env)
-	s.sendText(strings.Join(append([]string{r.bin, "--simulate", r.rig, "--matrix", r.matrix, "--sources", r.sources}, flags...), " ") + "; echo EXIT=$?")
-	s.send("Enter")
-	s.waitFor(want, 30*time.Second)
+	s.Text(strings.Join(append([]string{r.bin, "--simulate", r.rig, "--matrix", r.matrix, "--sources", r.sources}, flags...), " ") + "; echo EXIT=$?")
+	s.Keys("Enter")
+	s.WaitFor(want, 30*time.Second)
 	return s
 }
 
@@ -413,55 +413,55 @@ func (r *e2eRig) startLang(t *testing.T, want string, flags ...string) *tmuxSess
 func TestE2EChineseScreensInTmux(t *testing.T) {
 	r := newE2ERig(t, 0)
 	s := r.startLang(t, "更多按键", "--lang", "zh-CN")
-	scr := s.screen()
+	scr := s.Screen()
 	for _, want := range []string{"欢迎", "只检查这台电脑", "界面语言：简体中文", "q 退出", "模拟运行"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("the welcome lacks %q:\n%s", want, scr)
 		}
 	}
 	i18ntest.NoEnglishProse(t, "welcome", scr)
-	s.send("Enter")
-	scr = s.waitFor("按 enter 选择框架", 30*time.Second)
+	s.Keys("Enter")
+	scr = s.WaitFor("按 enter 选择框架", 30*time.Second)
 	for _, want := range []string{"显卡与驱动", "显卡驱动 560.94", "最高支持 CUDA", "RTX 3060", "esc 返回"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("the GPU screen lacks %q:\n%s", want, scr)
 		}
 	}
 	i18ntest.NoEnglishProse(t, "GPU screen", strings.ReplaceAll(scr, "simulated", ""))
-	s.send("Enter")
-	s.waitFor("个版本", 30*time.Second)
-	s.send("Enter")
-	scr = s.waitFor("cu118", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("个版本", 30*time.Second)
+	s.Keys("Enter")
+	scr = s.WaitFor("cu118", 30*time.Second)
 	for _, want := range []string{"的 CUDA 通道", "推荐", "上移"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("the channel screen lacks %q:\n%s", want, scr)
 		}
 	}
-	s.send("q")
-	s.waitFor("EXIT=0", 30*time.Second)
+	s.Keys("q")
+	s.WaitFor("EXIT=0", 30*time.Second)
 }
 
 // l on the welcome of the real binary switches to Chinese and back.
 func TestE2EWelcomeLanguageKeyInTmux(t *testing.T) {
 	r := newE2ERig(t, 0)
 	s := r.startLang(t, "more keys")
-	if !strings.Contains(s.screen(), "l 中文") {
-		t.Fatalf("the welcome does not offer l:\n%s", s.screen())
+	if !strings.Contains(s.Screen(), "l 中文") {
+		t.Fatalf("the welcome does not offer l:\n%s", s.Screen())
 	}
-	s.send("l")
-	scr := s.waitFor("更多按键", 15*time.Second)
+	s.Keys("l")
+	scr := s.WaitFor("更多按键", 15*time.Second)
 	if !strings.Contains(scr, "l English") || !strings.Contains(scr, "q 退出") {
 		t.Fatalf("after l the help bar is not Chinese:\n%s", scr)
 	}
 	i18ntest.NoEnglishProse(t, "welcome after l", scr)
-	s.send("Enter")
-	s.waitFor("显卡与驱动", 30*time.Second)
-	s.send("Escape")
-	s.waitFor("新建环境", 15*time.Second)
-	s.send("l")
-	s.waitFor("Set up a new environment", 15*time.Second)
-	s.send("q")
-	s.waitFor("EXIT=0", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("显卡与驱动", 30*time.Second)
+	s.Keys("Escape")
+	s.WaitFor("新建环境", 15*time.Second)
+	s.Keys("l")
+	s.WaitFor("Set up a new environment", 15*time.Second)
+	s.Keys("q")
+	s.WaitFor("EXIT=0", 30*time.Second)
 }
 
 // The rest of the journeys in Chinese with the real binary: the package-source screen, the plan, an
@@ -481,32 +481,32 @@ func TestE2EChineseInstallAndDoctorInTmux(t *testing.T) {
 		text := regexp.MustCompile(`(?m)^.*(Collecting|Processing|Installing|Successfully|Looking in|Downloading|Requirement).*$`).ReplaceAllString(scr, "")
 		i18ntest.NoEnglishProse(t, what, strings.ReplaceAll(text, "simulated", ""))
 	}
-	s.send("Enter")
-	s.waitFor("按 enter 选择框架", 30*time.Second)
-	s.send("Enter")
-	s.waitFor("个版本", 30*time.Second)
-	s.send("Enter")
-	s.waitFor("cu118", 30*time.Second)
-	s.send("Enter")
-	s.waitFor("将在这里新建虚拟环境", 40*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("按 enter 选择框架", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("个版本", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("cu118", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("将在这里新建虚拟环境", 40*time.Second)
 	for range len("venv-torch") {
-		s.send("BSpace")
+		s.Keys("BSpace")
 	}
 	venv := filepath.Join(r.dir, "venvs", "torch 环境")
-	s.sendText(venv)
-	s.waitFor("将在这里新建虚拟环境", 15*time.Second)
-	s.send("Enter")
-	check("the package-source screen", s.waitFor("自定义地址", 60*time.Second), "从哪里下载", "有这个版本")
-	s.send("Enter")
-	check("the plan", s.waitFor("执行这个计划吗", 60*time.Second), "计划", "torch==2.6.0", "cu126", "esc 返回")
-	s.send("y")
-	check("the install", s.waitFor("按 enter 开始验证", 180*time.Second, "安装失败", "已取消"), "安装完成", "创建虚拟环境")
-	s.send("Enter")
-	check("verification", s.waitFor("全部检查通过", 120*time.Second, "有检查没有通过"), "导入 torch", "torch 是 CUDA 版")
-	s.send("Enter")
-	check("the done screen", s.waitFor("已安装并通过验证", 30*time.Second), "激活方法", "锁定文件")
-	s.send("q")
-	check("the summary", s.waitFor("EXIT=0", 40*time.Second), "gpuwiz：已安装")
+	s.Text(venv)
+	s.WaitFor("将在这里新建虚拟环境", 15*time.Second)
+	s.Keys("Enter")
+	check("the package-source screen", s.WaitFor("自定义地址", 60*time.Second), "从哪里下载", "有这个版本")
+	s.Keys("Enter")
+	check("the plan", s.WaitFor("执行这个计划吗", 60*time.Second), "计划", "torch==2.6.0", "cu126", "esc 返回")
+	s.Keys("y")
+	check("the install", s.WaitFor("按 enter 开始验证", 180*time.Second, "安装失败", "已取消"), "安装完成", "创建虚拟环境")
+	s.Keys("Enter")
+	check("verification", s.WaitFor("全部检查通过", 120*time.Second, "有检查没有通过"), "导入 torch", "torch 是 CUDA 版")
+	s.Keys("Enter")
+	check("the done screen", s.WaitFor("已安装并通过验证", 30*time.Second), "激活方法", "锁定文件")
+	s.Keys("q")
+	check("the summary", s.WaitFor("EXIT=0", 40*time.Second), "gpuwiz：已安装")
 
 	// doctor, in Chinese, on a venv with both Paddle dists
 	pvenv := filepath.Join(r.dir, "paddle-env")
@@ -515,20 +515,20 @@ func TestE2EChineseInstallAndDoctorInTmux(t *testing.T) {
 	idx := strings.TrimSuffix(strings.SplitN(readMatrixIndex(t, r.matrix), "/whl/", 2)[0], "/")
 	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cpu/", "paddlepaddle==3.0.0")
 	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cu126/", "paddlepaddle-gpu==3.0.0")
-	s.sendText(strings.Join([]string{r.bin, "--lang", "zh-CN", "--simulate", r.rig, "--matrix", r.matrix, "--sources", r.sources}, " ") + "; echo EXIT=$?")
-	s.send("Enter")
-	s.waitFor("修复环境", 30*time.Second)
-	s.send("3")
-	s.waitFor("选择哪个虚拟环境", 15*time.Second)
+	s.Text(strings.Join([]string{r.bin, "--lang", "zh-CN", "--simulate", r.rig, "--matrix", r.matrix, "--sources", r.sources}, " ") + "; echo EXIT=$?")
+	s.Keys("Enter")
+	s.WaitFor("修复环境", 30*time.Second)
+	s.Keys("3")
+	s.WaitFor("选择哪个虚拟环境", 15*time.Second)
 	for range 80 {
-		s.send("BSpace")
+		s.Keys("BSpace")
 	}
-	s.sendText(pvenv)
-	s.waitFor("已有：", 30*time.Second)
-	s.send("Enter")
-	check("doctor", s.waitFor("[paddle-mixed]", 90*time.Second), "错误", "诊断", "查看修复计划")
-	s.send("Enter")
-	check("the repair plan", s.waitFor("执行这个计划吗", 30*time.Second), "将卸载", "paddlepaddle-gpu")
-	s.send("q")
-	s.waitFor("EXIT=", 40*time.Second)
+	s.Text(pvenv)
+	s.WaitFor("已有：", 30*time.Second)
+	s.Keys("Enter")
+	check("doctor", s.WaitFor("[paddle-mixed]", 90*time.Second), "错误", "诊断", "查看修复计划")
+	s.Keys("Enter")
+	check("the repair plan", s.WaitFor("执行这个计划吗", 30*time.Second), "将卸载", "paddlepaddle-gpu")
+	s.Keys("q")
+	s.WaitFor("EXIT=", 40*time.Second)
 }

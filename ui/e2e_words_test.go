@@ -13,15 +13,15 @@ import (
 
 // toVenvScreen walks welcome → GPU → framework → channel → the new venv's screen.
 func toVenvScreen(s *tmuxSession) {
-	s.waitFor("Set up a new environment", 15*time.Second)
-	s.send("Enter")
-	s.waitFor("Press enter to choose a framework", 30*time.Second)
-	s.send("Enter")
-	s.waitFor("in the matrix", 30*time.Second)
-	s.send("Enter")
-	s.waitFor("cu118", 30*time.Second)
-	s.send("Enter")
-	s.waitFor("a new venv will be created", 40*time.Second)
+	s.WaitFor("Set up a new environment", 15*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("Press enter to choose a framework", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("in the matrix", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("cu118", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("a new venv will be created", 40*time.Second)
 }
 
 // Items 1-3 of the walk-through: a typed path survives esc and enter; ~ is the home folder (no
@@ -37,32 +37,32 @@ func TestE2ETypedPathIsKeptReadAndQuotedInTmux(t *testing.T) {
 	s := r.start(t)
 	toVenvScreen(s)
 	for range len("venv-torch") {
-		s.send("BSpace")
+		s.Keys("BSpace")
 	}
 	typed := "~/nc 测试/环境 一"
-	s.sendText(typed)
+	s.Text(typed)
 	want := filepath.Join(home, "nc 测试", "环境 一")
-	s.waitFor("means "+home+"/nc", 15*time.Second) // the rest wraps at 80 columns
-	s.waitFor("a new venv will be created", 15*time.Second)
-	s.send("Escape")
-	s.waitFor("★ cu126", 15*time.Second)
-	s.send("Enter")
-	scr := s.waitFor("a new venv will be created", 30*time.Second)
+	s.WaitFor("means "+home+"/nc", 15*time.Second) // the rest wraps at 80 columns
+	s.WaitFor("a new venv will be created", 15*time.Second)
+	s.Keys("Escape")
+	s.WaitFor("★ cu126", 15*time.Second)
+	s.Keys("Enter")
+	scr := s.WaitFor("a new venv will be created", 30*time.Second)
 	if !strings.Contains(scr, "venv path: "+typed) {
 		t.Fatalf("after esc and enter the typed path is gone:\n%s", scr)
 	}
-	s.send("Enter")
-	s.waitFor("your URL:", 30*time.Second, "Cannot check the package sources")
-	s.send("Enter")
-	s.waitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
-	s.send("y")
-	s.waitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
-	s.send("Enter")
-	s.waitFor("Every check passed", 120*time.Second, "Some checks failed")
-	s.send("Enter")
-	s.waitFor("installed and verified", 30*time.Second)
-	s.send("q")
-	scr = s.waitFor("EXIT=0", 40*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("your URL:", 30*time.Second, "Cannot check the package sources")
+	s.Keys("Enter")
+	s.WaitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+	s.Keys("y")
+	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
+	s.Keys("Enter")
+	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
+	s.Keys("Enter")
+	s.WaitFor("installed and verified", 30*time.Second)
+	s.Keys("q")
+	scr = s.WaitFor("EXIT=0", 40*time.Second)
 	if _, err := os.Stat(filepath.Join(want, "pyvenv.cfg")); err != nil {
 		t.Fatalf("no venv at %s: %v", want, err)
 	}
@@ -74,9 +74,9 @@ func TestE2ETypedPathIsKeptReadAndQuotedInTmux(t *testing.T) {
 	if act == nil {
 		t.Fatalf("the summary has no sh: line:\n%s", scr)
 	}
-	s.sendText(strings.TrimSpace(act[1]) + ` && echo "VENV=[$VIRTUAL_ENV]"`)
-	s.send("Enter")
-	s.waitFor("VENV=["+want+"]", 15*time.Second)
+	s.Text(strings.TrimSpace(act[1]) + ` && echo "VENV=[$VIRTUAL_ENV]"`)
+	s.Keys("Enter")
+	s.WaitFor("VENV=["+want+"]", 15*time.Second)
 	// The constraints file's header command, pasted as is, hands pip the file as one argument.
 	cons, err := os.ReadFile(filepath.Join(want, "constraints.txt"))
 	if err != nil {
@@ -86,7 +86,7 @@ func TestE2ETypedPathIsKeptReadAndQuotedInTmux(t *testing.T) {
 	if line == nil {
 		t.Fatalf("no pip line in the header:\n%s", cons)
 	}
-	s.sendText("clear; " + strings.Replace(line[1], "pip install", `printf '[%s]\n'`, 1))
-	s.send("Enter")
-	s.waitFor("["+filepath.Join(want, "constraints.txt")+"]", 15*time.Second)
+	s.Text("clear; " + strings.Replace(line[1], "pip install", `printf '[%s]\n'`, 1))
+	s.Keys("Enter")
+	s.WaitFor("["+filepath.Join(want, "constraints.txt")+"]", 15*time.Second)
 }

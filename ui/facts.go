@@ -22,6 +22,16 @@ func factsFor(r gpu.Report, framework, version string) matrix.Facts {
 		}
 	}
 	f.NoGPU = !r.Available || len(r.GPUs) == 0
+	if !r.Available {
+		// A card on the PCI bus without a driver: judge the builds for it, each with the driver it needs.
+		for _, a := range r.Adapters {
+			if a.ComputeCapability != "" {
+				f.ComputeCaps = append(f.ComputeCaps, a.ComputeCapability)
+			}
+		}
+		f.DriverMissing = len(f.ComputeCaps) > 0
+		f.NoGPU = !f.DriverMissing
+	}
 	return f
 }
 

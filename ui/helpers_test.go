@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"gpuwiz/steps/cli"
+	"gpuwiz/steps/app"
 )
 
 func TestMain(m *testing.M) {
@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 }
 
 func testCommon(fb Backend, ascii bool) *Common {
-	c := NewCommon(context.Background(), cli.Globals{SimulateFile: "rig.json", ASCII: ascii}, fb)
+	c := NewCommon(context.Background(), app.Globals{SimulateFile: "rig.json", ASCII: ascii}, fb)
 	c.OS = "linux" // the GPU screen's notes differ per OS: goldens are made for Linux
 	// Typed paths are read against a fixed home and working directory: goldens do not depend on
 	// where the tests run.

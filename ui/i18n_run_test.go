@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
-	"gpuwiz/steps/cli"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
@@ -264,8 +264,8 @@ func TestSummaryInChinese(t *testing.T) {
 func TestRunWithoutTerminalInChinese(t *testing.T) {
 	i18ntest.Chinese(t)
 	var out, errOut bytes.Buffer
-	code := Run(context.Background(), cli.Globals{}, strings.NewReader(""), &out, &errOut)
-	if code != cli.ExitUsage {
+	code := Run(context.Background(), app.Globals{}, strings.NewReader(""), &out, &errOut)
+	if code != app.ExitUsage {
 		t.Fatalf("exit %d", code)
 	}
 	chineseCheck(t, "the wizard's refusal", errOut.String(), "gpuwiz install --yes", "终端")

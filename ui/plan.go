@@ -103,7 +103,7 @@ func (s *planScreen) body() string {
 		}
 		b.WriteString(st.Label.Render(title) + "\n")
 		for _, it := range items {
-			b.WriteString(style(wrapHanging("  "+it, s.w, "      ")) + "\n")
+			b.WriteString(style(wrapHanging("  "+urls.Redact(it), s.w, "      ")) + "\n")
 		}
 	}
 	if s.doctor != nil && len(s.doctor.Findings) == 0 {
@@ -121,7 +121,7 @@ func (s *planScreen) body() string {
 			"Version": c.FrameworkVersion, "Channel": c.Channel, "URL": urls.Redact(c.IndexURL)}) + "\n")
 	}
 	if s.req.Source != "" {
-		b.WriteString(wrapHanging(st.Label.Render(i18n.T("ui.plan.label_source")+" ")+s.req.Source, s.w, "      ") + "\n")
+		b.WriteString(wrapHanging(st.Label.Render(i18n.T("ui.plan.label_source")+" ")+urls.Redact(s.req.Source), s.w, "      ") + "\n")
 	}
 	if p.DownloadBytes > 0 {
 		b.WriteString(st.Label.Render(i18n.T("ui.plan.label_download")+" ") + i18n.T("ui.plan.download_size", i18n.D{"Size": humanBytes(p.DownloadBytes)}) + "\n")

@@ -7,7 +7,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"gpuwiz/steps/cli"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyget"
 )
@@ -30,7 +29,7 @@ type PythonOffer struct {
 }
 
 func (b *stepsBackend) PythonOffer() PythonOffer {
-	minor := cli.RecommendedPython(b.env)
+	minor := b.env.RecommendedPython()
 	off := PythonOffer{Minor: minor}
 	p, err := pyget.MakePlan(pyget.Options{Version: minor})
 	switch {

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 
@@ -97,7 +98,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 	case verifyFinishMsg:
 		m.ch.verify = msg.report
 		if msg.report != nil && !msg.report.OK {
-			m.exitCode = 4
+			m.exitCode = app.ExitVerifyFailed
 		}
 		return m, m.push(newDoneScreen(c, m.ch)), true
 	case benchRequestMsg:
@@ -130,9 +131,9 @@ func (m *Model) sourcesRequest() SourcesRequest {
 func exitForOutcome(o Outcome) int {
 	switch o.Result {
 	case "cancelled", "interrupted":
-		return 130
+		return app.ExitInterrupted
 	}
-	return 1
+	return app.ExitFailure
 }
 
 // benchGPU is the card the wizard benchmarks: the one chosen on the GPU screen, else the first.

@@ -1,4 +1,5 @@
-// Package ui is gpuwiz's terminal wizard: bubbletea models and views only.
+// Package ui is gpuwiz's terminal wizard: bubbletea models and views over the application layer
+// (steps/app), which runs the sessions and writes every file; ui writes none.
 package ui
 
 import (
@@ -15,7 +16,7 @@ import (
 	"github.com/muesli/termenv"
 	"golang.org/x/term"
 
-	"gpuwiz/steps/cli"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 
@@ -24,22 +25,22 @@ import (
 const restoreWait = 2 * time.Minute
 
 // Run starts the wizard and returns the process exit code.
-func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := &cli.Env{G: &g}
+func Run(ctx context.Context, g app.Globals, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := &app.Env{G: &g}
 	if code := checkInputs(ctx, env, stderr); code != 0 {
 		return code
 	}
 	out, ok := terminalFile(stdout)
 	if !ok {
 		fmt.Fprintln(stderr, i18n.T("ui.run.no_terminal"))
-		return cli.ExitUsage
+		return app.ExitUsage
 	}
 	// Without a terminal on stdin bubbletea reads end-of-file at once and the wizard would stop as
 	// "interrupted" (exit 130) before drawing anything.
 	in, ok := terminalFile(stdin)
 	if !ok {
 		fmt.Fprintln(stderr, i18n.T("ui.run.stdin_not_terminal"))
-		return cli.ExitUsage
+		return app.ExitUsage
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -56,10 +57,10 @@ func Run(ctx context.Context, g cli.Globals, stdin io.Reader, stdout, stderr io.
 	switch {
 	case errors.Is(err, tea.ErrInterrupted), errors.Is(err, tea.ErrProgramKilled), ctx.Err() != nil && err != nil:
 		fmt.Fprintln(stderr, i18n.T("ui.run.interrupted"))
-		return cli.ExitInterrupted
+		return app.ExitInterrupted
 	case err != nil:
 		fmt.Fprintln(stderr, "gpuwiz:", err)
-		return cli.ExitFailure
+		return app.ExitFailure
 	}
 	if summary := m.Summary(); summary != "" {
 		fmt.Fprintln(stdout, summary)
@@ -87,14 +88,14 @@ var isTerminal = func(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // checkInputs reads the --matrix and --simulate files before the screen is taken, so a bad file is
 // a plain message and exit 2 rather than an error deep in the journey.
-func checkInputs(ctx context.Context, env *cli.Env, stderr io.Writer) int {
+func checkInputs(ctx context.Context, env *app.Env, stderr io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintln(stderr, "gpuwiz:", err)
-		var ee *cli.ExitError
+		var ee *app.ExitError
 		if errors.As(err, &ee) {
 			return ee.Code
 		}
-		return cli.ExitUsage
+		return app.ExitUsage
 	}
 	if _, err := env.Matrix(); err != nil {
 		return fail(err)
@@ -111,7 +112,7 @@ func checkInputs(ctx context.Context, env *cli.Env, stderr io.Writer) int {
 }
 
 // NewCommon builds the state every screen shares, from the global flags.
-func NewCommon(ctx context.Context, g cli.Globals, b Backend) *Common {
+func NewCommon(ctx context.Context, g app.Globals, b Backend) *Common {
 	keys := DefaultKeyMap()
 	if g.ASCII {
 		keys.asciiKeyHelp()

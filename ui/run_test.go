@@ -9,13 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/cli"
+	"gpuwiz/steps/app"
 )
 
 func TestRunWithoutTerminalPointsToHeadlessInstall(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := Run(context.Background(), cli.Globals{}, strings.NewReader(""), &out, &errOut)
-	if code != cli.ExitUsage {
+	code := Run(context.Background(), app.Globals{}, strings.NewReader(""), &out, &errOut)
+	if code != app.ExitUsage {
 		t.Fatalf("exit %d, want 2", code)
 	}
 	if !strings.Contains(errOut.String(), "gpuwiz install --yes") || out.Len() != 0 {
@@ -30,18 +30,18 @@ func TestRunRejectsBadInputFilesFirst(t *testing.T) {
 	badRig := filepath.Join(dir, "rig.json")
 	os.WriteFile(badRig, []byte("{not json"), 0o644)
 	for _, c := range []struct {
-		g    cli.Globals
+		g    app.Globals
 		want string
 	}{
-		{cli.Globals{MatrixFile: badMatrix}, "m.toml:2: unknown key 'pythn'"},
-		{cli.Globals{MatrixFile: filepath.Join(dir, "missing.toml")}, "cannot read matrix file"},
-		{cli.Globals{SimulateFile: badRig}, "--simulate"},
-		{cli.Globals{SourcesFile: badMatrix}, "--sources: " + badMatrix + ":2: unknown key 'pythn'"},
-		{cli.Globals{SourcesFile: filepath.Join(dir, "missing.toml")}, "--sources: cannot read the sources file"},
+		{app.Globals{MatrixFile: badMatrix}, "m.toml:2: unknown key 'pythn'"},
+		{app.Globals{MatrixFile: filepath.Join(dir, "missing.toml")}, "cannot read matrix file"},
+		{app.Globals{SimulateFile: badRig}, "--simulate"},
+		{app.Globals{SourcesFile: badMatrix}, "--sources: " + badMatrix + ":2: unknown key 'pythn'"},
+		{app.Globals{SourcesFile: filepath.Join(dir, "missing.toml")}, "--sources: cannot read the sources file"},
 	} {
 		var out, errOut bytes.Buffer
 		code := Run(context.Background(), c.g, strings.NewReader(""), &out, &errOut)
-		if code != cli.ExitUsage || !strings.Contains(errOut.String(), c.want) {
+		if code != app.ExitUsage || !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%+v: exit %d, stderr %q; want 2 and %q", c.g, code, errOut.String(), c.want)
 		}
 	}
@@ -65,8 +65,8 @@ func TestRunWithoutTerminalOnStdinNamesHeadlessCommands(t *testing.T) {
 	isTerminal = func(f *os.File) bool { return f == out }
 	defer func() { isTerminal = was }()
 	var errOut bytes.Buffer
-	code := Run(context.Background(), cli.Globals{}, in, out, &errOut)
-	if code != cli.ExitUsage {
+	code := Run(context.Background(), app.Globals{}, in, out, &errOut)
+	if code != app.ExitUsage {
 		t.Fatalf("exit %d, want 2; stderr %q", code, errOut.String())
 	}
 	for _, want := range []string{"stdin is not", "gpuwiz install --yes", "gpuwiz --help"} {

@@ -321,7 +321,12 @@ func (s *sourcesScreen) View() string {
 	if s.onInput() {
 		cur = st.Cursor
 	}
-	b.WriteString(cur + "  " + s.input.View() + "\n")
+	field := s.input.View()
+	if !s.onInput() && s.input.Value() != "" {
+		// Away from the field, a typed URL shows with its credentials hidden, as everywhere else.
+		field = s.input.PromptStyle.Render(s.input.Prompt) + s.input.TextStyle.Render(urls.Redact(s.input.Value()))
+	}
+	b.WriteString(cur + "  " + field + "\n")
 	if s.typedURL != "" {
 		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": urls.Redact(s.typedURL)})) + "\n")
 	}

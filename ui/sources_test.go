@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/cli"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // mirrorSources: the official index is too slow from here, the Aliyun flat page has the build, the
@@ -155,7 +155,7 @@ func TestStepsBackendSourcesAndPlanUseTheChoice(t *testing.T) {
 	missing := pyindex.Serve(t, map[string][]string{"cu126": {buildWheel(t, filepath.Join(dir, "old"), "torch", "2.5.1+cu126", nil, 0)}})
 	list := filepath.Join(dir, "sources.toml")
 	writeFileT(t, list, "schema = 1\n[[source]]\nid = \"good\"\nname = \"good mirror\"\nframeworks = [\"torch\"]\nlayout = \"index\"\nurl = \""+good.URL+"/whl/{channel}\"\nseen = \"a test\"\n")
-	env := &cli.Env{G: &cli.Globals{SourcesFile: list}}
+	env := &app.Env{G: &app.Globals{SourcesFile: list}}
 	b := NewStepsBackend(env)
 	c := matrix.Candidate{Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu126", IndexURL: missing.ChannelURL("cu126"),
 		Packages: []matrix.Package{{Name: "torch", Version: "2.6.0", LocalLabel: "+cu126"}}}
@@ -175,7 +175,7 @@ func TestStepsBackendSourcesAndPlanUseTheChoice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := p.Impl.(planned).opts
+	opts := p.Impl.(*app.InstallSession).Options
 	if opts.IndexURLOverride != good.ChannelURL("cu126") {
 		t.Fatalf("install options %+v", opts)
 	}
@@ -188,7 +188,7 @@ func TestStepsBackendSourcesAndPlanUseTheChoice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := p.Impl.(planned).opts; o.FindLinks != good.URL+"/whl/cu126/torch/" || o.Mirror != good.ChannelURL("cu126") || o.IndexURLOverride != "" {
+	if o := p.Impl.(*app.InstallSession).Options; o.FindLinks != good.URL+"/whl/cu126/torch/" || o.Mirror != good.ChannelURL("cu126") || o.IndexURLOverride != "" {
 		t.Fatalf("install options %+v", o)
 	}
 	var _ install.Options = opts

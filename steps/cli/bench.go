@@ -285,7 +285,7 @@ func runBenchScreen(ctx context.Context, env *Env, python, framework string, opt
 		}
 		framework = fw
 	}
-	if code := env.Build.BenchScreen(ctx, env, python, framework, opts); code != 0 {
+	if code := env.Build.BenchScreen(ctx, env.Env, python, framework, opts); code != 0 {
 		return Silent(code)
 	}
 	return nil

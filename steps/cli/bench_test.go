@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"gpuwiz/steps/bench"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // --gpu is checked against the probe's cards: a two-card rig refuses --gpu 2 with the cards named

@@ -144,7 +144,7 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 		notes = append(notes, i18n.T("cli.channels.note.no_gpu_caps"))
 	}
 	if !f.NoGPU && (f.DriverVersion == "" || f.CUDAMax == "" || len(f.ComputeCaps) == 0) {
-		more, err := fillGPUFacts(ctx, env, &f)
+		more, err := env.FillGPUFacts(ctx, &f)
 		if err != nil {
 			return matrix.Facts{}, nil, err
 		}
@@ -154,34 +154,6 @@ func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (mat
 		notes = append(notes, fillPythonFacts(ctx, &f)...)
 	}
 	return f, notes, nil
-}
-
-// fillGPUFacts takes the GPU facts the flags left out from the probe (or the --simulate file).
-func fillGPUFacts(ctx context.Context, env *Env, f *matrix.Facts) ([]string, error) {
-	rep, err := env.GPUReport(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if !rep.Available {
-		return nil, nil
-	}
-	var notes []string
-	if f.DriverVersion == "" && matrix.ValidateDriverVersion(rep.DriverVersion) == nil {
-		f.DriverVersion = rep.DriverVersion
-	}
-	if f.CUDAMax == "" && matrix.ValidateCUDAVersion(rep.CUDAMax) == nil {
-		f.CUDAMax = rep.CUDAMax
-	}
-	if len(f.ComputeCaps) == 0 {
-		for _, g := range rep.GPUs {
-			if matrix.ValidateComputeCap(g.ComputeCapability) == nil {
-				f.ComputeCaps = append(f.ComputeCaps, g.ComputeCapability)
-			} else {
-				notes = append(notes, i18n.T("cli.channels.note.no_compute_cap", i18n.D{"Index": g.Index, "Name": g.Name}))
-			}
-		}
-	}
-	return notes, nil
 }
 
 func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {
@@ -277,7 +249,7 @@ func describeFacts(f matrix.Facts) string {
 	default:
 		parts = append(parts, i18n.T("cli.facts.driver", i18n.D{"Driver": orUnknown(f.DriverVersion)}))
 	}
-	if !f.NoGPU && (f.DriverVersion != "" || f.CUDAMax != "") && len(f.ComputeCaps) > 0 {
+	if !f.NoGPU && (f.DriverVersion != "" || f.CUDAMax != "" || f.DriverMissing) && len(f.ComputeCaps) > 0 {
 		parts = append(parts, i18n.T("cli.facts.compute_cap", i18n.D{"Caps": i18n.Join(f.ComputeCaps)}))
 	}
 	if f.PythonBits != 0 {

@@ -292,3 +292,42 @@ func TestSimulateIgnoresUnknownFieldsWithOneWarning(t *testing.T) {
 		}
 	}
 }
+
+// A Windows machine whose RTX 3060 has no driver yet (the PnP list names it by PCI id): channels
+// names the card, recommends the CPU build for now, and names the build and driver a driver unlocks.
+func TestChannelsForACardWithoutADriver(t *testing.T) {
+	rig := filepath.Join(t.TempDir(), "nodriver.json")
+	report := `{"available": false, "backend": "none", "os": "windows", "message": "no driver", "gpus": [],
+	  "adapters": [{"vendor_id": 4318, "device_id": 9476, "description": "Microsoft Basic Display Adapter",
+	    "name": "GeForce RTX 3060 Lite Hash Rate", "chip": "GA106", "architecture": "Ampere", "compute_capability": "8.6"}]}`
+	if err := os.WriteFile(rig, []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, "--simulate", rig, "channels", "--json", "--python", "3.12")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sel struct {
+		Recommended  struct{ Channel string }  `json:"recommended"`
+		WithDriver   *struct{ Channel string } `json:"with_driver"`
+		DriverNeeded string                    `json:"driver_needed"`
+		Notes        []string                  `json:"notes"`
+		Facts        struct {
+			ComputeCaps   []string `json:"compute_caps"`
+			DriverMissing bool     `json:"driver_missing"`
+		} `json:"facts"`
+	}
+	if err := json.Unmarshal([]byte(out), &sel); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	notes := strings.Join(sel.Notes, "\n")
+	if sel.Recommended.Channel != "cpu" || sel.WithDriver == nil || sel.DriverNeeded == "" || !sel.Facts.DriverMissing || len(sel.Facts.ComputeCaps) != 1 ||
+		!strings.Contains(notes, "NVIDIA GeForce RTX 3060 Lite Hash Rate (Ampere, compute capability 8.6; PCI 10DE:2504)") ||
+		!strings.Contains(notes, "With driver "+sel.DriverNeeded+" or newer for Windows") {
+		t.Fatalf("%+v\n%s", sel, notes)
+	}
+	text, _, _ := runCLI(t, "--simulate", rig, "channels", "--python", "3.12")
+	if !strings.Contains(text, "needs driver "+sel.DriverNeeded) || !strings.Contains(text, "https://www.nvidia.com/Download/index.aspx") {
+		t.Errorf("the table does not show what the driver unlocks:\n%s", text)
+	}
+}

@@ -15,7 +15,6 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
@@ -96,41 +95,19 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	return cmd
 }
 
-// doctorDeps wires doctor to this machine (or the --simulate GPU report).
-func doctorDeps(env *Env, log io.Writer) (doctor.Deps, []string) {
-	var notes []string
-	m, err := env.Matrix()
-	if err != nil {
-		notes = append(notes, i18n.T("cli.doctor.no_matrix", i18n.D{"Err": err}))
-		m = nil
-	}
-	return doctor.Deps{
-		Runner:   runner.New(log),
-		GPU:      env.GPUReport,
-		Matrix:   m,
-		Registry: doctor.SystemRegistry(),
-		Env:      doctor.OSEnviron{},
-		FS:       doctor.OSFS{},
-	}, notes
-}
-
 func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Writer, opts doctor.Options, bundle string, asJSON, fix, yes, finish bool, src install.ReinstallOptions) error {
 	var cmdLog bytes.Buffer
-	deps, notes := doctorDeps(env, &cmdLog)
-	for _, n := range notes {
-		fmt.Fprintln(errOut, "gpuwiz doctor:", n) //i18n:raw the program's name, before its message
-	}
-	rep, err := doctor.Run(ctx, deps, opts)
-	var inErr *doctor.InputError
-	if errors.As(err, &inErr) {
-		return Usagef("%s", inErr.Msg)
-	}
+	diag, err := env.Diagnose(ctx, opts, &cmdLog)
 	if err != nil {
 		return err
 	}
+	for _, n := range diag.Notes {
+		fmt.Fprintln(errOut, "gpuwiz doctor:", n) //i18n:raw the program's name, before its message
+	}
+	rep := diag.Report
 	if bundle != "" {
 		g, _ := env.GPUReport(ctx)
-		in := doctor.BundleInput{Report: rep, GPU: g, Runner: deps.Runner, Env: deps.Env, LogDirs: doctor.LogDirs(rep.Venv), CommandLog: cmdLog.Bytes()}
+		in := doctor.BundleInput{Report: rep, GPU: g, Runner: runner.New(&cmdLog), Env: doctor.OSEnviron{}, LogDirs: doctor.LogDirs(rep.Venv), CommandLog: cmdLog.Bytes()}
 		if err := doctor.WriteBundle(ctx, bundle, in); err != nil {
 			return Exitf(ExitFailure, "%s", i18n.T("cli.doctor.bundle_failed", i18n.D{"File": bundle, "Err": err}))
 		}
@@ -149,19 +126,11 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		}
 		return nil
 	}
-	g, _ := env.GPUReport(ctx)
-	plan := doctor.RepairPlan(rep, doctor.RepairOptions{Matrix: deps.Matrix, GPU: g, Finish: finish})
-	if in := rep.Interrupted; plan.Restore && plan.Reinstall != nil && src.IndexURL == "" && src.FindLinks == "" && in.Journal.IndexURL != plan.Reinstall.IndexURL {
-		// Finishing the interrupted build: from the index that run used.
-		src.IndexURL = in.Journal.IndexURL
+	sess, err := env.PlanRepairFinishing(ctx, diag, src, finish)
+	if err != nil {
+		return err
 	}
-	if c := plan.Reinstall; c != nil {
-		s, err := install.RepairSource(plan.Venv, *c, src)
-		if err != nil {
-			return Usagef("%s", strings.TrimPrefix(err.Error(), install.ErrBadInput.Error()+": "))
-		}
-		plan.Source = s.Describe()
-	}
+	plan := sess.Plan
 	if !asJSON {
 		doctor.WriteText(out, rep)
 		writeRepairPlan(out, plan)
@@ -187,8 +156,7 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 			return Silent(ExitProblems)
 		}
 	}
-	deps, logPath, closeLog := withRepairLog(deps, &cmdLog, src)
-	defer closeLog()
+	sess.LogTo(&cmdLog)
 	events := make(chan doctor.RepairEvent, 256)
 	done := make(chan struct{})
 	go func() {
@@ -209,14 +177,13 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		}
 		close(done)
 	}()
-	res, err := doctor.ApplyRepair(ctx, deps, plan, events)
+	ran := sess.Run(ctx, events)
 	close(events)
 	<-done
-	if plan.Venv != "" {
-		RecordVenv(ctx, errOut, plan.Venv, "repair", RepairResultWords(res, err, ctx), err == nil && !res.Failed, plan.Reinstall)
-	}
-	if err != nil {
-		return err
+	warnNotRecorded(errOut, ran.RecordErr)
+	res, logPath := ran.Result, ran.LogPath
+	if ran.Err != nil {
+		return ran.Err
 	}
 	if asJSON {
 		if err := writeDoctorJSON(out, DoctorFixJSON{Report: rep, Repair: plan, Result: &res}); err != nil {
@@ -257,12 +224,6 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 		}
 	}
 	for _, a := range p.Actions {
-		if a.Restore {
-			i++
-			fmt.Fprintf(out, "  %d. %s\n", i, a.Title)
-		}
-	}
-	for _, a := range p.Actions {
 		if a.Engine {
 			line(a)
 		}
@@ -276,7 +237,7 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 		fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": urls.Redact(from)}))
 	}
 	for _, a := range p.Actions {
-		if !a.Engine && !a.Restore {
+		if !a.Engine {
 			line(a)
 		}
 	}
@@ -292,19 +253,6 @@ func writeDoctorJSON(out io.Writer, v any) error {
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// withRepairLog points the repair's commands (and the reinstall's) at a log file as well as the
-// bundle's in-memory log, and wires the install engine in as doctor's reinstall step.
-func withRepairLog(deps doctor.Deps, cmdLog io.Writer, src install.ReinstallOptions) (doctor.Deps, string, func()) {
-	w, path, closeLog := install.OpenLog(install.DefaultLogPath("doctor-fix"))
-	r := runner.New(io.MultiWriter(cmdLog, w))
-	deps.Runner = r
-	src.LogPath = path
-	deps.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
-		return install.Reinstall(ctx, r, venv, c, src, lines)
-	}
-	return deps, path, closeLog
 }
 
 // readRepairAnswers takes the sources (index-url, mirror, find-links, cache-dir) and yes from an

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // rigH200 is a GPU report for --simulate: driver 580 (CUDA 13.0), one cc 9.0 card.

@@ -21,8 +21,8 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // These tests run install, doctor and bench in Chinese. i18n.Set is process-global: none of them

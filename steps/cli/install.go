@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -20,10 +18,10 @@ import (
 	"golang.org/x/term"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 )
 
@@ -193,35 +191,21 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 			return Usagef("%s", i18n.T("cli.install.python_missing", i18n.D{"Python": python, "Err": err}))
 		}
 	}
-	cand, notes, err := chooseCandidate(ctx, env, a, v, python)
+	req := app.InstallRequest{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, Channel: a.Channel, Venv: root,
+		Python: python, IndexURL: a.IndexURL, Mirror: a.Mirror, FindLinks: a.FindLinks, CacheDir: a.CacheDir, LogPath: a.Log,
+		NoPipUpgrade: a.NoPipUpgrade, Force: a.Force}
+	sess, err := env.PlanInstall(ctx, req)
+	var notServed *app.ErrNotServed
+	if errors.As(err, &notServed) {
+		return Exitf(ExitIncompatible, "%s", notServed.Check.Verdict.Message())
+	}
 	if err != nil {
 		return err
 	}
-	if err := checkIndexServes(ctx, env, a, v, python, cand, &notes); err != nil {
-		return err
-	}
-	logPath := a.Log
-	if logPath == "" {
-		logPath = install.DefaultLogPath("install")
-	}
-	opts := install.Options{Venv: v, Python: python, Target: install.TargetOf(*cand), IndexURLOverride: a.IndexURL,
-		Mirror: a.Mirror, FindLinks: a.FindLinks, CacheDir: a.CacheDir, LogPath: logPath, NoPipUpgrade: a.NoPipUpgrade}
+	cand, plan := &sess.Candidate, sess.Plan
+	plan.Notes = append(append(sess.Notes, indexNotes(sess.Index)...), plan.Notes...)
+	logPath := sess.LogPath
 	rep := installReport{Candidate: cand}
-	var logw io.Writer = io.Discard
-	if !a.DryRun {
-		w, opened, closeLog := install.OpenLog(logPath)
-		defer closeLog()
-		logw, opts.LogPath = w, opened
-	}
-	r := runner.New(logw)
-	plan, err := install.Prepare(ctx, r, opts)
-	if err != nil {
-		if errors.Is(err, install.ErrBadInput) {
-			return Usagef("%s", strings.TrimPrefix(err.Error(), install.ErrBadInput.Error()+": "))
-		}
-		return Exitf(ExitFailure, "%v", err)
-	}
-	plan.Notes = append(notes, plan.Notes...)
 	rep.Plan, rep.Uninstall, rep.Install, rep.Commands = &plan, plan.Uninstall, plan.Install, plan.Commands
 	rep.Venv, rep.ActivateHints = plan.Venv, v.ActivateHints()
 	if a.DryRun {
@@ -264,23 +248,23 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		fmt.Fprintln(out, i18n.T("cli.install.installing", i18n.D{"Framework": cand.Framework, "Version": cand.FrameworkVersion, "Channel": cand.Channel, "Venv": root}))
 		fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": logPath}))
 	}
-	res := install.Run(ctx, r, plan, events)
+	sess.Plan = plan
+	res := sess.Run(ctx, events)
 	close(events)
 	<-done
-	result, ok := InstallResultWords(res, ctx)
-	RecordVenv(ctx, cmd.ErrOrStderr(), root, "install", result, ok, cand)
-	rep.Outcome = &res
-	if res.VenvRemoved {
+	warnNotRecorded(cmd.ErrOrStderr(), res.RecordErr)
+	rep.Outcome = &res.Outcome
+	if res.Activations == nil {
 		rep.ActivateHints = nil // there is no venv left to enter
 	}
-	code := installExitCode(res, ctx)
+	code := res.ExitCode
 	rep.ExitCode = code
 	if a.JSON {
 		if err := writeInstallJSON(out, rep); err != nil {
 			return err
 		}
 	} else {
-		printOutcome(out, res, tail.lines, rep.ActivateHints)
+		printOutcome(out, res.Outcome, tail.lines, rep.ActivateHints)
 	}
 	if code != 0 {
 		return Silent(code)
@@ -288,84 +272,18 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	return nil
 }
 
-func installExitCode(o install.Outcome, ctx context.Context) int {
+// indexNotes words the index's answer for the plan: a build forced past a refusal, an index that
+// could not be read, a local folder that could not be asked.
+func indexNotes(c app.IndexCheck) []string {
 	switch {
-	case o.Result == install.ResultInstalled && o.OK():
-		return ExitOK
-	case o.Result == install.ResultInstalled:
-		return ExitVerifyFailed
-	case ctx.Err() != nil:
-		return ExitInterrupted
+	case c.Refused():
+		return []string{"--force: " + c.Verdict.Message()}
+	case c.CouldNotLook():
+		return []string{i18n.T("cli.install.index_unreadable", i18n.D{"Reason": c.Verdict.Reason()})}
+	case c.NotAsked == app.NotAskedLocalFindLinks:
+		return []string{i18n.T("cli.install.index_not_checked")}
 	}
-	return ExitFailure
-}
-
-// chooseCandidate finds the build: the exact one asked for, or the matrix's recommendation for this
-// machine (GPU report and the Python) among the builds that fit what was given. A build asked for that
-// does not fit is refused with its reasons (exit 3) unless --force.
-func chooseCandidate(ctx context.Context, env *Env, a installAnswers, v pyenv.Venv, python string) (*matrix.Candidate, []string, error) {
-	m, err := env.Matrix()
-	if err != nil {
-		return nil, nil, err
-	}
-	if a.FrameworkVersion != "" && !m.HasRelease(a.Framework, a.FrameworkVersion) {
-		return nil, nil, Usagef("%s", i18n.T("cli.install.no_release", i18n.D{"Version": a.FrameworkVersion, "Framework": a.Framework, "Known": i18n.Join(m.Versions(a.Framework))}))
-	}
-	if a.Channel != "" && !slices.Contains(m.Channels(a.Framework), a.Channel) {
-		return nil, nil, Usagef("%s", i18n.T("cli.install.no_channel", i18n.D{"Channel": a.Channel, "Framework": a.Framework, "Known": i18n.Join(m.Channels(a.Framework))}))
-	}
-	facts := matrix.Facts{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, OS: osOf(), Simulated: env.G.SimulateFile != ""}
-	notes, err := fillGPUFacts(ctx, env, &facts)
-	if err != nil {
-		return nil, nil, err
-	}
-	py := python
-	if v.Exists() {
-		py = v.Python()
-	}
-	if py != "" {
-		in, err := pyenv.Describe(ctx, py)
-		if err != nil {
-			if v.Exists() {
-				return nil, nil, Usagef("%s", i18n.T("cli.install.venv_python_not_python", i18n.D{"Python": py, "Err": err}))
-			}
-			return nil, nil, Usagef("%s", i18n.T("cli.install.python_flag_not_python", i18n.D{"Python": py, "Err": err}))
-		}
-		if err := matrix.ValidatePythonVersion(in.Version); err != nil {
-			return nil, nil, Usagef("%s", i18n.T("cli.install.python_version_bad", i18n.D{"Python": py, "Version": in.Version, "Err": err}))
-		}
-		facts.PythonVersion, facts.PythonBits = in.Version, in.Bits
-	}
-	sel := m.Select(facts)
-	notes = append(notes, sel.Notes...)
-	if a.Channel == "" {
-		if sel.Recommended == nil {
-			return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.nothing_fits", i18n.D{"Framework": a.Framework, "Reasons": i18n.JoinClauses(notes)}))
-		}
-		return sel.Recommended, notes, nil
-	}
-	// The builds on the channel asked for, newest first (Select orders compatible ones first).
-	var first *matrix.Candidate
-	for i := range sel.Candidates {
-		c := &sel.Candidates[i]
-		if c.Channel != a.Channel {
-			continue
-		}
-		if c.Compatible {
-			return c, notes, nil
-		}
-		if first == nil {
-			first = c
-		}
-	}
-	if first == nil {
-		return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.no_build_on_channel", i18n.D{"Framework": a.Framework, "Version": a.FrameworkVersion, "Channel": a.Channel}))
-	}
-	if a.Force {
-		notes = append(notes, i18n.T("cli.install.force_note", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": first.Channel, "Reasons": i18n.JoinClauses(first.Reasons)}))
-		return first, notes, nil
-	}
-	return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.does_not_fit", i18n.D{"Framework": a.Framework, "Version": first.FrameworkVersion, "Channel": a.Channel, "Reasons": i18n.JoinClauses(first.Reasons)}))
+	return nil
 }
 
 func osOf() string {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // rigArgs points --simulate at an H200 rig (driver 580, CUDA 13.0, cc 9.0), on which torch 2.6.0 cu126 fits.
@@ -298,5 +298,37 @@ func TestInstallDryRunRedactsIndexCredentials(t *testing.T) {
 		if extra != nil && !json.Valid([]byte(out)) {
 			t.Errorf("redacted JSON is not valid JSON:\n%s", out)
 		}
+	}
+}
+
+// An unverified build that fits is installed when its channel is asked for; the plan says what that
+// means instead of repeating the selection's offer of it.
+func TestInstallOfAnUnverifiedBuildSaysWhatItMeans(t *testing.T) {
+	venv := filepath.Join(t.TempDir(), "v")
+	out, stderr, code := runCLI(t, withRig(t, "install", "--framework-version", "2.15.0", "--channel", "cu130", "--python", pyindex.Python(t),
+		"--venv", venv, "--dry-run", "--json", "--lang", "en")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Candidate struct {
+			FrameworkVersion string `json:"framework_version"`
+			Channel          string `json:"channel"`
+			Verified         bool   `json:"verified"`
+		} `json:"candidate"`
+		Plan struct {
+			Notes []string `json:"notes"`
+		} `json:"plan"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	notes := strings.Join(rep.Plan.Notes, "\n")
+	if rep.Candidate.FrameworkVersion != "2.15.0" || rep.Candidate.Channel != "cu130" || rep.Candidate.Verified {
+		t.Fatalf("candidate %+v", rep.Candidate)
+	}
+	if !strings.Contains(notes, "torch 2.15.0 (cu130) is unverified and is installed because it was asked for: Read from nightly builds") ||
+		strings.Contains(notes, "to install it anyway") {
+		t.Errorf("notes %q", rep.Plan.Notes)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/pyget"
-	"gpuwiz/steps/venvs"
 	"gpuwiz/steps/verify"
 )
 
@@ -406,24 +405,6 @@ func TestChinesePythonInstallPlan(t *testing.T) {
 	(&byteProgress{w: &b}).update(50e6, 100e6)
 	if got := b.String(); got != "   50%  50.0 of 100.0 MB\n" {
 		t.Errorf("English progress %q", got)
-	}
-}
-
-func TestChineseVenvLine(t *testing.T) {
-	i18ntest.Chinese(t)
-	for _, c := range []struct {
-		e    venvs.Entry
-		want string
-	}{
-		{venvs.Entry{Action: "install", Result: "installed", OK: true}, "已安装"},
-		{venvs.Entry{Action: "repair", Result: "cancelled"}, "修复已取消"},
-		{venvs.Entry{Action: "install", Result: "restored"}, "安装失败，已还原"},
-		{venvs.Entry{Action: "repair", Result: "repair failed"}, "修复失败"},
-		{venvs.Entry{Action: "repair", Result: "repaired, problems left", OK: true}, "已修复，但仍有问题"},
-	} {
-		if got := lastRun(c.e); got != c.want {
-			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
-		}
 	}
 }
 

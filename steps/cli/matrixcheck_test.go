@@ -7,19 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/indexcheck/indextest"
 	"gpuwiz/steps/pep"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
-func checkIndex(t *testing.T) *indextest.Index {
+func checkIndex(t *testing.T) *pyindex.Index {
 	py := []string{"3.11", "3.12"}
 	both := []string{"linux", "windows"}
-	cu124 := append(indextest.Torch("2.6.0", "", "2.6.0", "cu124", py, both), indextest.Torch("", "0.21.0", "", "cu124", py, []string{"linux"})...)
-	return indextest.Serve(t, map[string][]string{
+	cu124 := append(pyindex.Torch("2.6.0", "", "2.6.0", "cu124", py, both), pyindex.Torch("", "0.21.0", "", "cu124", py, []string{"linux"})...)
+	return pyindex.ServeNames(t, map[string][]string{
 		"cu124": cu124,
-		"cu126": append(indextest.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, both), indextest.Torch("2.7.0", "0.22.0", "2.7.0", "cu126", py, both)...),
-		"cu129": indextest.Torch("2.6.0", "0.21.0", "", "cu129", py, both),
+		"cu126": append(pyindex.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, both), pyindex.Torch("2.7.0", "0.22.0", "2.7.0", "cu126", py, both)...),
+		"cu129": pyindex.Torch("2.6.0", "0.21.0", "", "cu129", py, both),
 	})
 }
 
@@ -82,9 +81,9 @@ func TestMatrixCheckExitCodes(t *testing.T) {
 // refused (exit 3) with the next-best build it serves, and no venv is made; --force goes on with a note.
 func TestInstallRefusesABuildTheIndexDoesNotServe(t *testing.T) {
 	py := pep.Pythons("3.8", "3.14")
-	ix := indextest.Serve(t, map[string][]string{
-		"cu124": indextest.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{osOf()}), // no torchvision: a phantom here
-		"cu126": indextest.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{osOf()}),
+	ix := pyindex.ServeNames(t, map[string][]string{
+		"cu124": pyindex.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{osOf()}), // no torchvision: a phantom here
+		"cu126": pyindex.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{osOf()}),
 	})
 	data, err := os.ReadFile(checkMatrixFile)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // bulkFiles are n files of size random bytes under dir/ of a wheel: a torch-like wheel whose

@@ -64,7 +64,7 @@ func newPythonCmd(env *Env) *cobra.Command {
 
 // noPythonAdvice names the Python to install: the minor most of the matrix's releases for this OS support.
 func noPythonAdvice(env *Env) string {
-	return pyenv.NoPythonAdvice(runtime.GOOS, RecommendedPython(env))
+	return pyenv.NoPythonAdvice(runtime.GOOS, env.RecommendedPython())
 }
 
 // anyRuns reports an interpreter that ran (the Store alias is listed but is not a Python).

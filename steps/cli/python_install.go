@@ -6,14 +6,11 @@ import (
 	"gpuwiz/steps/userpath"
 	"io"
 	"os"
-	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
@@ -39,7 +36,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
-			version := RecommendedPython(env)
+			version := env.RecommendedPython()
 			if len(args) == 1 {
 				version = args[0]
 			}
@@ -220,19 +217,4 @@ func (b *byteProgress) update(done, total int64) {
 	}
 	b.last = pct
 	fmt.Fprintln(b.w, i18n.T("cli.python.install.progress", i18n.D{"Pct": fmt.Sprintf("%3d", pct), "Done": fmt.Sprintf("%.1f", float64(done)/1e6), "Total": fmt.Sprintf("%.1f", float64(total)/1e6)}))
-}
-
-// RecommendedPython is the Python minor most of the matrix's releases for this OS support.
-func RecommendedPython(env *Env) string {
-	var ranges []pyenv.PythonRange
-	if m, err := env.Matrix(); err == nil {
-		for _, rels := range [][]matrix.Release{m.Torch, m.Paddle} {
-			for _, r := range rels {
-				if slices.Contains(r.OS, runtime.GOOS) {
-					ranges = append(ranges, pyenv.PythonRange{Min: r.PythonMin, Max: r.PythonMax})
-				}
-			}
-		}
-	}
-	return pyenv.RecommendedMinor(ranges)
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // repairRig is a machine whose official torch index cannot be reached (nothing listens on it):

@@ -1,5 +1,5 @@
-// Package cli holds gpuwiz's subcommands: flags in, steps run, human or JSON output out.
-// It never imports bubbletea; the wizard is handed in by main as Build.Wizard.
+// Package cli holds gpuwiz's subcommands: flags in, the application layer's sessions (steps/app) run,
+// human or JSON output out. It never imports bubbletea; the wizard is handed in by main as Build.Wizard.
 package cli
 
 import (
@@ -16,37 +16,32 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/urls"
 )
 
-// Exit codes, documented in README.md.
+// Exit codes and the global flags are the application layer's (steps/app), named here too.
 const (
-	ExitOK           = 0
-	ExitFailure      = 1
-	ExitUsage        = 2
-	ExitIncompatible = 3
-	ExitVerifyFailed = 4
-	ExitProblems     = 5
-	ExitInterrupted  = 130
+	ExitOK           = app.ExitOK
+	ExitFailure      = app.ExitFailure
+	ExitUsage        = app.ExitUsage
+	ExitIncompatible = app.ExitIncompatible
+	ExitVerifyFailed = app.ExitVerifyFailed
+	ExitProblems     = app.ExitProblems
+	ExitInterrupted  = app.ExitInterrupted
 )
 
 // Globals are the persistent flags every command sees.
-type Globals struct {
-	MatrixFile   string // --matrix: replaces the embedded matrix
-	SourcesFile  string // --sources: replaces the embedded list of package sources (mirrors)
-	SimulateFile string // --simulate: a GPU report (gpuwiz gpu --json) used instead of probing
-	NoColor      bool
-	ASCII        bool
-}
+type Globals = app.Globals
 
 // WizardFunc starts the terminal UI and returns the process exit code.
 type WizardFunc func(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr io.Writer) int
 
 // BenchScreenFunc shows the live benchmark screen alone (`gpuwiz bench --tui`) and returns the exit code.
-type BenchScreenFunc func(ctx context.Context, env *Env, python, framework string, opts bench.Options) int
+type BenchScreenFunc func(ctx context.Context, env *app.Env, python, framework string, opts bench.Options) int
 
 // Build carries what main hands to the CLI.
 type Build struct {
@@ -58,39 +53,21 @@ type Build struct {
 }
 
 // ExitError makes a command end with a given exit code and message.
-type ExitError struct {
-	Code int
-	Err  error
-}
-
-func (e *ExitError) Error() string {
-	if e.Err == nil {
-		return fmt.Sprintf("exit %d", e.Code)
-	}
-	return e.Err.Error()
-}
-func (e *ExitError) Unwrap() error { return e.Err }
+type ExitError = app.ExitError
 
 // Usagef is a bad-input error: exit code 2 with a message that says what to do.
-func Usagef(format string, a ...any) error {
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, a...)}
-}
+func Usagef(format string, a ...any) error { return app.Usagef(format, a...) }
 
 // Exitf ends the command with code and message.
-func Exitf(code int, format string, a ...any) error {
-	return &ExitError{Code: code, Err: fmt.Errorf(format, a...)}
-}
+func Exitf(code int, format string, a ...any) error { return app.Exitf(code, format, a...) }
 
 // Silent ends the command with code and no further message (the command already printed its output).
-func Silent(code int) error { return &ExitError{Code: code} }
+func Silent(code int) error { return app.Silent(code) }
 
-// Env is what every command's constructor receives.
+// Env is what every command's constructor receives: the run's environment and what main handed in.
 type Env struct {
-	G     *Globals
+	*app.Env
 	Build Build
-	// Stderr takes the one-line SIMULATED banner a command prints when it first uses the --simulate
-	// report; nil (the wizard, which says it on screen, and `gpu`, which says it in its output) prints none.
-	Stderr io.Writer
 }
 
 type commandFactory struct {
@@ -107,7 +84,7 @@ func register(order int, make func(*Env) *cobra.Command) {
 
 // NewRoot builds the cobra tree; exported for tests.
 func NewRoot(b Build) (*cobra.Command, *Env) {
-	env := &Env{G: &Globals{}, Build: b}
+	env := &Env{Env: &app.Env{G: &Globals{}}, Build: b}
 	root := &cobra.Command{
 		Use:           "gpuwiz",
 		Short:         i18n.T("cli.root.short"),

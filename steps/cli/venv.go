@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
@@ -67,7 +68,7 @@ func newVenvCmd(env *Env) *cobra.Command {
 					return Exitf(ExitFailure, "%v", err)
 				}
 				rep.Created = true
-				RecordVenv(cmd.Context(), cmd.ErrOrStderr(), root, "create", "created", true, nil)
+				recordVenv(cmd.Context(), cmd.ErrOrStderr(), root, app.ActionCreate, app.Created, true, nil)
 			}
 			rep.Python = v.Python()
 			rep.ActivateHints = v.ActivateHints()

@@ -1,21 +1,17 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
 	"gpuwiz/steps/userpath"
 	"io"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
 	"gpuwiz/steps/verify"
 )
 
@@ -41,30 +37,9 @@ func newVerifyCmd(env *Env) *cobra.Command {
 			if !v.Exists() {
 				return Usagef("%s", i18n.T("cli.verify.not_a_venv", i18n.D{"Path": root}))
 			}
-			r := runner.New(nil)
-			if framework == "" {
-				in, err := pyenv.Inspect(cmd.Context(), r, v.Python())
-				if err != nil {
-					return Exitf(ExitFailure, "%s", i18n.T("cli.verify.inspect_failed", i18n.D{"Path": root, "Err": err}))
-				}
-				switch {
-				case len(in.TorchFamily) > 0:
-					framework = "torch"
-				case len(in.PaddleDists) > 0:
-					framework = "paddle"
-				default:
-					return Usagef("%s", i18n.T("cli.verify.no_framework", i18n.D{"Path": root}))
-				}
-			}
-			if framework != "torch" && framework != "paddle" {
-				return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
-			}
-			if channel == "" {
-				channel = constraintsChannel(filepath.Join(root, "constraints.txt"), framework)
-			}
-			rep, err := verify.Run(cmd.Context(), r, v.Python(), framework, channel)
+			rep, err := app.Verify(cmd.Context(), root, framework, channel)
 			if err != nil {
-				return Usagef("%v", err)
+				return err
 			}
 			if asJSON {
 				if err := writeInstallJSON(cmd.OutOrStdout(), rep); err != nil {
@@ -85,24 +60,6 @@ func newVerifyCmd(env *Env) *cobra.Command {
 	f.StringVar(&channel, "channel", "", i18n.T("cli.verify.flag.channel"))
 	f.BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json_report"))
 	return cmd
-}
-
-// constraintsChannel reads the torch pin's label from a constraints.txt gpuwiz wrote ("" when none).
-func constraintsChannel(path, framework string) string {
-	f, err := os.Open(path)
-	if err != nil || framework != "torch" {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "torch=="); ok {
-			if _, label := pep.SplitLocal(v); label != "" {
-				return label
-			}
-		}
-	}
-	return ""
 }
 
 func printVerify(w io.Writer, r verify.Report) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"gpuwiz/matrix"
+	"gpuwiz/steps/dllver"
 	"gpuwiz/steps/i18n"
 )
 
@@ -13,19 +15,52 @@ var vcRuntimeKeys = []string{
 	`SOFTWARE\WOW6432Node\Microsoft\VisualStudio\14.0\VC\Runtimes\x64`,
 }
 
-const (
-	fileSystemKey = `SYSTEM\CurrentControlSet\Control\FileSystem`
-	// Current torch wheels link against the VS 2019/2022 runtime; 14.29 is VS 2019's last.
-	vcRuntimeMinimum = "14.29"
-)
+const fileSystemKey = `SYSTEM\CurrentControlSet\Control\FileSystem`
+
+// vcRuntimeFallback is the minimum when neither an installed framework nor the matrix says more: the
+// last Visual Studio 2019 runtime.
+const vcRuntimeFallback = "14.29"
+
+// vcRuntimeNeed is the oldest msvcp140 the environment's framework loads with, from the matrix's
+// windows_runtime rows, and the release it is for ("torch 2.11.0"; "" when no framework is installed).
+func vcRuntimeNeed(e *Evidence) (min, release string, row *matrix.WindowsRow) {
+	fw := e.installedFramework()
+	v := ""
+	switch fw {
+	case "torch":
+		if d := e.Dist("torch"); d != nil {
+			v = d.Version
+		}
+	case "paddle":
+		if d := e.Dist("paddlepaddle-gpu"); d != nil {
+			v = d.Version
+		} else if d := e.Dist("paddlepaddle"); d != nil {
+			v = d.Version
+		}
+	}
+	if v == "" && e.Lock != nil {
+		v = e.Lock.Version
+	}
+	if fw != "" && v != "" {
+		if r, ok := e.Matrix.WindowsNeeds(fw, v); ok {
+			return r.MSVCP140, frameworkTitle(fw) + " " + v, &r
+		}
+	}
+	if e.Matrix != nil {
+		if low := e.Matrix.OldestWindowsRuntime(); low != "" {
+			return low, "", nil
+		}
+	}
+	return vcRuntimeFallback, "", nil
+}
 
 func checkVCRuntime(e *Evidence) []Finding {
-	r := e.Registry
-	if e.GOOS != "windows" || !r.Read {
+	if e.GOOS != "windows" {
 		return nil
 	}
+	r := e.Registry
 	fix := i18n.T("doctor.vc_runtime.fix")
-	if !r.VCRuntimeFound || r.VCRuntimeInstalled != 1 {
+	if r.Read && (!r.VCRuntimeFound || r.VCRuntimeInstalled != 1) {
 		ev := []string{i18n.T("doctor.registry.key_missing", i18n.D{"Key": `HKLM\` + vcRuntimeKeys[0]})}
 		if r.VCRuntimeFound {
 			ev = []string{fmt.Sprintf(`HKLM\%s Installed = %d`, r.VCRuntimeKey, r.VCRuntimeInstalled)}
@@ -33,20 +68,81 @@ func checkVCRuntime(e *Evidence) []Finding {
 		return []Finding{{
 			Code: CodeVCRuntimeMissing, Severity: SeverityError,
 			Title:    i18n.T("doctor.vc_runtime.missing_title"),
-			Evidence: append(ev, i18n.T("doctor.vc_runtime.why")),
+			Evidence: append(append(ev, copiesEvidence(e.VCRuntimeCopies)...), i18n.T("doctor.vc_runtime.why")),
 			Fix:      fix,
 		}}
 	}
-	v := strings.TrimPrefix(strings.TrimSpace(r.VCRuntimeVersion), "v")
-	if v != "" && versionLess(majorMinor(v), vcRuntimeMinimum) {
-		return []Finding{{
-			Code: CodeVCRuntimeMissing, Severity: SeverityWarning,
-			Title:    i18n.T("doctor.vc_runtime.old_title", i18n.D{"Version": r.VCRuntimeVersion}),
-			Evidence: []string{i18n.T("doctor.vc_runtime.old_version", i18n.D{"Value": fmt.Sprintf(`HKLM\%s Version = %s`, r.VCRuntimeKey, r.VCRuntimeVersion), "Min": vcRuntimeMinimum})},
-			Fix:      fix,
-		}}
+	need, release, row := vcRuntimeNeed(e)
+	min, _ := dllver.Parse(need)
+	var ev []string
+	old := ""
+	if v, ok := dllver.Parse(strings.TrimSpace(r.VCRuntimeVersion)); r.Read && ok && v.Less(min) {
+		old = r.VCRuntimeVersion
+		ev = append(ev, fmt.Sprintf(`HKLM\%s Version = %s`, r.VCRuntimeKey, r.VCRuntimeVersion))
 	}
-	return nil
+	var loaded *RuntimeCopy
+	for i := range e.VCRuntimeCopies {
+		if e.VCRuntimeCopies[i].Loads {
+			loaded = &e.VCRuntimeCopies[i]
+		}
+	}
+	shadowing := false
+	if loaded != nil {
+		if v, ok := dllver.Parse(loaded.Version); ok && v.Less(min) {
+			old = loaded.Version
+			shadowing = loaded.From != "System32"
+		}
+	}
+	if old == "" {
+		return nil
+	}
+	ev = append(ev, copiesEvidence(e.VCRuntimeCopies)...)
+	sev := SeverityWarning
+	title := i18n.T("doctor.vc_runtime.old_title", i18n.D{"Version": old, "Min": need})
+	if release != "" {
+		sev = SeverityError
+		title = i18n.T("doctor.vc_runtime.old_for_title", i18n.D{"Version": old, "Min": need, "Release": release})
+		why := i18n.T("doctor.vc_runtime.old_why", i18n.D{"Release": release, "Min": need})
+		ev = append(ev, why)
+		if row != nil && row.Source != "" {
+			ev = append(ev, i18n.T("doctor.vc_runtime.source", i18n.D{"Source": row.Source}))
+		}
+	} else {
+		ev = append(ev, i18n.T("doctor.vc_runtime.old_version", i18n.D{"Min": need}))
+	}
+	if shadowing {
+		fix = i18n.T("doctor.vc_runtime.fix_shadowed", i18n.D{"Path": loaded.Path, "Fix": fix})
+	}
+	return []Finding{{Code: CodeVCRuntimeOld, Severity: sev, Title: title, Evidence: ev, Fix: fix}}
+}
+
+func copyPlace(from string) string {
+	switch from {
+	case "framework":
+		return i18n.T("doctor.vc_runtime.where.framework")
+	case "python":
+		return i18n.T("doctor.vc_runtime.where.python")
+	case "System32":
+		return i18n.T("doctor.vc_runtime.where.system32")
+	}
+	return i18n.T("doctor.vc_runtime.where.path")
+}
+
+// copiesEvidence lists every msvcp140.dll found, the one that loads first.
+func copiesEvidence(cs []RuntimeCopy) []string {
+	var out []string
+	for _, c := range cs {
+		v := c.Version
+		if v == "" {
+			v = i18n.T("doctor.vc_runtime.no_version")
+		}
+		if c.Loads {
+			out = append(out, i18n.T("doctor.vc_runtime.copy_loads", i18n.D{"Path": c.Path, "Version": v, "Where": copyPlace(c.From)}))
+			continue
+		}
+		out = append(out, i18n.T("doctor.vc_runtime.copy", i18n.D{"Path": c.Path, "Version": v, "Where": copyPlace(c.From)}))
+	}
+	return out
 }
 
 func checkLongPaths(e *Evidence) []Finding {

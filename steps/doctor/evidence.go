@@ -31,9 +31,12 @@ type Evidence struct {
 	// CUDAVisibleDevices is nil when the variable is unset; "" when it is set but empty.
 	CUDAVisibleDevices *string
 	Registry           RegistryFacts
-	Paths              []LabeledPath // paths whose characters matter (venv, Python, TEMP, pip cache)
-	Matrix             *matrix.Matrix
-	SelfPID            int
+	// VCRuntimeCopies are the msvcp140.dll files in the folders the framework's DLLs search, in
+	// that order; the first is the one that loads (Windows only).
+	VCRuntimeCopies []RuntimeCopy
+	Paths           []LabeledPath // paths whose characters matter (venv, Python, TEMP, pip cache)
+	Matrix          *matrix.Matrix
+	SelfPID         int
 }
 
 // PythonFacts describe the interpreter that runs the framework.

@@ -38,6 +38,7 @@ const (
 	CodePython32Bit            = "python-32bit"
 	CodeCUDADLLOnPath          = "cuda-dll-on-path"
 	CodeVCRuntimeMissing       = "vc-runtime-missing"
+	CodeVCRuntimeOld           = "vc-runtime-old"
 	CodeLongPathsDisabled      = "long-paths-disabled"
 	CodeNonASCIIPath           = "non-ascii-path"
 	CodeLeftoverPartial        = "leftover-partial-uninstall"

@@ -12,8 +12,8 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // engineRig is what `gpuwiz doctor --fix` wires up: the real install engine as the reinstall step

@@ -13,8 +13,8 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // venvTemplate is one real venv (with pip) made once; each test copies it.

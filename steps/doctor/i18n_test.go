@@ -146,7 +146,7 @@ func TestChineseMachineFindings(t *testing.T) {
 			[]string{CodeVCRuntimeMissing, CodeLongPathsDisabled, CodeNonASCIIPath},
 			[]string{`VC\Runtimes\x64`, "https://aka.ms/vs/17/release/vc_redist.x64.exe", "LongPathsEnabled", `New-ItemProperty -Path "HKLM:\SYSTEM\CurrentControlSet\Control\FileSystem"`, `C:\venvs\gpu`, "PIP_CACHE_DIR=", "张伟"}},
 		{"old runtime, long paths 0", Evidence{GOOS: "windows", Registry: readRegistryFacts(longPathsOff), GPU: gpu.Report{Available: true}},
-			[]string{CodeVCRuntimeMissing, CodeLongPathsDisabled}, []string{"v14.16.27012.00", "14.29", "LongPathsEnabled = 0"}},
+			[]string{CodeVCRuntimeOld, CodeLongPathsDisabled}, []string{"v14.16.27012.00", "14.29", "LongPathsEnabled = 0"}},
 		{"runtimes on PATH", Evidence{GOOS: "windows", GPU: gpu.Report{Available: true}, DLLs: []DLLHit{{Dir: `C:\CUDA\v11.8\bin`, File: "cudnn64_8.dll", From: "PATH"}}},
 			[]string{CodeCUDADLLOnPath}, []string{`C:\CUDA\v11.8\bin (PATH): cudnn64_8.dll`, "CUDA_PATH"}},
 		{"no driver", Evidence{GOOS: "windows", GPU: gpu.Report{Backend: "none"}},

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // doctor --fix on a venv holding both Paddle dists (real pip installs), a stray file in paddle/

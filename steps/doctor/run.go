@@ -239,6 +239,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	if d.GOOS == "windows" {
 		step(i18n.T("doctor.checked.dlls_windows"))
 		ev.Registry = readRegistryFacts(d.Registry)
+		ev.VCRuntimeCopies = findRuntimeCopies(d.FS, d.GOOS, d.Env, ev)
 		if d.Registry != nil {
 			step(i18n.T("doctor.checked.registry"))
 		}

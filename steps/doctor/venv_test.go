@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 var goodArchs = []string{"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpuwiz/steps/dllver/dllvertest"
 	"gpuwiz/steps/gpu"
 )
 
@@ -23,7 +24,7 @@ func TestRegistryChecks(t *testing.T) {
 		{"all set", vcRuntimeRegistry(1, "v14.40.33810.00"), nil, []string{CodeVCRuntimeMissing, CodeLongPathsDisabled}},
 		{"empty registry", MapRegistry{}, []string{CodeVCRuntimeMissing, CodeLongPathsDisabled}, nil},
 		{"runtime not installed", vcRuntimeRegistry(0, ""), []string{CodeVCRuntimeMissing}, []string{CodeLongPathsDisabled}},
-		{"runtime old", vcRuntimeRegistry(1, "v14.16.27012.00"), []string{CodeVCRuntimeMissing}, nil},
+		{"runtime old", vcRuntimeRegistry(1, "v14.16.27012.00"), []string{CodeVCRuntimeOld}, []string{CodeVCRuntimeMissing}},
 		{"long paths 0", func() Registry {
 			r := vcRuntimeRegistry(1, "v14.40.33810.00")
 			r.DWORDs[`HKLM\`+fileSystemKey+`\LongPathsEnabled`] = 0
@@ -52,6 +53,67 @@ func TestRegistryChecks(t *testing.T) {
 	ev := &Evidence{GOOS: "linux", Registry: readRegistryFacts(MapRegistry{})}
 	if rep := (Report{Findings: Diagnose(ev)}); rep.HasCode(CodeVCRuntimeMissing) || rep.HasCode(CodeLongPathsDisabled) {
 		t.Fatalf("registry findings on linux: %s", codes(rep))
+	}
+}
+
+// The runtime torch needs follows the release (the matrix's windows_runtime rows): a 14.36 runtime
+// is too old for torch 2.11 (14.40, pytorch/pytorch PR #196987) and enough for torch 2.8 (14.29); the
+// copy that loads is the one next to python.exe before System32's, whatever the registry says.
+func TestVCRuntimeFollowsTheReleaseAndTheCopyThatLoads(t *testing.T) {
+	m := embeddedMatrix(t)
+	root := t.TempDir()
+	py := filepath.Join(root, "Python312")
+	sys32 := filepath.Join(root, "Windows", "System32")
+	onPath := filepath.Join(root, "Tools")
+	must(t, os.MkdirAll(py, 0o755))
+	must(t, os.MkdirAll(sys32, 0o755))
+	must(t, os.MkdirAll(onPath, 0o755))
+	dllvertest.Build(t, sys32, "msvcp140.dll", "14.44.35211.0")
+	dllvertest.Build(t, onPath, "msvcp140.dll", "14.10.25008.0")
+	env := MapEnviron{"SystemRoot": filepath.Join(root, "Windows"), "PATH": onPath}
+	evidence := func(torch, registry string) *Evidence {
+		ev := &Evidence{GOOS: "windows", Matrix: m, Registry: readRegistryFacts(vcRuntimeRegistry(1, registry)),
+			GPU: gpu.Report{Available: true}, Dists: []Dist{{Name: "torch", Version: torch, LocalLabel: "+cu128"}},
+			Python: PythonFacts{Path: filepath.Join(py, "python.exe")}}
+		ev.VCRuntimeCopies = findRuntimeCopies(OSFS{}, "windows", env, ev)
+		return ev
+	}
+	// Only System32's 14.44 and an old copy on PATH, which is searched after System32: fine for 2.11.
+	ev := evidence("2.11.0", "v14.44.35211.00")
+	if len(ev.VCRuntimeCopies) != 2 || !ev.VCRuntimeCopies[0].Loads || ev.VCRuntimeCopies[0].From != "System32" || ev.VCRuntimeCopies[1].Version != "14.10.25008.0" {
+		t.Fatalf("copies: %+v", ev.VCRuntimeCopies)
+	}
+	if rep := (Report{Findings: Diagnose(ev)}); rep.HasCode(CodeVCRuntimeOld) {
+		t.Fatalf("14.44 flagged: %s", codes(rep))
+	}
+	// A 14.36 runtime (registry and System32) for torch 2.11: an error naming the release, the
+	// copy that loads and the source; for torch 2.8 nothing.
+	dllvertest.Build(t, sys32, "msvcp140.dll", "14.36.32532.0")
+	rep := Report{Findings: Diagnose(evidence("2.11.0", "v14.36.32532.00"))}
+	f := requireCode(t, rep, CodeVCRuntimeOld, SeverityError)
+	all := f.Title + "\n" + strings.Join(f.Evidence, "\n") + "\n" + f.Fix
+	for _, want := range []string{"PyTorch 2.11.0", "14.40", "v14.36.32532.00", "msvcp140.dll that loads: " + filepath.Join(sys32, "msvcp140.dll") + " (14.36.32532.0, System32)", "WinError 1114", "PR #196987", "https://aka.ms/vs/17/release/vc_redist.x64.exe"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
+	}
+	if rep := (Report{Findings: Diagnose(evidence("2.8.0", "v14.36.32532.00"))}); rep.HasCode(CodeVCRuntimeOld) || rep.HasCode(CodeVCRuntimeMissing) {
+		t.Fatalf("torch 2.8 with 14.36: %s", codes(rep))
+	}
+	// The registry says 14.44 but an old copy sits next to python.exe: that one loads, and the fix
+	// says to move it out of the way.
+	dllvertest.Build(t, sys32, "msvcp140.dll", "14.44.35211.0")
+	dllvertest.Build(t, py, "msvcp140.dll", "14.36.32532.0")
+	rep = Report{Findings: Diagnose(evidence("2.11.0", "v14.44.35211.00"))}
+	f = requireCode(t, rep, CodeVCRuntimeOld, SeverityError)
+	all = strings.Join(f.Evidence, "\n") + "\n" + f.Fix
+	for _, want := range []string{"msvcp140.dll that loads: " + filepath.Join(py, "msvcp140.dll") + " (14.36.32532.0, next to python.exe)", "another copy: " + filepath.Join(sys32, "msvcp140.dll") + " (14.44.35211.0, System32)", "is loaded before the system's copy"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "HKLM") {
+		t.Errorf("the registry's 14.44 is not the problem, yet it is named:\n%s", all)
 	}
 }
 

@@ -18,7 +18,7 @@ func Default() Prober {
 	return newChain([]namedProber{
 		{nvmlLibraryHint, nvmlFor()},
 		{i18n.T("gpu.backend.smi_on_path"), newSMIProber(execRunner)},
-	}, nvidiaPCIDevices)
+	}, systemAdapters())
 }
 
 // Prestart begins loading the driver's library and initialising NVML in the background, for a
@@ -64,13 +64,15 @@ type namedProber struct {
 // chain keeps the backend that answered, so samples skip the ones that did not.
 type chain struct {
 	backends []namedProber
-	pciCount func() int
+	adapters AdapterLister // the PCI display devices, to name a card that has no driver yet
 
 	mu     sync.Mutex
 	chosen Prober
 }
 
-func newChain(b []namedProber, pci func() int) *chain { return &chain{backends: b, pciCount: pci} }
+func newChain(b []namedProber, adapters AdapterLister) *chain {
+	return &chain{backends: b, adapters: adapters}
+}
 
 func (c *chain) Probe(ctx context.Context) (Report, error) {
 	var looked, fellBack []string
@@ -94,11 +96,7 @@ func (c *chain) Probe(ctx context.Context) (Report, error) {
 		looked = append(looked, i18n.T("gpu.chain.looked", i18n.D{"Backend": b.what, "Why": why}))
 		fellBack = append(fellBack, i18n.T("gpu.chain.fell_back", i18n.D{"Backend": b.what, "Why": why}))
 	}
-	n := 0
-	if c.pciCount != nil {
-		n = c.pciCount()
-	}
-	r := noDriverReport(looked, n)
+	r := noDriverReport(looked, nvidiaAdapters(c.adapters))
 	r.OS = runtime.GOOS
 	return r, nil
 }

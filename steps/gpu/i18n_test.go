@@ -80,11 +80,11 @@ func TestChineseProbeOnThisMachine(t *testing.T) {
 func TestChineseNoDriverReport(t *testing.T) {
 	i18ntest.Chinese(t)
 	failing := newNVMLProber("nvml", func() (nvmlLib, error) { return nil, errNotExported{"nvmlInit_v2"} })
-	r, _ := newChain([]namedProber{{"NVML", failing}, {i18n.T("gpu.backend.smi_on_path"), newSMIProber(execRunner)}}, func() int { return 2 }).Probe(context.Background())
+	r, _ := newChain([]namedProber{{"NVML", failing}, {i18n.T("gpu.backend.smi_on_path"), newSMIProber(execRunner)}}, AdapterList{{VendorID: 0x10de, DeviceID: 0x2504}, {VendorID: 0x10de, DeviceID: 0x1b06}, {VendorID: 0x8086, DeviceID: 0x3e92}}).Probe(context.Background())
 	if r.Available {
 		t.Skip("nvidia-smi answered on this machine")
 	}
-	contains(t, "message", r.Message, "PCI 总线上有 2 个 NVIDIA 显示设备", "NVML：当前驱动没有导出 nvmlInit_v2", "；", "https://www.nvidia.com/Download/index.aspx")
+	contains(t, "message", r.Message, "PCI 总线上有 2 个 NVIDIA 显示设备", "NVIDIA GeForce RTX 3060 Lite Hash Rate（Ampere 架构，计算能力 8.6；PCI 10DE:2504）", "GeForce GTX 1080 Ti（Pascal 架构，计算能力 6.1", "NVML：当前驱动没有导出 nvmlInit_v2", "；", "https://www.nvidia.com/Download/index.aspx")
 	i18ntest.NoEnglishProse(t, "message", r.Message)
 	if msg := ErrNoGPU.Error(); msg != "没有可以采样的 NVIDIA 显卡" {
 		t.Errorf("ErrNoGPU reads %q", msg)

@@ -3,12 +3,17 @@ package gpu
 import "gpuwiz/steps/i18n"
 
 // noDriverReport is the normal answer on a machine without a working NVIDIA driver.
-// looked lists what was tried, each with why it gave nothing.
-func noDriverReport(looked []string, pciNVIDIA int) Report {
+// looked lists what was tried, each with why it gave nothing; cards are the NVIDIA display devices
+// the operating system lists all the same, named from their PCI ids.
+func noDriverReport(looked []string, cards []Adapter) Report {
 	list := i18n.JoinClauses(looked)
 	msg := i18n.T("gpu.no_driver", i18n.D{"Looked": list})
-	if pciNVIDIA > 0 {
-		msg = i18n.N("gpu.no_driver_pci", pciNVIDIA, i18n.D{"Looked": list})
+	if len(cards) > 0 {
+		var names []string
+		for _, a := range cards {
+			names = append(names, a.Label())
+		}
+		msg = i18n.N("gpu.no_driver_pci", len(cards), i18n.D{"Looked": list, "Cards": i18n.Join(names)})
 	}
-	return Report{Available: false, Backend: "none", Message: msg, GPUs: []GPU{}}
+	return Report{Available: false, Backend: "none", Message: msg, GPUs: []GPU{}, Adapters: cards}
 }

@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -16,20 +15,5 @@ func processNameFromOS(pid int) string {
 	return strings.TrimSpace(string(b))
 }
 
-// nvidiaPCIDevices counts display-class devices of vendor 0x10de, to tell "no card" from "no driver".
-func nvidiaPCIDevices() int {
-	return countNVIDIADisplays("/sys/bus/pci/devices")
-}
-
-func countNVIDIADisplays(root string) int {
-	dirs, _ := filepath.Glob(filepath.Join(root, "*"))
-	n := 0
-	for _, d := range dirs {
-		vendor, _ := os.ReadFile(filepath.Join(d, "vendor"))
-		class, _ := os.ReadFile(filepath.Join(d, "class"))
-		if strings.TrimSpace(string(vendor)) == "0x10de" && strings.HasPrefix(strings.TrimSpace(string(class)), "0x03") {
-			n++
-		}
-	}
-	return n
-}
+// systemAdapters lists the display-class PCI devices (class 0x03xxxx) under /sys/bus/pci.
+func systemAdapters() AdapterLister { return sysfsAdapters("/sys/bus/pci/devices") }

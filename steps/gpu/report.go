@@ -9,17 +9,20 @@ import (
 
 // Report is everything the probe learned about the driver and the cards.
 type Report struct {
-	Available     bool     `json:"available"`      // an NVIDIA driver answered
-	Backend       string   `json:"backend"`        // "nvml", "nvml.dll", "nvidia-smi", "simulated", "none"
-	DriverVersion string   `json:"driver_version"` // "580.159.04"
-	CUDAMax       string   `json:"cuda_max"`       // highest CUDA the driver supports, "13.0"
-	NVMLVersion   string   `json:"nvml_version,omitempty"`
-	Message       string   `json:"message"` // plain words for the user: what was found, what to do
-	Simulated     bool     `json:"simulated,omitempty"`
-	OS            string   `json:"os,omitempty"` // "windows" or "linux": the machine the report was made on
-	GPUs          []GPU    `json:"gpus"`
-	Warnings      []string `json:"warnings,omitempty"`
-	Timings       *Timings `json:"timings,omitempty"` // only with `gpuwiz gpu --timings`
+	Available     bool   `json:"available"`      // an NVIDIA driver answered
+	Backend       string `json:"backend"`        // "nvml", "nvml.dll", "nvidia-smi", "simulated", "none"
+	DriverVersion string `json:"driver_version"` // "580.159.04"
+	CUDAMax       string `json:"cuda_max"`       // highest CUDA the driver supports, "13.0"
+	NVMLVersion   string `json:"nvml_version,omitempty"`
+	Message       string `json:"message"` // plain words for the user: what was found, what to do
+	Simulated     bool   `json:"simulated,omitempty"`
+	OS            string `json:"os,omitempty"` // "windows" or "linux": the machine the report was made on
+	GPUs          []GPU  `json:"gpus"`
+	// Adapters are NVIDIA cards the operating system lists on the PCI bus when no driver answers
+	// (Available false), named from their PCI device ids.
+	Adapters []Adapter `json:"adapters,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
+	Timings  *Timings  `json:"timings,omitempty"` // only with `gpuwiz gpu --timings`
 }
 
 // Timings say where the probe's time went, in milliseconds.

@@ -12,7 +12,8 @@ import (
 	"testing"
 
 	"gpuwiz/steps/gpu"
-	"gpuwiz/steps/winetest/wineprefix"
+	"gpuwiz/steps/testkit/gobuild"
+	"gpuwiz/steps/testkit/wineprefix"
 )
 
 // TestWindowsBuildUnderWine runs the real gpuwiz.exe under Wine against the fake nvml.dll in
@@ -27,13 +28,7 @@ func TestWindowsBuildUnderWine(t *testing.T) {
 		missing(t, why)
 	}
 	tmp := t.TempDir()
-	exe := filepath.Join(tmp, "gpuwiz.exe")
-	build := exec.Command("go", "build", "-o", exe, ".")
-	build.Dir = root
-	build.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building gpuwiz.exe: %v\n%s", err, out)
-	}
+	exe := gobuild.Build(t, gobuild.Options{Out: filepath.Join(tmp, "gpuwiz.exe"), Env: []string{"GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0"}})
 	src := filepath.Join(root, "testdata", "fakenvml", "fakenvml.c")
 	dlls := map[string][]string{"current": nil, "old": {"-DOLD_DRIVER"}}
 	for name, flags := range dlls {

@@ -10,7 +10,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/indexcheck"
-	"gpuwiz/steps/indexcheck/indextest"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 var both = []string{"linux", "windows"}
@@ -18,17 +18,17 @@ var both = []string{"linux", "windows"}
 // The loopback index of the tests: cu126 serves every declared wheel, and a torch 2.7.0 the matrix
 // lacks; cu124 has no Windows torchvision (a phantom row); cu129 serves Windows wheels too although
 // the matrix says Linux only; torchaudio is missing on cu129, where the matrix marks it optional.
-func realisticIndex(t *testing.T) *indextest.Index {
+func realisticIndex(t *testing.T) *pyindex.Index {
 	py := []string{"3.11", "3.12"}
-	cu124 := indextest.Torch("2.6.0", "", "2.6.0", "cu124", py, both)
-	cu124 = append(cu124, indextest.Torch("", "0.21.0", "", "cu124", py, []string{"linux"})...)
-	return indextest.Serve(t, map[string][]string{
+	cu124 := pyindex.Torch("2.6.0", "", "2.6.0", "cu124", py, both)
+	cu124 = append(cu124, pyindex.Torch("", "0.21.0", "", "cu124", py, []string{"linux"})...)
+	return pyindex.ServeNames(t, map[string][]string{
 		"cu124": cu124,
-		"cu126": append(indextest.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, both),
-			append(indextest.Torch("2.7.0", "0.22.0", "2.7.0", "cu126", py, both),
+		"cu126": append(pyindex.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, both),
+			append(pyindex.Torch("2.7.0", "0.22.0", "2.7.0", "cu126", py, both),
 				"torch-2.8.0.dev20250601+cu126-cp312-cp312-win_amd64.whl", "torch-2.5.0+cu126-cp312-cp312-win_amd64.whl")...),
-		"cu129":  indextest.Torch("2.6.0", "0.21.0", "", "cu129", py, both),
-		"cu126p": indextest.Paddle("3.2.0", py, both),
+		"cu129":  pyindex.Torch("2.6.0", "0.21.0", "", "cu129", py, both),
+		"cu126p": pyindex.Paddle("3.2.0", py, both),
 	})
 }
 
@@ -139,7 +139,7 @@ func TestPagesAreFetchedOnce(t *testing.T) {
 	m := testMatrix(t)
 	f := &indexcheck.Fetcher{}
 	indexcheck.CheckMatrix(context.Background(), m, []string{"torch"}, f, indexcheck.Source{Mirror: ix.URL}, 8)
-	if n := ix.Requests(); n != 9 { // 3 channels x torch, torchvision, torchaudio
+	if n := ix.Pages(); n != 9 { // 3 channels x torch, torchvision, torchaudio
 		t.Errorf("%d requests, want 9", n)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // The Go backup (dist-info RECORDs read directly) keeps exactly the files importlib.metadata

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // BenchmarkInstall times a fresh torch-stub install (24 MiB torch wheel, empty cache, existing venv)

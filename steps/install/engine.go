@@ -339,6 +339,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		if err := e.checkVenvSpace(); err != nil {
 			return err
 		}
+		e.checkBuildFits()
 		return e.backup(ctx)
 	case StepUninstall:
 		e.changed = true
@@ -575,6 +576,34 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		err = probeIndex(ctx, err, s.Argv, e.plan.env)
 	}
 	return err
+}
+
+// checkBuildFits warns, once the build's wheels are staged and before anything in the venv changes,
+// when the deepest file they install would not fit below the venv on Windows with long paths off.
+func (e *engine) checkBuildFits() {
+	goos := e.plan.venv.GOOS
+	if goos == "" {
+		goos = hostGOOS()
+	}
+	if goos != "windows" {
+		return
+	}
+	staged, err := stagedWheels(e.plan.StageDir)
+	if err != nil || len(staged) == 0 {
+		return
+	}
+	files := make([]string, len(staged))
+	for i, w := range staged {
+		files[i] = w.file
+	}
+	deepest, err := pyenv.DeepestWheelFile(files)
+	if err != nil {
+		return
+	}
+	if w := pyenv.BuildFits(e.plan.Venv, deepest, goos, pyenv.ReadLongPaths()); w != "" {
+		e.out.Warnings = append(e.out.Warnings, w)
+		e.emit(Event{StepID: StepBackup, Message: w})
+	}
 }
 
 // fromCache is what a download step did when every wheel came from the wheel cache.

@@ -10,7 +10,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // One venv at a path with a space, &, ; and Chinese: created by the install, reinstalled from the

@@ -13,8 +13,8 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // The download benchmark's family, like torch's: one large wheel (GPUWIZ_BENCH_BIG_MB, 300 MB by

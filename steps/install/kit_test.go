@@ -11,8 +11,8 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // wheels of the torch family for a channel: torch (padded so installs take time), torchvision,

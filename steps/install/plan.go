@@ -79,6 +79,8 @@ type Plan struct {
 	ConstraintsFile string `json:"constraints_file"`
 	LogPath         string `json:"log_path,omitempty"`
 	PipVersion      string `json:"pip_version,omitempty"` // before any upgrade; "" when unknown
+	// Had is what the venv held when the plan was made (its dists' versions: what Uninstall removes).
+	Had pyenv.Installed `json:"-"`
 
 	venv       pyenv.Venv
 	python     string            // base interpreter for a new venv
@@ -142,7 +144,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	root := opts.Venv.Root
 	p := Plan{
 		Uninstall: []string{}, Install: []string{}, Commands: [][]string{}, Notes: []string{}, Warnings: []string{},
-		Venv: root, NewVenv: newVenv, Target: t, IndexURL: index, FindLinks: opts.FindLinks,
+		Venv: root, NewVenv: newVenv, Target: t, IndexURL: index, FindLinks: opts.FindLinks, Had: installed,
 		StageDir:        StageDir(cache, t),
 		StateDir:        filepath.Join(root, ".gpuwiz"),
 		LockFile:        filepath.Join(root, "requirements.lock"),

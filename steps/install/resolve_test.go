@@ -10,7 +10,7 @@ import (
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 func TestReportArgvKeepsTheStagesChoices(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // mountTmpfs mounts a tmpfs of size bytes at a new folder (root only) and returns it.

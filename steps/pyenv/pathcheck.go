@@ -98,10 +98,13 @@ func checkWindowsPath(path string, pc *PathCheck) {
 			break
 		}
 	}
-	if len(path) > windowsLongPath {
+	if len(path) > windowsLongPath && !longPathsOn() {
 		pc.Warnings = append(pc.Warnings, i18n.T("pyenv.path.too_long", i18n.D{"Length": len(path)}))
 	}
 }
+
+// longPathsOn reads LongPathsEnabled (never on off Windows); tests replace it.
+var longPathsOn = func() bool { lp := ReadLongPaths(); return lp.Known && lp.Enabled }
 
 // writable tries a real file, since permission bits lie for root, ACLs and read-only mounts.
 func writable(dir string) bool {

@@ -94,20 +94,54 @@ func (v Venv) Kind() string {
 	return i18n.T("pyenv.kind.venv")
 }
 
-// ActivateHints are the commands a user types to enter the venv, one per shell, each quoted for
-// its shell (steps/shellquote) so that it pastes and runs as is.
-func (v Venv) ActivateHints() []string {
+// Shells an activation command is typed in.
+const (
+	ShellPowerShell = "powershell"
+	ShellCmd        = "cmd"
+	ShellPosix      = "posix" // bash, zsh and other POSIX shells
+	ShellConda      = "conda" // conda's own shell integration, any shell
+)
+
+// Activation is the command that enters the environment from one shell: a value the front ends put
+// into words (a label per shell, PowerShell's execution-policy hint).
+type Activation struct {
+	Shell   string `json:"shell"`
+	Command string `json:"command"`
+}
+
+// Activations are the commands a user types to enter the environment, one per shell, each quoted
+// for its shell (steps/shellquote) so that it pastes and runs as is: conda activate for a conda env,
+// else Activate.ps1 and activate.bat on Windows, source bin/activate elsewhere.
+func (v Venv) Activations() []Activation {
 	if v.IsConda() {
-		return []string{"conda: " + shellquote.Command(v.goos(), "conda", "activate", v.Root)} //i18n:raw a command to type
+		return []Activation{{ShellConda, shellquote.Command(v.goos(), "conda", "activate", v.Root)}} //i18n:raw a command to type
 	}
 	if v.goos() == "windows" {
-		return []string{
-			"PowerShell: " + shellquote.PowerShellCall(v.join("Scripts", "Activate.ps1")), //i18n:raw a command to type
-			"  " + i18n.T("pyenv.activate.execution_policy"),
-			"cmd: " + shellquote.Cmd(v.join("Scripts", "activate.bat")), //i18n:raw a command to type
+		return []Activation{
+			{ShellPowerShell, shellquote.PowerShellCall(v.join("Scripts", "Activate.ps1"))},
+			{ShellCmd, shellquote.Cmd(v.join("Scripts", "activate.bat"))},
 		}
 	}
-	return []string{"bash/zsh: " + shellquote.Posix("source", v.join("bin", "activate"))} //i18n:raw a command to type
+	return []Activation{{ShellPosix, shellquote.Posix("source", v.join("bin", "activate"))}} //i18n:raw a command to type
+}
+
+// ActivateHints are Activations as lines, one per shell ("PowerShell: & ..."), PowerShell's with
+// the execution-policy hint after it: the CLI's text and --json activate_hints.
+func (v Venv) ActivateHints() []string {
+	var out []string
+	for _, a := range v.Activations() {
+		switch a.Shell {
+		case ShellConda:
+			out = append(out, "conda: "+a.Command) //i18n:raw the shell's name before its command
+		case ShellPowerShell:
+			out = append(out, "PowerShell: "+a.Command, "  "+i18n.T("pyenv.activate.execution_policy")) //i18n:raw the shell's name
+		case ShellCmd:
+			out = append(out, "cmd: "+a.Command) //i18n:raw the shell's name
+		case ShellPosix:
+			out = append(out, "bash/zsh: "+a.Command) //i18n:raw the shell's names
+		}
+	}
+	return out
 }
 
 // Create makes a venv at root with python -m venv, or reuses one that already has pyvenv.cfg.

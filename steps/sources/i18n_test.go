@@ -19,21 +19,21 @@ func TestProbeInChinese(t *testing.T) {
 	missing := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu118-cp312-cp312-manylinux_2_28_x86_64.whl", "torch-2.5.1+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"}})
 	wrongPy := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu126-cp310-cp310-win_amd64.whl"}})
 	good := serveFake(t, 0, map[string][]string{"cu126": {goodWheel}})
-	typed, err := Custom(good.srv.URL + "/whl/cu126")
+	typed, err := Custom(good.URL + "/whl/cu126")
 	if err != nil {
 		t.Fatal(err)
 	}
-	empty, _ := Custom(good.srv.URL + "/whl/cu999")
+	empty, _ := Custom(good.URL + "/whl/cu999")
 	closed := closedPort(t)
 	cands := []Candidate{
-		{ID: "official", Name: (&List{}).For("torch", "cu126", missing.srv.URL+"/whl/cu126")[0].Name, Kind: KindOfficial, IndexURL: missing.srv.URL + "/whl/cu126"},
-		{ID: "slow", Kind: KindIndex, IndexURL: slow.srv.URL + "/whl/cu126"},
-		{ID: "wrong", Kind: KindIndex, IndexURL: wrongPy.srv.URL + "/whl/cu126"},
-		{ID: "good", Kind: KindFlat, FindLinks: good.srv.URL + "/flat/cu126/", Mirror: good.srv.URL + "/simple"},
+		{ID: "official", Name: (&List{}).For("torch", "cu126", missing.URL+"/whl/cu126")[0].Name, Kind: KindOfficial, IndexURL: missing.URL + "/whl/cu126"},
+		{ID: "slow", Kind: KindIndex, IndexURL: slow.URL + "/whl/cu126"},
+		{ID: "wrong", Kind: KindIndex, IndexURL: wrongPy.URL + "/whl/cu126"},
+		{ID: "good", Kind: KindFlat, FindLinks: good.URL + "/flat/cu126/", Mirror: good.URL + "/simple"},
 		typed,
 		empty,
 		{ID: "closed", Kind: KindIndex, IndexURL: "http://" + closed + "/whl/cu126"},
-		{ID: "deps-closed", Kind: KindFlat, FindLinks: good.srv.URL + "/flat/cu126/", Mirror: "http://" + closed + "/simple"},
+		{ID: "deps-closed", Kind: KindFlat, FindLinks: good.URL + "/flat/cu126/", Mirror: "http://" + closed + "/simple"},
 	}
 	res := Probe(context.Background(), cands, build126, Options{Timeout: timeout, Environ: []string{}})
 	for _, r := range res {

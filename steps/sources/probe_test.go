@@ -3,7 +3,7 @@ package sources
 import (
 	"context"
 	"fmt"
-	"gpuwiz/steps/pep"
+	"gpuwiz/steps/testkit/pyindex"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,80 +11,19 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// fakeIndex is a real loopback HTTP server with PEP 503 project pages under /whl/<channel>/<project>/,
-// a flat page of every wheel at /flat/<channel>/, and a PyPI-style /simple/pip/ for dependencies.
-type fakeIndex struct {
-	srv      *httptest.Server
-	delay    time.Duration       // every answer waits this long (a slow mirror)
-	files    map[string][]string // channel → wheel file names
-	requests atomic.Int64
-	mu       sync.Mutex
-	paths    map[string]int
-}
-
-func serveFake(t *testing.T, delay time.Duration, files map[string][]string) *fakeIndex {
-	f := &fakeIndex{delay: delay, files: files, paths: map[string]int{}}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fakeIndex) hits(path string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.paths[path]
-}
-
-func (f *fakeIndex) serve(w http.ResponseWriter, r *http.Request) {
-	f.requests.Add(1)
-	f.mu.Lock()
-	f.paths[r.URL.Path]++
-	f.mu.Unlock()
-	if f.delay > 0 {
-		select {
-		case <-time.After(f.delay):
-		case <-r.Context().Done():
-			return
-		}
+// serveFake is the test kit's loopback index (steps/testkit/pyindex) listing files by name: PEP 503
+// project pages under /whl/<channel>/<project>/, a flat page of every wheel at /flat/<channel>/, a
+// PyPI-style /simple/pip/ for dependencies, and delay before every answer (a slow mirror).
+func serveFake(t *testing.T, delay time.Duration, files map[string][]string) *pyindex.Index {
+	channels := map[string][]string{"simple": {"pip-25.3-py3-none-any.whl"}}
+	for ch, names := range files {
+		channels[ch] = names
 	}
-	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	var names []string
-	switch {
-	case len(parts) == 2 && parts[0] == "simple" && parts[1] == "pip":
-		names = []string{"pip-25.3-py3-none-any.whl"}
-	case len(parts) == 3 && parts[0] == "whl":
-		for _, n := range f.files[parts[1]] {
-			if pep.Normalize(strings.SplitN(n, "-", 2)[0]) == parts[2] {
-				names = append(names, n)
-			}
-		}
-		if names == nil {
-			http.NotFound(w, r)
-			return
-		}
-	case len(parts) == 2 && parts[0] == "flat":
-		var ok bool
-		if names, ok = f.files[parts[1]]; !ok {
-			http.NotFound(w, r)
-			return
-		}
-	default:
-		http.NotFound(w, r)
-		return
-	}
-	var b strings.Builder
-	b.WriteString("<!DOCTYPE html>\n<html><body>\n")
-	for _, n := range names {
-		// like download.pytorch.org: one level up, '+' escaped, a hash fragment
-		fmt.Fprintf(&b, "<a href=\"../%s#sha256=00\">%s</a><br/>\n", strings.ReplaceAll(n, "+", "%2B"), n)
-	}
-	b.WriteString("</body></html>\n")
-	_, _ = w.Write([]byte(b.String()))
+	return pyindex.ServeNamesWith(t, channels, pyindex.Network{Latency: delay})
 }
 
 var build126 = Build{Project: "torch", Version: "2.6.0+cu126", Python: "3.12", GOOS: "linux", GOARCH: "amd64"}
@@ -99,9 +38,9 @@ func TestProbeSlowMissingGoodProposesGood(t *testing.T) {
 	missing := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu118-cp312-cp312-manylinux_2_28_x86_64.whl", "torch-2.5.1+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"}})
 	good := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu126-cp311-cp311-manylinux_2_28_x86_64.whl", goodWheel, "torchvision-0.21.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"}})
 	cands := []Candidate{
-		{ID: "official", Kind: KindOfficial, IndexURL: missing.srv.URL + "/whl/cu126"},
-		{ID: "slow", Kind: KindIndex, IndexURL: slow.srv.URL + "/whl/cu126"},
-		{ID: "good", Kind: KindFlat, FindLinks: good.srv.URL + "/flat/cu126/", Mirror: good.srv.URL + "/simple"},
+		{ID: "official", Kind: KindOfficial, IndexURL: missing.URL + "/whl/cu126"},
+		{ID: "slow", Kind: KindIndex, IndexURL: slow.URL + "/whl/cu126"},
+		{ID: "good", Kind: KindFlat, FindLinks: good.URL + "/flat/cu126/", Mirror: good.URL + "/simple"},
 	}
 	res := Probe(context.Background(), cands, build126, Options{Timeout: timeout, Environ: []string{}})
 	if len(res) != 3 {
@@ -120,8 +59,8 @@ func TestProbeSlowMissingGoodProposesGood(t *testing.T) {
 	if got := Propose(res); got != 2 {
 		t.Fatalf("proposed %d, want the good one (2): %+v", got, res)
 	}
-	if good.hits("/simple/pip/") != 1 {
-		t.Errorf("the flat page's dependency index was not asked: %v", good.paths)
+	if good.Hits("/simple/pip/") != 1 {
+		t.Errorf("the flat page's dependency index was asked %d times", good.Hits("/simple/pip/"))
 	}
 }
 
@@ -161,12 +100,12 @@ func TestProbeDepsMirrorsShareTheOfficialPage(t *testing.T) {
 	m1 := serveFake(t, 0, nil)
 	m2 := serveFake(t, 0, nil)
 	l := &List{Sources: []Entry{
-		{ID: "m1", Name: "one", Frameworks: []string{"paddle"}, Layout: KindDeps, URL: m1.srv.URL + "/simple"},
-		{ID: "m2", Name: "two", Frameworks: []string{"paddle"}, Layout: KindDeps, URL: m2.srv.URL + "/simple/"},
+		{ID: "m1", Name: "one", Frameworks: []string{"paddle"}, Layout: KindDeps, URL: m1.URL + "/simple"},
+		{ID: "m2", Name: "two", Frameworks: []string{"paddle"}, Layout: KindDeps, URL: m2.URL + "/simple/"},
 		{ID: "t", Name: "torch only", Frameworks: []string{"torch"}, Layout: KindIndex, URL: "https://example.invalid/{channel}"},
 	}}
-	cands := l.For("paddle", "cu126", off.srv.URL+"/whl/paddle-cu126/")
-	if len(cands) != 3 || cands[0].Kind != KindOfficial || cands[1].Mirror != m1.srv.URL+"/simple" {
+	cands := l.For("paddle", "cu126", off.URL+"/whl/paddle-cu126/")
+	if len(cands) != 3 || cands[0].Kind != KindOfficial || cands[1].Mirror != m1.URL+"/simple" {
 		t.Fatalf("candidates: %+v", cands)
 	}
 	b := Build{Project: "paddlepaddle-gpu", Version: "3.0.0", Python: "3.12", GOOS: "linux", GOARCH: "amd64"}
@@ -176,17 +115,17 @@ func TestProbeDepsMirrorsShareTheOfficialPage(t *testing.T) {
 			t.Errorf("candidate %d: %+v", i, r)
 		}
 	}
-	if got := off.hits("/whl/paddle-cu126/paddlepaddle-gpu/"); got != 1 {
+	if got := off.Hits("/whl/paddle-cu126/paddlepaddle-gpu/"); got != 1 {
 		t.Errorf("the official project page was fetched %d times, want once", got)
 	}
-	if m1.hits("/simple/pip/") != 1 || m2.hits("/simple/pip/") != 1 {
-		t.Errorf("mirrors not asked: %v %v", m1.paths, m2.paths)
+	if m1.Hits("/simple/pip/") != 1 || m2.Hits("/simple/pip/") != 1 {
+		t.Errorf("mirrors asked %d and %d times", m1.Hits("/simple/pip/"), m2.Hits("/simple/pip/"))
 	}
 }
 
 func TestProbeWrongPythonOrOSSaysWhatIsThere(t *testing.T) {
 	ix := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu126-cp310-cp310-win_amd64.whl", "torch-2.6.0+cu126-cp312-cp312-win_amd64.whl"}})
-	c := []Candidate{{ID: "x", Kind: KindIndex, IndexURL: ix.srv.URL + "/whl/cu126"}}
+	c := []Candidate{{ID: "x", Kind: KindIndex, IndexURL: ix.URL + "/whl/cu126"}}
 	r := Probe(context.Background(), c, build126, Options{Environ: []string{}})[0]
 	if r.HasBuild || !strings.Contains(r.Why, "no wheel for Python 3.12 on linux/amd64") || !strings.Contains(r.Why, "cp312-win_amd64") {
 		t.Fatalf("%+v", r)
@@ -200,9 +139,9 @@ func TestProbeWrongPythonOrOSSaysWhatIsThere(t *testing.T) {
 
 func TestProbeCustomURLFindsItsLayout(t *testing.T) {
 	ix := serveFake(t, 0, map[string][]string{"cu126": {goodWheel}})
-	flat, _ := Custom(ix.srv.URL + "/flat/cu126/")
-	index, _ := Custom(ix.srv.URL + "/whl/cu126")
-	empty, _ := Custom(ix.srv.URL + "/whl/cu999")
+	flat, _ := Custom(ix.URL + "/flat/cu126/")
+	index, _ := Custom(ix.URL + "/whl/cu126")
+	empty, _ := Custom(ix.URL + "/whl/cu999")
 	res := Probe(context.Background(), []Candidate{flat, index, empty}, build126, Options{Environ: []string{}})
 	if r := res[0]; !r.Usable() || r.Candidate.FindLinks != flat.URL || r.Candidate.IndexURL != "" {
 		t.Errorf("flat page: %+v", r)
@@ -279,7 +218,7 @@ func TestProbeProxyRefusingConnect(t *testing.T) {
 
 func TestCredentialsInSourceURLsAreRedacted(t *testing.T) {
 	ix := serveFake(t, 0, nil)
-	u := strings.Replace(ix.srv.URL, "http://", "http://bob:tok3n@", 1) + "/whl/cu126"
+	u := strings.Replace(ix.URL, "http://", "http://bob:tok3n@", 1) + "/whl/cu126"
 	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: u}, {ID: "f", Kind: KindFlat, FindLinks: u + "/", Mirror: u + "?token=abc"}}
 	for _, r := range Probe(context.Background(), c, build126, Options{Environ: []string{}}) {
 		text := r.Why + r.Candidate.Where()
@@ -323,12 +262,12 @@ func TestPipProxyFromConfigList(t *testing.T) {
 func TestProbeNamesTheHostARedirectLeadsTo(t *testing.T) {
 	good := serveFake(t, 0, map[string][]string{"cu126": {goodWheel}})
 	mirror := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, good.srv.URL+r.URL.Path, http.StatusFound)
+		http.Redirect(w, r, good.URL+r.URL.Path, http.StatusFound)
 	}))
 	defer mirror.Close()
-	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: mirror.URL + "/whl/cu126"}, {ID: "g", Kind: KindIndex, IndexURL: good.srv.URL + "/whl/cu126"}}
+	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: mirror.URL + "/whl/cu126"}, {ID: "g", Kind: KindIndex, IndexURL: good.URL + "/whl/cu126"}}
 	res := Probe(context.Background(), c, build126, Options{Environ: []string{}})
-	if !res[0].Usable() || res[0].Redirected != strings.TrimPrefix(good.srv.URL, "http://") {
+	if !res[0].Usable() || res[0].Redirected != strings.TrimPrefix(good.URL, "http://") {
 		t.Fatalf("redirected: %+v", res[0])
 	}
 	if res[1].Redirected != "" {
@@ -351,8 +290,8 @@ func TestProbeDirectoryListingAsFlatPage(t *testing.T) {
 	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusForbidden) }))
 	defer refusing.Close()
 	c := []Candidate{
-		{ID: "ok", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: pypi.srv.URL + "/simple/"},
-		{ID: "deps404", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: pypi.srv.URL + "/other/"},
+		{ID: "ok", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: pypi.URL + "/simple/"},
+		{ID: "deps404", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: pypi.URL + "/other/"},
 		{ID: "deps403", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: refusing.URL + "/simple/"},
 	}
 	res := Probe(context.Background(), c, build126, Options{Environ: []string{}})

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n/i18ntest"
-	"gpuwiz/steps/pyindex"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // ours is the text of a check that gpuwiz writes (the evidence may quote the framework's own

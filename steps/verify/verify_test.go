@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"gpuwiz/steps/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // stubPath writes a stub module's files under a temp dir and returns an environment whose

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"gpuwiz/steps/dllver/dllvertest"
 )
 
 const (
@@ -96,8 +98,33 @@ func TestDoctorRegistryChecksUnderWine(t *testing.T) {
 		if _, ev, ok := d.finding("long-paths-disabled"); !ok || !strings.Contains(ev, "is not set") {
 			t.Errorf("long-paths-disabled with the value missing: ok=%v evidence=%q", ok, ev)
 		}
-		if sev, ev, ok := d.finding("vc-runtime-missing"); !ok || sev != "warning" || !strings.Contains(ev, "v14.16.27033.00") {
+		if sev, ev, ok := d.finding("vc-runtime-old"); !ok || sev != "warning" || !strings.Contains(ev, "v14.16.27033.00") {
 			t.Errorf("old runtime: ok=%v severity=%q evidence=%q", ok, sev, ev)
+		}
+	})
+
+	// The done-criterion of the runtime check: a 14.36 msvcp140.dll (a stand-in with that version
+	// resource, next to python.exe, where the loader finds it before System32) and a 14.36 registry
+	// entry fail torch 2.11 (14.40 needed) and pass torch 2.8 (14.29).
+	t.Run("msvcp140 14.36: flagged for torch 2.11, not for torch 2.8", func(t *testing.T) {
+		w.regAdd(t, vcRuntimeKey, "Installed", "REG_DWORD", "1")
+		w.regAdd(t, vcRuntimeKey, "Version", "REG_SZ", "v14.36.32532.00")
+		for _, c := range []struct {
+			dir, torch string
+			flagged    bool
+		}{{"Torch211", "2.11.0+cu128", true}, {"Torch28", "2.8.0+cu128", false}} {
+			w.installStandin(t, c.dir+`\python.exe`, `{"version": "3.12.4", "bits": 64, "dists": [{"name": "torch", "version": "`+c.torch+`"}]}`)
+			dllvertest.Build(t, w.driveC(c.dir), "msvcp140.dll", "14.36.32532.0")
+			d, r := w.doctor(t, `C:\`+c.dir+`\python.exe`)
+			sev, ev, ok := d.finding("vc-runtime-old")
+			if ok != c.flagged {
+				t.Errorf("torch %s with msvcp140 14.36: vc-runtime-old %v, want %v\n%s", c.torch, ok, c.flagged, r.stdout)
+				continue
+			}
+			want := `msvcp140.dll that loads: C:\` + c.dir + `\msvcp140.dll (14.36.32532.0, next to python.exe)`
+			if c.flagged && (sev != "error" || !strings.Contains(ev, want) || !strings.Contains(ev, "WinError 1114") || !strings.Contains(ev, "v14.36.32532.00")) {
+				t.Errorf("torch %s: severity %q, evidence:\n%s\nwant %q", c.torch, sev, ev, want)
+			}
 		}
 	})
 

@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"gpuwiz/steps/winetest/wineprefix"
+	"gpuwiz/steps/testkit/gobuild"
+	"gpuwiz/steps/testkit/wineprefix"
 )
 
 // wine is one process's Windows machine: gpuwiz.exe built once, a private prefix copied once.
@@ -76,7 +77,7 @@ func setUp() (*wineMachine, error) {
 	}
 	w := &wineMachine{root: root, dir: dir, exe: filepath.Join(dir, "gpuwiz.exe"), py: filepath.Join(dir, "pystandin.exe"), prefix: filepath.Join(dir, "prefix")}
 	for _, b := range [][2]string{{w.exe, "."}, {w.py, "./testdata/pystandin"}} {
-		if err := goBuildWindows(root, b[0], b[1]); err != nil {
+		if err := gobuild.BuildErr(gobuild.Options{Package: b[1], Out: b[0], Env: windowsBuild}); err != nil {
 			return w, err
 		}
 	}
@@ -102,15 +103,8 @@ func setUp() (*wineMachine, error) {
 	return w, nil
 }
 
-func goBuildWindows(root, out, pkg string) error {
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("GOOS=windows go build %s: %v\n%s", pkg, err, b)
-	}
-	return nil
-}
+// windowsBuild is how gpuwiz.exe and the test programs are built: as a release is, without cgo.
+var windowsBuild = []string{"GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0"}
 
 // makePrefix copies the user's prefix when there is one (~5 s; a fresh wineboot -i takes ~16 s) so
 // that tests never touch it, or boots a fresh one, and installs the ProcessPrng shim Go needs, built

@@ -75,3 +75,54 @@ func TestInstallDryRunWindowsLayoutUnderWine(t *testing.T) {
 		}
 	}
 }
+
+// TestLongPathWarningFollowsTheBuildUnderWine: the plan warns exactly when LongPathsEnabled (read
+// from Wine's registry) is off and the chosen build's deepest file would not fit below the venv:
+// torch 2.13 (about 192 characters below the root, pytorch/TensorRT#4288) under an 80-character
+// root warns; the same root with long paths on, a short root, or torch 2.8 does not.
+func TestLongPathWarningFollowsTheBuildUnderWine(t *testing.T) {
+	w := windows(t)
+	w.installStandin(t, `Python312\python.exe`, `{"version": "3.12.4", "bits": 64}`)
+	if err := os.MkdirAll(w.driveC("venvs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	long := `C:\venvs\` + strings.Repeat("a", 80-len(`C:\venvs\`))
+	plan := func(version, venv string) []string {
+		t.Helper()
+		r := w.gpuwiz(t, nil, "--simulate", w.rig(t), "install", "--dry-run", "--json", "--framework", "torch",
+			"--framework-version", version, "--channel", "cu126", "--venv", venv, "--python", `C:\Python312\python.exe`)
+		var p struct {
+			Plan struct {
+				Warnings []string `json:"warnings"`
+			} `json:"plan"`
+			Warnings []string `json:"warnings"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &p); err != nil || r.code != 0 {
+			t.Fatalf("install --dry-run %s exit %d: %v\n%s\n%s", version, r.code, err, r.stdout, r.stderr)
+		}
+		return append(p.Plan.Warnings, p.Warnings...)
+	}
+	has := func(ws []string) bool {
+		for _, s := range ws {
+			if strings.Contains(s, "[WinError 206]") {
+				return true
+			}
+		}
+		return false
+	}
+	w.regAdd(t, fileSystemKey, "LongPathsEnabled", "REG_DWORD", "0")
+	ws := plan("2.13", long)
+	if !has(ws) || !strings.Contains(strings.Join(ws, "\n"), "LongPathsEnabled -Value 1") || !strings.Contains(strings.Join(ws, "\n"), long) {
+		t.Errorf("torch 2.13 under an 80-character root with long paths off: %q", ws)
+	}
+	if ws := plan("2.13", `C:\venvs\gpu`); has(ws) {
+		t.Errorf("a short root warned: %q", ws)
+	}
+	if ws := plan("2.8", long); has(ws) {
+		t.Errorf("torch 2.8 warned: %q", ws)
+	}
+	w.regAdd(t, fileSystemKey, "LongPathsEnabled", "REG_DWORD", "1")
+	if ws := plan("2.13", long); has(ws) {
+		t.Errorf("long paths on, yet warned: %q", ws)
+	}
+}

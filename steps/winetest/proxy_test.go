@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"gpuwiz/steps/testkit/gobuild"
 )
 
 const internetSettings = `HKCU\Software\Microsoft\Windows\CurrentVersion\Internet Settings`
@@ -92,7 +94,7 @@ func TestSystemProxyUnderWine(t *testing.T) {
 
 	exe := filepath.Join(w.dir, "netstandin.exe")
 	if _, err := os.Stat(exe); err != nil {
-		if err := goBuildWindows(w.root, exe, "./testdata/netstandin"); err != nil {
+		if err := gobuild.BuildErr(gobuild.Options{Package: "./testdata/netstandin", Out: exe, Env: windowsBuild}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -11,67 +11,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gpuwiz/steps/testkit/tmux"
 )
 
-// tmuxPane is a 100x30 tmux session on a private server, running a plain bash.
-type tmuxPane struct {
-	t      *testing.T
-	socket string
-}
-
-func startPane(t *testing.T, w *wineMachine) *tmuxPane {
+// startPane is a 100x30 tmux session on a private server, running a plain bash (steps/testkit/tmux),
+// read every 200 ms (a Windows program under Wine draws slowly).
+func startPane(t *testing.T, w *wineMachine) *tmux.Session {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but tmux is not installed")
-		}
-		t.Skip("tmux is not installed (apt-get install tmux)")
-	}
-	p := &tmuxPane{t: t, socket: fmt.Sprintf("gpuwiz-winetest-%d", os.Getpid())}
-	shell := append([]string{"env", "-i", "TERM=xterm-256color", "PS1=$ "}, w.env...)
-	shell = append(shell, "bash", "--norc", "--noprofile")
-	p.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", "wiz", "-c", w.dir, strings.Join(quoteAll(shell), " "))
-	t.Cleanup(func() { exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
-	return p
-}
-
-func quoteAll(args []string) []string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return q
-}
-
-func (p *tmuxPane) tmux(args ...string) string {
-	p.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", p.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		p.t.Fatalf("tmux %s: %v: %s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func (p *tmuxPane) keys(keys ...string) {
-	p.tmux(append([]string{"send-keys", "-t", "wiz"}, keys...)...)
-}
-func (p *tmuxPane) text(s string)  { p.tmux("send-keys", "-t", "wiz", "-l", s) }
-func (p *tmuxPane) screen() string { return p.tmux("capture-pane", "-p", "-t", "wiz") }
-
-// waitFor polls the pane until it shows want.
-func (p *tmuxPane) waitFor(want string, d time.Duration) string {
-	p.t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		s := p.screen()
-		if strings.Contains(s, want) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("the pane never showed %q in %s:\n%s", want, d, s)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	return tmux.Start(t, tmux.Options{Width: 100, Height: 30, Poll: 200 * time.Millisecond, Dir: w.dir, Env: append([]string{"TERM=xterm-256color", "PS1=$ "}, w.env...)})
 }
 
 // boxDrawing reports the first rune of U+2500-U+259F (box drawing, blocks) or U+2800-U+28FF (braille).
@@ -129,14 +77,14 @@ func TestWizardUnderWineInTmux(t *testing.T) {
 	}
 
 	p := startPane(t, w)
-	p.waitFor("$", 10*time.Second) // capture-pane trims the prompt's space
+	p.WaitFor("$", 10*time.Second) // capture-pane trims the prompt's space
 	cmd := append([]string{"wine", w.exe, "--ascii"}, flags...)
-	p.text(strings.Join(quoteAll(cmd), " ") + "; echo EXIT=$?")
-	p.keys("Enter")
-	screens := []string{p.waitFor("Set up a new environment", 60*time.Second)}
+	p.Text(strings.Join(tmux.QuoteAll(cmd), " ") + "; echo EXIT=$?")
+	p.Keys("Enter")
+	screens := []string{p.WaitFor("Set up a new environment", 60*time.Second)}
 
-	p.keys("Enter")
-	gpu := p.waitFor("Press enter to choose a framework", 30*time.Second)
+	p.Keys("Enter")
+	gpu := p.WaitFor("Press enter to choose a framework", 30*time.Second)
 	screens = append(screens, gpu)
 	for _, c := range cards {
 		if !strings.Contains(gpu, c) {
@@ -147,10 +95,10 @@ func TestWizardUnderWineInTmux(t *testing.T) {
 		t.Errorf("the GPU screen does not name nvml.dll as its source:\n%s", gpu)
 	}
 
-	p.keys("Enter")
-	screens = append(screens, p.waitFor("versions in the matrix", 30*time.Second))
-	p.keys("Enter")
-	ch := p.waitFor("won't run here", 30*time.Second) // the channel screen's legend
+	p.Keys("Enter")
+	screens = append(screens, p.WaitFor("versions in the matrix", 30*time.Second))
+	p.Keys("Enter")
+	ch := p.WaitFor("won't run here", 30*time.Second) // the channel screen's legend
 	screens = append(screens, ch)
 	var row string
 	for _, l := range strings.Split(ch, "\n") {
@@ -168,12 +116,12 @@ func TestWizardUnderWineInTmux(t *testing.T) {
 		}
 	}
 
-	p.keys("q")
-	p.waitFor("EXIT=0", 30*time.Second)
+	p.Keys("q")
+	p.WaitFor("EXIT=0", 30*time.Second)
 	n := rand.IntN(1_000_000)
-	p.text(fmt.Sprintf("echo done-$((%d+1))", n))
-	p.keys("Enter")
-	p.waitFor(fmt.Sprintf("done-%d", n+1), 10*time.Second)
+	p.Text(fmt.Sprintf("echo done-$((%d+1))", n))
+	p.Keys("Enter")
+	p.WaitFor(fmt.Sprintf("done-%d", n+1), 10*time.Second)
 }
 
 // TestWizardInChineseUnderWineInTmux drives the real gpuwiz.exe wizard in Chinese (--lang zh-CN, box
@@ -183,34 +131,34 @@ func TestWizardInChineseUnderWineInTmux(t *testing.T) {
 	w := windows(t)
 	flags, cards := w.gpuSource(t)
 	p := startPane(t, w)
-	p.waitFor("$", 10*time.Second)
+	p.WaitFor("$", 10*time.Second)
 	cmd := append([]string{"wine", w.exe, "--lang", "zh-CN"}, flags...)
-	p.text(strings.Join(quoteAll(cmd), " ") + "; echo EXIT=$?")
-	p.keys("Enter")
-	welcome := p.waitFor("新建环境", 60*time.Second)
+	p.Text(strings.Join(tmux.QuoteAll(cmd), " ") + "; echo EXIT=$?")
+	p.Keys("Enter")
+	welcome := p.WaitFor("新建环境", 60*time.Second)
 	if !strings.Contains(welcome, "界面语言：简体中文") {
 		t.Errorf("the welcome does not say its language:\n%s", welcome)
 	}
-	p.keys("Enter")
-	gpu := p.waitFor("按 enter 选择框架", 30*time.Second)
+	p.Keys("Enter")
+	gpu := p.WaitFor("按 enter 选择框架", 30*time.Second)
 	for _, c := range cards {
 		if !strings.Contains(gpu, c) {
 			t.Errorf("the GPU screen lacks %s:\n%s", c, gpu)
 		}
 	}
-	p.keys("Enter")
-	p.waitFor("个版本", 30*time.Second)
-	p.keys("Enter")
-	ch := p.waitFor("无法在此运行", 30*time.Second) // the channel screen's legend
+	p.Keys("Enter")
+	p.WaitFor("个版本", 30*time.Second)
+	p.Keys("Enter")
+	ch := p.WaitFor("无法在此运行", 30*time.Second) // the channel screen's legend
 	if !strings.Contains(ch, "esc 返回") || !strings.Contains(ch, "q 退出") {
 		t.Errorf("the channel screen's help bar is not Chinese:\n%s", ch)
 	}
-	p.keys("Escape")
-	p.keys("Escape")
-	p.keys("Escape")
-	p.waitFor("新建环境", 30*time.Second)
-	p.keys("l")
-	p.waitFor("Set up a new environment", 30*time.Second)
-	p.keys("q")
-	p.waitFor("EXIT=0", 30*time.Second)
+	p.Keys("Escape")
+	p.Keys("Escape")
+	p.Keys("Escape")
+	p.WaitFor("新建环境", 30*time.Second)
+	p.Keys("l")
+	p.WaitFor("Set up a new environment", 30*time.Second)
+	p.Keys("q")
+	p.WaitFor("EXIT=0", 30*time.Second)
 }

@@ -24,6 +24,9 @@ type Config struct {
 	Version string `json:"version"` // "3.12.4"
 	Bits    int    `json:"bits"`
 	Alias   bool   `json:"alias"` // the Microsoft Store alias: not a Python
+	// Dists are the distributions Inspect reports as installed ({"name": "torch", "version":
+	// "2.11.0+cu128"}); none are really there, and nothing imports them.
+	Dists []map[string]string `json:"dists"`
 }
 
 // Launched is one interpreter the launcher lists.
@@ -107,10 +110,14 @@ func python(cfg Config, self string, args []string) int {
 		return 9
 	}
 	prefix := filepath.Dir(self)
+	dists := []any{}
+	for _, d := range cfg.Dists {
+		dists = append(dists, map[string]string{"name": d["name"], "version": d["version"], "location": filepath.Join(prefix, "Lib", "site-packages")})
+	}
 	doc := map[string]any{
 		"version": cfg.Version, "bits": cfg.Bits, "executable": self, "prefix": prefix, "base_prefix": prefix,
 		"conda": false, "site_packages": []string{filepath.Join(prefix, "Lib", "site-packages")},
-		"dists": []any{}, "leftovers": []string{}, "pip_version": "", "paddle_dir": false, "paddle_dir_owners": []string{},
+		"dists": dists, "leftovers": []string{}, "pip_version": "", "paddle_dir": false, "paddle_dir_owners": []string{},
 	}
 	line, _ := json.Marshal(doc)
 	fmt.Printf("%s\r\n", line)

@@ -21,7 +21,7 @@ import (
 // or without PEP 658 metadata files (download.pytorch.org and PyPI have them, some mirrors not).
 type Network struct {
 	ConnBytesPerSec int64         // bytes per second each TCP connection may carry (0: no cap)
-	Latency         time.Duration // before every response
+	Latency         time.Duration // before every response (a request whose client gives up gets none)
 	NoMetadata      bool          // no data-dist-info-metadata links and no NAME.whl.metadata files
 	NoRanges        bool          // answer wheel requests whole, ignoring Range (and not offering it)
 }
@@ -51,10 +51,16 @@ func (ix *Index) Repair(name string) { ix.net.corrupt.Delete(name) }
 // SetMetadata turns PEP 658 metadata on or off from now on.
 func (ix *Index) SetMetadata(on bool) { ix.net.noMetadata.Store(!on) }
 
-func (ix *Index) beforeResponse() {
+// beforeResponse waits the Latency; false when the client gave up first (nothing is to be written).
+func (ix *Index) beforeResponse(r *http.Request) bool {
 	if d := ix.net.n.Latency; d > 0 {
-		time.Sleep(d)
+		select {
+		case <-time.After(d):
+		case <-r.Context().Done():
+			return false
+		}
 	}
+	return true
 }
 
 func (ix *Index) metadataAttrs(f wheelFile) string {

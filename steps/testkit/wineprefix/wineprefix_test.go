@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gpuwiz/steps/testkit/gobuild"
 )
 
 const hello = `package main
@@ -47,13 +49,7 @@ func TestPrepareFreshPrefix(t *testing.T) {
 	if err := os.WriteFile(src, []byte(hello), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exe := filepath.Join(dir, "hello.exe")
-	build := exec.Command("go", "build", "-o", exe, src)
-	build.Dir = dir
-	build.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0", "GO111MODULE=off")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building hello.exe: %v\n%s", err, out)
-	}
+	exe := gobuild.Build(t, gobuild.Options{Package: src, Dir: dir, Out: filepath.Join(dir, "hello.exe"), Env: []string{"GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0", "GO111MODULE=off"}})
 
 	prefix := filepath.Join(dir, "prefix")
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "WINEPREFIX=" + prefix, "WINEDEBUG=-all", "WINEDLLOVERRIDES=winemenubuilder.exe=d"}

@@ -1,6 +1,7 @@
-package cli
+package app
 
 import (
+	"gpuwiz/steps/i18n/i18ntest"
 	"testing"
 	"time"
 
@@ -26,5 +27,23 @@ func TestVenvLineSaysHowTheLastRunEnded(t *testing.T) {
 	}
 	if got := VenvLine(venvs.Found{Source: venvs.SourceConda, Holds: venvs.Holds{Python: "3.10.14", Conda: true}}); got != "no PyTorch or PaddlePaddle, Python 3.10.14 · conda environment" {
 		t.Errorf("conda: %q", got)
+	}
+}
+
+func TestChineseVenvLine(t *testing.T) {
+	i18ntest.Chinese(t)
+	for _, c := range []struct {
+		e    venvs.Entry
+		want string
+	}{
+		{venvs.Entry{Action: "install", Result: "installed", OK: true}, "已安装"},
+		{venvs.Entry{Action: "repair", Result: "cancelled"}, "修复已取消"},
+		{venvs.Entry{Action: "install", Result: "restored"}, "安装失败，已还原"},
+		{venvs.Entry{Action: "repair", Result: "repair failed"}, "修复失败"},
+		{venvs.Entry{Action: "repair", Result: "repaired, problems left", OK: true}, "已修复，但仍有问题"},
+	} {
+		if got := lastRun(c.e); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
 	}
 }

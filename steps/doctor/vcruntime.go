@@ -1,0 +1,115 @@
+package doctor
+
+import (
+	"gpuwiz/steps/dllver"
+)
+
+// RuntimeCopy is one msvcp140.dll in a folder the loader searches, with its file version.
+type RuntimeCopy struct {
+	Path    string `json:"path"`
+	Version string `json:"version,omitempty"` // "14.36.32532.0"; "" when it could not be read
+	From    string `json:"from"`              // "framework", "python", "System32", "PATH"
+	Loads   bool   `json:"loads"`             // the copy the framework's DLLs get
+	Error   string `json:"error,omitempty"`
+}
+
+// vcRuntimeDLL is the VC++ runtime DLL whose version decides (pytorch/pytorch#169429: c10.dll
+// needs msvcp140.dll 14.40 from torch 2.9 on).
+const vcRuntimeDLL = "msvcp140.dll"
+
+// findRuntimeCopies lists every msvcp140.dll in the order the framework's DLLs search for it, and
+// marks the first as the one that loads. Python 3.8 and later load an extension's dependencies with
+// LOAD_LIBRARY_SEARCH_DEFAULT_DIRS (the DLL's own folder, the folder of python.exe — for a venv the
+// base Python's, as a venv's python.exe starts it — folders added with os.add_dll_directory, then
+// System32); PATH is searched only by a plain LoadLibrary, which torch tries when that fails. So:
+// the framework's own library folder, python.exe's folder, System32, then PATH.
+func findRuntimeCopies(fsys FS, goos string, env Environ, ev *Evidence) []RuntimeCopy {
+	type dir struct{ path, from string }
+	var dirs []dir
+	if ev.SitePackages != "" {
+		switch ev.installedFramework() {
+		case "torch":
+			dirs = append(dirs, dir{joinFor(goos, ev.SitePackages, "torch", "lib"), "framework"})
+		case "paddle":
+			dirs = append(dirs, dir{joinFor(goos, ev.SitePackages, "paddle", "libs"), "framework"})
+		}
+	}
+	if app := pythonAppDir(ev, goos); app != "" {
+		dirs = append(dirs, dir{app, "python"})
+	}
+	root := getenv(env, "SystemRoot")
+	if root == "" {
+		root = `C:\Windows`
+	}
+	dirs = append(dirs, dir{joinFor(goos, root, "System32"), "System32"})
+	for _, p := range pathList(goos, getenv(env, "PATH")) {
+		dirs = append(dirs, dir{p, "PATH"})
+	}
+	var out []RuntimeCopy
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		key := normPath(d.path, goos)
+		if d.path == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		p := joinFor(goos, d.path, vcRuntimeDLL)
+		data, err := fsys.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		c := RuntimeCopy{Path: p, From: d.from, Loads: len(out) == 0}
+		if v, err := dllver.Read(data); err == nil {
+			c.Version = v.String()
+		} else {
+			c.Error = err.Error()
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// pythonAppDir is the folder of the python.exe that runs: a venv's base Python, else the
+// interpreter's own folder.
+func pythonAppDir(ev *Evidence, goos string) string {
+	if ev.Venv != "" && ev.Python.BasePrefix != "" {
+		return ev.Python.BasePrefix
+	}
+	exe := ev.Python.Executable
+	if exe == "" {
+		exe = ev.Python.Path
+	}
+	if exe == "" {
+		return ""
+	}
+	return parentFor(goos, exe)
+}
+
+// parentFor is the folder holding p, by goos's separators.
+func parentFor(goos, p string) string {
+	i := len(p) - 1
+	for i >= 0 && p[i] != '/' && (goos != "windows" || p[i] != '\\') {
+		i--
+	}
+	if i <= 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+func normPath(p, goos string) string {
+	n := []byte(p)
+	for i, c := range n {
+		if c == '\\' {
+			n[i] = '/'
+		}
+		if goos == "windows" && c >= 'A' && c <= 'Z' {
+			n[i] = c + 'a' - 'A'
+		}
+	}
+	s := string(n)
+	for len(s) > 1 && s[len(s)-1] == '/' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

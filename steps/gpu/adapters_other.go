@@ -1,0 +1,6 @@
+//go:build !linux && !windows
+
+package gpu
+
+// systemAdapters lists nothing where gpuwiz has no PCI device list.
+func systemAdapters() AdapterLister { return nil }
