@@ -12,6 +12,7 @@ import (
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/urls"
 )
 
 // JournalName is the file in a venv's state folder (.gpuwiz) where a run records what it is doing
@@ -38,7 +39,7 @@ type Journal struct {
 	Framework string    `json:"framework"`
 	Version   string    `json:"version"`
 	Channel   string    `json:"channel"`
-	IndexURL  string    `json:"index_url"`
+	IndexURL  string    `json:"index_url"`      // credentials are not kept
 	Step      string    `json:"step"`           // the step under way (the last one started)
 	Done      []string  `json:"done"`           // steps finished
 	NewVenv   bool      `json:"new_venv"`       // the run creates the venv: putting back means removing it
@@ -241,7 +242,7 @@ func (e *engine) startJournal() {
 	install := append(append([]string{}, p.pins...), p.optional...)
 	e.jn = &journal{path: filepath.Join(p.StateDir, JournalName), j: Journal{
 		Format: 1, PID: os.Getpid(), Started: time.Now().UTC(), Venv: p.Venv, Python: e.py,
-		Framework: p.Target.Framework, Version: p.Target.FrameworkVersion, Channel: p.Target.Channel, IndexURL: p.IndexURL,
+		Framework: p.Target.Framework, Version: p.Target.FrameworkVersion, Channel: p.Target.Channel, IndexURL: urls.Strip(p.IndexURL),
 		Done: []string{}, NewVenv: e.createdVenv, CreatedAt: e.createdTop, Remove: append([]string{}, p.Uninstall...),
 		Install: install, Leftovers: append([]string{}, p.leftovers...), Families: append([]string{}, p.families...),
 		StageDir: p.StageDir,
@@ -286,7 +287,7 @@ func (e *engine) closeJournal() {
 		return
 	}
 	if e.out.Err != nil {
-		e.jn.j.Why = e.out.Err.Error()
+		e.jn.j.Why = urls.Redact(e.out.Err.Error())
 	}
 	if e.out.Result == ResultDamaged {
 		e.jn.j.Restoring = true
