@@ -145,8 +145,8 @@ func TestCredentialsAreUsedButNeverShown(t *testing.T) {
 	// The same with --json and --dry-run, and each of the other two flags.
 	for _, flags := range [][]string{
 		{"--index-url", index, "--json", "--dry-run"},
-		{"--find-links", index + "/torch/", "--dry-run"},
-		{"--find-links", index + "/torch/", "--json", "--dry-run"},
+		{"--find-links", ix.URL + "/flat/cu126/", "--dry-run"},
+		{"--find-links", ix.URL + "/flat/cu126/", "--json", "--dry-run"},
 		{"--mirror", ix.URL, "--dry-run"},
 		{"--mirror", ix.URL, "--json", "--dry-run"},
 	} {

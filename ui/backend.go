@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/gpu"
 )
 
@@ -132,10 +133,10 @@ type InstallEvent struct {
 // Outcome is how an install ended.
 type Outcome struct {
 	OK              bool
-	Result          string // plain words: "installed", "cancelled", "failed"
-	Restored        bool   // the run had changed the venv and put the previous set of packages back
-	Unchanged       bool   // the run ended before it changed anything in the venv (the engine's "unchanged")
-	VenvRemoved     bool   // the run had created the venv and removed it again
+	Result          app.Result // how it ended: app.Installed, app.Cancelled, app.Failed, ...
+	Restored        bool       // the run had changed the venv and put the previous set of packages back
+	Unchanged       bool       // the run ended before it changed anything in the venv (the engine's "unchanged")
+	VenvRemoved     bool       // the run had created the venv and removed it again
 	Leftovers       []Leftover
 	Err             error
 	LogPath         string

@@ -110,7 +110,7 @@ func (b *stepsBackend) runInstall(ctx context.Context, sess *app.InstallSession,
 
 func outcomeOf(res app.InstallResult) Outcome {
 	o := res.Outcome
-	out := Outcome{OK: o.Result == install.ResultInstalled, Result: o.Result, Err: o.Err,
+	out := Outcome{OK: o.Result == install.ResultInstalled, Result: app.Result(o.Result), Err: o.Err,
 		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile, VenvRemoved: o.VenvRemoved}
 	switch o.Result {
 	case install.ResultUnchanged:
@@ -122,7 +122,7 @@ func outcomeOf(res app.InstallResult) Outcome {
 		out.Leftovers = append(out.Leftovers, Leftover{What: l.What, Path: l.Path, Clear: l.Clear})
 	}
 	if res.Cancelled {
-		out.Result = string(app.Cancelled)
+		out.Result = app.Cancelled
 	}
 	if o.Verify != nil {
 		v := verifyReportOf(*o.Verify)

@@ -83,7 +83,7 @@ func planOfRepair(rp doctor.Repair) Plan {
 		p.Steps = append(p.Steps, PlanStep{ID: "0", Title: i18n.T("ui.backend.doctor_again")})
 	}
 	for _, f := range rp.Unfixable {
-		p.Warnings = append(p.Warnings, i18n.T("ui.backend.left_to_you", i18n.D{"Title": f.Title, "Code": f.Code, "Fix": f.Fix}))
+		p.Warnings = append(p.Warnings, i18n.T("ui.backend.left_to_you", i18n.D{"Title": f.Title, "Fix": f.Fix}))
 	}
 	return p
 }
@@ -111,14 +111,14 @@ func (b *stepsBackend) applyRepair(ctx context.Context, sess *app.RepairSession,
 	close(rev)
 	<-done
 	res, err := ran.Result, ran.Err
-	o := Outcome{OK: err == nil && !res.Failed, Result: string(app.Repaired), LogPath: ran.LogPath}
+	o := Outcome{OK: err == nil && !res.Failed, Result: app.Repaired, LogPath: ran.LogPath}
 	switch {
 	case ctx.Err() != nil:
-		o.Result, o.Err = string(app.Cancelled), ctx.Err()
+		o.Result, o.Err = app.Cancelled, ctx.Err()
 	case err != nil:
-		o.Result, o.Err = string(app.Failed), err
+		o.Result, o.Err = app.Failed, err
 	case res.Failed:
-		o.Result = string(app.RepairFailed)
+		o.Result = app.RepairFailed
 		for _, s := range res.Steps {
 			if s.Err != "" {
 				o.Err = fmt.Errorf("%s: %s", s.Title, s.Err)
@@ -142,7 +142,7 @@ func verifyOfDoctor(r doctor.Report) VerifyReport {
 		if !f.IsProblem() {
 			continue
 		}
-		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: strings.Join(f.Evidence, "; "), Cause: f.Code, Fix: f.Fix})
+		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: strings.Join(f.Evidence, "; "), Fix: f.Fix}) // no Cause: the code is no word of what went wrong
 	}
 	if len(v.Checks) == 0 {
 		v.Checks = append(v.Checks, Check{ID: "doctor", Title: i18n.T("ui.backend.doctor_clean"), OK: true})

@@ -87,7 +87,7 @@ func sourcesReportOf(b sources.Build, results []sources.Result) SourcesReport {
 		r.Sources = append(r.Sources, PackageSource{ID: c.ID, Name: c.Name, Kind: c.Kind,
 			IndexURL: c.IndexURL, FindLinks: c.FindLinks, Mirror: c.Mirror, Where: c.Where(),
 			Answers: res.Answers, TimedOut: res.TimedOut, HasBuild: res.HasBuild, Millis: res.Millis(), File: res.File,
-			Why: res.Why, Proxy: res.Proxy, Redirected: res.Redirected, Note: c.Note})
+			Why: res.Why, Proxy: res.Proxy, Redirected: res.Redirected, WheelsFrom: res.WheelsFrom, Note: c.Note})
 	}
 	return r
 }

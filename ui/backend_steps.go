@@ -13,6 +13,7 @@ import (
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/verify"
@@ -71,7 +72,23 @@ func (b *stepsBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, 
 	}
 	held := in.Held()
 	info.Framework, info.FrameworkVersion, info.Channel = held.Framework, held.Public(), held.Channel()
+	if held.Framework == "paddle" {
+		info.Channel = paddleChannel(held.Package, info.FrameworkVersion, install.ReadLockSources(path))
+	}
 	return info, nil
+}
+
+// paddleChannel is the channel of the Paddle build a venv holds: Paddle's version carries no local
+// label (torch's +cu126), so it comes from the lock file gpuwiz wrote when that names this build;
+// the CPU package is "cpu"; otherwise it is unknown ("").
+func paddleChannel(dist, version string, lock install.LockSources) string {
+	switch {
+	case lock.Framework == "paddle" && lock.Version == version && lock.Channel != "":
+		return lock.Channel
+	case dist == "paddlepaddle":
+		return "cpu"
+	}
+	return ""
 }
 
 func (b *stepsBackend) KnownVenvs(ctx context.Context) ([]KnownVenv, string) {
@@ -90,7 +107,7 @@ func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- Instal
 	case *app.InstallSession:
 		return b.runInstall(ctx, impl, events)
 	}
-	return Outcome{Result: "failed", Err: errors.New(i18n.T("ui.backend.unknown_plan"))}
+	return Outcome{Result: app.Failed, Err: errors.New(i18n.T("ui.backend.unknown_plan"))}
 }
 
 func (b *stepsBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {

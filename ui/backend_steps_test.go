@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gpuwiz/steps/runner"
 )
 
 func TestActivationPerShell(t *testing.T) {
@@ -40,5 +44,54 @@ func TestCondaEnvShowsItsActivationCommand(t *testing.T) {
 func TestRepairPlanListsRemovals(t *testing.T) {
 	if got := uninstalled([]string{"py", "-m", "pip", "--no-input", "uninstall", "-y", "paddlepaddle", "paddlepaddle-gpu"}); strings.Join(got, ",") != "paddlepaddle,paddlepaddle-gpu" {
 		t.Fatalf("uninstalled %v", got)
+	}
+}
+
+// Issue: changing a Paddle venv's channel showed "Now: PaddlePaddle 3.0.0 on ." although the lock
+// file named cu126: Paddle's version has no +cu126, so the channel comes from gpuwiz's lock file.
+func TestPaddleChannelComesFromTheLock(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	venv := filepath.Join(t.TempDir(), "paddle env")
+	if out, err := exec.Command("python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	sp, _ := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
+	if len(sp) != 1 {
+		t.Fatalf("site-packages: %v", sp)
+	}
+	info := filepath.Join(sp[0], "paddlepaddle_gpu-3.0.0.dist-info")
+	if err := os.MkdirAll(info, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(info, "METADATA"), []byte("Metadata-Version: 2.1\nName: paddlepaddle-gpu\nVersion: 3.0.0\n"), 0o644))
+	b := &stepsBackend{run: runner.New(nil)}
+	got, err := b.InspectVenv(context.Background(), venv)
+	if err != nil || got.Framework != "paddle" || got.Channel != "" {
+		t.Fatalf("without a lock: %+v %v (the channel is unknown, not made up)", got, err)
+	}
+	must(os.WriteFile(filepath.Join(venv, "requirements.lock"), []byte("# written by gpuwiz: pip freeze of "+venv+" after installing paddle 3.0.0 (cu126)\npaddlepaddle-gpu==3.0.0\n"), 0o644))
+	got, err = b.InspectVenv(context.Background(), venv)
+	if err != nil || got.Channel != "cu126" {
+		t.Fatalf("with gpuwiz's lock: %+v %v", got, err)
+	}
+}
+
+func TestChannelScreenSaysAnUnknownCurrentChannel(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	cur := &VenvInfo{Framework: "paddle", FrameworkVersion: "3.0.0"}
+	s := newChannelScreen(c, newFakeBackend().report, "paddle", "3.0.0", cur)
+	s.SetSize(78, 20)
+	settle(t, s, runCmd(s.Init())...)
+	v := s.View()
+	if strings.Contains(v, " on .") || !strings.Contains(v, "cannot tell") {
+		t.Fatalf("a blank current channel:\n%s", v)
 	}
 }

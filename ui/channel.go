@@ -231,7 +231,11 @@ func (s *channelScreen) View() string {
 	}
 	var b strings.Builder
 	if s.current != nil {
-		b.WriteString(i18n.T("ui.channel.now", i18n.D{"Framework": frameworkName(s.framework), "Version": s.current.FrameworkVersion, "Channel": s.current.Channel}) + "\n")
+		if s.current.Channel == "" { // a build gpuwiz did not install and whose name does not say
+			b.WriteString(i18n.T("ui.channel.now_unknown", i18n.D{"Framework": frameworkName(s.framework), "Version": s.current.FrameworkVersion}) + "\n")
+		} else {
+			b.WriteString(i18n.T("ui.channel.now", i18n.D{"Framework": frameworkName(s.framework), "Version": s.current.FrameworkVersion, "Channel": s.current.Channel}) + "\n")
+		}
 	} else {
 		b.WriteString(wrap(i18n.T("ui.channel.legend", i18n.D{"Star": st.Star}), s.w) + "\n")
 	}
@@ -283,10 +287,15 @@ func (s *channelScreen) detail(c matrix.Candidate) []string {
 	return out
 }
 
-// unverifiedAdvice names the verified build to pick instead, below the cursor first, or says to go on.
+// unverifiedAdvice names the verified build to pick instead, or says to go on. For a CUDA build it
+// names only a CUDA build: a CPU build is no safe choice in a GPU wizard.
 func (s *channelScreen) unverifiedAdvice() string {
 	gpu := s.rows[s.cursor].CUDA != ""
-	for _, sameKind := range []bool{true, false} { // a CUDA build for a CUDA build first
+	kinds := []bool{true, false} // a CUDA build for a CUDA build first
+	if gpu {
+		kinds = kinds[:1]
+	}
+	for _, sameKind := range kinds {
 		for i, c := range s.rows {
 			if !c.Compatible || !c.Verified || s.isCurrent(c) || (sameKind && (c.CUDA != "") != gpu) {
 				continue

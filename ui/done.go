@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/shellquote"
 )
@@ -100,7 +101,7 @@ func (s *doneScreen) body() string {
 		switch {
 		case o.VenvRemoved:
 			b.WriteString(i18n.T("ui.done.venv_removed") + "\n")
-		case o.Unchanged || o.Result == "unchanged":
+		case o.Unchanged || o.Result == app.Unchanged:
 			b.WriteString(i18n.T("ui.done.unchanged") + "\n")
 		case o.Restored:
 			b.WriteString(i18n.T("ui.done.restored") + "\n")
@@ -152,21 +153,21 @@ func (s *doneScreen) body() string {
 func (s *doneScreen) View() string { return s.vp.View() }
 
 // failureHeadline says in words how an install that did not succeed ended.
-func failureHeadline(result string) string {
+func failureHeadline(result app.Result) string {
 	switch result {
-	case "cancelled", "interrupted":
+	case app.Cancelled, app.Interrupted:
 		return i18n.T("ui.done.headline_cancelled")
-	case "unchanged":
+	case app.Unchanged:
 		return i18n.T("ui.done.headline_unchanged")
-	case "restored":
+	case app.Restored:
 		return i18n.T("ui.done.headline_restored")
-	case "damaged":
+	case app.Damaged:
 		return i18n.T("ui.done.headline_damaged")
 	case "":
 		return i18n.T("ui.done.headline_stopped")
-	case "failed":
+	case app.Failed:
 		return i18n.T("ui.done.headline_failed")
-	case "repair failed": //i18n:raw the engine's result word, matched
+	case app.RepairFailed:
 		return i18n.T("ui.done.headline_repair_failed")
 	}
 	return i18n.T("ui.done.headline_other", i18n.D{"Result": result})

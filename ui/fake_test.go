@@ -234,7 +234,7 @@ func (f *fakeBackend) Install(ctx context.Context, p Plan, events chan<- Install
 				f.mu.Lock()
 				f.cancelled = true
 				f.mu.Unlock()
-				events <- InstallEvent{StepID: s.ID, State: StepFailed, Line: "cancelled: restoring the previous packages"}
+				events <- InstallEvent{StepID: s.ID, State: StepFailed, Line: "Successfully uninstalled package-19"}
 				return Outcome{Result: "cancelled", Restored: true, Err: ctx.Err(), LogPath: "/tmp/gpuwiz.log"}
 			}
 		}

@@ -71,7 +71,7 @@ var std = [2]int{80, 24}
 
 func TestGolden(t *testing.T) {
 	toPlan := []goldenStep{k("Set up a new"), k("Press enter to choose", "enter"), k("versions in the matrix", "enter"),
-		k("minor-version compat", "enter"), k("a new venv will be created", "enter"),
+		k("runs on this driver, with limits", "enter"), k("a new venv will be created", "enter"),
 		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("the fastest source", "enter"), k("Run this plan?", "enter")}
 	cases := []struct {
 		name  string
@@ -151,7 +151,7 @@ func TestGolden(t *testing.T) {
 // Chinese words, plus cases at 120x36.
 func chineseGoldens() []goldenCase {
 	toSources := []goldenStep{k("新建环境"), k("按 enter 选择框架", "enter"), k("个版本", "enter"),
-		k("小版本兼容", "enter"), k("将在这里新建虚拟环境", "enter"),
+		k("可在此驱动上运行", "enter"), k("将在这里新建虚拟环境", "enter"),
 		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("有这个版本且最快的安装源", "enter")}
 	wide := [2]int{120, 36}
 	toPlan := append(append([]goldenStep{}, toSources...), k("执行这个计划吗", "enter"))

@@ -178,7 +178,7 @@ func (s *gpuScreen) View() string {
 	var b strings.Builder
 	if r.Available {
 		fmt.Fprintf(&b, "%s %s   %s %s   %s %s\n", st.Label.Render(i18n.T("ui.gpu.label.driver")), r.DriverVersion,
-			st.Label.Render(i18n.T("ui.gpu.label.cuda")), r.CUDAMax, st.Label.Render(i18n.T("ui.gpu.label.via")), r.Backend)
+			st.Label.Render(i18n.T("ui.gpu.label.cuda")), r.CUDAMax, st.Label.Render(i18n.T("ui.gpu.label.via")), backendWords(r.Backend))
 	}
 	if len(r.GPUs) > 0 {
 		b.WriteString(s.table.View() + "\n")
@@ -240,4 +240,13 @@ func isArchWarning(g gpu.GPU, w string) bool {
 		}
 	}
 	return false
+}
+
+// backendWords is how the GPU facts were read, for the header: the query's own name (nvml,
+// nvidia-smi), or in words for the --simulate file, which is no query at all.
+func backendWords(backend string) string {
+	if backend == "simulated" {
+		return i18n.T("ui.gpu.backend_simulated")
+	}
+	return backend
 }

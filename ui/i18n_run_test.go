@@ -33,7 +33,7 @@ func chineseCheck(t *testing.T, what, view string, facts ...string) {
 			t.Errorf("%s lacks %q:\n%s", what, f, view)
 		}
 	}
-	i18ntest.NoEnglishProse(t, what, view)
+	i18ntest.NoEnglishOnScreen(t, what, view)
 }
 
 // valueColumns is the display column where each labelled line's value starts.
@@ -125,7 +125,7 @@ func TestInstallScreenInChinese(t *testing.T) {
 		s.cancelled = e.o.Result == "cancelled"
 		o := e.o
 		s.outcome = &o
-		chineseCheck(t, "install screen, ended "+e.o.Result, s.View(), e.want)
+		chineseCheck(t, "install screen, ended "+string(e.o.Result), s.View(), e.want)
 	}
 	s.outcome = &Outcome{OK: true, LogPath: "/tmp/gpuwiz.log"}
 	chineseCheck(t, "install screen's log", s.View(), "完整日志：/tmp/gpuwiz.log")
@@ -167,10 +167,10 @@ func TestDoneScreenInChinese(t *testing.T) {
 	s = newDoneScreen(c, choices{venv: "/work/new", outcome: bad})
 	s.SetSize(80, 30)
 	chineseCheck(t, "done screen after a damaging failure", s.View(), "安装失败，虚拟环境已损坏", "pip 退出码 1", "gpuwiz doctor --venv /work/new", "rm -rf /work/new/x")
-	for _, r := range []string{"cancelled", "unchanged", "restored", "failed", "repair failed", ""} {
+	for _, r := range []app.Result{"cancelled", "unchanged", "restored", "failed", "repair failed", ""} {
 		s = newDoneScreen(c, choices{venv: "/work/new", outcome: &Outcome{Result: r, Restored: r != "failed"}})
 		s.SetSize(80, 30)
-		chineseCheck(t, "done screen after "+r, s.View())
+		chineseCheck(t, "done screen after "+string(r), s.View())
 	}
 	s = newDoneScreen(c, choices{})
 	s.SetSize(80, 30)
@@ -349,11 +349,11 @@ func TestRepairPlanWords(t *testing.T) {
 	p := planOfRepair(rp)
 	en := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
 	mustContain(t, en, "delete /work/old/lib/paddle", "install paddle 3.0.0 through the install engine, from "+c.IndexURL+" (--index-url only)",
-		"Install PaddlePaddle 3.0.0 (cu126)", "Run doctor again", "left to you: driver too old (driver-old): update the driver")
+		"Install PaddlePaddle 3.0.0 (cu126)", "Run doctor again", "left to you: driver too old: update the driver")
 	i18ntest.Chinese(t)
 	rp.Unfixable[0].Title, rp.Unfixable[0].Fix = "显卡驱动太旧", "更新显卡驱动"
 	p = planOfRepair(rp)
 	zh := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
 	chineseCheck(t, "repair plan", zh, "删除 /work/old/lib/paddle", "通过安装引擎安装 paddle 3.0.0", "仅 --index-url",
-		"安装 飞桨（PaddlePaddle） 3.0.0（cu126）", "重新运行诊断", "需要你自己处理：显卡驱动太旧（driver-old）：更新显卡驱动")
+		"安装 飞桨（PaddlePaddle） 3.0.0（cu126）", "重新运行诊断", "需要你自己处理：显卡驱动太旧：更新显卡驱动")
 }

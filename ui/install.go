@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 
@@ -264,7 +265,7 @@ func (s *installScreen) outcomeLine() string {
 	switch {
 	case o.OK:
 		return st.OK.Render(wrap(st.Pass+" "+i18n.T("ui.install.installed"), s.w))
-	case s.cancelled || o.Result == "cancelled":
+	case s.cancelled || o.Result == app.Cancelled:
 		switch { // what the engine did, not what a cancel usually does
 		case o.VenvRemoved:
 			return st.Warn.Render(wrap(i18n.T("ui.install.cancelled_venv_removed"), s.w))
@@ -286,9 +287,9 @@ func (s *installScreen) outcomeLine() string {
 		msg = i18n.T("ui.install.failed_err_venv_removed", i18n.D{"Err": errText})
 	case o.VenvRemoved:
 		msg = i18n.T("ui.install.failed_venv_removed")
-	case o.Result == "unchanged" && o.Err != nil:
+	case o.Result == app.Unchanged && o.Err != nil:
 		msg = i18n.T("ui.install.failed_err_unchanged", i18n.D{"Err": errText})
-	case o.Result == "unchanged":
+	case o.Result == app.Unchanged:
 		msg = i18n.T("ui.install.failed_unchanged")
 	case o.Restored && o.Err != nil:
 		msg = i18n.T("ui.install.failed_err_restored", i18n.D{"Err": errText})

@@ -163,8 +163,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = clampSize(msg.Width, msg.Height)
+		w, h := clampSize(msg.Width, msg.Height)
+		changed := w != m.width || h != m.height
+		m.width, m.height = w, h
 		m.resize()
+		if changed {
+			// The terminal reflowed the old frame's lines when it shrank; only a clear screen
+			// removes what is left of them (a gap in the header rule on every later screen).
+			return m, tea.ClearScreen
+		}
 		return m, nil
 	case tea.KeyMsg:
 		top := m.top()

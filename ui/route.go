@@ -130,7 +130,7 @@ func (m *Model) sourcesRequest() SourcesRequest {
 
 func exitForOutcome(o Outcome) int {
 	switch o.Result {
-	case "cancelled", "interrupted":
+	case app.Cancelled, app.Interrupted:
 		return app.ExitInterrupted
 	}
 	return app.ExitFailure

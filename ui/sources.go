@@ -37,6 +37,7 @@ type PackageSource struct {
 	Why                         string // why it cannot be used, in plain words
 	Proxy                       string // the proxy its requests went through, "" for none
 	Redirected                  string // the host that answered instead, when the source sent the request on
+	WheelsFrom                  string // the host its page links the wheels on, when not its own
 	Note                        string
 }
 
@@ -236,6 +237,8 @@ func (s *sourcesScreen) submit() tea.Cmd {
 func (s *sourcesScreen) status(p PackageSource) (string, func(...string) string) {
 	st := s.c.Styles
 	switch {
+	case p.Usable() && p.WheelsFrom != "": // the page is the mirror's, the bytes another host's
+		return i18n.T("ui.sources.elsewhere", i18n.D{"Host": p.WheelsFrom, "Millis": p.Millis}), st.Warn.Render
 	case p.Usable():
 		return i18n.T("ui.sources.has", i18n.D{"Mark": st.Pass, "Millis": p.Millis}), st.OK.Render
 	case p.Answers:
@@ -308,6 +311,9 @@ func (s *sourcesScreen) View() string {
 			if p.Redirected != "" {
 				parts = append(parts, i18n.T("ui.sources.redirected", i18n.D{"Host": p.Redirected}))
 			}
+			if p.WheelsFrom != "" {
+				parts = append(parts, i18n.T("ui.sources.wheels_from", i18n.D{"Host": p.WheelsFrom}))
+			}
 			if p.Note != "" {
 				parts = append(parts, p.Note)
 			}
@@ -330,9 +336,12 @@ func (s *sourcesScreen) View() string {
 	if s.typedURL != "" {
 		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": urls.Redact(s.typedURL)})) + "\n")
 	}
-	if r.Proposed >= 0 {
+	switch { // from what the checks found so far, the typed URL's included
+	case r.Proposed >= 0:
 		b.WriteString("\n" + wrap(i18n.T("ui.sources.fastest", i18n.D{"Star": st.Star}), s.w) + "\n")
-	} else {
+	case s.custom != nil && s.custom.Usable():
+		b.WriteString("\n" + st.OK.Render(wrap(i18n.T("ui.sources.custom_has"), s.w)) + "\n")
+	default:
 		b.WriteString("\n" + st.Warn.Render(wrap(i18n.T("ui.sources.none"), s.w)) + "\n")
 	}
 	if s.notice != "" {

@@ -200,3 +200,26 @@ func writeFileT(t *testing.T, path, body string) {
 		t.Fatal(err)
 	}
 }
+
+// Issue: after a typed URL checked "✓ has this build", the screen still said "No source has this
+// build…". The sentence follows what was found, the typed URL included.
+func TestSourcesNoneIsNotSaidOnceTheTypedURLHasTheBuild(t *testing.T) {
+	fb := newFakeBackend()
+	s := defaultSources()
+	for i := range s {
+		s[i].Answers, s[i].HasBuild, s[i].File, s[i].Why = false, false, "", "does not answer"
+	}
+	fb.sources, fb.proposed = s, -1
+	m, scr := newJourneyToSources(t, fb)
+	mustContain(t, m.View(), "No source has this build")
+	for !scr.onInput() {
+		press(t, m, "down")
+	}
+	typeText(t, m, "https://good.example/whl/cu126")
+	press(t, m, "enter")
+	v := m.View()
+	mustContain(t, v, "has this build", "Your URL has this build")
+	if strings.Contains(v, "No source has this build") {
+		t.Fatalf("stale sentence after the typed URL was found good:\n%s", v)
+	}
+}

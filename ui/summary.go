@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 
@@ -40,26 +41,26 @@ func (m *Model) Summary() string {
 
 // resultWords is how an install or repair ended, in words; an ending the catalog does not know is
 // shown as the engine named it.
-func resultWords(result string) string {
+func resultWords(result app.Result) string {
 	switch result {
-	case "installed":
+	case app.Installed:
 		return i18n.T("ui.summary.installed")
-	case "unchanged":
+	case app.Unchanged:
 		return i18n.T("ui.summary.unchanged")
-	case "restored":
+	case app.Restored:
 		return i18n.T("ui.summary.restored")
-	case "damaged":
+	case app.Damaged:
 		return i18n.T("ui.summary.damaged")
-	case "cancelled":
+	case app.Cancelled:
 		return i18n.T("ui.summary.cancelled")
-	case "interrupted":
+	case app.Interrupted:
 		return i18n.T("ui.summary.interrupted")
-	case "failed":
+	case app.Failed:
 		return i18n.T("ui.summary.failed")
-	case "repaired":
+	case app.Repaired:
 		return i18n.T("ui.summary.repaired")
-	case "repair failed": //i18n:raw the engine's result word, matched
+	case app.RepairFailed:
 		return i18n.T("ui.summary.repair_failed")
 	}
-	return result
+	return string(result)
 }

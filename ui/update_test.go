@@ -147,7 +147,7 @@ func TestChannelMarksAndRefusesIncompatible(t *testing.T) {
 		t.Fatalf("cursor starts on the recommended cu126, got %s", got)
 	}
 	v := m.View()
-	mustContain(t, v, "★ cu126", "~ cu118", "minor-version compat", "needs driver 570.26")
+	mustContain(t, v, "★ cu126", "~ cu118", "runs on this driver, with limits", "needs driver 570.26")
 	press(t, m, "up", "enter") // cu128 does not fit
 	topIs[*channelScreen](t, m)
 	mustContain(t, m.View(), "does not fit this machine")

@@ -7,6 +7,7 @@
 #
 # Inputs: a cgo build of gpuwiz at .dev/gpuwiz (or $GPUWIZ), nvidia-smi on PATH, python3. When
 # .dev/gpuwiz-before (or $GPUWIZ_BEFORE) exists, an older build, it runs in the same rotation.
+# Then scripts/device/nvmlcalls.py: each NVML call the probe makes, timed (where a probe's time goes).
 # Output: the figures on stdout and in $OUT/startup.txt, every run's time in $OUT/startup.json.
 #   N=50 scripts/device/startup.sh
 set -euo pipefail
@@ -84,3 +85,6 @@ ver = [once([gpuwiz, "--version"])[0] for _ in range(20)]
 print(row("gpuwiz --version", ver))
 json.dump({"runs": times, "timings": tim, "version": ver}, open(os.path.join(out, "startup.json"), "w"), indent=1)
 PY
+
+echo
+python3 "$here/scripts/device/nvmlcalls.py" 2>&1 | tee "$OUT/nvmlcalls.txt" || true

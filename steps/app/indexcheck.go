@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"net/url"
 	"runtime"
 	"time"
 
@@ -15,9 +14,9 @@ import (
 // IndexCheck is the answer to "does the index serve this build", asked before anything changes.
 type IndexCheck struct {
 	// Asked is false when nothing could be asked: no target Python is known yet, or the wheels come
-	// from a local folder (--find-links DIR). NotAsked says which.
+	// from a flat page or folder (--find-links). NotAsked says which.
 	Asked    bool
-	NotAsked string // "no-python" or "local-find-links"
+	NotAsked string // "no-python" or "find-links"
 	// Verdict is the index's answer: Refused() with the next-best build it serves (NextBest), or
 	// Status indexcheck.CouldNotLook (nothing refused: the download will tell), or served.
 	Verdict indexcheck.Verdict
@@ -25,8 +24,8 @@ type IndexCheck struct {
 
 // Reasons IndexCheck.NotAsked gives.
 const (
-	NotAskedNoPython       = "no-python"
-	NotAskedLocalFindLinks = "local-find-links"
+	NotAskedNoPython  = "no-python"
+	NotAskedFindLinks = "find-links"
 )
 
 // Refused reports that the index does not serve the build: the install must not go on (unless forced).
@@ -54,8 +53,10 @@ type IndexQuery struct {
 // served is offered as the next best. Both front ends ask this before an install.
 func (e *Env) CheckServed(ctx context.Context, q IndexQuery) (IndexCheck, error) {
 	c, python, src := q.Candidate, q.Python, q.Source
-	if src.FindLinks != "" && !isHTTP(src.FindLinks) {
-		return IndexCheck{NotAsked: NotAskedLocalFindLinks}, nil
+	if src.FindLinks != "" {
+		// A flat page (or folder) may list only some of the build's wheels, pip taking the rest from
+		// the index beside it: the page alone cannot say the build is not served.
+		return IndexCheck{NotAsked: NotAskedFindLinks}, nil
 	}
 	if python == "" {
 		return IndexCheck{NotAsked: NotAskedNoPython}, nil
@@ -75,9 +76,4 @@ func (e *Env) CheckServed(ctx context.Context, q IndexQuery) (IndexCheck, error)
 	sel := m.Select(facts)
 	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: indexTimeout}, src, c, facts.OS, pep.Minor(in.Version), sel.Candidates)
 	return IndexCheck{Asked: true, Verdict: v}, nil
-}
-
-func isHTTP(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https")
 }

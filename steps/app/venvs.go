@@ -34,6 +34,7 @@ const (
 	ProblemsLeft Result = "repaired, problems left" //i18n:raw a value of the list file
 	RepairFailed Result = "repair failed"           //i18n:raw a value of the list file
 	Cancelled    Result = "cancelled"
+	Interrupted  Result = "interrupted" // the wizard closed by a signal during the run
 	Failed       Result = "failed"
 	// VerifyFailed is an install whose new set is in place but failed verification: not Installed,
 	// which the list shows as working.

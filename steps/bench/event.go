@@ -94,6 +94,11 @@ type Skip struct {
 type Failure struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
+	// Facts of a no-device failure, for a sentence in the user's language: the build and
+	// CUDA_VISIBLE_DEVICES as the script saw it (nil: not set; Python's None never reaches a screen).
+	FrameworkVersion string  `json:"framework_version,omitempty"`
+	CUDA             string  `json:"cuda,omitempty"`
+	Visible          *string `json:"visible,omitempty"`
 }
 
 // Done is the script's last line.

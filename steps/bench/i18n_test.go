@@ -112,3 +112,19 @@ func TestChineseErrorsBeforeARun(t *testing.T) {
 	contains(t, "no framework", err.Error(), python, "既没有装 torch 也没有装 paddle", "gpuwiz install", "--python")
 	i18ntest.NoEnglishProse(t, "no framework", err.Error())
 }
+
+// Issue: "CUDA_VISIBLE_DEVICES=None" (Python's None, in English in both languages) on the verdict of
+// a build that sees no GPU. The script sends the facts; the sentence is the catalog's.
+func TestNoDeviceVerdictSaysTheVariableInWords(t *testing.T) {
+	unset := ParseLine([]byte(`{"type":"error","kind":"no-device","message":"torch 2.6.0 (CUDA 12.6) sees no usable GPU","framework_version":"2.6.0","cuda":"12.6","visible":null}`)).(Failure)
+	set := ParseLine([]byte(`{"type":"error","kind":"no-device","message":"x","framework_version":"2.6.0","cuda":"12.6","visible":"-1"}`)).(Failure)
+	if w := failureWords(&unset); strings.Contains(w, "None") || !strings.Contains(w, "driver") {
+		t.Errorf("unset: %s", w)
+	}
+	if w := failureWords(&set); !strings.Contains(w, `CUDA_VISIBLE_DEVICES is "-1"`) {
+		t.Errorf("set: %s", w)
+	}
+	i18ntest.Chinese(t)
+	i18ntest.NoEnglishOnScreen(t, "no-device verdict", failureWords(&unset))
+	i18ntest.NoEnglishOnScreen(t, "no-device verdict", failureWords(&set))
+}

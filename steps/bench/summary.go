@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -172,7 +173,13 @@ func failureWords(f *Failure) string {
 	case KindNoCUDABuild:
 		return i18n.T("bench.failure.no_cuda_build", i18n.D{"Message": msg})
 	case KindNoDevice:
-		return i18n.T("bench.failure.no_device", i18n.D{"Message": msg})
+		switch {
+		case f.CUDA == "": // an older script's message, or the GPU index out of range
+			return i18n.T("bench.failure.no_device", i18n.D{"Message": msg})
+		case f.Visible == nil:
+			return i18n.T("bench.failure.no_device_unset", i18n.D{"Version": f.FrameworkVersion, "CUDA": f.CUDA})
+		}
+		return i18n.T("bench.failure.no_device_visible", i18n.D{"Version": f.FrameworkVersion, "CUDA": f.CUDA, "Visible": strconv.Quote(*f.Visible)})
 	case KindArchMissing:
 		return i18n.T("bench.failure.arch_missing", i18n.D{"Message": msg})
 	case KindOOM:

@@ -273,14 +273,14 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 }
 
 // indexNotes words the index's answer for the plan: a build forced past a refusal, an index that
-// could not be read, a local folder that could not be asked.
+// could not be read, a --find-links page or folder that was not asked.
 func indexNotes(c app.IndexCheck) []string {
 	switch {
 	case c.Refused():
 		return []string{"--force: " + c.Verdict.Message()}
 	case c.CouldNotLook():
 		return []string{i18n.T("cli.install.index_unreadable", i18n.D{"Reason": c.Verdict.Reason()})}
-	case c.NotAsked == app.NotAskedLocalFindLinks:
+	case c.NotAsked == app.NotAskedFindLinks:
 		return []string{i18n.T("cli.install.index_not_checked")}
 	}
 	return nil

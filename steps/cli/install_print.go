@@ -5,6 +5,7 @@ import (
 	"gpuwiz/steps/shellquote"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -95,7 +96,11 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	if o.Verify != nil {
 		printVerify(w, *o.Verify)
 	}
-	if o.ConstraintsFile != "" {
+	switch {
+	case o.Protected != "":
+		fmt.Fprintln(w, i18n.T("cli.install.result.protected", i18n.D{"Config": o.Protected, "File": o.ConstraintsFile,
+			"Off": shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--off", "--venv", filepath.Dir(o.ConstraintsFile))}))
+	case o.ConstraintsFile != "":
 		fmt.Fprintln(w, i18n.T("cli.install.result.constraints", i18n.D{"File": shellquote.Command(runtime.GOOS, o.ConstraintsFile)}))
 	}
 	for _, wn := range o.Warnings {

@@ -120,6 +120,10 @@ func checkWords(r indexcheck.Result) string {
 	var parts []string
 	switch r.Status {
 	case indexcheck.Served:
+		if r.WheelsFrom != "" { // served, but the bytes come from another host than this source
+			parts = append(parts, i18n.T("cli.matrix.check.elsewhere", i18n.D{"Host": r.WheelsFrom}))
+			break
+		}
 		parts = append(parts, i18n.T("cli.matrix.check.ok"))
 	case indexcheck.Phantom:
 		parts = append(parts, i18n.T("cli.matrix.check.phantom", i18n.D{"Missing": r.MissingList()}))

@@ -7,6 +7,7 @@ import (
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/verify"
 )
 
 var torchFamily = []string{"torch", "torchvision", "torchaudio"}
@@ -222,6 +223,19 @@ func checkFrameworkOwnCheck(e *Evidence, explained bool) []Finding {
 	}
 	fix := i18n.T("doctor.own_check.fix")
 	joined := strings.Join(ev, "\n")
+	if de, ok := verify.ParseDLLError(fc.ImportError + "\n" + joined); ok {
+		cause, dllFix := verify.DLLCause(de)
+		ev = append(ev, cause)
+		if de.Code == 1114 {
+			ev = append(ev, copiesEvidence(e.VCRuntimeCopies)...)
+		}
+		return []Finding{{
+			Code: CodeFrameworkCheckFailed, Severity: SeverityError,
+			Title:    i18n.T("doctor.own_check.title", i18n.D{"Framework": frameworkTitle(fc.Framework)}),
+			Evidence: ev,
+			Fix:      dllFix,
+		}}
+	}
 	switch {
 	case strings.Contains(joined, "WinError 126") || strings.Contains(joined, "DLL load failed"):
 		fix = i18n.T("doctor.own_check.fix_dll")

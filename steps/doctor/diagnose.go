@@ -15,6 +15,7 @@ func Diagnose(e *Evidence) []Finding {
 	add(checkPaddleMixed(e))
 	add(checkCPUBuild(e))
 	add(checkChannelMismatch(e))
+	add(checkProtection(e))
 	add(checkLeftovers(e))
 	add(checkTorchAndPaddle(e))
 	add(checkCondaConflict(e))
@@ -44,7 +45,8 @@ func explainsFrameworkFailure(fs []Finding) bool {
 			continue
 		}
 		switch f.Code {
-		case CodeCPUBuild, CodePaddleMixed, CodeNoDriver, CodeDriverTooOld, CodeArchMissing, CodeCUDAVisibleDevices, CodePythonBroken:
+		case CodeCPUBuild, CodePaddleMixed, CodeNoDriver, CodeDriverTooOld, CodeArchMissing, CodeCUDAVisibleDevices, CodePythonBroken,
+			CodeVCRuntimeOld:
 			return true
 		}
 	}

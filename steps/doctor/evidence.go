@@ -4,6 +4,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/install"
+	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
 )
 
@@ -25,9 +26,12 @@ type Evidence struct {
 	GPUError        string
 	Lock            *LockedBuild
 	Interrupted     *install.Interrupted // the venv's journal names a run that did not finish
-	PipIndexes      []IndexSetting
-	PipOnPath       *PipOnPath
-	DLLs            []DLLHit
+	// Protection is what the venv's pip configuration and constraints.txt say about keeping the
+	// build gpuwiz installed (nil when gpuwiz's requirements.lock is not there).
+	Protection *Protection
+	PipIndexes []IndexSetting
+	PipOnPath  *PipOnPath
+	DLLs       []DLLHit
 	// CUDAVisibleDevices is nil when the variable is unset; "" when it is set but empty.
 	CUDAVisibleDevices *string
 	Registry           RegistryFacts
@@ -88,6 +92,15 @@ type LockedBuild struct {
 	Version   string `json:"version"`   // "2.8.0"
 	Label     string `json:"label"`     // "+cu126"; "" when the lock names none
 	Channel   string `json:"channel"`   // "cu126"
+}
+
+// Protection is the venv's own defence of its build: gpuwiz's lines in pip's configuration and the
+// lock's framework pins that constraints.txt lacks.
+type Protection struct {
+	Status      keep.Status `json:"status"`
+	Constraints string      `json:"constraints"`       // the constraints file
+	Missing     []string    `json:"missing,omitempty"` // lock pins the constraints file does not hold
+	NoFile      bool        `json:"no_file,omitempty"` // the constraints file is gone
 }
 
 // IndexSetting is one place that adds or replaces pip's package index.

@@ -46,6 +46,8 @@ const (
 	CodeCUDAVisibleDevices     = "cuda-visible-devices"
 	CodeTorchAndPaddleTogether = "torch-and-paddle-together"
 	CodeCondaConflict          = "conda-conflict"
+	CodeNotProtected           = "not-protected"
+	CodeConstraintsStale       = "constraints-stale"
 	// Beyond the fixed list: the framework's own check failed for a reason no other code explains,
 	// no framework is installed at all, or the Python could not be inspected.
 	CodeFrameworkCheckFailed = "framework-check-failed"

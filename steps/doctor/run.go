@@ -187,6 +187,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	if venv != "" {
 		ev.Lock = readLock(d.FS, d.GOOS, venv)
 		ev.Interrupted = d.Journal(venv)
+		ev.Protection = readProtection(d.FS, d.GOOS, venv)
 		if st, err := d.FS.Stat(joinFor(d.GOOS, venv, "conda-meta")); err == nil && st.IsDir() {
 			fws := []string{"torch", "paddle"}
 			if fw := ev.installedFramework(); fw != "" {

@@ -5,13 +5,7 @@ import (
 )
 
 // RuntimeCopy is one msvcp140.dll in a folder the loader searches, with its file version.
-type RuntimeCopy struct {
-	Path    string `json:"path"`
-	Version string `json:"version,omitempty"` // "14.36.32532.0"; "" when it could not be read
-	From    string `json:"from"`              // "framework", "python", "System32", "PATH"
-	Loads   bool   `json:"loads"`             // the copy the framework's DLLs get
-	Error   string `json:"error,omitempty"`
-}
+type RuntimeCopy = dllver.Copy
 
 // vcRuntimeDLL is the VC++ runtime DLL whose version decides (pytorch/pytorch#169429: c10.dll
 // needs msvcp140.dll 14.40 from torch 2.9 on).
@@ -45,28 +39,12 @@ func findRuntimeCopies(fsys FS, goos string, env Environ, ev *Evidence) []Runtim
 	for _, p := range pathList(goos, getenv(env, "PATH")) {
 		dirs = append(dirs, dir{p, "PATH"})
 	}
-	var out []RuntimeCopy
-	seen := map[string]bool{}
+	var ds []dllver.Dir
 	for _, d := range dirs {
-		key := normPath(d.path, goos)
-		if d.path == "" || seen[key] {
-			continue
-		}
-		seen[key] = true
-		p := joinFor(goos, d.path, vcRuntimeDLL)
-		data, err := fsys.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		c := RuntimeCopy{Path: p, From: d.from, Loads: len(out) == 0}
-		if v, err := dllver.Read(data); err == nil {
-			c.Version = v.String()
-		} else {
-			c.Error = err.Error()
-		}
-		out = append(out, c)
+		ds = append(ds, dllver.Dir{Path: d.path, From: d.from})
 	}
-	return out
+	join := func(dir, name string) string { return joinFor(goos, dir, name) }
+	return dllver.FindCopies(vcRuntimeDLL, ds, join, fsys.ReadFile)
 }
 
 // pythonAppDir is the folder of the python.exe that runs: a venv's base Python, else the
@@ -95,21 +73,4 @@ func parentFor(goos, p string) string {
 		return ""
 	}
 	return p[:i]
-}
-
-func normPath(p, goos string) string {
-	n := []byte(p)
-	for i, c := range n {
-		if c == '\\' {
-			n[i] = '/'
-		}
-		if goos == "windows" && c >= 'A' && c <= 'Z' {
-			n[i] = c + 'a' - 'A'
-		}
-	}
-	s := string(n)
-	for len(s) > 1 && s[len(s)-1] == '/' {
-		s = s[:len(s)-1]
-	}
-	return s
 }

@@ -130,3 +130,19 @@ func TestWrongGPUResultIsAFrameworkCheckFailure(t *testing.T) {
 		t.Fatalf("a wrong result is not a CPU build or missing arch: %s", codes(rep))
 	}
 }
+
+// Issue: a torch whose __init__.py was missing (a cut-short install) was called "a CPU build". It
+// imports as an empty namespace package; doctor says the install is incomplete and reinstalls.
+func TestTorchWithoutInitIsIncompleteNotCPU(t *testing.T) {
+	venv := newVenv(t)
+	writeDist(t, venv, "torch", "2.8.0+cu128", torchStub("2.8.0+cu128", "12.8", goodArchs, true))
+	must(t, os.Remove(filepath.Join(sitePackages(t, venv), "torch", "__init__.py")))
+	rep := runDoctor(t, linuxDeps(t, "gpu-cc90.json", nil), venv)
+	if rep.HasCode(CodeCPUBuild) {
+		t.Fatalf("a torch without __init__.py is called a CPU build: %s", codes(rep))
+	}
+	f := requireCode(t, rep, CodeFrameworkCheckFailed, SeverityError)
+	if !strings.Contains(f.Title+f.Fix+strings.Join(f.Evidence, "\n"), "__init__.py") {
+		t.Fatalf("the finding does not say __init__.py is missing: %+v", f)
+	}
+}

@@ -219,3 +219,27 @@ func TestFindPipOnWindowsPathWithPathext(t *testing.T) {
 		t.Fatalf("findOnPath = %q", got)
 	}
 }
+
+// The framework's own check failing with WinError 1114 says the DLL was found but failed to
+// initialise, with the msvcp140.dll that loads; 126 says not found, with another fix.
+func TestFrameworkCheckTells1114From126(t *testing.T) {
+	copies := []RuntimeCopy{{Path: `C:\Anaconda3\msvcp140.dll`, Version: "14.29.30139.0", From: "python", Loads: true}, {Path: `C:\Windows\System32\msvcp140.dll`, Version: "14.44.35211.0", From: "System32"}}
+	run := func(importErr string) *Finding {
+		ev := &Evidence{GOOS: "windows", GPU: gpu.Report{Available: true}, VCRuntimeCopies: copies,
+			Framework: FrameworkCheck{Ran: true, Framework: "torch", ImportError: importErr}}
+		rep := Report{Findings: Diagnose(ev)}
+		return requireCode(t, rep, CodeFrameworkCheckFailed, SeverityError)
+	}
+	f := run(`OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "C:\venvs\gpu\Lib\site-packages\torch\lib\c10.dll" or one of its dependencies.`)
+	ev := strings.Join(f.Evidence, "\n")
+	for _, want := range []string{`c10.dll was found but failed to initialise ([WinError 1114])`, `msvcp140.dll that loads: C:\Anaconda3\msvcp140.dll (14.29.30139.0, next to python.exe)`, `another copy: C:\Windows\System32\msvcp140.dll`} {
+		if !strings.Contains(ev, want) {
+			t.Errorf("1114 evidence lacks %q:\n%s", want, ev)
+		}
+	}
+	g := run(`OSError: [WinError 126] The specified module could not be found. Error loading "C:\venvs\gpu\Lib\site-packages\torch\lib\fbgemm.dll" or one of its dependencies.`)
+	ev = strings.Join(g.Evidence, "\n")
+	if !strings.Contains(ev, "fbgemm.dll, or a DLL it needs, was not found ([WinError 126])") || strings.Contains(ev, "msvcp140.dll that loads") || g.Fix == f.Fix {
+		t.Errorf("126: %s\nfix %q", ev, g.Fix)
+	}
+}

@@ -1,7 +1,9 @@
-// Package fetch downloads a set of files whose sha256 is known: several at once, a large one in
-// several HTTP Range parts when the server allows it, each into a partial file that a later run
-// continues, and every file checked against its sha256 before it is renamed into place. It follows
-// pip's network rules (proxies, certificate, credentials in the index URL, retries).
+// Package fetch downloads a set of wheels: several at once, at most a few connections to one host,
+// a large one in several HTTP Range parts when the server takes them (found by asking for a range,
+// not from HEAD), each into a partial file that a later run continues, and every file checked
+// before it is renamed into place: against the sha256 the index gave, or, when it gave none, every
+// zip member against its CRC-32 (the sha256 is then computed). It follows pip's network rules
+// (proxies, certificate, credentials in the index URL, retries).
 package fetch
 
 import (
@@ -29,14 +31,18 @@ import (
 type File struct {
 	URL    string // may hold user:password@ (sent as basic auth, never shown)
 	Name   string // file name in the destination dir
-	SHA256 string // hex; required
+	SHA256 string // hex; "" when the source gives none: the file is then checked as a zip
 	Size   int64  // 0 when unknown (asked of the server)
+	// Ranges says the server already answered a Range request for this file with its Size (the
+	// resolve read the wheel's metadata so): nothing is asked before the download.
+	Ranges bool
 }
 
 // Options tune a fetch.
 type Options struct {
 	Dir         string
 	Connections int   // connections at once over all files (default 8)
+	PerHost     int   // connections at once to one host (default DefaultPerHost)
 	PartSize    int64 // a file is split into parts of at least this size (default 16 MiB)
 	MaxParts    int   // parts of one file at most (default Connections)
 	Retries     int   // retries of one part after a failure without progress (default 5, as pip)
@@ -46,6 +52,8 @@ type Options struct {
 	// Checked says a file in place was already checked against this sha256 by this process (an
 	// earlier step of the same install), so it is not read again; nil: every file is checked.
 	Checked func(name, sha256 string) bool
+
+	pool *pool // the run's connections per host
 }
 
 // Result says what a fetch did.
@@ -62,7 +70,8 @@ type FileResult struct {
 	Fetched int64
 	Reused  int64
 	Parts   int
-	Ranges  bool // the server answered Range requests for it
+	Ranges  bool   // the server answered Range requests for it
+	SHA256  string // the file's sha256 once it is in place: the index's, or computed after the zip check
 }
 
 var (
@@ -86,6 +95,9 @@ func (o *Options) defaults() {
 	if o.PartSize <= 0 {
 		o.PartSize = 16 << 20
 	}
+	if o.PerHost <= 0 {
+		o.PerHost = DefaultPerHost
+	}
 	if o.MaxParts <= 0 {
 		o.MaxParts = o.Connections
 	}
@@ -108,6 +120,7 @@ type job struct {
 	parts   []*part
 	nparts  int
 	ranges  bool
+	sum     string // sha256 once checked
 	f       *os.File
 	left    atomic.Int32 // parts not finished
 	fetched atomic.Int64
@@ -146,7 +159,7 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 		if f.Name == "" || f.Name != filepath.Base(f.Name) || strings.ContainsAny(f.Name, `/\`) || f.Name == "." || f.Name == ".." {
 			return res, errors.New(i18n.T("fetch.err.name", i18n.D{"Name": strconv.Quote(f.Name)}))
 		}
-		if _, err := hex.DecodeString(f.SHA256); err != nil || len(f.SHA256) != 64 {
+		if _, err := hex.DecodeString(f.SHA256); f.SHA256 != "" && (err != nil || len(f.SHA256) != 64) {
 			return res, errors.New(i18n.T("fetch.err.sha", i18n.D{"File": f.Name, "SHA": strconv.Quote(f.SHA256)}))
 		}
 		if seen[f.Name] {
@@ -156,6 +169,7 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 		if _, err := o.Network.request(f.URL); err != nil {
 			return res, fmt.Errorf("%s: %w", f.Name, err)
 		}
+		f.SHA256 = strings.ToLower(f.SHA256)
 		jobs = append(jobs, &job{File: f, host: hostOf(f.URL), path: filepath.Join(o.Dir, f.Name)})
 	}
 	c := o.Progress
@@ -183,14 +197,23 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 	fail := func(err error) {
 		errOnce.Do(func() { firstErr = err; cancel() })
 	}
+	pl := newPool(ctx, o.PerHost)
+	o.pool = pl
 
-	// Sizes and range support, asked of the server for every file whose state does not know them.
+	// Sizes and range support, asked of the server for every file that neither its state nor the
+	// resolve knows them of: all before the first byte, so the total is known from the start.
 	c.unknown.Add(int64(len(todo)))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, o.Connections*2)
+	sem := make(chan struct{}, o.Connections)
 	for _, j := range todo {
 		if j.st != nil {
 			j.Size, j.ranges = j.st.Size, true
+			c.total.Add(j.Size)
+			c.unknown.Add(-1)
+			continue
+		}
+		if j.File.Ranges && j.Size > 0 {
+			j.ranges = true
 			c.total.Add(j.Size)
 			c.unknown.Add(-1)
 			continue
@@ -200,7 +223,11 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			size, ranges, err := o.head(ctx, client, j)
+			if !pl.acquire(ctx, j.host) {
+				return
+			}
+			size, ranges, err := o.probe(ctx, client, j)
+			pl.release(j.host)
 			if err != nil {
 				fail(err)
 				return
@@ -279,21 +306,20 @@ func Fetch(ctx context.Context, files []File, o Options) (Result, error) {
 		}
 	}()
 
-	queue := make(chan *part, len(parts))
-	for _, p := range parts {
-		queue <- p
-	}
-	close(queue)
+	pl.parts = parts
 	for w := 0; w < o.Connections; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for p := range queue {
-				if ctx.Err() != nil {
+			for {
+				p := pl.next(ctx)
+				if p == nil {
 					return
 				}
 				if p.idx >= 0 {
-					if err := o.fetchPart(ctx, client, p); err != nil {
+					err := o.fetchPart(ctx, client, p)
+					pl.release(p.j.host)
+					if err != nil {
 						fail(err)
 						return
 					}
@@ -349,7 +375,7 @@ func (o *Options) log(s string) {
 
 func (o *Options) result(jobs []*job, res Result) Result {
 	for _, j := range jobs {
-		fr := FileResult{Name: j.Name, Size: j.Size, Fetched: j.fetched.Load(), Reused: j.reused, Ranges: j.ranges}
+		fr := FileResult{Name: j.Name, Size: j.Size, Fetched: j.fetched.Load(), Reused: j.reused, Ranges: j.ranges, SHA256: j.sum}
 		if j.reused < j.Size || j.Size == 0 {
 			fr.Parts = j.nparts
 		}
@@ -370,18 +396,37 @@ func (j *job) checkExisting(checked func(name, sha string) bool) bool {
 		_ = os.Remove(j.path)
 		return false
 	}
-	if checked != nil && checked(j.Name, strings.ToLower(j.SHA256)) {
-		j.Size = info.Size()
+	if j.SHA256 != "" && checked != nil && checked(j.Name, j.SHA256) {
+		j.Size, j.sum = info.Size(), j.SHA256
 		return true
 	}
-	sum, err := FileSHA256(j.path)
-	if err != nil || sum != strings.ToLower(j.SHA256) {
+	sum, err := checkFile(j.path, j.SHA256)
+	if err != nil {
 		_ = os.Remove(j.path)
 		return false
 	}
-	j.Size = info.Size()
+	j.Size, j.sum = info.Size(), sum
 	removePartial(j.path)
 	return true
+}
+
+// checkFile is the sha256 of the file at path when it is want, or, with want "", when the file is a
+// whole zip (CheckZip, read at the same time).
+func checkFile(path, want string) (string, error) {
+	if want != "" {
+		sum, err := FileSHA256(path)
+		if err == nil && sum != want {
+			err = ErrHashMismatch
+		}
+		return sum, err
+	}
+	zipErr := make(chan error, 1)
+	go func() { zipErr <- CheckZip(path) }()
+	sum, err := FileSHA256(path)
+	if zerr := <-zipErr; zerr != nil {
+		return sum, zerr
+	}
+	return sum, err
 }
 
 // FileSHA256 is the hex sha256 of a file's bytes.
@@ -403,29 +448,38 @@ func removePartial(final string) {
 	_ = os.Remove(final + StateSuffix)
 }
 
-// head asks the server for the file's size and whether it takes Range requests. A server that
-// refuses HEAD is not an error: the download then asks for the whole file in one part.
-func (o *Options) head(ctx context.Context, client *http.Client, j *job) (size int64, ranges bool, err error) {
+// probe asks the server for the file's first byte: a 206 whose Content-Range starts there and
+// gives the size says it takes Range requests; a 200 says it sends whole files only (the size from
+// Content-Length, when it says one). HEAD is not asked: plenty of servers answer it without
+// Accept-Ranges while taking ranges on GET, or do not allow it at all.
+func (o *Options) probe(ctx context.Context, client *http.Client, j *job) (size int64, ranges bool, err error) {
 	for attempt := 0; ; attempt++ {
 		req, err := o.Network.request(j.URL)
 		if err != nil {
 			return 0, false, err
 		}
-		req.Method = http.MethodHead
+		req.Header.Set("Range", "bytes=0-0")
 		resp, err := client.Do(req.WithContext(ctx))
+		var wait time.Duration
 		if err == nil {
-			resp.Body.Close()
+			resp.Body.Close() // a 200 sends the whole file: the connection is dropped, not read
 			switch {
+			case resp.StatusCode == http.StatusPartialContent:
+				if start, total, ok := contentRange(resp.Header.Get("Content-Range")); ok && start == 0 && total > 0 {
+					return total, true, nil
+				}
+				return 0, false, nil // a range it cannot say the size of: one stream
 			case resp.StatusCode == http.StatusOK:
-				return max(resp.ContentLength, 0), strings.Contains(strings.ToLower(resp.Header.Get("Accept-Ranges")), "bytes"), nil
+				return max(resp.ContentLength, 0), false, nil
 			case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
 				return 0, false, j.fail(i18n.T("fetch.why.status", i18n.D{"Status": resp.Status}))
 			case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 				return 0, false, j.authError(resp.Status)
 			case !retryable(resp.StatusCode):
-				return 0, false, nil // HEAD not allowed (405, 501…): the GET will tell
+				return 0, false, nil // 416 and the like: the GET of the whole file will tell
 			}
-			err = fmt.Errorf("%s", resp.Status)
+			wait = o.slowDown(j, resp)
+			err = errors.New(i18n.T("fetch.why.status", i18n.D{"Status": resp.Status}))
 		}
 		if ctx.Err() != nil {
 			return 0, false, ctx.Err()
@@ -434,10 +488,24 @@ func (o *Options) head(ctx context.Context, client *http.Client, j *job) (size i
 			return 0, false, j.fail(i18n.N("fetch.why.tries", attempt+1, i18n.D{"Why": why(err)}))
 		}
 		o.log(i18n.T("fetch.log.retry", i18n.D{"File": j.Name, "Host": j.host, "Why": why(err)}))
-		if !sleep(ctx, backoff(attempt)) {
+		if !sleep(ctx, max(backoff(attempt), wait)) {
 			return 0, false, ctx.Err()
 		}
 	}
+}
+
+// slowDown is a 429 or 503 answer: the host gets one connection fewer, and the wait it asked for
+// (Retry-After) is returned.
+func (o *Options) slowDown(j *job, resp *http.Response) time.Duration {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+		return 0
+	}
+	if o.pool != nil {
+		if n, ok := o.pool.fewer(j.host); ok {
+			o.log(i18n.T("fetch.log.fewer", i18n.D{"Host": j.host, "Status": resp.Status, "Count": n}))
+		}
+	}
+	return retryAfter(resp)
 }
 
 // fail is an error of j's download: why (a catalog message) it failed.
@@ -519,6 +587,11 @@ func (o *Options) fetchPart(ctx context.Context, client *http.Client, p *part) e
 	failures := 0
 	for {
 		progressed, err := o.getPart(ctx, client, p)
+		var wait time.Duration
+		var sd *slowDownError
+		if errors.As(err, &sd) {
+			wait = sd.wait
+		}
 		if err == nil {
 			return nil
 		}
@@ -538,7 +611,7 @@ func (o *Options) fetchPart(ctx context.Context, client *http.Client, p *part) e
 			return j.fail(i18n.N("fetch.why.tries_resume", failures+1, i18n.D{"Why": why(err)}))
 		}
 		o.log(i18n.T("fetch.log.retry", i18n.D{"File": j.Name, "Host": j.host, "Why": why(err)}))
-		if !sleep(ctx, backoff(failures)) {
+		if !sleep(ctx, max(backoff(failures), wait)) {
 			return ctx.Err()
 		}
 		failures++
@@ -546,6 +619,14 @@ func (o *Options) fetchPart(ctx context.Context, client *http.Client, p *part) e
 }
 
 type permanentError struct{ err error }
+
+// slowDownError is a 429 or 503 answer, with the wait the server asked for.
+type slowDownError struct {
+	err  error
+	wait time.Duration
+}
+
+func (e *slowDownError) Error() string { return e.err.Error() }
 
 func (e *permanentError) Error() string { return e.err.Error() }
 
@@ -576,7 +657,7 @@ func (o *Options) getPart(ctx context.Context, client *http.Client, p *part) (pr
 	defer resp.Body.Close()
 	switch {
 	case j.ranges && resp.StatusCode == http.StatusPartialContent:
-		if start, ok := contentRangeStart(resp.Header.Get("Content-Range")); !ok || start != from {
+		if start, _, ok := contentRange(resp.Header.Get("Content-Range")); !ok || start != from {
 			return false, &permanentError{j.fail(i18n.T("fetch.why.range_mismatch", i18n.D{"Range": resp.Header.Get("Content-Range"), "From": from}))}
 		}
 	case resp.StatusCode == http.StatusOK && (!j.ranges || from == 0 && p.end == j.Size):
@@ -593,7 +674,8 @@ func (o *Options) getPart(ctx context.Context, client *http.Client, p *part) (pr
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		return false, &permanentError{j.authError(resp.Status)}
 	case retryable(resp.StatusCode):
-		return false, errors.New(i18n.T("fetch.why.status", i18n.D{"Status": resp.Status}))
+		wait := o.slowDown(j, resp)
+		return false, &slowDownError{errors.New(i18n.T("fetch.why.status", i18n.D{"Status": resp.Status})), wait}
 	default:
 		return false, &permanentError{j.fail(i18n.T("fetch.why.status", i18n.D{"Status": resp.Status}))}
 	}
@@ -641,18 +723,31 @@ func (o *Options) getPart(ctx context.Context, client *http.Client, p *part) (pr
 	return progressed, nil
 }
 
-// contentRangeStart reads "bytes 100-199/1000".
-func contentRangeStart(h string) (int64, bool) {
+// contentRange reads "bytes 100-199/1000": the first byte and the total (-1 for "/*").
+func contentRange(h string) (start, total int64, ok bool) {
 	rest, ok := strings.CutPrefix(h, "bytes ")
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
-	first, _, ok := strings.Cut(rest, "-")
+	rng, tot, ok := strings.Cut(rest, "/")
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
-	n, err := strconv.ParseInt(first, 10, 64)
-	return n, err == nil
+	first, _, ok := strings.Cut(rng, "-")
+	if !ok {
+		return 0, 0, false
+	}
+	start, err := strconv.ParseInt(first, 10, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	total = -1
+	if tot != "*" {
+		if total, err = strconv.ParseInt(tot, 10, 64); err != nil {
+			return 0, 0, false
+		}
+	}
+	return start, total, true
 }
 
 // finish checks the whole partial file against its sha256 and renames it into place; a wrong one
@@ -669,18 +764,23 @@ func (o *Options) finish(j *job) error {
 			_ = os.Truncate(part, j.Size)
 		}
 	}
-	sum, err := FileSHA256(part)
-	if err != nil {
+	sum, err := checkFile(part, j.SHA256)
+	var zp *zipProblem
+	if err != nil && !errors.Is(err, ErrHashMismatch) && !errors.As(err, &zp) {
 		return fmt.Errorf("%s: %w", j.Name, err)
 	}
-	if sum != strings.ToLower(j.SHA256) {
+	if err != nil {
 		j.mu.Lock()
 		j.st = nil
 		removePartial(j.path)
 		j.mu.Unlock()
 		o.Progress.done.Add(-(j.fetched.Load() + j.reused))
-		return &kindError{of: ErrHashMismatch, msg: i18n.T("fetch.err.hash", i18n.D{"File": j.Name, "Host": j.host, "Got": sum, "Want": strings.ToLower(j.SHA256)})}
+		if zp != nil {
+			return &kindError{of: ErrBadZip, msg: i18n.T("fetch.err.zip", i18n.D{"File": j.Name, "Host": j.host, "Why": zp.why})}
+		}
+		return &kindError{of: ErrHashMismatch, msg: i18n.T("fetch.err.hash", i18n.D{"File": j.Name, "Host": j.host, "Got": sum, "Want": j.SHA256})}
 	}
+	j.sum = sum
 	if err := os.Rename(part, j.path); err != nil {
 		return fmt.Errorf("%s: %w", j.Name, err)
 	}

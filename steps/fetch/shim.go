@@ -24,15 +24,18 @@ import (
 	"gpuwiz/steps/urls"
 )
 
-// Shim is a loopback stand-in for package indexes, for a pip resolve that downloads no wheel.
-// pip is pointed at it instead of the real index: it fetches the real project pages (with pip's
-// proxy, certificate and credentials), hands them on with every wheel link pointing back to
-// itself, passes PEP 658 metadata files through, and answers a request for a wheel with a stub
-// of a few hundred bytes made of that metadata. So `pip install --dry-run --report` resolves
-// with pip's own resolver whatever its version (pip before 25.3 downloads every wheel of a dry
-// run whole), and Lookup maps each stub URL in the report back to the real URL and sha256.
+// Shim is a loopback stand-in for package indexes and flat find-links pages, for a pip resolve
+// that downloads no wheel. pip is pointed at it instead of the real sources: it fetches the real
+// pages (with pip's proxy, certificate and credentials), hands them on with every wheel link
+// pointing back to itself and marked as having PEP 658 metadata, serves that metadata (the
+// index's own metadata file, else the wheel's METADATA read out of the remote zip with Range
+// requests, see lazywheel.go), and answers a request for a wheel with a stub of a few hundred
+// bytes made of it. So `pip install --dry-run --report` resolves with pip's own resolver whatever
+// its version (pip before 25.3 downloads every wheel of a dry run whole) and whatever the source
+// serves, and File maps each stub URL in the report back to the real file.
 type Shim struct {
 	net     Network
+	opts    ShimOptions
 	client  *http.Client
 	srv     *http.Server
 	ln      net.Listener
@@ -43,7 +46,9 @@ type Shim struct {
 	links []shimLink // by id
 	stubs int        // stub wheels served
 	memo  map[string]*memoEntry
-	ctx   context.Context // the shim's lifetime, for prefetches
+	info  map[string]wheelInfo // real URL → what its metadata's read learned
+	lazy  int                  // wheels whose metadata was read out of the remote zip
+	ctx   context.Context      // the shim's lifetime, for prefetches
 	stop  context.CancelFunc
 }
 
@@ -65,9 +70,27 @@ type shimLink struct {
 	metadata bool   // the real index serves real+".metadata"
 }
 
-// StartShim serves indexes (real index URLs) on a loopback port until Close.
-func StartShim(n Network, indexes []string) (*Shim, error) {
-	n.Credentials = append(append([]string{}, n.Credentials...), indexes...)
+// ShimOptions are what a shim needs besides the sources.
+type ShimOptions struct {
+	// FindLinks are flat pages of wheels (pip --find-links URLs), served as FindLinksURL(i).
+	FindLinks []string
+	// Keep is the folder a wheel from a server without Range requests is downloaded into whole
+	// (its metadata cannot be read otherwise); "" keeps none.
+	Keep string
+	// Progress counts those whole downloads; may be nil.
+	Progress *Counters
+}
+
+// wheelInfo is what reading a wheel's metadata learned of the real file.
+type wheelInfo struct {
+	size   int64
+	ranges bool
+	kept   string // sha256 of the whole file kept in ShimOptions.Keep
+}
+
+// StartShim serves indexes (real index URLs) and o.FindLinks on a loopback port until Close.
+func StartShim(n Network, indexes []string, o ShimOptions) (*Shim, error) {
+	n.Credentials = append(append(append([]string{}, n.Credentials...), indexes...), o.FindLinks...)
 	client, err := n.client(8)
 	if err != nil {
 		return nil, err
@@ -76,7 +99,7 @@ func StartShim(n Network, indexes []string) (*Shim, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Shim{net: n, client: client, ln: ln, base: "http://" + ln.Addr().String(), indexes: indexes, memo: map[string]*memoEntry{}}
+	s := &Shim{net: n, opts: o, client: client, ln: ln, base: "http://" + ln.Addr().String(), indexes: indexes, memo: map[string]*memoEntry{}, info: map[string]wheelInfo{}}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
@@ -85,6 +108,16 @@ func StartShim(n Network, indexes []string) (*Shim, error) {
 
 // IndexURL is what pip gets instead of the i-th index.
 func (s *Shim) IndexURL(i int) string { return s.base + "/i/" + strconv.Itoa(i) }
+
+// FindLinksURL is what pip gets instead of the i-th flat page of ShimOptions.FindLinks.
+func (s *Shim) FindLinksURL(i int) string { return s.base + "/l/" + strconv.Itoa(i) + "/" }
+
+// Lazy is how many wheels' metadata was read out of the remote zip (the source served none).
+func (s *Shim) Lazy() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lazy
+}
 
 // Close stops the shim.
 func (s *Shim) Close() {
@@ -103,15 +136,32 @@ func (s *Shim) Stubs() int {
 // Lookup turns a URL in pip's report into the real file: its URL and the sha256 the real index
 // gave for it. ok is false for a URL that is not the shim's.
 func (s *Shim) Lookup(u string) (real, sha string, ok bool) {
+	f, _, ok := s.File(u)
+	return f.URL, f.SHA256, ok
+}
+
+// File turns a URL in pip's report into the real file: its URL, the sha256 the source gave ("" when
+// none), and its size and range support when its metadata was read out of it. kept says the shim
+// downloaded it whole into ShimOptions.Keep and checked it (SHA256 is then the file's).
+func (s *Shim) File(u string) (f File, kept bool, ok bool) {
 	rest, found := strings.CutPrefix(u, s.base+"/f/")
 	if !found {
-		if rest, found = strings.CutPrefix(u, s.base+"/p/"); !found {
-			return "", "", false
-		}
+		return File{}, false, false
 	}
 	id, _, _ := strings.Cut(rest, "/")
 	l, ok := s.link(id)
-	return l.real, l.sha256, ok
+	if !ok {
+		return File{}, false, false
+	}
+	f = File{URL: l.real, Name: l.name, SHA256: l.sha256}
+	s.mu.Lock()
+	info := s.info[l.real]
+	s.mu.Unlock()
+	f.Size, f.Ranges = info.size, info.ranges
+	if info.kept != "" {
+		f.SHA256, kept = info.kept, true
+	}
+	return f, kept, true
 }
 
 func (s *Shim) link(id string) (shimLink, bool) {
@@ -145,13 +195,13 @@ func (s *Shim) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.stub(w, r, l)
-	case len(parts) == 3 && parts[0] == "p":
-		l, ok := s.link(parts[1])
-		if !ok {
+	case len(parts) >= 2 && parts[0] == "l":
+		i, err := strconv.Atoi(parts[1])
+		if err != nil || i < 0 || i >= len(s.opts.FindLinks) {
 			http.NotFound(w, r)
 			return
 		}
-		s.pass(w, r, l)
+		s.servePage(w, s.opts.FindLinks[i])
 	default:
 		http.NotFound(w, r)
 	}
@@ -232,7 +282,12 @@ func (s *Shim) prefetch(metadata []byte) {
 
 // page hands on a project page of index i with its wheel links rewritten.
 func (s *Shim) page(w http.ResponseWriter, r *http.Request, i int, project string) {
-	e := s.fetch(s.pageURL(i, project))
+	s.servePage(w, s.pageURL(i, project))
+}
+
+// servePage hands on the page at real (a project page, a flat page) with its wheel links rewritten.
+func (s *Shim) servePage(w http.ResponseWriter, real string) {
+	e := s.fetch(real)
 	if e.err != nil {
 		http.Error(w, e.err.Error(), http.StatusBadGateway)
 		return
@@ -308,17 +363,12 @@ func (s *Shim) rewriteLink(tok *html.Token, pageURL *url.URL) {
 	id := len(s.links)
 	s.links = append(s.links, shimLink{real: abs.String(), name: name, sha256: sha, metadata: meta})
 	s.mu.Unlock()
-	if !meta {
-		// Without metadata pip must read the real wheel: the shim hands it on (the credentials
-		// stay here), with its hash for pip to check.
-		tok.Attr[hrefAt].Val = s.base + "/p/" + strconv.Itoa(id) + "/" + url.PathEscape(name)
-		if sha != "" {
-			tok.Attr[hrefAt].Val += "#sha256=" + sha
-		}
-		return
-	}
-	// No #sha256 here: pip checks it against what it downloads, and it downloads a stub.
+	// No #sha256 here: pip checks it against what it downloads, and it downloads a stub. Without
+	// the source's metadata the shim reads it out of the wheel: pip is told it is there.
 	tok.Attr[hrefAt].Val = s.base + "/f/" + strconv.Itoa(id) + "/" + url.PathEscape(name)
+	if !meta {
+		tok.Attr = append(tok.Attr, html.Attribute{Key: "data-dist-info-metadata", Val: "true"}, html.Attribute{Key: "data-core-metadata", Val: "true"})
+	}
 }
 
 func (s *Shim) metadata(w http.ResponseWriter, r *http.Request, l shimLink) {
@@ -332,7 +382,7 @@ func (s *Shim) metadata(w http.ResponseWriter, r *http.Request, l shimLink) {
 
 func (s *Shim) realMetadata(ctx context.Context, l shimLink) ([]byte, error) {
 	if !l.metadata {
-		return nil, fmt.Errorf("the index serves no metadata for %s", l.name) //i18n:raw becomes an HTTP body for the local pip (see stub)
+		return s.wheelMetadata(l)
 	}
 	e := s.fetch(l.real + ".metadata")
 	if e.err != nil {
@@ -357,23 +407,36 @@ func (s *Shim) prefetchOnce(key string, metadata []byte) {
 	}
 }
 
-// pass hands on a real wheel, for a dry run on an index without its metadata.
-func (s *Shim) pass(w http.ResponseWriter, r *http.Request, l shimLink) {
-	resp, err := s.get(r.Context(), l.real)
+// wheelMetadata is l's METADATA read out of the real wheel, once (pip asks for the metadata file,
+// then the stub made of it).
+func (s *Shim) wheelMetadata(l shimLink) ([]byte, error) {
+	key := "lazy:" + l.real
+	s.mu.Lock()
+	e, ok := s.memo[key]
+	if !ok {
+		e = &memoEntry{done: make(chan struct{})}
+		s.memo[key] = e
+	}
+	s.mu.Unlock()
+	if ok {
+		<-e.done
+		return e.body, e.err
+	}
+	defer close(e.done)
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	res, err := s.lazyMetadata(ctx, l)
 	if err != nil {
-		http.Error(w, urls.Redact(err.Error()), http.StatusBadGateway)
-		return
+		e.err = err
+		return nil, err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		http.Error(w, l.name+": the index answers "+resp.Status, resp.StatusCode) //i18n:raw an HTTP body for the local pip, which shows only the status
-		return
-	}
-	if resp.ContentLength >= 0 {
-		w.Header().Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
-	}
-	w.Header().Set("Content-Type", "application/octet-stream")
-	_, _ = io.Copy(w, resp.Body)
+	e.body = res.metadata
+	s.mu.Lock()
+	s.info[l.real] = wheelInfo{size: res.size, ranges: res.ranges, kept: res.kept}
+	s.lazy++
+	s.mu.Unlock()
+	s.prefetchOnce(l.real, res.metadata)
+	return res.metadata, nil
 }
 
 // stub answers a wheel request with a wheel holding only the real wheel's metadata: all a dry

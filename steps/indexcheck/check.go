@@ -118,6 +118,10 @@ type Result struct {
 	CouldNotLook    []Problem `json:"could_not_look,omitempty"`
 	// Systems the index serves the framework's wheels for although the build does not name them.
 	ExtraOS []string `json:"extra_os,omitempty"`
+	// WheelsFrom is the host a mirror's or override's page links the framework's wheels on when it
+	// is not the page's own (a mirrored index page pointing at download-r2.pytorch.org or a PyPI
+	// CDN): the bytes come from there, not from this source. Not set for the build's own index.
+	WheelsFrom string `json:"wheels_from,omitempty"`
 }
 
 // Reason says in one line why a build is not served (Phantom) or could not be checked.
@@ -197,6 +201,9 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 				res.Missing = append(res.Missing, m)
 			}
 		}
+		if i == 0 { // the framework itself: where its wheels are linked
+			res.WheelsFrom = wheelsFrom(f, src, c, p.Name, wheels, want)
+		}
 		if i == 0 { // the framework itself: wheels for a system the build does not name
 			for _, goos := range []string{"linux", "windows"} {
 				if !slices.Contains(c.OS, goos) && slices.ContainsFunc(wheels, func(w pep.Wheel) bool { return pep.SameVersion(w.Version, want) && w.ForOS(goos) }) {
@@ -214,6 +221,27 @@ func Check(ctx context.Context, f *Fetcher, src Source, c matrix.Candidate, oses
 		res.Status = Served
 	}
 	return res
+}
+
+// wheelsFrom is the host project's page links the wanted wheels on, when it is not the page's own.
+func wheelsFrom(f *Fetcher, src Source, c matrix.Candidate, project string, wheels []pep.Wheel, want string) string {
+	if src == (Source{}) { // the build's own index: its wheels may live on its own storage (Paddle's object store)
+		return ""
+	}
+	pageURL, _ := src.pageURL(c, project)
+	page, err := url.Parse(pageURL)
+	if err != nil {
+		return ""
+	}
+	for _, w := range wheels {
+		if !pep.SameVersion(w.Version, want) {
+			continue
+		}
+		if h := f.LinkHost(pageURL, w.File); h != "" && !strings.EqualFold(h, page.Host) {
+			return h
+		}
+	}
+	return ""
 }
 
 // projectWheels lists the wheels of project on build c's channel; a page that does not answer or

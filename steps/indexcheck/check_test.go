@@ -2,6 +2,9 @@ package indexcheck_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -166,5 +169,32 @@ func TestCheckBuildOffersTheNextBest(t *testing.T) {
 	down := indexcheck.CheckBuild(context.Background(), &indexcheck.Fetcher{}, indexcheck.Source{Mirror: ix.URL}, cu124, "windows", "3.12", sel.Candidates)
 	if down.Refused() || down.Status != indexcheck.CouldNotLook {
 		t.Errorf("a broken index refuses nothing: %+v", down)
+	}
+}
+
+// A mirrored page that links the wheels on another host: the build is listed, and the result
+// names where the bytes would come from.
+func TestCheckNamesTheHostTheWheelsAreLinkedOn(t *testing.T) {
+	m := testMatrix(t)
+	c := m.Candidates("torch")[0]
+	var files []string
+	for _, p := range c.Packages {
+		for _, py := range []string{"cp311", "cp312"} {
+			for _, plat := range []string{"manylinux_2_28_x86_64", "win_amd64"} {
+				files = append(files, p.Name+"-"+p.Version+p.LocalLabel+"-"+py+"-"+py+"-"+plat+".whl")
+			}
+		}
+	}
+	mirror := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		for _, f := range files {
+			fmt.Fprintf(&b, `<a href="https://download-r2.pytorch.org/whl/%s/%s">%s</a>`+"\n", c.Channel, strings.ReplaceAll(f, "+", "%2B"), f)
+		}
+		_, _ = w.Write([]byte(b.String()))
+	}))
+	defer mirror.Close()
+	res := indexcheck.Check(context.Background(), &indexcheck.Fetcher{}, indexcheck.Source{IndexURL: mirror.URL + "/whl/{channel}"}, c, []string{"linux"}, []string{"3.11"})
+	if res.Status != indexcheck.Served || res.WheelsFrom != "download-r2.pytorch.org" {
+		t.Fatalf("%+v", res)
 	}
 }

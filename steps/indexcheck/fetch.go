@@ -43,7 +43,24 @@ type Fetcher struct {
 type page struct {
 	done  chan struct{}
 	files []string
+	hosts map[string]string // file name → the host its link points at
 	err   error
+}
+
+// LinkHost is the host the page at pageURL (already read by Files) links file on; "" when unknown.
+func (f *Fetcher) LinkHost(pageURL, file string) string {
+	f.mu.Lock()
+	p, ok := f.pages[pageURL]
+	f.mu.Unlock()
+	if !ok {
+		return ""
+	}
+	select {
+	case <-p.done:
+		return p.hosts[file]
+	default:
+		return ""
+	}
 }
 
 // Files returns the file names a page lists (PEP 691 JSON, PEP 503 HTML or a flat find-links page),
@@ -67,12 +84,12 @@ func (f *Fetcher) Files(ctx context.Context, pageURL string) ([]string, error) {
 			return nil, ctx.Err()
 		}
 	}
-	p.files, p.err = f.fetch(ctx, pageURL)
+	p.files, p.hosts, p.err = f.fetch(ctx, pageURL)
 	close(p.done)
 	return p.files, p.err
 }
 
-func (f *Fetcher) fetch(ctx context.Context, pageURL string) ([]string, error) {
+func (f *Fetcher) fetch(ctx context.Context, pageURL string) ([]string, map[string]string, error) {
 	timeout := f.Timeout
 	if timeout <= 0 {
 		timeout = 20 * time.Second
@@ -81,7 +98,7 @@ func (f *Fetcher) fetch(ctx context.Context, pageURL string) ([]string, error) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, pageURL, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	req.Header.Set("Accept", accept)
 	client := f.Client
@@ -91,79 +108,85 @@ func (f *Fetcher) fetch(ctx context.Context, pageURL string) ([]string, error) {
 	resp, err := client.Do(req)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			return nil, errors.New(i18n.T("indexcheck.fetch.timeout", i18n.D{"Timeout": timeout.String()}))
+			return nil, nil, errors.New(i18n.T("indexcheck.fetch.timeout", i18n.D{"Timeout": timeout.String()}))
 		}
 		var uerr *url.Error
 		if errors.As(err, &uerr) {
-			return nil, uerr.Err // the URL is reported beside the reason, redacted
+			return nil, nil, uerr.Err // the URL is reported beside the reason, redacted
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
-		return nil, ErrNotServed
+		return nil, nil, ErrNotServed
 	case resp.StatusCode != http.StatusOK:
-		return nil, errors.New(i18n.T("indexcheck.fetch.status", i18n.D{"Status": resp.Status}))
+		return nil, nil, errors.New(i18n.T("indexcheck.fetch.status", i18n.D{"Status": resp.Status}))
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxPage+1))
 	if err != nil {
-		return nil, errors.New(i18n.T("indexcheck.fetch.read", i18n.D{"Err": err.Error()}))
+		return nil, nil, errors.New(i18n.T("indexcheck.fetch.read", i18n.D{"Err": err.Error()}))
 	}
 	if len(body) > maxPage {
-		return nil, errors.New(i18n.T("indexcheck.fetch.too_large", i18n.D{"MB": maxPage >> 20}))
+		return nil, nil, errors.New(i18n.T("indexcheck.fetch.too_large", i18n.D{"MB": maxPage >> 20}))
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if strings.HasSuffix(ct, "json") {
-		return parseJSON(body)
+		return parseJSON(body, resp.Request.URL)
 	}
 	return parseHTML(body, resp.Request.URL)
 }
 
 // parseJSON reads a PEP 691 project page: {"files": [{"filename": ...}, ...]}.
-func parseJSON(body []byte) ([]string, error) {
+func parseJSON(body []byte, base *url.URL) ([]string, map[string]string, error) {
 	var doc struct {
 		Meta *struct {
 			APIVersion string `json:"api-version"`
 		} `json:"meta"`
 		Files *[]struct {
 			Filename string `json:"filename"`
+			URL      string `json:"url"`
 		} `json:"files"`
 	}
 	if err := json.Unmarshal(body, &doc); err != nil {
-		return nil, errors.New(i18n.T("indexcheck.fetch.bad_json", i18n.D{"Err": err.Error()}))
+		return nil, nil, errors.New(i18n.T("indexcheck.fetch.bad_json", i18n.D{"Err": err.Error()}))
 	}
 	if doc.Files == nil {
-		return nil, errors.New(i18n.T("indexcheck.fetch.json_no_files"))
+		return nil, nil, errors.New(i18n.T("indexcheck.fetch.json_no_files"))
 	}
 	out := []string{}
+	hosts := map[string]string{}
 	for _, f := range *doc.Files {
 		if f.Filename != "" {
 			out = append(out, f.Filename)
+			if u, err := url.Parse(f.URL); err == nil && base != nil {
+				hosts[f.Filename] = base.ResolveReference(u).Host
+			}
 		}
 	}
-	return out, nil
+	return out, hosts, nil
 }
 
 // parseHTML reads the anchors of a PEP 503 page or a flat find-links page: each href's last path
 // segment, decoded, is a file name. A page with no anchors at all is not an index page.
-func parseHTML(body []byte, base *url.URL) ([]string, error) {
+func parseHTML(body []byte, base *url.URL) ([]string, map[string]string, error) {
 	z := html.NewTokenizer(strings.NewReader(string(body)))
 	out := []string{}
+	hosts := map[string]string{}
 	anchors, sawTag := 0, false
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
 			if z.Err() != io.EOF {
-				return nil, errors.New(i18n.T("indexcheck.fetch.bad_html", i18n.D{"Err": z.Err().Error()}))
+				return nil, nil, errors.New(i18n.T("indexcheck.fetch.bad_html", i18n.D{"Err": z.Err().Error()}))
 			}
 			if !sawTag {
-				return nil, errors.New(i18n.T("indexcheck.fetch.not_html"))
+				return nil, nil, errors.New(i18n.T("indexcheck.fetch.not_html"))
 			}
 			if anchors == 0 {
-				return nil, errors.New(i18n.T("indexcheck.fetch.no_links"))
+				return nil, nil, errors.New(i18n.T("indexcheck.fetch.no_links"))
 			}
-			return out, nil
+			return out, hosts, nil
 		case html.StartTagToken, html.SelfClosingTagToken:
 			sawTag = true
 			name, hasAttr := z.TagName()
@@ -177,8 +200,9 @@ func parseHTML(body []byte, base *url.URL) ([]string, error) {
 				if string(k) != "href" {
 					continue
 				}
-				if file := fileOf(string(v), base); file != "" {
+				if file, host := fileOf(string(v), base); file != "" {
 					out = append(out, file)
+					hosts[file] = host
 				}
 			}
 		}
@@ -187,17 +211,17 @@ func parseHTML(body []byte, base *url.URL) ([]string, error) {
 
 // fileOf is the file name an href points at: "../torch-2.6.0%2Bcu126-cp312-cp312-win_amd64.whl#sha256=..."
 // gives "torch-2.6.0+cu126-cp312-cp312-win_amd64.whl"; links to folders give "".
-func fileOf(href string, base *url.URL) string {
+func fileOf(href string, base *url.URL) (file, host string) {
 	u, err := url.Parse(strings.TrimSpace(href))
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	if base != nil {
 		u = base.ResolveReference(u)
 	}
 	p := u.Path
 	if strings.HasSuffix(p, "/") {
-		return ""
+		return "", ""
 	}
-	return path.Base(p)
+	return path.Base(p), u.Host
 }

@@ -72,6 +72,9 @@ type Outcome struct {
 	VenvRemoved     bool           `json:"venv_removed,omitempty"` // the run created the venv and, failing, removed it again
 	Leftovers       []Leftover     `json:"leftovers,omitempty"`    // damaged: what still differs from the snapshot, each with the command that clears it
 	Warnings        []string       `json:"warnings,omitempty"`
+	// Protected is the venv's pip configuration file that now names constraints.txt, so every later
+	// pip install there keeps the build ("" when it could not be written: a warning says why).
+	Protected string `json:"protected,omitempty"`
 	// StepSeconds is how long each step that ran took, by step id (the install step's time is what
 	// gpuwiz's installer is measured by).
 	StepSeconds map[string]float64 `json:"step_seconds,omitempty"`
@@ -445,12 +448,14 @@ func (e *engine) run(ctx context.Context, stepID string, c runner.Cmd) runner.Re
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		var rate pipRate
 		for l := range lines {
 			if stepID == StepInstall {
 				e.noteInstalledWheel(l.Text)
 			}
 			ev := Event{StepID: stepID, Line: l.Text}
 			if p, ok := runner.ParseProgress(l.Text); ok {
+				rate.add(&p, time.Now())
 				ev = Event{StepID: stepID, Progress: &p}
 			}
 			e.emitLine(ev)

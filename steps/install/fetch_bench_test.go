@@ -50,12 +50,28 @@ func benchFamily(b *testing.B) (channels map[string][]string, total int64) {
 		}
 		total += info.Size()
 	}
-	return map[string][]string{"cu126": files}, total
+	// "deps": the small ones alone, the index beside a flat page.
+	return map[string][]string{"cu126": files, "deps": files[:len(files)-1]}, total
+}
+
+// benchSources are the shapes of source users meet: an index with PEP 658 metadata
+// (download.pytorch.org, PyPI), a flat find-links page without metadata or hashes with a PyPI-style
+// index beside it for the dependencies (the Aliyun/SJTU mirrors of PyTorch's wheels), and an index
+// without metadata on a server that refuses HEAD (many mirrors and plain web servers).
+var benchSources = []struct {
+	name string
+	net  pyindex.Network
+	flat bool
+}{
+	{"index", pyindex.Network{}, false},
+	{"flat", pyindex.Network{NoMetadata: true, NoHashes: true}, true},
+	{"nometa", pyindex.Network{NoMetadata: true, NoHead: true}, false},
 }
 
 // stageBench is one stage step of a fresh plan (new wheel cache) against ix.
 type stageBench struct {
 	ix    *pyindex.Index
+	flat  bool
 	venv  string
 	env   []string
 	r     runner.Runner
@@ -69,6 +85,9 @@ func (sb *stageBench) engine(b *testing.B, cache string, events chan<- Event) (*
 		Packages: []matrix.Package{{Name: "torch", Version: "2.6.0", LocalLabel: "+cu126"}}}
 	env := append(append([]string{}, sb.env...), "PIP_CACHE_DIR="+filepath.Join(cache, "pip-http")) // pip starts cold every time
 	o := Options{Venv: pyenv.Venv{Root: sb.venv}, Target: target, CacheDir: cache, Environ: env, NoPipUpgrade: true}
+	if sb.flat {
+		o.FindLinks, o.Mirror = sb.ix.FlatURL("cu126"), sb.ix.ChannelURL("deps")
+	}
 	p, err := Prepare(sb.ctx, sb.r, o)
 	if err != nil {
 		b.Fatal(err)
@@ -77,21 +96,35 @@ func (sb *stageBench) engine(b *testing.B, cache string, events chan<- Event) (*
 	return &engine{plan: p, r: sb.r, events: events, py: p.venv.Python(), stepSkip: map[string]bool{}, pins: p.pins}, s
 }
 
-// BenchmarkStageDownload stages the family (one 300 MB wheel and 12 small ones) from a loopback
-// index that caps every connection at 20 MB/s and waits 50 ms before every response:
+// BenchmarkStageDownload stages the family (one 300 MB wheel and 12 small ones) from each source
+// shape of benchSources (index, flat, nometa), a loopback server that caps every connection at
+// 20 MB/s and waits 50 ms before every response:
 //
-//   - pip-download: today's stage command (`pip download --index-url … -d CACHE torch==…`) alone;
+//   - pip-download: the stage command (`pip download --index-url … -d CACHE torch==…`) alone;
 //   - gpuwiz: the engine's stage step (the offline try, pip's resolve against the shim, the fetch);
 //   - ratio: both in one iteration, alternating which goes first; reports gpuwiz-s, pip-s, ratio;
 //   - resume: the stage cancelled at 60 % of the bytes, then run again; reports the bytes fetched
 //     twice as a share of the family;
-//   - corrupt: one flipped byte in the large wheel: the stage must fail naming it.
+//   - corrupt: one flipped byte in the large wheel: the stage must fail naming it;
+//   - install-ratio: the whole install into a new venv (gpuwiz's Prepare and Run) against a venv,
+//     plain `pip install` from the same source and an import by hand, alternating.
 //
 // go test ./steps/install -run '^$' -bench StageDownload -benchtime 1x
 func BenchmarkStageDownload(b *testing.B) {
 	channels, total := benchFamily(b)
-	ix := pyindex.ServeWith(b, channels, pyindex.Network{ConnBytesPerSec: 20 << 20, Latency: 50 * time.Millisecond})
-	sb := &stageBench{ix: ix, venv: pyindex.NewVenv(b, "").Root, env: pyindex.PipEnv(b), r: runner.New(nil), ctx: context.Background(), total: total}
+	for _, src := range benchSources {
+		b.Run(src.name, func(b *testing.B) {
+			n := src.net
+			n.ConnBytesPerSec, n.Latency = 20<<20, 50*time.Millisecond
+			ix := pyindex.ServeWith(b, channels, n)
+			sb := &stageBench{ix: ix, flat: src.flat, venv: pyindex.NewVenv(b, "").Root, env: pyindex.PipEnv(b), r: runner.New(nil), ctx: context.Background(), total: total}
+			stageDownload(b, sb, channels)
+		})
+	}
+}
+
+func stageDownload(b *testing.B, sb *stageBench, channels map[string][]string) {
+	ix, total := sb.ix, sb.total
 	pipDownload := func(b *testing.B) time.Duration {
 		e, s := sb.engine(b, filepath.Join(b.TempDir(), "cache"), nil)
 		start := time.Now()
@@ -102,18 +135,23 @@ func BenchmarkStageDownload(b *testing.B) {
 	}
 	gpuwiz := func(b *testing.B) time.Duration {
 		events := make(chan Event, 4096)
+		var drained []Event
+		done := make(chan struct{})
 		go func() {
-			for range events {
+			defer close(done)
+			for ev := range events {
+				drained = append(drained, ev)
 			}
 		}()
-		defer close(events)
 		e, s := sb.engine(b, filepath.Join(b.TempDir(), "cache"), events)
 		start := time.Now()
 		if err := e.stage(sb.ctx, s); err != nil {
 			b.Fatalf("stage: %v", err)
 		}
 		d := time.Since(start)
-		if e.out.BytesDownloaded != total {
+		close(events)
+		<-done
+		if e.out.BytesDownloaded != total || hasMessage(drained, StepStage, "downloading with pip") {
 			b.Fatalf("the stage fetched %d bytes of %d (it fell back to pip?)", e.out.BytesDownloaded, total)
 		}
 		return d
@@ -187,7 +225,8 @@ func BenchmarkStageDownload(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			e, s := sb.engine(b, filepath.Join(b.TempDir(), "cache"), nil)
 			err := e.stage(sb.ctx, s)
-			if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "sha256") {
+			// With the page's sha256: a mismatch; without (flat): a member whose CRC-32 is wrong.
+			if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "sha256") && !strings.Contains(err.Error(), "CRC-32") {
 				b.Fatalf("a corrupt %s: %v", name, err)
 			}
 			if fileExists(filepath.Join(e.plan.StageDir, name)) || fileExists(filepath.Join(e.plan.StageDir, name+".part")) {
@@ -195,4 +234,68 @@ func BenchmarkStageDownload(b *testing.B) {
 			}
 		}
 	})
+	b.Run("install-ratio", func(b *testing.B) {
+		var tg, tp time.Duration
+		for i := 0; i < b.N; i++ {
+			runs := []func(){
+				func() { tg += sb.wholeInstall(b) },
+				func() { tp += sb.byHand(b) },
+			}
+			if i%2 == 1 {
+				runs[0], runs[1] = runs[1], runs[0]
+			}
+			for _, run := range runs {
+				run()
+			}
+		}
+		b.ReportMetric(tg.Seconds()/float64(b.N), "gpuwiz-s")
+		b.ReportMetric(tp.Seconds()/float64(b.N), "by-hand-s")
+		b.ReportMetric(tg.Seconds()/tp.Seconds(), "ratio")
+	})
+}
+
+// wholeInstall is `gpuwiz install` into a new venv with an empty wheel cache: plan, venv, stage,
+// install, verify, lock files.
+func (sb *stageBench) wholeInstall(b *testing.B) time.Duration {
+	target := Target{Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu126", IndexURL: sb.ix.ChannelURL("cu126"),
+		Packages: []matrix.Package{{Name: "torch", Version: "2.6.0", LocalLabel: "+cu126"}}}
+	dir := b.TempDir()
+	env := append(append([]string{}, sb.env...), "PIP_CACHE_DIR="+filepath.Join(dir, "pip-http"))
+	o := Options{Venv: pyenv.Venv{Root: filepath.Join(dir, "venv")}, Python: pyindex.Python(b), Target: target, CacheDir: filepath.Join(dir, "cache"),
+		Environ: env, NoPipUpgrade: true, VerifyMatrixN: 8}
+	if sb.flat {
+		o.FindLinks, o.Mirror = sb.ix.FlatURL("cu126"), sb.ix.ChannelURL("deps")
+	}
+	start := time.Now()
+	p, err := Prepare(sb.ctx, sb.r, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if out := Run(sb.ctx, sb.r, p, nil); !out.OK() {
+		b.Fatalf("%+v", out)
+	}
+	return time.Since(start)
+}
+
+// byHand is what a user types: a venv, plain pip install from the same source, an import.
+func (sb *stageBench) byHand(b *testing.B) time.Duration {
+	dir := b.TempDir()
+	env := append(append([]string{}, sb.env...), "PIP_CACHE_DIR="+filepath.Join(dir, "pip-http"))
+	venv := filepath.Join(dir, "venv")
+	py := filepath.Join(venv, "bin", "python")
+	from := []string{"--index-url", sb.ix.ChannelURL("cu126")}
+	if sb.flat {
+		from = []string{"--find-links", sb.ix.FlatURL("cu126"), "--index-url", sb.ix.ChannelURL("deps")}
+	}
+	start := time.Now()
+	for _, argv := range [][]string{
+		{pyindex.Python(b), "-m", "venv", venv},
+		append(append([]string{py, "-m", "pip", "install", "--no-input", "--disable-pip-version-check"}, from...), "torch==2.6.0+cu126"),
+		{py, "-c", "import torch"},
+	} {
+		if res := sb.r.Run(sb.ctx, runner.Cmd{Argv: argv, Env: env}, nil); res.Err != nil {
+			b.Fatalf("%v: %v", argv, res.Tail)
+		}
+	}
+	return time.Since(start)
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/urls"
@@ -72,9 +74,10 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	b.Reset()
 	//i18n:raw constraints.txt's comments: a file format, the same in every language
 	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, urls.Strip(e.plan.IndexURL))
-	b.WriteString("# Use it with every later install into this venv:\n") //i18n:raw constraints.txt: a file format
+	//i18n:raw constraints.txt: a file format
+	fmt.Fprintf(&b, "# gpuwiz names this file in %s, so every pip install in this venv keeps the build\n", keep.ConfigFile(e.plan.Venv, hostGOOS()))
+	b.WriteString("# (pip refuses another torch/paddle build instead of silently replacing this one). Outside it:\n") //i18n:raw constraints.txt: a file format
 	b.WriteString("#   " + shellquote.Command(hostGOOS(), "pip", "install", "-r", "requirements.txt", "-c", e.plan.ConstraintsFile) + "\n")
-	b.WriteString("# pip then refuses any other torch/paddle build instead of silently replacing this one.\n") //i18n:raw constraints.txt: a file format
 	for _, p := range e.pins {
 		b.WriteString(p + "\n")
 	}
@@ -82,6 +85,13 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 		return err
 	}
 	e.out.LockFile, e.out.ConstraintsFile = e.plan.LockFile, e.plan.ConstraintsFile
+	// The venv defends the build from now on: its own pip configuration names constraints.txt.
+	st, err := keep.Protect(e.plan.Venv, e.plan.ConstraintsFile, hostGOOS())
+	if err != nil {
+		e.out.Warnings = append(e.out.Warnings, i18n.T("install.warn.not_protected", i18n.D{"File": st.File, "Err": err}))
+		return nil
+	}
+	e.out.Protected = st.File
 	return nil
 }
 

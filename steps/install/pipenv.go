@@ -1,6 +1,7 @@
 package install
 
 import (
+	"os"
 	"slices"
 	"strings"
 
@@ -36,12 +37,15 @@ var overriddenPipVars = map[string]string{
 	"PIP_USER":            "0",
 	"PIP_TARGET":          "",
 	"PIP_PREFIX":          "",
-	"PIP_CONSTRAINT":      "",
-	"PIP_REQUIREMENT":     "",
-	"PIP_NO_BINARY":       "",
-	"PIP_ONLY_BINARY":     "",
-	"PIP_NO_DEPS":         "0",
-	"PIP_REQUIRE_HASHES":  "0",
+	// Not empty: pip ignores an empty setting, and the venv's own pip configuration names the
+	// constraints that keep the build, which gpuwiz's own switch or repair must not be held to.
+	// An empty constraints file (the null device) overrides it.
+	"PIP_CONSTRAINT":     os.DevNull,
+	"PIP_REQUIREMENT":    "",
+	"PIP_NO_BINARY":      "",
+	"PIP_ONLY_BINARY":    "",
+	"PIP_NO_DEPS":        "0",
+	"PIP_REQUIRE_HASHES": "0",
 }
 
 // droppedVars would make the venv's Python see packages from elsewhere.

@@ -3,8 +3,6 @@ package install
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"path"
@@ -13,11 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 )
@@ -36,8 +32,8 @@ const reportFrom = "22.2"
 
 // reportArgv turns a stage's `pip download … -d DIR REQS` into the resolve that downloads
 // nothing: `pip install --dry-run --ignore-installed --report FILE …` with the same mirror,
-// constraints and requirements, and every index replaced by index(url) (the shim's stand-in).
-// Options only `pip download` has (a foreign platform), and find-links pages, leave the stage to pip.
+// constraints and requirements, and every index and find-links page replaced by index(url) (the
+// shim's stand-in). Options only `pip download` has (a foreign platform) leave the stage to pip.
 func reportArgv(download []string, report string, index func(string) string) ([]string, error) {
 	if len(download) < 4 || download[1] != "-m" || download[2] != "pip" || download[3] != "download" {
 		return nil, usePip(i18n.T("install.fallback.not_download", i18n.D{"Argv": runner.QuoteArgv(download)}))
@@ -56,8 +52,11 @@ func reportArgv(download []string, report string, index func(string) string) ([]
 		case strings.HasPrefix(a, "--index-url=") || strings.HasPrefix(a, "--extra-index-url="):
 			k, v, _ := strings.Cut(a, "=")
 			out = append(out, k+"="+index(v))
-		case a == "--find-links" || a == "-f" || strings.HasPrefix(a, "--find-links="):
-			return nil, usePip(i18n.T("install.fallback.find_links"))
+		case (a == "--find-links" || a == "-f") && i+1 < len(download):
+			out = append(out, a, index(download[i+1]))
+			i++
+		case strings.HasPrefix(a, "--find-links="):
+			out = append(out, "--find-links="+index(strings.TrimPrefix(a, "--find-links=")))
 		case strings.HasPrefix(a, "--platform"), strings.HasPrefix(a, "--python-version"), strings.HasPrefix(a, "--implementation"), strings.HasPrefix(a, "--abi"):
 			return nil, usePip(i18n.T("install.fallback.platform", i18n.D{"Option": a}))
 		default:
@@ -67,21 +66,25 @@ func reportArgv(download []string, report string, index func(string) string) ([]
 	return out, nil
 }
 
-// indexURLs are the indexes a pip argv names, in order.
-func indexURLs(argv []string) []string {
-	var out []string
+// indexURLs are the indexes a pip argv names, in order, and its find-links pages.
+func indexURLs(argv []string) (indexes, links []string) {
 	for i := 0; i < len(argv); i++ {
 		a := argv[i]
 		switch {
 		case (a == "--index-url" || a == "-i" || a == "--extra-index-url") && i+1 < len(argv):
-			out = append(out, argv[i+1])
+			indexes = append(indexes, argv[i+1])
 			i++
 		case strings.HasPrefix(a, "--index-url=") || strings.HasPrefix(a, "--extra-index-url="):
 			_, v, _ := strings.Cut(a, "=")
-			out = append(out, v)
+			indexes = append(indexes, v)
+		case (a == "--find-links" || a == "-f") && i+1 < len(argv):
+			links = append(links, argv[i+1])
+			i++
+		case strings.HasPrefix(a, "--find-links="):
+			links = append(links, strings.TrimPrefix(a, "--find-links="))
 		}
 	}
-	return out
+	return indexes, links
 }
 
 // pipReport is the part of pip's installation report (https://pip.pypa.io/en/stable/reference/installation-report/) the stage reads.
@@ -109,71 +112,86 @@ type pipReport struct {
 var hexSHA256 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{64}$`) })
 
 // parseReport turns pip's report into the files to fetch; anything the downloader cannot take
-// (a file:// link, a local folder, VCS, a source archive, a missing sha256) leaves it to pip.
-func parseReport(b []byte, lookup func(string) (real, sha string, ok bool)) ([]fetch.File, error) {
+// (a file:// link, a local folder, VCS, a source archive) leaves it to pip. A wheel without a
+// sha256 is taken: the downloader checks its zip and computes one. lookup is the shim's File;
+// kept are the files the shim already downloaded whole and checked.
+func parseReport(b []byte, lookup func(string) (f fetch.File, kept, ok bool)) (files, kept []fetch.File, err error) {
 	var r pipReport
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, usePip(i18n.T("install.fallback.report_unreadable", i18n.D{"Err": err}))
+		return nil, nil, usePip(i18n.T("install.fallback.report_unreadable", i18n.D{"Err": err}))
 	}
 	if r.Version != "1" && r.Version != "0" {
-		return nil, usePip(i18n.T("install.fallback.report_version", i18n.D{"Version": strconv.Quote(r.Version)}))
+		return nil, nil, usePip(i18n.T("install.fallback.report_version", i18n.D{"Version": strconv.Quote(r.Version)}))
 	}
 	if len(r.Install) == 0 {
-		return nil, usePip(i18n.T("install.fallback.report_empty"))
+		return nil, nil, usePip(i18n.T("install.fallback.report_empty"))
 	}
 	var out []fetch.File
 	for _, it := range r.Install {
 		d := it.DownloadInfo
 		what := it.Metadata.Name + " " + it.Metadata.Version
 		if d.DirInfo != nil || d.VCSInfo != nil || d.ArchiveInfo == nil {
-			return nil, usePip(i18n.T("install.fallback.not_archive", i18n.D{"What": what}))
+			return nil, nil, usePip(i18n.T("install.fallback.not_archive", i18n.D{"What": what}))
 		}
-		rawURL, shimSHA, viaShim := lookup(d.URL)
+		sf, isKept, viaShim := lookup(d.URL)
+		rawURL := sf.URL
 		if !viaShim {
 			rawURL = d.URL
 		}
 		u, err := url.Parse(rawURL)
 		if err != nil || u.Scheme != "http" && u.Scheme != "https" {
-			return nil, usePip(i18n.T("install.fallback.not_http", i18n.D{"What": what, "URL": urls.Redact(d.URL)}))
+			return nil, nil, usePip(i18n.T("install.fallback.not_http", i18n.D{"What": what, "URL": urls.Redact(d.URL)}))
 		}
 		name, err := url.PathUnescape(path.Base(u.EscapedPath()))
 		if err != nil || !strings.HasSuffix(name, ".whl") || name != filepath.Base(name) {
-			return nil, usePip(i18n.T("install.fallback.not_wheel", i18n.D{"What": what, "File": path.Base(u.Path)}))
+			return nil, nil, usePip(i18n.T("install.fallback.not_wheel", i18n.D{"What": what, "File": path.Base(u.Path)}))
 		}
 		sum := d.ArchiveInfo.Hashes["sha256"]
-		if viaShim { // pip hashed the stub: the real index's sha256 is the one that counts
-			sum = shimSHA
+		if viaShim { // pip hashed the stub: the real source's sha256 is the one that counts
+			sum = sf.SHA256
 		} else if sum == "" {
 			if algo, h, ok := strings.Cut(d.ArchiveInfo.Hash, "="); ok && algo == "sha256" {
 				sum = h
 			}
 		}
 		if !hexSHA256().MatchString(sum) {
-			return nil, usePip(i18n.T("install.fallback.no_sha", i18n.D{"File": name}))
+			sum = "" // the downloader checks the zip and computes it
 		}
 		u.Fragment, u.RawFragment = "", ""
-		out = append(out, fetch.File{URL: u.String(), Name: name, SHA256: strings.ToLower(sum)})
+		f := fetch.File{URL: u.String(), Name: name, SHA256: strings.ToLower(sum), Size: sf.Size, Ranges: sf.Ranges}
+		out = append(out, f)
+		if isKept {
+			kept = append(kept, f)
+		}
 	}
-	return out, nil
+	return out, kept, nil
 }
 
 // resolve asks pip for the stage's files without downloading them: pip resolves against the
-// shim, which serves the real index's pages and metadata and a stub for every wheel.
-func (e *engine) resolve(ctx context.Context, s Step) ([]fetch.File, error) {
+// shim, which serves the real sources' pages, their metadata (read out of the remote wheels when
+// they serve none) and a stub for every wheel. kept are wheels the shim had to download whole
+// (a server without Range requests) into the stage folder, already checked.
+func (e *engine) resolve(ctx context.Context, s Step) (files, kept []fetch.File, err error) {
 	if v := e.plan.PipVersion; v != "" && pipOlderThan(v, reportFrom) {
-		return nil, usePip(i18n.T("install.fallback.old_pip", i18n.D{"Version": v, "From": reportFrom}))
+		return nil, nil, usePip(i18n.T("install.fallback.old_pip", i18n.D{"Version": v, "From": reportFrom}))
 	}
-	indexes := indexURLs(s.Argv)
-	if len(indexes) == 0 {
-		return nil, usePip(i18n.T("install.fallback.no_index"))
+	indexes, links := indexURLs(s.Argv)
+	if len(indexes) == 0 && len(links) == 0 {
+		return nil, nil, usePip(i18n.T("install.fallback.no_index"))
+	}
+	for _, l := range links {
+		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
+			return nil, nil, usePip(i18n.T("install.fallback.local_links", i18n.D{"Links": l}))
+		}
 	}
 	netw, err := e.network(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	shim, err := fetch.StartShim(netw, indexes)
+	c := &fetch.Counters{}
+	shim, err := fetch.StartShim(netw, indexes, fetch.ShimOptions{FindLinks: links, Keep: e.plan.StageDir, Progress: c})
 	if err != nil {
-		return nil, usePip(err.Error())
+		return nil, nil, usePip(err.Error())
 	}
 	defer shim.Close()
 	standIn := func(u string) string {
@@ -182,34 +200,44 @@ func (e *engine) resolve(ctx context.Context, s Step) ([]fetch.File, error) {
 				return shim.IndexURL(i)
 			}
 		}
+		for i, x := range links {
+			if x == u {
+				return shim.FindLinksURL(i)
+			}
+		}
 		return u
 	}
 	dir, err := os.MkdirTemp("", "gpuwiz-resolve-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	report := filepath.Join(dir, "report.json")
 	argv, err := reportArgv(s.Argv, report, standIn)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := metadataServed(ctx, argv, shim.IndexURL(0)); err != nil {
-		return nil, err
-	}
+	// A source without Range requests: the shim downloads wheels whole while pip resolves; their
+	// bytes are shown as they come.
+	stop := e.reportProgressIf(s.ID, c)
 	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (resolve)", //i18n:raw the step's label in the log
 		Argv: argv, Env: loopbackEnv(e.plan.env)})
+	stop()
+	e.out.BytesDownloaded += c.Stats().Fetched
+	if n := shim.Lazy(); n > 0 {
+		e.emitLine(Event{StepID: s.ID, Line: i18n.N("install.event.lazy_metadata", n, nil)})
+	}
 	if res.Err != nil {
 		if ctx.Err() != nil {
-			return nil, res.Err
+			return nil, nil, res.Err
 		}
-		return nil, usePip(i18n.T("install.fallback.resolve_failed", i18n.D{"Err": res.Err, "Tail": tailNote(res.Tail)}))
+		return nil, nil, usePip(i18n.T("install.fallback.resolve_failed", i18n.D{"Err": res.Err, "Tail": tailNote(res.Tail)}))
 	}
 	b, err := os.ReadFile(report)
 	if err != nil {
-		return nil, usePip(i18n.T("install.fallback.no_report", i18n.D{"Err": err}))
+		return nil, nil, usePip(i18n.T("install.fallback.no_report", i18n.D{"Err": err}))
 	}
-	return parseReport(b, shim.Lookup)
+	return parseReport(b, shim.File)
 }
 
 // loopbackEnv is env for a pip that talks to the shim on 127.0.0.1: no proxy in between (the
@@ -231,50 +259,4 @@ func loopbackEnv(env []string) []string {
 		out = append(out, kv)
 	}
 	return append(out, "NO_PROXY="+noProxy+"127.0.0.1", "no_proxy="+noProxy+"127.0.0.1", "PIP_PROXY=")
-}
-
-// metadataServed checks that the index serves the first requirement's metadata apart from its
-// wheels (PEP 658, as download.pytorch.org and PyPI do): without it pip would download every
-// wheel whole to read its dependencies, and the fetch would then download them again.
-func metadataServed(ctx context.Context, argv []string, shimIndex string) error {
-	req := ""
-	for i := 4; i < len(argv) && req == ""; i++ {
-		switch a := argv[i]; {
-		case a == "-r" && i+1 < len(argv):
-			if b, err := os.ReadFile(argv[i+1]); err == nil {
-				first := strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
-				if f := strings.FieldsFunc(first, func(r rune) bool { return strings.ContainsRune(" ;<>=!~[", r) }); len(f) > 0 {
-					req = f[0]
-				}
-			}
-			i++
-		case a == "--report" || a == "-c" || a == "--index-url" || a == "-i" || a == "--extra-index-url":
-			i++
-		case !strings.HasPrefix(a, "-"):
-			req, _, _ = strings.Cut(a, "==")
-		}
-	}
-	if req == "" {
-		return usePip(i18n.T("install.fallback.no_requirement"))
-	}
-	page := shimIndex + "/" + pep.Normalize(req) + "/"
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	hreq, err := http.NewRequestWithContext(cctx, http.MethodGet, page, nil)
-	if err != nil {
-		return usePip(err.Error())
-	}
-	resp, err := (&http.Client{Transport: &http.Transport{Proxy: nil}}).Do(hreq)
-	if err != nil {
-		return usePip(err.Error())
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if resp.StatusCode != http.StatusOK {
-		return usePip(i18n.T("install.fallback.page", i18n.D{"Project": req, "Status": resp.Status, "Body": strings.TrimSpace(string(body))}))
-	}
-	if !strings.Contains(string(body), "data-dist-info-metadata=") && !strings.Contains(string(body), "data-core-metadata=") {
-		return usePip(i18n.T("install.fallback.no_metadata", i18n.D{"Project": req}))
-	}
-	return nil
 }

@@ -22,15 +22,17 @@ import (
 const progressEvery = 200 * time.Millisecond
 
 // fetchStage stages the step's wheels with pip as the resolver and gpuwiz's downloader: pip says
-// which files (with their sha256) without downloading, then they are fetched in parallel, in
-// Range parts, continuing any partial file an earlier run left in the wheel cache. An error
-// wrapping errUsePip means this way is not open here (an old pip, no metadata on the index, a
-// file:// link…) and nothing was downloaded that pip would not reuse.
+// which files (with their sha256 when the source gives one) without downloading, then they are
+// fetched in parallel, in Range parts, at most a few connections per host, continuing any partial
+// file an earlier run left in the wheel cache. A wheel without a sha256 from its source is checked
+// as a zip (every member's CRC-32) and recorded with the sha256 computed then. An error wrapping
+// errUsePip means this way is not open here (an old pip, a file:// link…) and nothing was
+// downloaded that pip would not reuse.
 func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) error {
 	if pre == nil {
 		pre = e.startResolve(ctx, s)
 	}
-	files, err := pre.wait()
+	files, kept, err := pre.wait()
 	if err != nil {
 		return err
 	}
@@ -38,16 +40,33 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 	if err != nil {
 		return err
 	}
+	e.fetched = append(e.fetched, kept...) // downloaded whole and checked by the resolve
+	rec := readWheelRecord(e.plan.StageDir)
+	from := urls.Strip(fetchSource(s, e.plan))
+	for i, f := range files {
+		// A source without sha256: the hash this cache computed when it staged the same file from there.
+		if r, ok := rec.Wheels[f.Name]; ok && f.SHA256 == "" && r.From == from && r.SHA256 != "" {
+			files[i].SHA256 = r.SHA256
+		}
+	}
 	e.emit(Event{StepID: s.ID, Message: i18n.N("install.event.resolved", len(files), i18n.D{"Dir": e.plan.StageDir})})
 	if err := e.checkCacheSpace(files); err != nil {
 		return err
 	}
 	c := &fetch.Counters{}
 	stop := e.reportProgress(s.ID, c)
-	res, err := fetch.Fetch(ctx, files, fetch.Options{Dir: e.plan.StageDir, Network: netw, Progress: c,
+	perHost, _ := strconv.Atoi(e.userEnv("GPUWIZ_HOST_CONNECTIONS"))
+	res, err := fetch.Fetch(ctx, files, fetch.Options{Dir: e.plan.StageDir, Network: netw, Progress: c, PerHost: perHost,
 		Log: func(l string) { e.emitLine(Event{StepID: s.ID, Line: l}) }, Checked: e.checkedBefore})
 	stop()
 	e.out.BytesDownloaded += res.Fetched
+	for _, fr := range res.Files { // the sha256 of every file in place, computed for those the source gave none
+		for i := range files {
+			if files[i].Name == fr.Name && fr.SHA256 != "" {
+				files[i].SHA256 = fr.SHA256
+			}
+		}
+	}
 	if rerr := recordFetched(e.plan.StageDir, fetchSource(s, e.plan), files); rerr != nil && err == nil {
 		err = i18n.Wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
 	}
@@ -106,6 +125,7 @@ type pendingResolve struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	files  []fetch.File
+	kept   []fetch.File
 	err    error
 }
 
@@ -119,14 +139,14 @@ func (e *engine) startResolve(ctx context.Context, s Step) *pendingResolve {
 			p.err = usePip("GPUWIZ_DOWNLOADER=pip")
 			return
 		}
-		p.files, p.err = e.resolve(ctx, s)
+		p.files, p.kept, p.err = e.resolve(ctx, s)
 	}()
 	return p
 }
 
-func (p *pendingResolve) wait() ([]fetch.File, error) {
+func (p *pendingResolve) wait() (files, kept []fetch.File, err error) {
 	<-p.done
-	return p.files, p.err
+	return p.files, p.kept, p.err
 }
 
 func (p *pendingResolve) stop() {
@@ -150,8 +170,11 @@ func (e *engine) checkedBefore(name, sha string) bool {
 
 // fetchSource is where a stage step's wheels come from, for the cache's record.
 func fetchSource(s Step, p Plan) string {
-	if s.ID == StepStageDeps {
+	switch {
+	case s.ID == StepStageDeps:
 		return p.Target.Mirror
+	case p.FindLinks != "":
+		return p.FindLinks
 	}
 	return p.IndexURL
 }
@@ -164,7 +187,7 @@ func recordFetched(dir, from string, files []fetch.File) error {
 	changed := false
 	for _, f := range files {
 		info, err := os.Stat(filepath.Join(dir, f.Name))
-		if err != nil {
+		if err != nil || f.SHA256 == "" {
 			continue // not fetched (the run stopped first)
 		}
 		if r, ok := rec.Wheels[f.Name]; ok && r.SHA256 == f.SHA256 && r.Size == info.Size() {
@@ -204,6 +227,64 @@ func (e *engine) reportProgress(stepID string, c *fetch.Counters) (stop func()) 
 	return func() { close(done); <-finished }
 }
 
+// reportProgressIf is reportProgress for counters that may stay empty (the resolve's whole
+// downloads): nothing is sent while no file is counted.
+func (e *engine) reportProgressIf(stepID string, c *fetch.Counters) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	send := func() {
+		if st := c.Stats(); st.Files > 0 {
+			e.emitLine(Event{StepID: stepID, Progress: &runner.Progress{Done: st.Done, Total: st.Total, BytesPerSec: st.BytesPerSec, ETASeconds: st.ETA.Seconds()}})
+		}
+	}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				send()
+			case <-done:
+				send()
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// pipRate gives pip's raw progress lines ("Progress 123 of 456", one file after another) the rate
+// over the last seconds and the time left of the file at that rate, as the downloader's have.
+type pipRate struct {
+	base, lastDone int64 // bytes of the files before this one; this one's done so far
+	samples        []rateSample
+}
+
+type rateSample struct {
+	t time.Time
+	n int64
+}
+
+func (r *pipRate) add(p *runner.Progress, now time.Time) {
+	if p.Done < r.lastDone { // the next file
+		r.base += r.lastDone
+	}
+	r.lastDone = p.Done
+	n := r.base + p.Done
+	r.samples = append(r.samples, rateSample{now, n})
+	for len(r.samples) > 2 && now.Sub(r.samples[1].t) > 3*time.Second {
+		r.samples = r.samples[1:]
+	}
+	first := r.samples[0]
+	if dt := now.Sub(first.t).Seconds(); dt > 0.5 && n > first.n {
+		p.BytesPerSec = float64(n-first.n) / dt
+		if p.Total > p.Done {
+			p.ETASeconds = float64(p.Total-p.Done) / p.BytesPerSec
+		}
+	}
+}
+
 // network is pip's network settings for the framework's pip steps: its proxy and cert (from
 // pip's config files or PIP_PROXY/PIP_CERT, as `pip config list` shows them), its timeout, and
 // the proxy variables of the environment.
@@ -211,7 +292,7 @@ func (e *engine) network(ctx context.Context) (fetch.Network, error) {
 	if e.netw != nil {
 		return *e.netw, nil
 	}
-	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror}}
+	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror, e.plan.FindLinks}}
 	var out bytes.Buffer
 	//i18n:raw the step's label in the log, and argv
 	res := e.r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{e.py, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Env: e.plan.env, Stdout: &out}, nil)

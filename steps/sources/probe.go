@@ -64,6 +64,11 @@ type Result struct {
 	// Redirected names the host that answered when the source sent the request elsewhere (a mirror
 	// that hands pip back to the official host); "" when it answered itself.
 	Redirected string `json:"redirected,omitempty"`
+	// WheelsFrom names the host a mirror's page links the framework's wheel on when it is not the
+	// mirror's own (mirrored index pages often point at download-r2.pytorch.org or a PyPI CDN):
+	// the bytes would come from there, however fast the mirror's page answers. Not set for the
+	// official index, whose wheels may live on its own storage (Paddle's object store).
+	WheelsFrom string `json:"wheels_from,omitempty"`
 }
 
 // Usable reports a source that answers and has the build.
@@ -105,13 +110,19 @@ func Probe(ctx context.Context, cands []Candidate, b Build, o Options) []Result 
 	return out
 }
 
-// Propose is the index of the fastest usable result, or -1 when none is usable. Equal times go
-// to the earlier candidate (the official index comes first).
+// Propose is the index of the fastest usable result that serves the wheels itself (else the
+// fastest usable one), or -1 when none is usable. Equal times go to the earlier candidate (the
+// official index comes first).
 func Propose(results []Result) int {
 	best := -1
-	for i, r := range results {
-		if r.Usable() && (best < 0 || r.Elapsed < results[best].Elapsed) {
-			best = i
+	for _, own := range []bool{true, false} {
+		for i, r := range results {
+			if r.Usable() && (!own || r.WheelsFrom == "") && (best < 0 || r.Elapsed < results[best].Elapsed) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return best
 		}
 	}
 	return best
@@ -132,7 +143,8 @@ type page struct {
 	once    sync.Once
 	status  int
 	files   []string
-	final   *url.URL // where the answer came from, after redirects
+	hosts   map[string]string // file name → the host its link points at
+	final   *url.URL          // where the answer came from, after redirects
 	elapsed time.Duration
 	err     error
 }
@@ -147,29 +159,38 @@ func (p *prober) fetch(u string) *page {
 	p.mu.Unlock()
 	pg.once.Do(func() {
 		start := time.Now()
-		pg.status, pg.files, pg.final, pg.err = p.get(u)
+		pg.status, pg.files, pg.hosts, pg.final, pg.err = p.get(u)
 		pg.elapsed = time.Since(start)
 	})
 	return pg
 }
 
-func (p *prober) get(u string) (int, []string, *url.URL, error) {
+func (p *prober) get(u string) (int, []string, map[string]string, *url.URL, error) {
 	req, err := http.NewRequestWithContext(p.ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, nil, nil, err
 	}
 	req.Header.Set("Accept", "text/html")
 	req.Header.Set("User-Agent", "gpuwiz (package source probe)") //i18n:raw an HTTP header for the server's logs
 	resp, err := p.client.Do(req)
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, nil, nil, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return resp.StatusCode, nil, resp.Request.URL, nil
+		return resp.StatusCode, nil, nil, resp.Request.URL, nil
 	}
-	files, err := links(io.LimitReader(resp.Body, maxPage), resp.Request.URL)
-	return resp.StatusCode, files, resp.Request.URL, err
+	files, hosts, err := links(io.LimitReader(resp.Body, maxPage), resp.Request.URL)
+	return resp.StatusCode, files, hosts, resp.Request.URL, err
+}
+
+// wheelsFrom is the host the page at u links file on, when it is not u's own host.
+func wheelsFrom(u string, pg *page, file string) string {
+	asked, err := url.Parse(u)
+	if h := pg.hosts[file]; err == nil && h != "" && !strings.EqualFold(h, asked.Host) {
+		return h
+	}
+	return ""
 }
 
 // redirectedHost is the host that answered u's request when it is not u's own.
@@ -182,17 +203,19 @@ func redirectedHost(u string, pg *page) string {
 }
 
 // links are the file names an index page links to: the last path segment of every href, unescaped
-// ("torch-2.6.0%2Bcu126-cp312-cp312-win_amd64.whl#sha256=…" gives the file name with its '+').
-func links(r io.Reader, base *url.URL) ([]string, error) {
+// ("torch-2.6.0%2Bcu126-cp312-cp312-win_amd64.whl#sha256=…" gives the file name with its '+'), and
+// the host each one's link points at.
+func links(r io.Reader, base *url.URL) ([]string, map[string]string, error) {
 	z := html.NewTokenizer(r)
 	var out []string
+	hosts := map[string]string{}
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
 			if errors.Is(z.Err(), io.EOF) {
-				return out, nil
+				return out, hosts, nil
 			}
-			return out, z.Err()
+			return out, hosts, z.Err()
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			if string(name) != "a" || !hasAttr {
@@ -201,8 +224,9 @@ func links(r io.Reader, base *url.URL) ([]string, error) {
 			for {
 				k, v, more := z.TagAttr()
 				if string(k) == "href" {
-					if f := fileOf(string(v), base); f != "" {
+					if f, host := fileOf(string(v), base); f != "" {
 						out = append(out, f)
+						hosts[f] = host
 					}
 				}
 				if !more {
@@ -213,14 +237,14 @@ func links(r io.Reader, base *url.URL) ([]string, error) {
 	}
 }
 
-func fileOf(href string, base *url.URL) string {
+func fileOf(href string, base *url.URL) (file, host string) {
 	ref, err := url.Parse(href)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	u := base.ResolveReference(ref)
 	seg := u.Path[strings.LastIndex(u.Path, "/")+1:]
-	return seg
+	return seg, u.Host
 }
 
 // join is index + "/" + project + "/", PEP 503's project page.
@@ -275,6 +299,9 @@ func (p *prober) probe(c Candidate) Result {
 		return res
 	}
 	res.HasBuild, res.File = true, v.file
+	if c.Kind != KindOfficial { // the official index's own storage (Paddle's object store) is the official source
+		res.WheelsFrom = wheelsFrom(main, mp, v.file)
+	}
 	// A dependency index answers when it lists pip or says it has no such project (404, a local
 	// index of the framework's own dependencies); anything else (401, 403, 5xx) stops pip too.
 	if len(pages) > 1 && pages[1].status != http.StatusOK && pages[1].status != http.StatusNotFound {
@@ -301,6 +328,7 @@ func (p *prober) probeCustom(c Candidate) Result {
 	if ip.err == nil && ip.status == http.StatusOK {
 		if v := judge(ip.files, p.build); v.file != "" {
 			res.HasBuild, res.File = true, v.file
+			res.WheelsFrom = wheelsFrom(asIndex, ip, v.file)
 			res.Candidate.IndexURL = c.URL
 			res.Candidate.Name = i18n.T("sources.name.custom_index")
 			return res
@@ -311,6 +339,7 @@ func (p *prober) probeCustom(c Candidate) Result {
 	if fp.err == nil && fp.status == http.StatusOK {
 		if v := judge(fp.files, p.build); v.file != "" {
 			res.HasBuild, res.File, res.Why = true, v.file, ""
+			res.WheelsFrom = wheelsFrom(asFlat, fp, v.file)
 			res.Candidate.FindLinks = c.URL
 			res.Candidate.Name = i18n.T("sources.name.custom_flat")
 			return res

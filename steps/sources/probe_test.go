@@ -305,3 +305,25 @@ func TestProbeDirectoryListingAsFlatPage(t *testing.T) {
 		t.Errorf("refusing dependency index: %+v", res[2])
 	}
 }
+
+// A mirror whose page links the wheels on another host (mirrored index pages often point at
+// download-r2.pytorch.org): it is named, and a source that serves its own wheels is proposed first
+// even when the mirror's page answers faster.
+func TestProbeNamesTheHostTheWheelsAreLinkedOn(t *testing.T) {
+	good := serveFake(t, 150*time.Millisecond, map[string][]string{"cu126": {goodWheel}})
+	mirror := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<html><body><a href="%s/whl/%s#sha256=00">%s</a></body></html>`, good.URL, strings.ReplaceAll(goodWheel, "+", "%2B"), goodWheel)
+	}))
+	defer mirror.Close()
+	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: mirror.URL + "/whl/cu126"}, {ID: "g", Kind: KindIndex, IndexURL: good.URL + "/whl/cu126"}}
+	res := Probe(context.Background(), c, build126, Options{Environ: []string{}})
+	if !res[0].Usable() || res[0].WheelsFrom != strings.TrimPrefix(good.URL, "http://") {
+		t.Fatalf("the mirror: %+v", res[0])
+	}
+	if res[1].WheelsFrom != "" {
+		t.Fatalf("the source itself: %+v", res[1])
+	}
+	if p := Propose(res); p != 1 {
+		t.Errorf("proposed %d, want the source that serves its own wheels", p)
+	}
+}

@@ -35,7 +35,8 @@ var (
 	// user:password@host without a scheme, as typed by mistake ("user:pw@host/simple").
 	bareUserinfo = regexp.MustCompile(`(^|[^A-Za-z0-9_.:/@%+~-])[A-Za-z0-9_.%+~-]+:[^\s/'"”’」）)]*@`)
 	// secrets passed as query parameters.
-	querySecret = regexp.MustCompile(`(?i)([?&;](?:[a-z0-9_-]*(?:token|secret|password|passwd|pwd|signature|credential)|auth|key|api[_-]?key|apikey|sig)=)[^&\s'"#<>]+`)
+	// "\u0026" is "&" as Go's JSON encoder writes it.
+	querySecret = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)(?:[a-z0-9_-]*(?:token|secret|password|passwd|pwd|signature|credential)|auth|key|api[_-]?key|apikey|sig)=)[^&\s'"#<>\\]+`)
 	// Authorization: Bearer xxx, and header-style lines in logs.
 	authHeader = regexp.MustCompile(`(?i)(authorization:\s*(?:bearer|basic|token)?\s*)\S+`)
 	// PIP_INDEX_URL=..., PIP_EXTRA_INDEX_URL=..., PIP_*_URL in environment dumps: the whole value goes.
@@ -46,7 +47,7 @@ var (
 // becomes ?token=***, "Authorization: Bearer x" loses x and PIP_INDEX_URL=... its whole value.
 // Text without credentials comes back as it was.
 func Redact(s string) string {
-	if !strings.ContainsAny(s, "@=:") {
+	if !strings.ContainsAny(s, "@=:") { // every rule below needs one of them
 		return s
 	}
 	s = pipURLVar.ReplaceAllString(s, "${1}"+Mask)

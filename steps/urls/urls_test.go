@@ -27,8 +27,10 @@ func TestRedact(t *testing.T) {
 		"at 12:30 we met; ratio 1:2 holds":       "at 12:30 we met; ratio 1:2 holds",
 		"git@github.com:org/repo.git":            "git@github.com:org/repo.git",
 		"https://h/x?X-Amz-Signature=abc&X-Amz-Credential=AKIA%2F&x-amz-security-token=t&sig=s&a=b": "https://h/x?X-Amz-Signature=***&X-Amz-Credential=***&x-amz-security-token=***&sig=***&a=b",
-		"https://h/x;access_token=zz":                   "https://h/x;access_token=***",
-		"https://h/x?password=pw&pwd=2&secret=3&auth=4": "https://h/x?password=***&pwd=***&secret=***&auth=***",
+		"https://h/x;access_token=zz": "https://h/x;access_token=***",
+		// as Go's JSON encoder writes a URL: & is \u0026
+		`{"url": "https://h/x?a=1\u0026token=zz\u0026b=2"}`: `{"url": "https://h/x?a=1\u0026token=***\u0026b=2"}`,
+		"https://h/x?password=pw&pwd=2&secret=3&auth=4":     "https://h/x?password=***&pwd=***&secret=***&auth=***",
 		// the rules doctor's copy had
 		"Authorization: Bearer zzz":                     "Authorization: Bearer ***",
 		"PIP_EXTRA_INDEX_URL=https://x.example/simple":  "PIP_EXTRA_INDEX_URL=***",

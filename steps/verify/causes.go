@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"runtime"
 	"strings"
 
 	"gpuwiz/steps/i18n"
@@ -18,6 +19,10 @@ func importCause(text string) (cause, fix string, generic bool) {
 		}
 		return false
 	}
+	if e, ok := ParseDLLError(text); ok {
+		cause, fix = DLLCause(e)
+		return cause, fix, false
+	}
 	switch {
 	case has("cudnn64_8.dll", "zlibwapi.dll", "cudnn64_9.dll"):
 		return i18n.T("verify.cause.dll_mismatch"), i18n.T("verify.fix.dll_mismatch"), false
@@ -29,6 +34,8 @@ func importCause(text string) (cause, fix string, generic bool) {
 		return i18n.T("verify.cause.vc_runtime"), i18n.T("verify.fix.vc_runtime"), false
 	case has("driver on your system is too old", "driver version is insufficient", "cuda driver version is insufficient"): //i18n:raw matched against CUDA's error text
 		return i18n.T("verify.cause.old_driver"), i18n.T("verify.fix.old_driver"), false
+	case has("is incomplete, without __init__.py"): //i18n:raw matched against the check script's own error text
+		return i18n.T("verify.cause.incomplete"), i18n.T("verify.fix.incomplete"), false
 	case has("no module named 'torch'", "no module named 'paddle'", "no module named torch", "no module named paddle"): //i18n:raw matched against Python's error text
 		return i18n.T("verify.cause.not_installed"), "gpuwiz install --venv VENV", false //i18n:raw a command
 	case has("segmentation fault", "access violation", "signal: "): //i18n:raw matched against the crash text
@@ -46,5 +53,11 @@ func noDeviceCause(evidence, buildCUDA string) (cause, fix string) {
 	case strings.Contains(low, "no kernel image") || strings.Contains(low, "not compatible"):
 		return i18n.T("verify.cause.arch_missing"), i18n.T("verify.fix.arch_missing")
 	}
+	if hostGOOS != "windows" { // the graphics preference and python.exe are Windows' alone
+		return i18n.T("verify.cause.no_device_other"), i18n.T("verify.fix.no_device_other")
+	}
 	return i18n.T("verify.cause.no_device"), i18n.T("verify.fix.no_device")
 }
+
+// hostGOOS is the system verify runs on (a variable: tests judge Windows' words on Linux).
+var hostGOOS = runtime.GOOS

@@ -74,8 +74,8 @@ func TestChineseCausesAndFixes(t *testing.T) {
 		{"cpu build's label", pyindex.TorchStub(cpu), "channel", true, []string{"装上的是别的版本", "pip install -r requirements.txt -c constraints.txt", "2.6.0+cpu"}},
 		{"arch missing", pyindex.TorchStub(noArch), "arch-0", true, []string{"算力 12.0", "不支持这块显卡的架构", "gpuwiz channels"}},
 		{"wrong numbers", pyindex.TorchStub(wrong), "matmul", true, []string{"GPU 算出的结果不对", "gpuwiz verify", "上限 0.01"}},
-		{"no device", pyindex.TorchStub(noDev), "cuda-available", true, []string{"0 个设备", "CUDA_VISIBLE_DEVICES", "高性能"}},
-		{"vc runtime", map[string]string{"torch/__init__.py": `raise OSError('[WinError 126] The specified module could not be found. Error loading "fbgemm.dll" or one of its dependencies.')`}, "import", false, []string{"Microsoft Visual C++ 运行库", "vc_redist.x64.exe"}},
+		{"no device", pyindex.TorchStub(noDev), "cuda-available", true, []string{"0 个设备", "CUDA_VISIBLE_DEVICES", "nvidia-smi"}}, // on Linux: no Windows graphics preference
+		{"vc runtime", map[string]string{"torch/__init__.py": `raise OSError('[WinError 126] The specified module could not be found. Error loading "fbgemm.dll" or one of its dependencies.')`}, "import", false, []string{"找不到 fbgemm.dll", "[WinError 126]", "Visual C++ 运行库", "vc_redist.x64.exe"}},
 		{"nothing imports", map[string]string{}, "import", false, []string{"没有安装该框架", "gpuwiz install --venv VENV"}},
 	}
 	for _, tc := range cases {
@@ -126,4 +126,17 @@ func TestChinesePaddle(t *testing.T) {
 		t.Errorf("cpu paddle: %+v", c)
 	}
 	i18ntest.NoEnglishProse(t, "cpu paddle", ours(c, true))
+}
+
+// Issue: Windows graphics-preference advice was shown on Linux. Each system gets its own fix.
+func TestNoDeviceFixIsTheSystems(t *testing.T) {
+	defer func(g string) { hostGOOS = g }(hostGOOS)
+	hostGOOS = "linux"
+	if _, fix := noDeviceCause("", "12.6"); strings.Contains(fix, "Windows") || strings.Contains(fix, "python.exe") {
+		t.Errorf("Linux fix: %s", fix)
+	}
+	hostGOOS = "windows"
+	if _, fix := noDeviceCause("", "12.6"); !strings.Contains(fix, "graphics preference") {
+		t.Errorf("Windows fix: %s", fix)
+	}
 }

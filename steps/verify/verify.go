@@ -116,7 +116,15 @@ func RunWith(ctx context.Context, r runner.Runner, python, framework, expectChan
 		rep.Checks = []Check{scriptFailed(framework, res, errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil, o.Timeout)}
 		return rep, nil
 	}
-	return judge(facts, expectChannel), nil
+	rep := judge(facts, expectChannel)
+	for i, c := range rep.Checks {
+		if e, ok := ParseDLLError(c.Evidence); ok && !c.OK {
+			if more := runtimeEvidence(e, python); more != "" {
+				rep.Checks[i].Evidence += "\n" + more
+			}
+		}
+	}
+	return rep, nil
 }
 
 const marker = "GPUWIZ-VERIFY "

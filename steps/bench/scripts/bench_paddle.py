@@ -48,8 +48,8 @@ if not paddle.is_compiled_with_cuda():
 cuda_build = paddle.version.cuda()
 count = paddle.device.cuda.device_count()
 if count == 0:
-    fail("no-device", "paddle %s (CUDA %s) sees no usable GPU: driver missing or too old, or CUDA_VISIBLE_DEVICES=%r"
-         % (version, cuda_build, os.environ.get("CUDA_VISIBLE_DEVICES")))
+    fail("no-device", "paddle %s (CUDA %s) sees no usable GPU" % (version, cuda_build),
+         framework_version=str(version), cuda=str(cuda_build), visible=os.environ.get("CUDA_VISIBLE_DEVICES"))
 if args.gpu < 0 or args.gpu >= count:
     fail("no-device", "GPU %d asked for, but paddle sees %d device(s)" % (args.gpu, count))
 

@@ -25,8 +25,8 @@ cuda_build = getattr(torch.version, "cuda", None)
 if not cuda_build:
     fail("no-cuda-build", "torch %s is a CPU-only build (torch.version.cuda is None)" % version)
 if not torch.cuda.is_available():
-    fail("no-device", "torch %s (CUDA %s) sees no usable GPU: driver missing or too old, or CUDA_VISIBLE_DEVICES=%r"
-         % (version, cuda_build, os.environ.get("CUDA_VISIBLE_DEVICES")))
+    fail("no-device", "torch %s (CUDA %s) sees no usable GPU" % (version, cuda_build),
+         framework_version=str(version), cuda=str(cuda_build), visible=os.environ.get("CUDA_VISIBLE_DEVICES"))
 count = torch.cuda.device_count()
 if args.gpu < 0 or args.gpu >= count:
     fail("no-device", "GPU %d asked for, but torch sees %d device(s)" % (args.gpu, count))

@@ -12,8 +12,8 @@ def emit(_type, /, **fields):
     sys.stdout.flush()
 
 
-def fail(kind, message, code=3):
-    emit("error", kind=kind, message=message)
+def fail(kind, message, code=3, **facts):
+    emit("error", kind=kind, message=message, **facts)
     emit("done", ok=False)
     sys.exit(code)
 

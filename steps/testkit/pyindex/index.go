@@ -108,6 +108,10 @@ func serve(t testing.TB, channels map[string][]string, n Network, file func(stri
 // ChannelURL is the --index-url for a channel.
 func (ix *Index) ChannelURL(channel string) string { return ix.URL + "/whl/" + channel }
 
+// FlatURL is the flat find-links page of every wheel of a channel (the shape of several mirrors of
+// PyTorch's wheels: one page, no metadata files with Network.NoMetadata).
+func (ix *Index) FlatURL(channel string) string { return ix.URL + "/flat/" + channel + "/" }
+
 // Close stops the server.
 func (ix *Index) Close() { ix.srv.Close() }
 
@@ -128,7 +132,8 @@ func (ix *Index) Break(channel, how string) {
 // BytesServed is the total of wheel bytes written to clients.
 func (ix *Index) BytesServed() int64 { return ix.bytes.Load() }
 
-// Requests is how many times the wheel file name was downloaded (GET; a HEAD is not counted).
+// Requests is how many times the wheel file name was downloaded (GET; a HEAD and a GET of its
+// first byte alone, the downloader's question for the size and range support, are not counted).
 func (ix *Index) Requests(file string) int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -175,6 +180,10 @@ func (ix *Index) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !ix.beforeResponse(r) {
+		return
+	}
+	if r.Method == http.MethodHead && ix.net.n.NoHead {
+		http.Error(w, "HEAD is not allowed here", http.StatusMethodNotAllowed)
 		return
 	}
 	if len(parts) == 2 && parts[0] == "simple" { // /simple/<project>/: the channel "simple"
@@ -308,7 +317,11 @@ func (ix *Index) writeLinks(w http.ResponseWriter, title, prefix string, files [
 		fmt.Fprintf(&b, "<h1>Links for %s</h1>\n", html.EscapeString(title))
 	}
 	for _, f := range files {
-		fmt.Fprintf(&b, "<a href=\"%s%s#sha256=%s\"%s>%s</a><br/>\n", prefix, strings.ReplaceAll(url.PathEscape(f.name), "+", "%2B"), f.sha256, ix.metadataAttrs(f), html.EscapeString(f.name))
+		hash := "#sha256=" + f.sha256
+		if ix.net.n.NoHashes {
+			hash = ""
+		}
+		fmt.Fprintf(&b, "<a href=\"%s%s%s\"%s>%s</a><br/>\n", prefix, strings.ReplaceAll(url.PathEscape(f.name), "+", "%2B"), hash, ix.metadataAttrs(f), html.EscapeString(f.name))
 	}
 	b.WriteString("</body></html>\n")
 	w.Header().Set("Content-Type", "text/html")
@@ -321,7 +334,7 @@ func (ix *Index) serveFile(w http.ResponseWriter, r *http.Request, projects map[
 			if f.name != name || f.path == "" {
 				continue
 			}
-			if r.Method == http.MethodGet {
+			if r.Method == http.MethodGet && r.Header.Get("Range") != "bytes=0-0" { // not the downloader's one-byte size probe
 				ix.mu.Lock()
 				ix.requests[name]++
 				ix.mu.Unlock()

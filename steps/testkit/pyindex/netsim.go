@@ -24,6 +24,8 @@ type Network struct {
 	Latency         time.Duration // before every response (a request whose client gives up gets none)
 	NoMetadata      bool          // no data-dist-info-metadata links and no NAME.whl.metadata files
 	NoRanges        bool          // answer wheel requests whole, ignoring Range (and not offering it)
+	NoHashes        bool          // links without #sha256= (several flat mirror pages give none)
+	NoHead          bool          // answer HEAD with 405 (a server that allows only GET)
 }
 
 type netState struct {

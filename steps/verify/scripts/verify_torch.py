@@ -22,6 +22,13 @@ except BaseException:
     emit()
     sys.exit(0)
 
+if getattr(torch, "__file__", None) is None:
+    # A folder without __init__.py imports as an empty namespace package: the install or uninstall
+    # that wrote it was cut short. That is a broken install, not a CPU build.
+    out["import_error"] = "ImportError: torch is incomplete, without __init__.py: " + ", ".join(list(getattr(torch, "__path__", [])))
+    emit()
+    sys.exit(0)
+
 out["imported"] = True
 try:
     out["version"] = str(torch.__version__)

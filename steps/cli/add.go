@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"gpuwiz/steps/app"
+	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/install"
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/shellquote"
+	"gpuwiz/steps/userpath"
+)
+
+func init() { register(53, newAddCmd) }
+
+// addReport is `gpuwiz add --json`.
+type addReport struct {
+	ExitCode int                 `json:"exit_code"`
+	Preview  *install.AddPreview `json:"preview,omitempty"`
+	Outcome  *install.Outcome    `json:"outcome,omitempty"`
+	Error    string              `json:"error,omitempty"`
+}
+
+func newAddCmd(env *Env) *cobra.Command {
+	var venv, indexURL, findLinks, cacheDir, logFile string
+	var reqs []string
+	var dryRun, yes, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "add [PACKAGE...]",
+		Short: i18n.T("cli.add.short"),
+		Long:  i18n.T("cli.add.long"),
+		Example: "  gpuwiz add --venv ./venv-torch -r requirements.txt\n  gpuwiz add --venv ./venv-torch ultralytics --dry-run\n" + //i18n:raw commands
+			"  gpuwiz add --venv ./venv-paddle paddleocr --index-url https://pypi.tuna.tsinghua.edu.cn/simple --yes", //i18n:raw commands
+		RunE: func(cmd *cobra.Command, pkgs []string) error {
+			out := cmd.OutOrStdout()
+			if venv == "" {
+				return Usagef("%s", i18n.T("cli.add.needs_venv"))
+			}
+			root, err := filepath.Abs(venv)
+			if err != nil {
+				return Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
+			}
+			v := pyenv.Venv{Root: root}
+			if !v.Exists() {
+				return Usagef("%s", i18n.T("cli.protect.not_a_venv", i18n.D{"Path": root}))
+			}
+			var files []string
+			for _, r := range reqs {
+				p, err := filepath.Abs(r)
+				if err == nil {
+					_, err = os.Stat(p)
+				}
+				if err != nil {
+					return Usagef("%s", i18n.T("cli.add.no_file", i18n.D{"File": r}))
+				}
+				files = append(files, p)
+			}
+			rep := addReport{}
+			finish := func(code int, err error) error {
+				rep.ExitCode = code
+				if err != nil {
+					rep.Error = err.Error()
+				}
+				if asJSON {
+					enc := json.NewEncoder(out)
+					enc.SetIndent("", "  ")
+					if e := enc.Encode(rep); e != nil {
+						return e
+					}
+					if code != 0 {
+						return Silent(code)
+					}
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				if code != 0 {
+					return Silent(code)
+				}
+				return nil
+			}
+			s, err := env.PlanAdd(cmd.Context(), app.AddRequest{Venv: root, Requirements: files, Packages: pkgs,
+				IndexURL: indexURL, FindLinks: findLinks, CacheDir: cacheDir, LogPath: logFile})
+			if s != nil {
+				rep.Preview = &s.Preview
+			}
+			if err != nil {
+				code := app.CodeOf(err, ExitFailure)
+				if code == ExitIncompatible {
+					if !asJSON {
+						printAddPreview(out, s)
+					}
+					return finish(code, nil)
+				}
+				if asJSON {
+					return finish(code, err)
+				}
+				return err
+			}
+			if !asJSON {
+				printAddPreview(out, s)
+			}
+			if dryRun || len(s.Preview.Changes) == 0 {
+				if !asJSON && len(s.Preview.Changes) == 0 {
+					fmt.Fprintln(out, i18n.T("cli.add.nothing_to_do"))
+				}
+				return finish(ExitOK, nil)
+			}
+			if !yes {
+				f, isFile := cmd.InOrStdin().(*os.File)
+				if asJSON || !isFile || !term.IsTerminal(int(f.Fd())) {
+					return Usagef("%s", i18n.T("cli.add.needs_yes"))
+				}
+				fmt.Fprint(out, i18n.T("cli.install.confirm"))
+				var answer string
+				fmt.Fscanln(cmd.InOrStdin(), &answer)
+				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+					fmt.Fprintln(out, i18n.T("cli.install.nothing_changed"))
+					return Silent(ExitFailure)
+				}
+			}
+			events := make(chan install.Event, 512)
+			done := make(chan struct{})
+			tail := &lineTail{max: 15}
+			progress := newProgressPrinter(out)
+			plan := install.Plan{}
+			go func() {
+				defer close(done)
+				for ev := range events {
+					if ev.Line != "" {
+						tail.add(ev.Line)
+					}
+					if !asJSON {
+						progress.print(out, plan, ev)
+					}
+				}
+			}()
+			if !asJSON {
+				fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": s.LogPath}))
+			}
+			res, err := s.Run(cmd.Context(), events)
+			close(events)
+			<-done
+			if err != nil {
+				return finish(app.CodeOf(err, ExitFailure), err)
+			}
+			rep.Outcome = &res.Outcome
+			if !asJSON {
+				printOutcome(out, res.Outcome, tail.lines, nil)
+			}
+			return finish(res.ExitCode, nil)
+		},
+	}
+	f := cmd.Flags()
+	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.add.flag.venv"))
+	f.StringArrayVarP(&reqs, "requirement", "r", nil, i18n.T("cli.add.flag.requirement"))
+	f.StringVar(&indexURL, "index-url", "", i18n.T("cli.add.flag.index_url"))
+	f.StringVar(&findLinks, "find-links", "", i18n.T("cli.add.flag.find_links"))
+	f.StringVar(&cacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir"))
+	f.StringVar(&logFile, "log", "", i18n.T("cli.add.flag.log"))
+	f.BoolVar(&dryRun, "dry-run", false, i18n.T("cli.add.flag.dry_run"))
+	f.BoolVarP(&yes, "yes", "y", false, i18n.T("cli.add.flag.yes"))
+	f.BoolVar(&asJSON, "json", false, i18n.T("cli.add.flag.json"))
+	return cmd
+}
+
+// printAddPreview says what the project's requirements would change, or why they cannot go in.
+func printAddPreview(w io.Writer, s *app.AddSession) {
+	p := s.Preview
+	fmt.Fprintln(w, i18n.T("cli.add.keeps", i18n.D{"Build": strings.Join(p.Build, " "), "Venv": p.Venv}))
+	if ref := p.Refusal; ref != nil {
+		fmt.Fprintln(w, i18n.T("cli.add.refused", i18n.D{"Requirement": ref.Requirement, "Needs": ref.Needs, "Installed": ref.Installed}))
+		if s.WayOut != "" {
+			fmt.Fprintln(w, i18n.T("cli.add.way_out", i18n.D{"Version": s.WayOut, "Channel": p.Channel,
+				"Command": shellquote.Command(runtime.GOOS, "gpuwiz", "install", "--venv", p.Venv, "--framework", p.Framework, "--framework-version", s.WayOut, "--channel", p.Channel)}))
+		} else {
+			fmt.Fprintln(w, i18n.T("cli.add.way_out_none"))
+		}
+		return
+	}
+	for _, c := range p.Changes {
+		if c.From == "" {
+			fmt.Fprintln(w, "  + "+i18n.T("cli.add.change.new", i18n.D{"Name": c.Name, "To": c.To}))
+		} else {
+			fmt.Fprintln(w, "  ~ "+i18n.T("cli.add.change.upgrade", i18n.D{"Name": c.Name, "From": c.From, "To": c.To}))
+		}
+	}
+	for _, t := range p.Troubles {
+		dists := strings.Join(t.Dists, ", ")
+		switch t.Code {
+		case install.TroubleSecondFramework:
+			fmt.Fprintln(w, i18n.T("cli.add.trouble.second_framework", i18n.D{"Dists": dists}))
+		case install.TroubleOpenCVVariants:
+			fmt.Fprintln(w, i18n.T("cli.add.trouble.opencv", i18n.D{"Dists": dists}))
+		case install.TroubleNumpyMajor:
+			fmt.Fprintln(w, i18n.T("cli.add.trouble.numpy", i18n.D{"Dists": dists}))
+		}
+	}
+}

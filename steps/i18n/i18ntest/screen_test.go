@@ -1,0 +1,28 @@
+package i18ntest
+
+import (
+	"reflect"
+	"testing"
+)
+
+// The lines the walk-through found on Chinese screens, each caught; a Chinese line with commands,
+// paths, flags, env vars, package names and a bracketed finding code is not.
+func TestEnglishOnScreen(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"CUDA_VISIBLE_DEVICES=None", []string{"None"}},
+		{"驱动 560.94   查询方式 simulated", []string{"simulated"}},
+		{"检测失败（no_gpu）", []string{"no_gpu"}},
+		{"原因：framework-check-failed", []string{"framework-check-failed"}},
+		{"安装失败：stage cancelled: context canceled", []string{"cancelled", "context", "canceled"}},
+		{"本机没有：PEP 658 元数据", nil},
+		{"运行 gpuwiz doctor --venv /tmp/a_b --fix；检查 site-packages 和 paddlepaddle-gpu [paddle-mixed]", nil},
+		{"先设置 CUDA_VISIBLE_DEVICES，再运行 python -m pip install torch", nil},
+	} {
+		if got := EnglishOnScreen(c.text); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.text, got, c.want)
+		}
+	}
+}

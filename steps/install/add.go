@@ -1,0 +1,353 @@
+package install
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/keep"
+	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
+)
+
+// AddOptions asks for a project's requirements in a venv gpuwiz installed a framework into.
+type AddOptions struct {
+	Venv         pyenv.Venv
+	Requirements []string // requirements files (-r), absolute
+	Packages     []string // requirement specifiers ("ultralytics", "opencv-python<5")
+	IndexURL     string   // where the project's packages come from ("" = the lock's mirror, else the user's pip settings)
+	FindLinks    string
+	CacheDir     string
+	LogPath      string
+	Environ      []string // nil: os.Environ()
+	// VerifyMatrixN is the side of the verification matmul after the install (0: a quick one).
+	VerifyMatrixN int
+}
+
+// AddChange is one dist the project's requirements would add, upgrade or downgrade.
+type AddChange struct {
+	Name string `json:"name"`
+	From string `json:"from,omitempty"` // "" for a new one
+	To   string `json:"to"`
+}
+
+// Trouble codes: known combinations that break an environment, named before anything changes.
+const (
+	TroubleSecondFramework = "second-framework" // torch and Paddle in one env
+	TroubleOpenCVVariants  = "opencv-variants"  // two of opencv-python, -contrib, -headless: they overwrite one cv2
+	TroubleNumpyMajor      = "numpy-major"      // numpy 1 ↔ 2 under a framework built for the other
+)
+
+// AddTrouble is one known troublemaker among the changes.
+type AddTrouble struct {
+	Code  string   `json:"code"`
+	Dists []string `json:"dists"` // the dists involved, "name version"
+}
+
+// AddRefusal says why the requirements cannot go into this venv without replacing the framework
+// build: which requirement needs which framework versions, and the build installed.
+type AddRefusal struct {
+	Requirement string   `json:"requirement"` // "needsnew 1.0"
+	Needs       string   `json:"needs"`       // "torch>=2.7"
+	Installed   string   `json:"installed"`   // "torch 2.6.0+cu126"
+	PipSays     []string `json:"pip_says,omitempty"`
+}
+
+// AddPreview is what installing the project's requirements would do, from pip's dry run under
+// the venv's constraints.
+type AddPreview struct {
+	Venv        string       `json:"venv"`
+	Framework   string       `json:"framework"`
+	Channel     string       `json:"channel"`
+	Build       []string     `json:"build"` // the lock's framework pins the install keeps
+	Constraints string       `json:"constraints"`
+	Changes     []AddChange  `json:"changes"`
+	Troubles    []AddTrouble `json:"troubles,omitempty"`
+	Refusal     *AddRefusal  `json:"refusal,omitempty"`
+}
+
+// ErrNotGpuwizVenv is a venv without gpuwiz's requirements.lock: there is no build to keep.
+var ErrNotGpuwizVenv error = i18n.Lazy(func() string { return i18n.T("install.add.err.no_lock") })
+
+// ErrAddRefused is a preview with a Refusal.
+var ErrAddRefused error = i18n.Lazy(func() string { return i18n.T("install.add.err.refused") })
+
+func (o AddOptions) sources() []string {
+	var out []string
+	if o.IndexURL != "" {
+		out = append(out, "--index-url", o.IndexURL)
+	}
+	if o.FindLinks != "" {
+		out = append(out, "--find-links", o.FindLinks)
+	}
+	return out
+}
+
+func (o AddOptions) wanted() []string {
+	var out []string
+	for _, r := range o.Requirements {
+		out = append(out, "-r", r)
+	}
+	return append(out, o.Packages...)
+}
+
+// addEnv is the user's environment for pip (their index settings stay: the project's packages come
+// from where they usually do), with the venv's constraints given on the command line.
+func (o AddOptions) addEnv() []string {
+	env := o.Environ
+	if env == nil {
+		env = os.Environ()
+	}
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch strings.ToUpper(k) {
+		case "PIP_TARGET", "PIP_PREFIX", "PIP_USER", "PIP_NO_DEPS", "PIP_REQUIRE_VIRTUALENV":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "PYTHONNOUSERSITE=1", "PYTHONIOENCODING=utf-8", "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_NO_INPUT=1")
+}
+
+// PreviewAdd reads the venv's lock and asks pip, without installing anything, what the project's
+// requirements would change under the venv's constraints.
+func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview, error) {
+	root := o.Venv.Root
+	p := AddPreview{Venv: root, Constraints: filepath.Join(root, "constraints.txt"), Changes: []AddChange{}}
+	lock, err := os.ReadFile(filepath.Join(root, "requirements.lock"))
+	if err != nil || !bytes.Contains(lock, []byte("written by gpuwiz")) {
+		return p, ErrNotGpuwizVenv
+	}
+	src := ReadLockSources(root)
+	p.Framework, p.Channel = src.Framework, src.Channel
+	p.Build = keep.LockPins(lock)
+	if len(p.Build) == 0 {
+		return p, ErrNotGpuwizVenv
+	}
+	if len(o.Requirements)+len(o.Packages) == 0 {
+		return p, badInput(i18n.T("install.add.err.nothing"))
+	}
+	for _, u := range []string{o.IndexURL, o.FindLinks} {
+		if u != "" {
+			if _, err := urls.Check(u); err != nil {
+				return p, badInput(err.Error())
+			}
+		}
+	}
+	// The constraints file must hold the build, whatever happened to it since.
+	if _, _, err := keep.Ensure(root, ""); err != nil && !errors.Is(err, keep.ErrUserConstraint) {
+		return p, err
+	}
+	installed, err := pyenv.Inspect(ctx, r, o.Venv.Python())
+	if err != nil {
+		return p, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": root, "Err": err}))
+	}
+	have := map[string]string{}
+	for _, d := range installed.Dists {
+		have[pep.Normalize(d.Name)] = d.Version
+	}
+	report := filepath.Join(root, ".gpuwiz", "add-report.json")
+	os.MkdirAll(filepath.Dir(report), 0o755)
+	defer os.Remove(report)
+	argv := append([]string{o.Venv.Python(), "-m", "pip", "install", "--dry-run", "--report", report, "-c", p.Constraints}, o.sources()...)
+	argv = append(argv, o.wanted()...)
+	var out bytes.Buffer
+	res := r.Run(ctx, runner.Cmd{Name: "pip install --dry-run", Argv: argv, Env: o.addEnv(), Stdout: &out}, nil) //i18n:raw the step's label in the log
+	if res.Err != nil {
+		lines := append(strings.Split(out.String(), "\n"), res.Tail...)
+		if ref := conflictRefusal(lines, p.Build, have); ref != nil {
+			p.Refusal = ref
+			return p, ErrAddRefused
+		}
+		return p, i18n.Wrap(res.Err, i18n.T("install.add.err.resolve", i18n.D{"Err": res.Err, "Tail": strings.Join(lastN(res.Tail, 6), "\n")}))
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		return p, err
+	}
+	var rep pipReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return p, err
+	}
+	after := map[string]string{}
+	for k, v := range have {
+		after[k] = v
+	}
+	for _, it := range rep.Install {
+		n := pep.Normalize(it.Metadata.Name)
+		if from := have[n]; from != it.Metadata.Version {
+			p.Changes = append(p.Changes, AddChange{Name: n, From: from, To: it.Metadata.Version})
+		}
+		after[n] = it.Metadata.Version
+	}
+	slices.SortFunc(p.Changes, func(a, b AddChange) int { return strings.Compare(a.Name, b.Name) })
+	// The framework build itself never moves (the constraints should have made pip refuse).
+	for _, pin := range p.Build {
+		name, version, _ := strings.Cut(pin, "==")
+		n := pep.Normalize(name)
+		if v, ok := after[n]; ok && v != version {
+			p.Refusal = &AddRefusal{Requirement: strings.Join(o.wanted(), " "), Needs: n + "==" + v, Installed: n + " " + version}
+			return p, ErrAddRefused
+		}
+	}
+	p.Troubles = troubles(p.Framework, have, after)
+	return p, nil
+}
+
+func lastN(s []string, n int) []string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+var dependsOn = regexp.MustCompile(`^\s*(\S+) (\S+) depends on (.+?)\s*$`)
+
+// conflictRefusal reads pip's ResolutionImpossible text: "X 1.0 depends on torch>=2.7" where torch
+// is one of the build's dists.
+func conflictRefusal(tail, build []string, have map[string]string) *AddRefusal {
+	fam := map[string]string{}
+	for _, pin := range build {
+		name, version, _ := strings.Cut(pin, "==")
+		fam[pep.Normalize(name)] = version
+	}
+	for _, l := range tail {
+		m := dependsOn.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		spec := strings.TrimSpace(m[3])
+		name := spec
+		if i := strings.IndexAny(spec, "<>=!~[; ("); i > 0 {
+			name = spec[:i]
+		}
+		n := pep.Normalize(name)
+		if v, ok := fam[n]; ok {
+			var says []string
+			for _, t := range tail {
+				if t = strings.TrimSpace(t); t != "" && (strings.Contains(t, "depends on") || strings.Contains(t, "requested") || strings.Contains(t, "conflict")) {
+					says = append(says, t)
+				}
+			}
+			return &AddRefusal{Requirement: m[1] + " " + m[2], Needs: spec, Installed: n + " " + v, PipSays: says}
+		}
+	}
+	return nil
+}
+
+// troubles names the known troublemakers in the environment as the install would leave it.
+func troubles(framework string, before, after map[string]string) []AddTrouble {
+	var out []AddTrouble
+	pair := func(n string) string { return n + " " + after[n] }
+	if framework == "torch" {
+		for _, n := range pep.PaddleDists {
+			if _, was := before[n]; !was && after[n] != "" {
+				out = append(out, AddTrouble{Code: TroubleSecondFramework, Dists: []string{pair(n)}})
+			}
+		}
+	} else if framework == "paddle" {
+		for _, n := range pep.TorchFamily {
+			if _, was := before[n]; !was && after[n] != "" {
+				out = append(out, AddTrouble{Code: TroubleSecondFramework, Dists: []string{pair(n)}})
+			}
+		}
+	}
+	var cv []string
+	for _, n := range []string{"opencv-python", "opencv-contrib-python", "opencv-python-headless", "opencv-contrib-python-headless"} {
+		if after[n] != "" {
+			cv = append(cv, pair(n))
+		}
+	}
+	if len(cv) > 1 {
+		out = append(out, AddTrouble{Code: TroubleOpenCVVariants, Dists: cv})
+	}
+	if b, a := before["numpy"], after["numpy"]; b != "" && a != "" && major(b) != major(a) {
+		out = append(out, AddTrouble{Code: TroubleNumpyMajor, Dists: []string{"numpy " + b, "numpy " + a}})
+	}
+	return out
+}
+
+// shortHash names a venv's stage folder apart from another venv of the same name.
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:4])
+}
+
+func major(v string) string { m, _, _ := strings.Cut(v, "."); return m }
+
+// PrepareAdd turns a preview without a refusal into a plan for the install engine: snapshot, the
+// project's wheels downloaded into a stage folder, a backup of every dist they replace, the install
+// from that folder under the constraints, a quick verification of the GPU build, and the lock files
+// written anew (the build's constraints unchanged). A failure anywhere puts the venv back.
+func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPreview) (Plan, error) {
+	if prev.Refusal != nil {
+		return Plan{}, ErrAddRefused
+	}
+	root := o.Venv.Root
+	installed, err := pyenv.Inspect(ctx, r, o.Venv.Python())
+	if err != nil {
+		return Plan{}, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": root, "Err": err}))
+	}
+	userEnv := o.addEnv()
+	py := o.Venv.Python()
+	cache := o.CacheDir
+	if cache == "" {
+		cache = DefaultCacheDir()
+	}
+	src := ReadLockSources(root)
+	p := Plan{
+		Uninstall: []string{}, Install: []string{}, Commands: [][]string{}, Notes: []string{}, Warnings: []string{},
+		Venv: root, Target: Target{Framework: prev.Framework, Channel: prev.Channel, FrameworkVersion: src.Version},
+		IndexURL: src.IndexURL, FindLinks: src.FindLinks,
+		StageDir:        filepath.Join(cache, "add", pep.Normalize(filepath.Base(root))+"-"+shortHash(root)),
+		StateDir:        filepath.Join(root, ".gpuwiz"),
+		LockFile:        filepath.Join(root, "requirements.lock"),
+		ConstraintsFile: prev.Constraints,
+		LogPath:         o.LogPath,
+		PipVersion:      installed.PipVersion,
+		venv:            o.Venv, verifyN: o.VerifyMatrixN, userEnv: userEnv, env: userEnv,
+		pins: prev.Build,
+	}
+	if p.verifyN == 0 {
+		p.verifyN = 256
+	}
+	p.Target.Mirror = src.Mirror
+	for _, c := range prev.Changes {
+		p.families = append(p.families, c.Name)
+		p.Install = append(p.Install, c.Name+"=="+c.To)
+	}
+	progress := progressFlag(installed.PipVersion)
+	pip := func(sub string, args ...string) []string {
+		return append([]string{py, "-m", "pip", sub, "--no-input", "--disable-pip-version-check"}, args...)
+	}
+	want := append([]string{"-c", prev.Constraints}, o.wanted()...)
+	// pip download resolves without the venv (it would look for the installed build on the
+	// project's index): the stage takes exactly the wheels pip's dry run in the venv chose.
+	exact := []string{"--no-deps"}
+	for _, c := range prev.Changes {
+		exact = append(exact, c.Name+"=="+c.To)
+	}
+	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Argv: pip("freeze", "--all")})
+	p.add(Step{ID: StepStage, Title: i18n.N("install.add.step.stage", len(prev.Changes)), Kind: KindPip,
+		Offline: pip("download", append([]string{"--no-index", "--find-links", p.StageDir, "-d", p.StageDir}, exact...)...),
+		Argv:    pip("download", append(append([]string{progress[0], progress[1]}, o.sources()...), append([]string{"-d", p.StageDir}, exact...)...)...)})
+	p.add(Step{ID: StepBackup, Title: i18n.T("install.step.backup"), Kind: KindBackup})
+	p.add(Step{ID: StepInstall, Title: i18n.T("install.add.step.install"), Kind: KindPip,
+		Argv: pip("install", append([]string{progress[0], progress[1], "--no-compile", "--no-index", "--find-links", p.StageDir}, want...)...)})
+	p.add(Step{ID: StepVerify, Title: i18n.T("install.step.verify", i18n.D{"Framework": prev.Framework, "Channel": prev.Channel}), Kind: KindVerify})
+	p.add(Step{ID: StepLock, Title: i18n.T("install.step.lock"), Kind: KindLock, Argv: pip("freeze")})
+	p.Source = Source{Kind: "index", IndexURL: o.IndexURL, Why: i18n.T("install.add.source")}
+	return p, nil
+}
