@@ -14,8 +14,8 @@ import (
 
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/testkit/pyindex"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // projectIndex serves the test channels plus a PyPI-like index: a newer CPU torch, a project that
