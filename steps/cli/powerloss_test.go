@@ -70,9 +70,9 @@ func switchIndex(t *testing.T) *pyindex.Index {
 	return pyindex.ServeWith(t, chans, pyindex.Network{ConnBytesPerSec: 200 << 20, Latency: 20 * time.Millisecond})
 }
 
-// venvFiles is every file of the venv but its state folder and bytecode caches, by path, with its
+// venvFileSums is every file of the venv but its state folder and bytecode caches, by path, with its
 // sha256 (a link with its target).
-func venvFiles(t *testing.T, root string) map[string]string {
+func venvFileSums(t *testing.T, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
@@ -151,7 +151,7 @@ func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
 		"--venv", g.venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu124"), "--no-pip-upgrade", "--yes", "--json"); code != 0 {
 		t.Fatalf("install cu124: exit %d\n%s\n%s", code, out, stderr)
 	}
-	before := venvFiles(t, g.venv)
+	before := venvFileSums(t, g.venv)
 	t.Logf("cu124 installed: %.1fs", time.Since(t0).Seconds())
 
 	sites, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages"))
@@ -196,7 +196,7 @@ func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
 	if j, _ := install.ReadJournal(g.venv); j == nil || j.Open() || j.Result != install.ResultRestored {
 		t.Fatalf("after SIGTERM the journal should be closed, restored: %+v", j)
 	}
-	if d := filesDiff(before, venvFiles(t, g.venv)); len(d) > 0 {
+	if d := filesDiff(before, venvFileSums(t, g.venv)); len(d) > 0 {
 		t.Fatalf("after SIGTERM the venv differs from before the switch:\n%s", strings.Join(d, "\n"))
 	}
 	t.Logf("SIGTERM, restored: %.1fs", time.Since(t0).Seconds())
@@ -247,7 +247,7 @@ func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
 		t.Fatalf("doctor --fix: exit %d\n%s\n%s", code, out, stderr)
 	}
 	t.Logf("doctor --fix: %.1fs", time.Since(t0).Seconds())
-	if d := filesDiff(before, venvFiles(t, g.venv)); len(d) > 0 {
+	if d := filesDiff(before, venvFileSums(t, g.venv)); len(d) > 0 {
 		t.Fatalf("the venv differs from before the switch:\n%s", strings.Join(d, "\n"))
 	}
 	j, _ = install.ReadJournal(g.venv)
