@@ -238,7 +238,7 @@ func (s *sourcesScreen) status(p PackageSource) (string, func(...string) string)
 	st := s.c.Styles
 	switch {
 	case p.Usable() && p.WheelsFrom != "": // the page is the mirror's, the bytes another host's
-		return i18n.T("ui.sources.elsewhere", i18n.D{"Host": p.WheelsFrom, "Millis": p.Millis}), st.Warn.Render
+		return i18n.T("ui.sources.elsewhere", i18n.D{"Millis": p.Millis}), st.Warn.Render
 	case p.Usable():
 		return i18n.T("ui.sources.has", i18n.D{"Mark": st.Pass, "Millis": p.Millis}), st.OK.Render
 	case p.Answers:

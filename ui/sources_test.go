@@ -223,3 +223,20 @@ func TestSourcesNoneIsNotSaidOnceTheTypedURLHasTheBuild(t *testing.T) {
 		t.Fatalf("stale sentence after the typed URL was found good:\n%s", v)
 	}
 }
+
+// A mirror whose page links the wheels on another host is not shown as having the build: its row
+// names that host, and the selected row's detail says the wheels would come from there.
+func TestSourcesNameWhereAMirrorsWheelsComeFrom(t *testing.T) {
+	fb := newFakeBackend()
+	s := defaultSources()
+	s[2].HasBuild, s[2].Millis, s[2].Why, s[2].File, s[2].WheelsFrom = true, 21, "", "torch-2.7.1+cu126-cp311-cp311-win_amd64.whl", "download-r2.pytorch.org"
+	fb.sources, fb.proposed = s, 0
+	m, scr := newJourneyToSources(t, fb)
+	view := m.View()
+	mustContain(t, view, "→ elsewhere  21 ms", "has this build  412 ms")
+	if strings.Count(view, "has this build") != 1+strings.Count(view, "the fastest source that has this build") {
+		t.Errorf("the mirror is shown as having the build:\n%s", view)
+	}
+	scr.moveTo(2)
+	mustContain(t, m.View(), "wheels on download-r2.pytorch.org: they would be downloaded from there")
+}

@@ -14,6 +14,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/vcredist"
 )
 
 // ReinstallFunc installs c into the venv through the safe install engine, reporting output lines.
@@ -41,6 +42,17 @@ type StepResult struct {
 	Title string `json:"title"`
 	OK    bool   `json:"ok"`
 	Err   string `json:"err,omitempty"`
+}
+
+// installRedist fetches, checks and starts Microsoft's VC++ redistributable (never elevated); its
+// folder is gpuwiz's cache folder.
+var installRedist = func(ctx context.Context) error {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	_, err = vcredist.Install(ctx, vcredist.Deps{}, filepath.Join(dir, "gpuwiz", "vcredist"))
+	return err
 }
 
 // ApplyRepair runs the plan, then doctor again (which runs the framework's own check). Cancelling
@@ -185,6 +197,8 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, tota
 		send(RepairEvent{Step: step, Of: total, Title: a.Title})
 		var err error
 		switch {
+		case a.VCRedist:
+			err = installRedist(ctx)
 		case a.RemovePath != "":
 			err = removeRepairPath(a.RemovePath, rep)
 		case len(a.Argv) > 0:

@@ -19,6 +19,9 @@ type Action struct {
 	// every new wheel is downloaded, under the venv lock, after a backup, and undone on any failure.
 	// It is listed so the plan shows what goes; ApplyRepair never runs it on its own.
 	Engine bool `json:"engine,omitempty"`
+	// VCRedist downloads Microsoft's Visual C++ redistributable, checks its signature and starts it
+	// unelevated (steps/vcredist); when it needs administrator rights the user is handed the file.
+	VCRedist bool `json:"vc_redist,omitempty"`
 }
 
 // Repair is the plan that fixes what can be fixed; the rest is listed with its fix in words.
@@ -56,6 +59,12 @@ var fixedByPlan = map[string]bool{
 	CodeFrameworkCheckFailed: true, CodeArchMissing: true,
 }
 
+// redistFixes: a missing or old VC++ runtime that Microsoft's redistributable fixes (not an old copy
+// that loads before System32's, which the user must move aside).
+func redistFixes(f Finding) bool {
+	return (f.Code == CodeVCRuntimeMissing || f.Code == CodeVCRuntimeOld) && f.Fix == i18n.T("doctor.vc_runtime.fix")
+}
+
 // RepairPlan turns a report into the steps that fix it. A build that must go is replaced through
 // the install engine: the same build (or, when that cannot work on this GPU, the recommended one),
 // whose run uninstalls the framework's conflicting dists (both Paddle dists, the torch family) and
@@ -71,6 +80,10 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 	var leftover, paddleMix *Finding
 	for _, f := range rep.Findings {
 		if !f.IsProblem() {
+			continue
+		}
+		if redistFixes(f) {
+			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.vc_redist"), Fixes: f.Code, VCRedist: true})
 			continue
 		}
 		if !fixedByPlan[f.Code] || rep.Venv == "" && f.Code != CodeLeftoverPartial {

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"gpuwiz/steps/dllver/dllvertest"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 func vcRuntimeRegistry(installed uint32, version string) MapRegistry {
@@ -241,5 +243,28 @@ func TestFrameworkCheckTells1114From126(t *testing.T) {
 	ev = strings.Join(g.Evidence, "\n")
 	if !strings.Contains(ev, "fbgemm.dll, or a DLL it needs, was not found ([WinError 126])") || strings.Contains(ev, "msvcp140.dll that loads") || g.Fix == f.Fix {
 		t.Errorf("126: %s\nfix %q", ev, g.Fix)
+	}
+}
+
+// doctor --fix offers Microsoft's redistributable for a missing or old runtime (fetched, its
+// signature checked, started unelevated: steps/vcredist), not for an old copy shadowing System32's.
+func TestRepairOffersTheRedistributable(t *testing.T) {
+	old := Finding{Code: CodeVCRuntimeOld, Severity: SeverityError, Fix: i18n.T("doctor.vc_runtime.fix")}
+	shadowed := Finding{Code: CodeVCRuntimeOld, Severity: SeverityError, Fix: "rename C:\\Anaconda3\\msvcp140.dll"}
+	plan := RepairPlan(Report{GOOS: "windows", Python: PythonFacts{Path: `C:\Python312\python.exe`}, Findings: []Finding{old}}, RepairOptions{})
+	if len(plan.Actions) != 1 || !plan.Actions[0].VCRedist || plan.Actions[0].Fixes != CodeVCRuntimeOld || !strings.Contains(plan.Actions[0].Title, "aka.ms") {
+		t.Fatalf("plan: %+v", plan)
+	}
+	ran := 0
+	defer func(f func(context.Context) error) { installRedist = f }(installRedist)
+	installRedist = func(context.Context) error { ran++; return nil }
+	// (doctor's run afterwards cannot inspect the made-up Python: only the step is judged here)
+	res, _ := ApplyRepair(context.Background(), Deps{GOOS: "windows", FS: OSFS{}, Env: MapEnviron{}}, plan, nil)
+	if ran != 1 || len(res.Steps) != 1 || !res.Steps[0].OK {
+		t.Fatalf("apply: %+v ran %d", res, ran)
+	}
+	plan = RepairPlan(Report{GOOS: "windows", Findings: []Finding{shadowed}}, RepairOptions{})
+	if len(plan.Actions) != 0 || len(plan.Unfixable) != 1 {
+		t.Fatalf("a shadowing copy got the redistributable: %+v", plan)
 	}
 }

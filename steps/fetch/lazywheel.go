@@ -114,12 +114,27 @@ func (r *remoteZip) get(from, to int64) ([]byte, error) {
 	return b, nil
 }
 
+// keep adds bytes read at off, joining segments that touch or overlap, so a read across the
+// boundary of two requests' bytes needs no third.
 func (r *remoteZip) keep(off int64, b []byte) {
 	r.mu.Lock()
-	r.segs = append(r.segs, segment{off, b})
-	sort.Slice(r.segs, func(i, k int) bool { return r.segs[i].off < r.segs[k].off })
+	defer r.mu.Unlock()
 	r.reqs++
-	r.mu.Unlock()
+	segs := append(r.segs, segment{off, b})
+	sort.Slice(segs, func(i, k int) bool { return segs[i].off < segs[k].off })
+	out := segs[:1]
+	for _, sg := range segs[1:] {
+		last := &out[len(out)-1]
+		end := last.off + int64(len(last.data))
+		if sg.off > end {
+			out = append(out, sg)
+			continue
+		}
+		if tail := sg.off + int64(len(sg.data)); tail > end {
+			last.data = append(append([]byte(nil), last.data...), sg.data[end-sg.off:]...)
+		}
+	}
+	r.segs = out
 }
 
 // tail asks for the last tailBytes: the size comes with the answer (Content-Range). A 200 is a
@@ -156,9 +171,11 @@ func (r *remoteZip) tail() (resp *http.Response, err error) {
 	}
 	r.size = total
 	r.keep(start, b)
-	// The central directory in one request when it starts before the tail.
+	// The central directory in one request when it starts before the tail, with the chunk before it:
+	// wheels are written with their .dist-info last (the wheel spec asks for it), so METADATA is
+	// usually there and needs no request of its own.
 	if dir, ok := directoryStart(b, start); ok && dir < start {
-		if _, err := r.get(dir, start); err != nil {
+		if _, err := r.get(max(dir-chunkBytes, 0), start); err != nil {
 			return nil, err
 		}
 	}

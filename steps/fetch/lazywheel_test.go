@@ -3,6 +3,7 @@ package fetch
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"os"
@@ -112,4 +113,34 @@ func httpGet(t *testing.T, u string) string {
 		t.Fatalf("%s: %s %s", u, resp.Status, b)
 	}
 	return string(b)
+}
+
+// A wheel whose central directory is longer than the first request's tail (thousands of members,
+// like torch's): the directory and the METADATA written before it come in one more request.
+func TestShimReadsALongDirectoryInOneMoreRequest(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i < 3000; i++ {
+		w, _ := zw.Create("big/pkg/module_with_a_long_name_" + strings.Repeat("x", 20) + "_" + string(rune('a'+i%26)) + "/" + strings.Repeat("y", i%7) + ".py")
+		_, _ = w.Write(blob(100, uint64(i)))
+	}
+	w, _ := zw.Create("big-1.0.dist-info/METADATA")
+	_, _ = w.Write([]byte("Metadata-Version: 2.1\nName: big\nVersion: 1.0\n"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	name := "big-1.0-py3-none-any.whl"
+	s := newServer(t, map[string][]byte{name: buf.Bytes()})
+	sh, err := StartShim(Network{}, nil, ShimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sh.Close()
+	res, err := sh.lazyMetadata(context.Background(), shimLink{real: s.URL + "/files/" + name, name: name})
+	if err != nil || !strings.Contains(string(res.metadata), "Name: big") {
+		t.Fatalf("%v %q", err, res.metadata)
+	}
+	if res.reqs != 2 || s.ranged.Load() != 2 {
+		t.Errorf("%d requests (%d ranged at the server) for a %d-byte wheel with a long directory", res.reqs, s.ranged.Load(), buf.Len())
+	}
 }

@@ -462,16 +462,16 @@ func (s *Shim) stub(w http.ResponseWriter, r *http.Request, l shimLink) {
 
 // stubWheel is a wheel named name with metadata as its METADATA, and nothing to install.
 func stubWheel(name string, metadata []byte) ([]byte, error) {
-	f := strings.Split(strings.TrimSuffix(name, ".whl"), "-")
-	if len(f) < 5 {
-		return nil, fmt.Errorf("%s is not a wheel name", name) //i18n:raw becomes an HTTP body for the local pip (see stub)
+	wh, err := pep.ParseWheel(name)
+	if err != nil {
+		return nil, err
 	}
-	info := f[0] + "-" + f[1] + ".dist-info"
+	info := wh.Dist + "-" + wh.Version + ".dist-info"
 	var wheel strings.Builder
 	wheel.WriteString("Wheel-Version: 1.0\nGenerator: gpuwiz-resolve-stub\nRoot-Is-Purelib: false\n")
-	for _, py := range strings.Split(f[len(f)-3], ".") {
-		for _, abi := range strings.Split(f[len(f)-2], ".") {
-			for _, plat := range strings.Split(f[len(f)-1], ".") {
+	for _, py := range wh.Python {
+		for _, abi := range wh.ABI {
+			for _, plat := range wh.Platforms {
 				wheel.WriteString("Tag: " + py + "-" + abi + "-" + plat + "\n")
 			}
 		}

@@ -181,7 +181,7 @@ func (e *engine) resolve(ctx context.Context, s Step) (files, kept []fetch.File,
 	}
 	for _, l := range links {
 		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
-			return nil, nil, usePip(i18n.T("install.fallback.local_links", i18n.D{"Links": l}))
+			return nil, nil, usePip(i18n.T("install.fallback.local_links", i18n.D{"Links": urls.Redact(l)}))
 		}
 	}
 	netw, err := e.network(ctx)

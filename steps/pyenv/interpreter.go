@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
 )
 
@@ -31,13 +32,7 @@ type Interpreter struct {
 }
 
 // MinorVersion returns "3.11" for "3.11.7".
-func (in Interpreter) MinorVersion() string {
-	p := strings.SplitN(in.Version, ".", 3)
-	if len(p) < 2 {
-		return in.Version
-	}
-	return p[0] + "." + p[1]
-}
+func (in Interpreter) MinorVersion() string { return pep.Minor(in.Version) }
 
 // describeScript prints facts about the running interpreter; it imports nothing heavy.
 // In a venv, base is the interpreter that made it: sys._base_executable (3.11+ resolves it from
