@@ -164,7 +164,8 @@ func (s *doneScreen) body() string {
 		}
 	}
 	if s.canAdd() {
-		b.WriteString("\n" + st.Selected.Render(wrapHanging(i18n.T("ui.done.add_hint"), s.w, "  ")) + "\n")
+		b.WriteString("\n" + st.Selected.Render(wrapHanging(i18n.T("ui.done.add_hint"), s.w, "  ")) + "\n" + st.Dim.Render(i18n.T("ui.done.quit_hint")))
+		return b.String()
 	}
 	b.WriteString("\n" + st.Dim.Render(i18n.T("ui.done.quit_hint")))
 	return b.String()
