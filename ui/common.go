@@ -93,14 +93,17 @@ func clampSize(w, h int) (int, int) {
 }
 
 // fitBlock clips s to w columns and h lines so no screen can overflow the window.
-func fitBlock(s string, w, h int) string {
+func fitBlock(s string, w, h int) string { return fitBlockCut(s, w, h, "") }
+
+// fitBlockCut is fitBlock with tail (… ) at the end of every line it cuts, so a cut shows.
+func fitBlockCut(s string, w, h int, tail string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > h {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
 		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "")
+			lines[i] = ansi.Truncate(l, w, tail)
 		}
 	}
 	return strings.Join(lines, "\n")

@@ -82,7 +82,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{name: "welcome", steps: []goldenStep{k("Just check this machine")}},
 		{name: "welcome_ascii", ascii: true, steps: []goldenStep{k("Just check this machine")}},
-		{name: "welcome_small", size: [2]int{40, 12}, steps: []goldenStep{k("Set up")}},
+		{name: "welcome_small", size: [2]int{40, 12}, steps: []goldenStep{k("more lines below")}},
 		{name: "gpu", steps: []goldenStep{k("Set up"), k("Press enter to choose", "enter")}},
 		{name: "gpu_no_driver", edit: func(f *fakeBackend) { f.report.Available, f.report.GPUs = false, nil },
 			steps: []goldenStep{k("Set up"), k("No NVIDIA driver", "enter")}},
@@ -179,7 +179,7 @@ func chineseGoldens() []goldenCase {
 		{name: "check", steps: []goldenStep{k("新建环境"), k("查看适合这台电脑的版本", "4"), k("没有做任何改动", "enter")}},
 		{name: "welcome", steps: []goldenStep{k("只检查这台电脑")}},
 		{name: "welcome_ascii", ascii: true, steps: []goldenStep{k("只检查这台电脑")}},
-		{name: "welcome_small", size: [2]int{40, 12}, steps: []goldenStep{k("新建")}},
+		{name: "welcome_small", size: [2]int{40, 12}, steps: []goldenStep{k("按 pgdn 查看")}},
 		{name: "gpu", steps: []goldenStep{k("新建环境"), k("按 enter 选择框架", "enter")}},
 		{name: "gpu_no_driver", edit: func(f *fakeBackend) { f.report.Available, f.report.GPUs = false, nil },
 			steps: []goldenStep{k("新建环境"), k("NVIDIA 显卡驱动响应", "enter")}},

@@ -22,12 +22,12 @@ import (
 // and notes. The check below removes these before it looks for English.
 var fromElsewhere = []string{
 	// the matrix's reasons and notes (matrix.RowTexts, Reasons)
-	"needs driver 570.26 for CUDA 12.8; this driver 560.94 supports CUDA 12.6", "needs driver 570.26 for CUDA 12.8; this driv",
+	"needs driver 570.26 for CUDA 12.8; this driver 560.94 supports CUDA 12.6", "needs driver 570.26 for CUDA 12.8; this driv", "needs driver 570.26 for CUDA 12.8; this dri…",
 	"driver 560.94 runs CUDA 12.6", "sm_86 is in the wheel", "the Windows kernel list is read from the build scripts",
 	"the last release with CUDA 12.6 wheels for Windows", "torchaudio stays at 2.10.0: it is no longer released with every torch",
 	"driver 560.94 supports CUDA 12.6; cu130 needs driver ≥ 580 on Linux", "driver 560.94 supports CUDA 12.6;",
 	// the fake's Pythons, venvs, path check and sources
-	"Microsoft Store Python: torch DLLs fail to load from its sandbox; use py",
+	"Microsoft Store Python: torch DLLs fail to load from its sandbox; use py", "Microsoft Store Python: torch DLLs fail to load from its sandbox; use p…",
 	"cannot create /etc/x: /etc is not writable; choose a directory you own",
 	"has torch 2.7.1+cu126 but no wheel for Python 3.11 on windows/amd64", "has torch 2.7.1+cu126 but no wheel for Python",
 	"torch 2.7.1+cu126 for Python", "3.11 on windows/amd64",

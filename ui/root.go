@@ -84,12 +84,13 @@ type Model struct {
 	height   int
 	exitCode int
 	wg       *sync.WaitGroup
-	newBench func() screen // the benchmark screen for the choices made
+	newBench func() screen    // the benchmark screen for the choices made
+	scroll   map[screenID]int // the first line shown of a screen taller than the body
 }
 
 // NewModel builds the root model on c, starting at the welcome screen.
 func NewModel(c *Common) *Model {
-	m := &Model{c: c, help: help.New(), wg: &sync.WaitGroup{}}
+	m := &Model{c: c, help: help.New(), wg: &sync.WaitGroup{}, scroll: map[screenID]int{}}
 	m.newBench = func() screen {
 		return newBenchScreen(c, m.benchGPU(), backendBench(c.Backend, m.ch.venv, m.benchGPU()))
 	}
@@ -143,8 +144,15 @@ func (m *Model) pop() {
 // help bar, whose height is measured from what it draws.
 func (m *Model) resize() {
 	m.help.Width = m.width - 2
-	m.footerH = lipgloss.Height(m.footer())
-	m.c.Width, m.c.Height = m.width-2, max(m.height-3-m.footerH, 1)
+	// The help bar lists pgdn/pgup when the screen overflows the body, which the help bar's own
+	// height decides: measured again until it holds (twice at most in practice).
+	for range 3 {
+		m.footerH = lipgloss.Height(m.footer())
+		m.c.Width, m.c.Height = m.width-2, max(m.height-3-m.footerH, 1)
+		if lipgloss.Height(m.footer()) == m.footerH {
+			break
+		}
+	}
 	for _, s := range m.stack {
 		s.SetSize(m.c.Width, m.c.Height)
 	}
@@ -188,6 +196,15 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				return m, nil
 			case key.Matches(msg, k.Back) && len(m.stack) > 1:
 				m.pop()
+				return m, nil
+			case key.Matches(msg, k.PageDown, k.PageUp) && m.overflow() > 0:
+				// A screen taller than the body: its window moves (the screen's own pgup/pgdn, a
+				// log's, only work when the screen fits, which it then does by itself).
+				step := max(m.c.Height-2, 1)
+				if key.Matches(msg, k.PageUp) {
+					step = -step
+				}
+				m.scrollBy(step)
 				return m, nil
 			}
 		}
@@ -235,13 +252,83 @@ func (m *Model) View() string {
 			title += strings.Repeat(" ", gap) + banner
 		}
 	}
-	body := padLines(fitBlock(top.View(), m.c.Width, m.c.Height), m.c.Height)
+	body := padLines(m.body(), m.c.Height)
 	out := strings.Join([]string{title, s.HRule(m.width - 2), body, m.footer()}, "\n")
 	return s.App.Render(fitBlock(out, m.width-2, m.height))
 }
 
+// The scroll-and-"more" pattern (ui/AGENTS.md): a screen draws all it has; when that is taller than
+// the body, the root shows a window of it with a last line saying how much more there is, and
+// pgdn/pgup move the window (the help bar lists them). A line wider than the body ends with … .
+
+// viewLines is the top screen's whole view, in lines.
+func (m *Model) viewLines() []string {
+	return strings.Split(strings.TrimRight(m.top().View(), "\n"), "\n")
+}
+
+// overflow is how many lines of the top screen do not fit the body (0 when all do).
+func (m *Model) overflow() int { return max(len(m.viewLines())-m.c.Height, 0) }
+
+// body is the top screen's view fitted to the body: a window of it and its "more" line when it is
+// taller, every cut line ending with … .
+func (m *Model) body() string {
+	st, h, w := m.c.Styles, m.c.Height, m.c.Width
+	lines := m.viewLines()
+	if len(lines) <= h || h < 2 {
+		return fitBlockCut(strings.Join(lines, "\n"), w, h, ellipsis(st))
+	}
+	shown := h - 1 // the last line says there is more
+	off := min(max(m.scroll[m.top().ident()], 0), len(lines)-shown)
+	below := len(lines) - shown - off
+	var more string
+	if below > 0 {
+		more = i18n.N("ui.root.more_below", below, i18n.D{"Arrow": arrow(st, false)})
+	} else {
+		more = i18n.N("ui.root.more_above", off, i18n.D{"Arrow": arrow(st, true)})
+	}
+	window := strings.Join(lines[off:off+shown], "\n")
+	return padLines(fitBlockCut(window, w, shown, ellipsis(st)), shown) + "\n" + st.Dim.Render(ansi.Truncate(more, w, ellipsis(st)))
+}
+
+// scrollBy moves the top screen's window by d lines, within its content.
+func (m *Model) scrollBy(d int) {
+	id := m.top().ident()
+	m.scroll[id] = min(max(m.scroll[id]+d, 0), m.overflow()+1)
+}
+
+func arrow(st Styles, up bool) string {
+	switch {
+	case st.ASCII && up:
+		return "^"
+	case st.ASCII:
+		return "v"
+	case up:
+		return "↑"
+	}
+	return "↓"
+}
+
 // footer is the help bar: the top screen's keys and the global ones.
-func (m *Model) footer() string { return m.help.View(helpKeys{m}) }
+// A short help that does not fit one line goes on to a second one: no key is dropped (the
+// help bubble would drop the last ones, ? and q among them).
+func (m *Model) footer() string {
+	if m.help.ShowAll {
+		return m.help.View(helpKeys{m})
+	}
+	h := m.help
+	h.Width = 0 // measure whole
+	var first []key.Binding
+	all := slices.DeleteFunc((helpKeys{m}).ShortHelp(), func(b key.Binding) bool { return !b.Enabled() })
+	for i, b := range all {
+		if len(first) > 0 && lipgloss.Width(h.ShortHelpView(append(slices.Clone(first), b))) > m.width-2 {
+			// The rest on a second line, cut with … only when even that is too narrow (a tiny window).
+			h.Width = m.width - 2
+			return h.ShortHelpView(first) + "\n" + h.ShortHelpView(all[i:])
+		}
+		first = append(first, b)
+	}
+	return h.ShortHelpView(first)
+}
 
 // helpKeys is the help bar's key map: the top screen's own keys, then the global keys the root
 // answers for it. A busy screen gets none (the root leaves its keys to it); a screen that takes
@@ -254,6 +341,9 @@ func (h helpKeys) global() []key.Binding {
 		return nil
 	}
 	var out []key.Binding
+	if h.m.overflow() > 0 {
+		out = append(out, k.PageDown, k.PageUp)
+	}
 	if len(h.m.stack) > 1 {
 		out = append(out, k.Back)
 	}

@@ -820,3 +820,30 @@ func TestRepairWithErrorsLeftIsNoSuccess(t *testing.T) {
 		t.Fatalf("the done screen after a repair sends the user back to doctor:\n%s", v)
 	}
 }
+
+// Issue: at 80x24 content was cut with no sign that more followed. A screen taller than the body
+// says how much more there is and scrolls with pgdn/pgup (listed in the help bar); a line wider
+// than the body ends with … .
+func TestTallScreenSaysMoreAndScrolls(t *testing.T) {
+	m := newTestRoot(newFakeBackend())
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
+	v := ansi.Strip(m.View())
+	mustContain(t, v, "more lines below: pgdn", "pgdn page down")
+	if strings.Contains(v, "Set up a new environment") {
+		t.Fatalf("the menu fits? the test needs a taller screen:\n%s", v)
+	}
+	for range 4 {
+		press(t, m, "pgdown")
+	}
+	v = ansi.Strip(m.View())
+	mustContain(t, v, "lines above: pgup")
+	if !strings.Contains(v, "4.") {
+		t.Fatalf("pgdn did not reach the end of the menu:\n%s", v)
+	}
+	press(t, m, "down", "enter") // the screen's own keys still work while scrolled
+	topIs[*venvScreen](t, m)
+	// A wide line is cut with … , never silently.
+	m = newTestRoot(newFakeBackend())
+	press(t, m, "enter", "enter", "enter", "enter")
+	mustContain(t, ansi.Strip(m.View()), `WindowsApps\pyth…`)
+}

@@ -32,8 +32,9 @@ type AddSession struct {
 	Options install.AddOptions
 	LogPath string
 
-	log *runLog
-	r   runner.Runner
+	log  *runLog
+	r    runner.Runner
+	plan *install.Plan // made by Prepare, else by Run
 }
 
 // PlanAdd previews the add. A refusal (a requirement needing another framework build) is an error
@@ -105,6 +106,18 @@ func (e *Env) addWayOut(p install.AddPreview, needs string) string {
 	return best
 }
 
+// Prepare makes the install engine's plan for the previewed changes (its steps, for a front end to
+// list before it runs); Run prepares it itself when Prepare was not called.
+func (s *AddSession) Prepare(ctx context.Context) (install.Plan, error) {
+	s.Options.LogPath = s.LogPath
+	plan, err := install.PrepareAdd(ctx, s.r, s.Options, s.Preview)
+	if err != nil {
+		return install.Plan{}, Exitf(ExitFailure, "%w", err)
+	}
+	s.plan = &plan
+	return plan, nil
+}
+
 // AddResult is how an add ended.
 type AddResult struct {
 	Outcome  install.Outcome
@@ -116,11 +129,13 @@ type AddResult struct {
 func (s *AddSession) Run(ctx context.Context, events chan<- install.Event) (AddResult, error) {
 	path := s.log.open(s.LogPath)
 	defer s.log.close()
-	s.Options.LogPath = path
-	plan, err := install.PrepareAdd(ctx, s.r, s.Options, s.Preview)
-	if err != nil {
-		return AddResult{ExitCode: ExitFailure}, Exitf(ExitFailure, "%w", err)
+	if s.plan == nil {
+		if _, err := s.Prepare(ctx); err != nil {
+			return AddResult{ExitCode: ExitFailure}, err
+		}
 	}
+	plan := *s.plan
+	plan.LogPath = path
 	o := install.Run(ctx, s.r, plan, events)
 	return AddResult{Outcome: o, Result: Result(o.Result), ExitCode: installExitCode(o, ctx)}, nil
 }

@@ -2,13 +2,17 @@ package app
 
 import (
 	"context"
+	"io"
 	"runtime"
 	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/indexcheck"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/runner"
+	"gpuwiz/steps/sources"
 )
 
 // IndexCheck is the answer to "does the index serve this build", asked before anything changes.
@@ -74,6 +78,10 @@ func (e *Env) CheckServed(ctx context.Context, q IndexQuery) (IndexCheck, error)
 		return IndexCheck{}, err
 	}
 	sel := m.Select(facts)
-	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: indexTimeout}, src, c, facts.OS, pep.Minor(in.Version), sel.Candidates)
+	// The index is asked through the proxy pip will use: pip's own setting, else the environment's,
+	// else the Windows system proxy.
+	pipProxy := sources.ReadPipProxy(ctx, runner.New(io.Discard), python)
+	client := netproxy.New(netproxy.Settings{Pip: pipProxy}).Client()
+	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: indexTimeout, Client: client}, src, c, facts.OS, pep.Minor(in.Version), sel.Candidates)
 	return IndexCheck{Asked: true, Verdict: v}, nil
 }

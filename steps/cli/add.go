@@ -180,14 +180,27 @@ func printAddPreview(w io.Writer, s *app.AddSession) {
 	fmt.Fprintln(w, i18n.T("cli.add.keeps", i18n.D{"Build": strings.Join(p.Build, " "), "Venv": p.Venv}))
 	if ref := p.Refusal; ref != nil {
 		fmt.Fprintln(w, i18n.T("cli.add.refused", i18n.D{"Requirement": ref.Requirement, "Needs": ref.Needs, "Installed": ref.Installed}))
+		printWayOut(w, s)
+		return
+	}
+	printAddChanges(w, p)
+}
+
+// printWayOut names the channel change that satisfies a refused requirement, or says there is none.
+func printWayOut(w io.Writer, s *app.AddSession) {
+	p := s.Preview
+	{
 		if s.WayOut != "" {
 			fmt.Fprintln(w, i18n.T("cli.add.way_out", i18n.D{"Version": s.WayOut, "Channel": p.Channel,
 				"Command": shellquote.Command(runtime.GOOS, "gpuwiz", "install", "--venv", p.Venv, "--framework", p.Framework, "--framework-version", s.WayOut, "--channel", p.Channel)}))
 		} else {
 			fmt.Fprintln(w, i18n.T("cli.add.way_out_none"))
 		}
-		return
 	}
+}
+
+// printAddChanges lists what would be added or upgraded, then the known troublemakers among them.
+func printAddChanges(w io.Writer, p install.AddPreview) {
 	for _, c := range p.Changes {
 		if c.From == "" {
 			fmt.Fprintln(w, "  + "+i18n.T("cli.add.change.new", i18n.D{"Name": c.Name, "To": c.To}))

@@ -32,7 +32,7 @@ type DoctorFixJSON struct {
 }
 
 func newDoctorCommand(env *Env) *cobra.Command {
-	var venv, python, bundle, config string
+	var venv, python, bundle, config, reqFile string
 	var asJSON, fix, yes bool
 	var src install.ReinstallOptions
 	cmd := &cobra.Command{
@@ -47,6 +47,14 @@ func newDoctorCommand(env *Env) *cobra.Command {
 			if bundle != "" {
 				if st, err := os.Stat(filepath.Dir(bundle)); err != nil || !st.IsDir() {
 					return Usagef("%s", i18n.T("cli.doctor.bundle_folder", i18n.D{"File": bundle, "Folder": filepath.Dir(bundle)}))
+				}
+			}
+			if reqFile != "" {
+				if fix || bundle != "" || python != "" || config != "" {
+					return Usagef("%s", i18n.T("cli.doctor.req.alone"))
+				}
+				if venv == "" {
+					return Usagef("%s", i18n.T("cli.doctor.req.needs_venv"))
 				}
 			}
 			if yes && !fix {
@@ -64,12 +72,19 @@ func newDoctorCommand(env *Env) *cobra.Command {
 				if u == "" {
 					continue
 				}
-				if !fix {
+				if !fix && reqFile == "" {
 					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": name}))
 				}
 				if _, err := urls.Check(u); err != nil {
 					return Usagef("%s: %v", name, err)
 				}
+			}
+			if reqFile != "" {
+				idx := src.IndexURL
+				if idx == "" {
+					idx = src.Mirror
+				}
+				return predictAdd(cmd.Context(), env, cmd.OutOrStdout(), venv, reqFile, idx, src.FindLinks, asJSON)
 			}
 			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, src)
 		},
@@ -88,6 +103,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
 	f.Var(userpath.NewFlag(&src.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir"))
 	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.doctor.flag.config"))
+	f.Var(userpath.NewFlag(&reqFile), "requirements", i18n.T("cli.doctor.flag.requirements"))
 	return cmd
 }
 

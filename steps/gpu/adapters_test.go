@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,5 +94,51 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Every id of the table that the machine's pci.ids lists (Debian's pci.ids package) has the same
+// chip and a name that pci.ids' name contains ("GeForce RTX 3060" in "GA106 [GeForce RTX 3060]").
+// Newer cards than the file are left out.
+func TestPCITableAgreesWithPCIIDs(t *testing.T) {
+	var data []byte
+	for _, p := range []string{"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"} {
+		if b, err := os.ReadFile(p); err == nil {
+			data = b
+			break
+		}
+	}
+	if data == nil {
+		t.Skip("no pci.ids here (apt-get install pci.ids)")
+	}
+	listed := map[uint16]string{}
+	in := false
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "10de "):
+			in = true
+		case in && line != "" && !strings.HasPrefix(line, "\t") && !strings.HasPrefix(line, "#"):
+			in = false
+		case in && strings.HasPrefix(line, "\t") && !strings.HasPrefix(line, "\t\t") && len(line) > 7:
+			var id uint16
+			if _, err := fmt.Sscanf(line[1:5], "%04x", &id); err == nil {
+				listed[id] = strings.TrimSpace(line[5:])
+			}
+		}
+	}
+	checked := 0
+	for id, c := range pciCards {
+		real, ok := listed[id]
+		if !ok {
+			continue
+		}
+		checked++
+		chip, name, _ := strings.Cut(real, "[")
+		if strings.TrimSpace(chip) != c.chip || !strings.Contains(strings.ToLower(name), strings.ToLower(c.name)) {
+			t.Errorf("%04x: table %q %q, pci.ids %q", id, c.chip, c.name, real)
+		}
+	}
+	if checked < 50 {
+		t.Errorf("only %d ids checked", checked)
 	}
 }

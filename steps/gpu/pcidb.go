@@ -12,7 +12,8 @@ type pciCard struct {
 // them (pci-ids.ucw.cz, pci.ids: "device  chip [name]"; the data torchruntime's gpu_pci_ids.db is
 // built from, easydiffusion/torchruntime). It covers GeForce from the GTX 750 on, RTX, Quadro/RTX
 // workstation and data-centre cards; a card missing here is still reported by its id and by what
-// Windows calls it.
+// Windows calls it. TestPCITableAgreesWithPCIIDs checks every id against the pci.ids file of the
+// machine (Debian's pci.ids package) where that file lists it.
 //
 //i18n:raw product and chip names, the same in every language
 var pciCards = map[uint16]pciCard{
@@ -30,7 +31,7 @@ var pciCards = map[uint16]pciCard{
 	0x17f0: {"Quadro M6000", "GM200GL"},
 	// Pascal
 	0x15f8: {"Tesla P100 PCIe 16GB", "GP100GL"},
-	0x1b00: {"TITAN X (Pascal)", "GP102"},
+	0x1b00: {"TITAN X", "GP102"},
 	0x1b02: {"TITAN Xp", "GP102"},
 	0x1b06: {"GeForce GTX 1080 Ti", "GP102"},
 	0x1b38: {"Tesla P40", "GP102GL"},
@@ -91,7 +92,7 @@ var pciCards = map[uint16]pciCard{
 	0x24b0: {"RTX A4000", "GA104GL"},
 	0x2503: {"GeForce RTX 3060", "GA106"},
 	0x2504: {"GeForce RTX 3060 Lite Hash Rate", "GA106"},
-	0x2507: {"GeForce RTX 3050 8GB", "GA106"},
+	0x2507: {"GeForce RTX 3050", "GA106"},
 	0x2520: {"GeForce RTX 3060 Mobile / Max-Q", "GA106M"},
 	0x25a0: {"GeForce RTX 3050 Ti Mobile", "GA107M"},
 	// Ada Lovelace

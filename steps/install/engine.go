@@ -105,6 +105,7 @@ type engine struct {
 	backedUp        map[string]bool // files in the backup, by path (built on first use)
 	installedWheels []string        // the staged wheel files pip installed ("Processing …whl")
 	fetched         []fetch.File    // what gpuwiz's downloader staged (URL and sha256 of each wheel)
+	stagedFiles     map[string]bool // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
 	netw            *fetch.Network  // pip's network settings, read once
 }
 
@@ -416,6 +417,9 @@ func (e *engine) run(ctx context.Context, stepID string, c runner.Cmd) runner.Re
 		for l := range lines {
 			if stepID == StepInstall {
 				e.noteInstalledWheel(l.Text)
+			}
+			if stepID == StepStage || stepID == StepStageOpt || stepID == StepStageDeps {
+				e.noteStagedWheel(l.Text)
 			}
 			ev := Event{StepID: stepID, Line: l.Text}
 			if p, ok := runner.ParseProgress(l.Text); ok {

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"context"
 	"crypto/x509"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 )
 
@@ -444,6 +446,18 @@ func (p *prober) proxyFor(u string) string {
 		return ""
 	}
 	return urls.Redact(px.String()) + " (" + p.proxy.Where() + ")"
+}
+
+// ReadPipProxy runs `python -m pip config list` and returns pip's own proxy setting (PIP_PROXY
+// included); "" when none or when pip cannot say.
+func ReadPipProxy(ctx context.Context, r runner.Runner, python string) string {
+	var out bytes.Buffer
+	//i18n:raw the command's name in the log
+	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{python, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Stdout: &out}, nil)
+	if res.Err != nil {
+		return ""
+	}
+	return PipProxy(out.String())
 }
 
 // PipProxy reads pip's proxy setting from `pip config list` output (global.proxy='http://…',
