@@ -53,6 +53,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		}
 	}
 	e.emit(Event{StepID: s.ID, Message: i18n.N("install.event.resolved", len(files), i18n.D{"Dir": e.plan.StageDir})})
+	if err := e.checkCacheSpace(files); err != nil {
+		return err
+	}
 	c := &fetch.Counters{}
 	stop := e.reportProgress(s.ID, c)
 	perHost, _ := strconv.Atoi(e.userEnv("GPUWIZ_HOST_CONNECTIONS"))
