@@ -50,6 +50,13 @@ func planOfRepair(rp doctor.Repair) Plan {
 		}
 	}
 	for i, a := range rp.Actions {
+		if a.Restore {
+			// Putting back what an interrupted install changed, from its backup: gpuwiz's own step,
+			// no command; it runs first.
+			p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(stepOf[i]), Title: a.Title})
+		}
+	}
+	for i, a := range rp.Actions {
 		if a.Engine {
 			add(i)
 		}
@@ -68,7 +75,7 @@ func planOfRepair(rp doctor.Repair) Plan {
 		p.Commands = append(p.Commands, i18n.T("ui.backend.engine_install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "From": from}))
 	}
 	for i, a := range rp.Actions {
-		if !a.Engine {
+		if !a.Engine && !a.Restore {
 			add(i)
 		}
 	}

@@ -71,8 +71,18 @@ type RepairSession struct {
 // user's src, else what the venv's lock recorded, else the channel's index), in Plan.Source. Both
 // front ends show this plan. A bad source is a usage error (exit 2).
 func (e *Env) PlanRepair(ctx context.Context, d *Diagnosis, src install.ReinstallOptions) (*RepairSession, error) {
+	return e.PlanRepairFinishing(ctx, d, src, false)
+}
+
+// PlanRepairFinishing is PlanRepair; with finish, a venv whose last install was interrupted gets the
+// build that install was making once the old one is back (doctor --fix --finish), from the index that
+// install used unless src names another.
+func (e *Env) PlanRepairFinishing(ctx context.Context, d *Diagnosis, src install.ReinstallOptions, finish bool) (*RepairSession, error) {
 	g, _ := e.GPUReport(ctx)
-	plan := doctor.RepairPlan(d.Report, doctor.RepairOptions{Matrix: d.deps.Matrix, GPU: g})
+	plan := doctor.RepairPlan(d.Report, doctor.RepairOptions{Matrix: d.deps.Matrix, GPU: g, Finish: finish})
+	if in := d.Report.Interrupted; plan.Restore && plan.Reinstall != nil && src.IndexURL == "" && src.FindLinks == "" && in.Journal.IndexURL != plan.Reinstall.IndexURL {
+		src.IndexURL = in.Journal.IndexURL
+	}
 	if c := plan.Reinstall; c != nil {
 		s, err := install.RepairSource(plan.Venv, *c, src)
 		if err != nil {

@@ -88,6 +88,10 @@ func NotRecordedWarning(err error) string {
 // wizard's venv screen show the same line.
 func VenvLine(f venvs.Found) string {
 	s := f.Holds.Describe()
+	if in := f.Interrupted; in != nil && !in.Running {
+		// A run that stopped half-way: the venv may be between two builds.
+		return s + " · " + i18n.T("cli.venvs.interrupted", i18n.D{"What": in.Journal.What(), "Date": in.Journal.Started.Local().Format("2006-01-02 15:04"), "Venv": f.Path})
+	}
 	switch {
 	case f.Known != nil:
 		s += " · " + i18n.T("cli.venvs.last_run", i18n.D{"Run": lastRun(*f.Known), "Date": f.Known.When.Local().Format("2006-01-02")})

@@ -1,6 +1,11 @@
 package cli
 
-import "golang.org/x/sys/windows"
+import (
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/windows"
+)
 
 const cpUTF8 = 65001
 
@@ -24,3 +29,11 @@ func consoleUTF8() (restore func()) {
 		}
 	}
 }
+
+// interruptSignals stop a run the way Ctrl+C does. Go's runtime installs the console control
+// handler (SetConsoleCtrlHandler) itself: Ctrl+C and Ctrl+Break arrive as os.Interrupt, and closing
+// the console window, logging off and shutting down (CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT,
+// CTRL_SHUTDOWN_EVENT) as syscall.SIGTERM, with the handler held until the process exits, so the
+// run stops pip and puts back what it changed in the time Windows gives (about 5 seconds for a
+// closed window). What does not finish in that time stays in the venv's journal for the next run.
+var interruptSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}

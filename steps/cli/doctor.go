@@ -33,7 +33,7 @@ type DoctorFixJSON struct {
 
 func newDoctorCommand(env *Env) *cobra.Command {
 	var venv, python, bundle, config, reqFile string
-	var asJSON, fix, yes bool
+	var asJSON, fix, yes, finish bool
 	var src install.ReinstallOptions
 	cmd := &cobra.Command{
 		Use:   "doctor [--venv PATH | --python PATH]", //i18n:raw the command and its syntax, typed as it is
@@ -59,6 +59,9 @@ func newDoctorCommand(env *Env) *cobra.Command {
 			}
 			if yes && !fix {
 				return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--yes"}))
+			}
+			if finish && !fix {
+				return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--finish"}))
 			}
 			if config != "" {
 				if !fix {
@@ -86,7 +89,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 				}
 				return predictAdd(cmd.Context(), env, cmd.OutOrStdout(), venv, reqFile, idx, src.FindLinks, asJSON)
 			}
-			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, src)
+			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, finish, src)
 		},
 	}
 	f := cmd.Flags()
@@ -98,6 +101,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	f.Var(userpath.NewFlag(&bundle), "bundle", i18n.T("cli.doctor.flag.bundle"))
 	f.BoolVar(&fix, "fix", false, i18n.T("cli.doctor.flag.fix"))
 	f.BoolVar(&yes, "yes", false, i18n.T("cli.doctor.flag.yes"))
+	f.BoolVar(&finish, "finish", false, i18n.T("cli.doctor.flag.finish"))
 	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
 	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
 	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
@@ -107,7 +111,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	return cmd
 }
 
-func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Writer, opts doctor.Options, bundle string, asJSON, fix, yes bool, src install.ReinstallOptions) error {
+func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Writer, opts doctor.Options, bundle string, asJSON, fix, yes, finish bool, src install.ReinstallOptions) error {
 	var cmdLog bytes.Buffer
 	diag, err := env.Diagnose(ctx, opts, &cmdLog)
 	if err != nil {
@@ -138,7 +142,7 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		}
 		return nil
 	}
-	sess, err := env.PlanRepair(ctx, diag, src)
+	sess, err := env.PlanRepairFinishing(ctx, diag, src, finish)
 	if err != nil {
 		return err
 	}

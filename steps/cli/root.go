@@ -142,7 +142,7 @@ func Execute(b Build, args []string) int {
 	if probesTheDriver(args) {
 		gpu.Prestart() // the driver's library loads while the commands are built
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
 	defer stop()
 	root, _ := NewRoot(b)
 	return run(ctx, root, args, os.Stdout, os.Stderr)

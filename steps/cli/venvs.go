@@ -50,6 +50,9 @@ func newVenvsCmd(env *Env) *cobra.Command {
 					rep.Venvs = append(rep.Venvs, venvs.Found{Path: list[i].Path, Source: venvs.SourceKnown, Known: &list[i], Holds: venvs.Read(list[i].Path, "")})
 				}
 			}
+			for i := range rep.Venvs {
+				rep.Venvs[i].Look() // the state folder, and a run that did not finish
+			}
 			if rep.Warning != "" {
 				fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": rep.Warning}))
 			}
@@ -68,6 +71,31 @@ func newVenvsCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
+// stateLine says what the venv's state folder holds and takes: "state folder …/.gpuwiz: 3 snapshots,
+// no backup; 344 KiB".
+func stateLine(s venvs.StateFolder) string {
+	backups := i18n.T("cli.venvs.state.no_backup")
+	if s.Backups > 0 {
+		backups = i18n.N("cli.venvs.state.backups", s.Backups)
+	}
+	size := humanSize(s.Bytes)
+	if s.Shared > 0 {
+		size = i18n.T("cli.venvs.state.shared", i18n.D{"Own": humanSize(s.Bytes), "Shared": humanSize(s.Shared)})
+	}
+	return i18n.T("cli.venvs.state", i18n.D{"Dir": s.Dir, "Snapshots": i18n.N("cli.venvs.state.snapshots", s.Snapshots), "Backups": backups, "Size": size})
+}
+
+// humanSize is a size for the list: 12 KiB, 3.4 MiB, 1.2 GiB.
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", (n+1023)>>10)
+}
+
 func printVenvs(w io.Writer, rep venvsReport, all bool) {
 	if len(rep.Venvs) == 0 {
 		fmt.Fprintln(w, i18n.T("cli.venvs.none", i18n.D{"List": rep.List}))
@@ -76,6 +104,12 @@ func printVenvs(w io.Writer, rep venvsReport, all bool) {
 	fmt.Fprintln(w, i18n.T("cli.venvs.title", i18n.D{"List": rep.List}))
 	for _, f := range rep.Venvs {
 		fmt.Fprintf(w, "  %s\n    %s\n", f.Path, app.VenvLine(f))
+		if f.Interrupted != nil {
+			fmt.Fprintf(w, "    %s\n", f.Interrupted.Summary())
+		}
+		if s := f.State; s != nil {
+			fmt.Fprintf(w, "    %s\n", stateLine(*s))
+		}
 	}
 	if !all {
 		fmt.Fprintln(w, i18n.T("cli.venvs.all_hint"))

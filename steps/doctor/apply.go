@@ -87,6 +87,26 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		send(RepairEvent{Step: step, Of: total, Title: title, Done: true, Err: err.Error()})
 		return res, nil
 	}
+	if rep.Restore {
+		i := slicesIndexRestore(rep.Actions)
+		title := i18n.T("doctor.repair.restore", i18n.D{"Backup": ""})
+		step := 1
+		if i >= 0 {
+			title, step = rep.Actions[i].Title, stepOf[i]
+		}
+		send(RepairEvent{Step: step, Of: total, Title: title})
+		lines, stop := lineSender(send, step, total, title)
+		err := d.Recover(ctx, rep.Venv, lines)
+		stop()
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		if err != nil {
+			return fail(step, title, err)
+		}
+		res.Steps = append(res.Steps, StepResult{Title: title, OK: true})
+		send(RepairEvent{Step: step, Of: total, Title: title, Done: true})
+	}
 	c := rep.Reinstall
 	if c == nil {
 		for i, a := range rep.Actions {
@@ -161,7 +181,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, total int, afterInstall bool, send func(RepairEvent), res *RepairResult) error {
 	first := -1
 	for i, a := range rep.Actions {
-		if !a.Engine {
+		if !a.Engine && !a.Restore {
 			first = i
 			break
 		}
@@ -190,7 +210,7 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, tota
 		defer unlock()
 	}
 	for i, a := range rep.Actions {
-		if a.Engine {
+		if a.Engine || a.Restore {
 			continue
 		}
 		step := stepOf[i]
@@ -222,6 +242,12 @@ func (r Repair) StepNumbers() (stepOf []int, install int) {
 	stepOf = make([]int, len(r.Actions))
 	n := 0
 	for i, a := range r.Actions {
+		if a.Restore {
+			n++
+			stepOf[i] = n
+		}
+	}
+	for i, a := range r.Actions {
 		if a.Engine {
 			n++
 			stepOf[i] = n
@@ -232,12 +258,36 @@ func (r Repair) StepNumbers() (stepOf []int, install int) {
 		install = n
 	}
 	for i, a := range r.Actions {
-		if !a.Engine {
+		if !a.Engine && !a.Restore {
 			n++
 			stepOf[i] = n
 		}
 	}
 	return stepOf, install
+}
+
+// slicesIndexRestore is the index of the plan's restore action, -1 when there is none.
+func slicesIndexRestore(as []Action) int {
+	for i, a := range as {
+		if a.Restore {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineSender is a channel of output lines that become step's events, and the function that closes
+// it once the sender is done, after the last line went out.
+func lineSender(send func(RepairEvent), step, total int, title string) (chan<- runner.Line, func()) {
+	lines := make(chan runner.Line, 256)
+	done := make(chan struct{})
+	go func() {
+		for l := range lines {
+			send(RepairEvent{Step: step, Of: total, Title: title, Line: l.Text})
+		}
+		close(done)
+	}()
+	return lines, func() { close(lines); <-done }
 }
 
 func pythonIfNoVenv(r Repair) string {

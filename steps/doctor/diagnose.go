@@ -5,6 +5,8 @@ func Diagnose(e *Evidence) []Finding {
 	var fs []Finding
 	add := func(f []Finding) { fs = append(fs, f...) }
 	// 1. the interpreter, 2. which packages are installed and what they were built for
+	// 0. a run that stopped half-way explains everything else that is wrong with the packages
+	add(checkInterrupted(e))
 	add(checkPythonBroken(e))
 	add(checkPython32Bit(e))
 	add(checkStorePython(e))

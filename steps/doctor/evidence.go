@@ -3,6 +3,7 @@ package doctor
 import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
 )
@@ -24,6 +25,7 @@ type Evidence struct {
 	GPU             gpu.Report
 	GPUError        string
 	Lock            *LockedBuild
+	Interrupted     *install.Interrupted // the venv's journal names a run that did not finish
 	// Protection is what the venv's pip configuration and constraints.txt say about keeping the
 	// build gpuwiz installed (nil when gpuwiz's requirements.lock is not there).
 	Protection *Protection

@@ -19,6 +19,9 @@ type Action struct {
 	// every new wheel is downloaded, under the venv lock, after a backup, and undone on any failure.
 	// It is listed so the plan shows what goes; ApplyRepair never runs it on its own.
 	Engine bool `json:"engine,omitempty"`
+	// Restore puts back what an interrupted run changed, from its backup with no network; it runs
+	// first, before a Reinstall.
+	Restore bool `json:"restore,omitempty"`
 	// VCRedist downloads Microsoft's Visual C++ redistributable, checks its signature and starts it
 	// unelevated (steps/vcredist); when it needs administrator rights the user is handed the file.
 	VCRedist bool `json:"vc_redist,omitempty"`
@@ -42,6 +45,8 @@ type Repair struct {
 	Source    string    `json:"source,omitempty"`
 	Unfixable []Finding `json:"unfixable"` // findings the plan leaves to the user
 	Notes     []string  `json:"notes,omitempty"`
+	// Restore: an interrupted run's changes are put back first, from its backup (no network).
+	Restore bool `json:"restore,omitempty"`
 }
 
 // Empty reports a plan with nothing to run.
@@ -51,6 +56,9 @@ func (r Repair) Empty() bool { return len(r.Actions) == 0 && r.Reinstall == nil 
 type RepairOptions struct {
 	Matrix *matrix.Matrix
 	GPU    gpu.Report
+	// Finish: after putting back what an interrupted run changed, install the build it was
+	// installing (doctor --fix --finish); without it, the old build is put back and stays.
+	Finish bool
 }
 
 // fixedByPlan are the codes a repair plan acts on; the others need the user (driver, registry, PATH).
@@ -74,6 +82,9 @@ func redistFixes(f Finding) bool {
 func RepairPlan(rep Report, o RepairOptions) Repair {
 	py := rep.Python.Path
 	r := Repair{Python: py, Venv: rep.Venv, Actions: []Action{}, Unfixable: []Finding{}}
+	if in := rep.Interrupted; in != nil && !in.Running && rep.Venv != "" {
+		return interruptedRepair(rep, o, r)
+	}
 	pip := func(args ...string) []string { return pipArgv(py, args...) }
 	needReinstall, keepBuild, purgeTorch := false, true, false
 	var byReinstall []Finding // findings only a reinstall fixes

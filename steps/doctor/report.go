@@ -1,23 +1,26 @@
 package doctor
 
+import "gpuwiz/steps/install"
+
 // Report is doctor's answer: the findings (most severe first), what was looked at, and the facts the
 // repair planner needs, so RepairPlan works from the Report alone.
 type Report struct {
-	Findings        []Finding      `json:"findings"`
-	Problems        int            `json:"problems"` // errors + warnings; non-zero means exit code 5
-	Checked         []string       `json:"checked"`  // in the guides' troubleshooting order
-	GOOS            string         `json:"goos"`
-	Venv            string         `json:"venv,omitempty"`
-	Python          PythonFacts    `json:"python"`
-	SitePackages    string         `json:"site_packages,omitempty"`
-	PipVersion      string         `json:"pip_version,omitempty"`
-	Framework       string         `json:"framework,omitempty"` // "torch", "paddle", "" when none
-	Installed       []Dist         `json:"installed"`           // the framework families' distributions
-	Lock            *LockedBuild   `json:"lock,omitempty"`
-	FrameworkCheck  FrameworkCheck `json:"framework_check"`
-	GPU             GPUSummary     `json:"gpu"`
-	Leftovers       []string       `json:"leftovers,omitempty"`
-	PaddleDirOrphan string         `json:"paddle_dir_orphan,omitempty"`
+	Findings        []Finding            `json:"findings"`
+	Problems        int                  `json:"problems"` // errors + warnings; non-zero means exit code 5
+	Checked         []string             `json:"checked"`  // in the guides' troubleshooting order
+	GOOS            string               `json:"goos"`
+	Venv            string               `json:"venv,omitempty"`
+	Python          PythonFacts          `json:"python"`
+	SitePackages    string               `json:"site_packages,omitempty"`
+	PipVersion      string               `json:"pip_version,omitempty"`
+	Framework       string               `json:"framework,omitempty"` // "torch", "paddle", "" when none
+	Installed       []Dist               `json:"installed"`           // the framework families' distributions
+	Lock            *LockedBuild         `json:"lock,omitempty"`
+	Interrupted     *install.Interrupted `json:"interrupted,omitempty"` // a run the venv's journal says did not finish
+	FrameworkCheck  FrameworkCheck       `json:"framework_check"`
+	GPU             GPUSummary           `json:"gpu"`
+	Leftovers       []string             `json:"leftovers,omitempty"`
+	PaddleDirOrphan string               `json:"paddle_dir_orphan,omitempty"`
 }
 
 // GPUSummary is the part of the GPU report that matters for a diagnosis.

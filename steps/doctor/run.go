@@ -9,6 +9,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
@@ -40,6 +41,10 @@ type Deps struct {
 	Verify func(ctx context.Context, r runner.Runner, python, framework, channel string) (FrameworkCheck, error)
 	// Reinstall installs a build through the install engine (used by ApplyRepair); nil: repairs stop there.
 	Reinstall ReinstallFunc
+	// Journal reads the venv's journal for a run that did not finish (default: install.FindInterrupted).
+	Journal func(venv string) *install.Interrupted
+	// Recover puts back what an interrupted run changed, from its backup (default: install.Recover).
+	Recover RecoverFunc
 }
 
 // Options name the environment to check: a venv root or a Python; neither means the python on PATH.
@@ -76,6 +81,15 @@ func (d Deps) withDefaults() Deps {
 	}
 	if d.Verify == nil {
 		d.Verify = verifyWithVerify
+	}
+	if d.Journal == nil {
+		d.Journal = install.FindInterrupted
+	}
+	if d.Recover == nil {
+		r := d.Runner
+		d.Recover = func(ctx context.Context, venv string, lines chan<- runner.Line) error {
+			return recoverWithInstall(ctx, r, venv, lines)
+		}
 	}
 	return d
 }
@@ -172,6 +186,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 
 	if venv != "" {
 		ev.Lock = readLock(d.FS, d.GOOS, venv)
+		ev.Interrupted = d.Journal(venv)
 		ev.Protection = readProtection(d.FS, d.GOOS, venv)
 		if st, err := d.FS.Stat(joinFor(d.GOOS, venv, "conda-meta")); err == nil && st.IsDir() {
 			fws := []string{"torch", "paddle"}
@@ -242,7 +257,7 @@ func buildReport(ev *Evidence, checked []string) Report {
 	rep := Report{
 		Findings: fs, Checked: checked, GOOS: ev.GOOS, Venv: ev.Venv, Python: ev.Python,
 		SitePackages: ev.SitePackages, Framework: ev.installedFramework(), Lock: ev.Lock,
-		FrameworkCheck: ev.Framework, Leftovers: ev.Leftovers, PaddleDirOrphan: ev.PaddleDirOrphan,
+		FrameworkCheck: ev.Framework, Leftovers: ev.Leftovers, Interrupted: ev.Interrupted, PaddleDirOrphan: ev.PaddleDirOrphan,
 		Installed: []Dist{},
 		GPU: GPUSummary{Available: ev.GPU.Available, Backend: ev.GPU.Backend, DriverVersion: ev.GPU.DriverVersion,
 			CUDAMax: ev.GPU.CUDAMax, Simulated: ev.GPU.Simulated, Message: ev.GPU.Message, GPUs: []GPULine{}},

@@ -105,7 +105,10 @@ type engine struct {
 	backedUp        map[string]bool // files in the backup, by path (built on first use)
 	installedWheels []string        // the staged wheel files pip installed ("Processing …whl")
 	fetched         []fetch.File    // what gpuwiz's downloader staged (URL and sha256 of each wheel)
+	stagedFiles     map[string]bool // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
 	netw            *fetch.Network  // pip's network settings, read once
+	jn              *journal        // the run's journal in the venv's state folder (nil until the first write)
+	spaceNeed       uint64          // what the build takes in the venv, as the check before the first change found it
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -137,6 +140,14 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 	defer unlockCache()
 	if plan.NewVenv {
 		e.createdVenv, e.createdTop = whatRunCreates(plan.Venv)
+		// A build all in the cache: its size is known before the venv is made.
+		if plan.Source.Kind == "cache" {
+			if err := e.checkVenvSpace(); err != nil {
+				e.out.Result, e.out.Err, e.out.FailedStep = ResultUnchanged, err, StepVenv
+				e.emit(Event{StepID: StepVenv, State: StateFailed, Message: err.Error()})
+				return e.finish()
+			}
+		}
 	}
 	for _, s := range plan.Steps {
 		if e.stepSkip[s.ID] {
@@ -148,6 +159,7 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			return e.finish()
 		}
 		e.emit(Event{StepID: s.ID, State: StateRunning, Message: s.Title})
+		e.journalStep(s.ID, s.ID == StepUninstall || s.ID == StepLeftovers || s.ID == StepInstall)
 		began := time.Now()
 		err := e.step(ctx, s)
 		if e.out.StepSeconds == nil {
@@ -158,10 +170,16 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			err = i18n.Wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": s.ID, "Err": ctx.Err()}))
 		}
 		switch {
+		case err == nil && s.ID == StepVenv:
+			e.startJournal() // the new venv is the run's first change: from here on it says so
+			e.journalDone(s.ID)
+			e.emit(Event{StepID: s.ID, State: StateDone, Did: e.did[s.ID]})
 		case err == nil && s.ID == StepVerify && e.out.Verify != nil && !e.out.Verify.OK:
 			// The set stays in place (the verify screen says what failed), but the step did not pass.
+			e.journalDone(s.ID)
 			e.emit(Event{StepID: s.ID, State: StateFailed, Message: i18n.N("install.event.checks_failed", len(e.out.Verify.Failed()))})
 		case err == nil:
+			e.journalDone(s.ID)
 			e.emit(Event{StepID: s.ID, State: StateDone, Did: e.did[s.ID]})
 		case errors.Is(err, errSkipped):
 			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: err.Error()})
@@ -171,6 +189,13 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 		default:
 			e.emit(Event{StepID: s.ID, State: StateFailed, Message: err.Error()})
 			e.fail(ctx, s.ID, err)
+			if diskFull(err) && e.out.Result != ResultDamaged {
+				// Named as the check before the run names it, with the free space after the restore.
+				if se := e.fullDiskError(s.ID); se != nil {
+					se.Cause = err
+					e.out.Err = se
+				}
+			}
 			return e.finish()
 		}
 	}
@@ -223,8 +248,12 @@ func (e *engine) removeCreated() error {
 }
 
 func (e *engine) finish() Outcome {
+	e.closeJournal()
 	if e.out.Err != nil {
 		e.out.Error = urls.Redact(e.out.Err.Error())
+	}
+	if e.jn != nil && e.jn.err != nil {
+		e.out.Warnings = append(e.out.Warnings, i18n.T("faults.journal.write_failed", i18n.D{"File": e.jn.path, "Err": e.jn.err}))
 	}
 	return e.out
 }
@@ -260,6 +289,10 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), restoreTimeout)
 	defer cancel()
+	if e.jn != nil {
+		e.jn.j.Restoring = true
+		e.jn.write()
+	}
 	e.emit(Event{StepID: "restore", State: StateRunning, Message: i18n.T("install.event.restoring")})
 	left, rerr := e.restore(rctx)
 	if rerr != nil || len(left) > 0 {
@@ -306,6 +339,10 @@ func (e *engine) step(ctx context.Context, s Step) error {
 	case StepStageDeps:
 		return e.stageDeps(ctx, s)
 	case StepBackup:
+		// The last moment before the first change: the wheels are staged, so their sizes are known.
+		if err := e.checkVenvSpace(); err != nil {
+			return err
+		}
 		e.checkBuildFits()
 		return e.backup(ctx)
 	case StepUninstall:
@@ -417,6 +454,9 @@ func (e *engine) run(ctx context.Context, stepID string, c runner.Cmd) runner.Re
 			if stepID == StepInstall {
 				e.noteInstalledWheel(l.Text)
 			}
+			if stepID == StepStage || stepID == StepStageOpt || stepID == StepStageDeps {
+				e.noteStagedWheel(l.Text)
+			}
 			ev := Event{StepID: stepID, Line: l.Text}
 			if p, ok := runner.ParseProgress(l.Text); ok {
 				rate.add(&p, time.Now())
@@ -479,11 +519,16 @@ func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
 		return i18n.Wrap(err, i18n.T("install.err.read_site", i18n.D{"Err": err}))
 	}
 	e.site = &site
+	site.Owned = site.ownedList()
 	listing, _ := json.MarshalIndent(site, "", " ")
 	if err := os.WriteFile(strings.TrimSuffix(e.out.SnapshotFile, ".txt")+".json", listing, 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(e.out.SnapshotFile, out, 0o644)
+	if err := os.WriteFile(e.out.SnapshotFile, out, 0o644); err != nil {
+		return err
+	}
+	e.journalSnapshot()
+	return nil
 }
 
 // stage puts the step's wheels in the stage dir: from the cache alone when it already holds the

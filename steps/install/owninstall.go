@@ -24,6 +24,72 @@ const InstallerEnv = "GPUWIZ_INSTALLER"
 // installed again by hard links (see steps/wheelinst).
 func UnpackedDir(cache string) string { return filepath.Join(cache, "unpacked") }
 
+// noteStagedWheel keeps the wheel a stage step's pip line names: "Saved /cache/…/x.whl" or "File was
+// already downloaded /cache/…/x.whl" (pip download, online or from the cache).
+func (e *engine) noteStagedWheel(line string) {
+	line = strings.TrimSpace(line)
+	var p string
+	for _, pre := range []string{"File was already downloaded ", "Saved "} { //i18n:raw pip's own output, matched
+		if rest, ok := strings.CutPrefix(line, pre); ok {
+			p = strings.TrimSpace(rest)
+		}
+	}
+	if !strings.HasSuffix(p, ".whl") {
+		return
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.plan.StageDir, p)
+	}
+	e.noteStaged(p)
+}
+
+func (e *engine) noteStaged(path string) {
+	if e.stagedFiles == nil {
+		e.stagedFiles = map[string]bool{}
+	}
+	e.stagedFiles[filepath.Clean(path)] = true
+}
+
+// stagedSet is the install set from what the stage steps chose, without asking pip again: every
+// staged wheel whose dist is not installed at that version. ok is false when that is not certain
+// (nothing recorded, two versions of one dist, a wheel not in the stage folder, a dist installed at
+// another version that pip might have kept): pip's dry run decides then.
+func (e *engine) stagedSet(installed map[string]string, requested map[string]bool) (wheels []wheelinst.Wheel, names []string, ok bool) {
+	if len(e.stagedFiles) == 0 {
+		return nil, nil, false
+	}
+	hashes := readWheelRecord(e.plan.StageDir).Wheels
+	seen := map[string]string{}
+	var files []string
+	for f := range e.stagedFiles {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	for _, f := range files {
+		w, err := pep.ParseWheel(filepath.Base(f))
+		if err != nil || filepath.Dir(f) != filepath.Clean(e.plan.StageDir) {
+			return nil, nil, false
+		}
+		if _, err := os.Stat(f); err != nil {
+			return nil, nil, false
+		}
+		n := w.Name
+		if v, dup := seen[n]; dup && v != w.Version {
+			return nil, nil, false
+		}
+		seen[n] = w.Version
+		if have, ok := installed[n]; ok {
+			if have == w.Version {
+				continue // satisfied, as pip leaves it
+			}
+			return nil, nil, false
+		}
+		wheels = append(wheels, wheelinst.Wheel{Path: f, SHA256: hashes[filepath.Base(f)].SHA256, Requested: requested[n]})
+		names = append(names, n)
+	}
+	return wheels, names, len(wheels) > 0
+}
+
 // ownInstall installs the staged wheels with gpuwiz's installer: pip works out which wheels the
 // pins need in this venv (a dry run over the stage folder, no index), gpuwiz removes the versions
 // they replace (the backup step holds them) and writes the wheels on every core, from the unpacked
@@ -36,6 +102,73 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	if e.plan.PipVersion != "" && pipOlderThan(e.plan.PipVersion, "22.2") {
 		return false, nil
 	}
+	py := func(ctx context.Context, args ...string) ([]byte, error) {
+		return e.capture(ctx, "python "+args[len(args)-1], append([]string{e.py}, args...)) //i18n:raw the step's label in the log
+	}
+	scheme, err := wheelinst.SchemeOf(ctx, py)
+	if err != nil {
+		return false, nil
+	}
+	installed := wheelinst.Installed(scheme.Platlib, pep.Normalize)
+	if scheme.Purelib != scheme.Platlib {
+		for k, v := range wheelinst.Installed(scheme.Purelib, pep.Normalize) {
+			installed[k] = v
+		}
+	}
+	versions := map[string]string{}
+	for n, dir := range installed {
+		base := strings.TrimSuffix(filepath.Base(dir), ".dist-info")
+		if _, v, ok := strings.Cut(base, "-"); ok {
+			versions[n] = v
+		}
+	}
+	requested := map[string]bool{}
+	for _, pin := range append(append([]string{}, e.plan.pins...), e.plan.optional...) {
+		name, _, _ := strings.Cut(pin, "==")
+		requested[pep.Normalize(name)] = true
+	}
+	// The stage's own resolve chose the wheels: no second resolve (pip's dry run over the stage
+	// folder hashes every wheel, seconds for a 4.5 GB build) when that choice is certain.
+	wheels, names, ok := e.stagedSet(versions, requested)
+	if !ok {
+		wheels, names, ok = e.dryRunSet(ctx, argv)
+		if !ok {
+			return false, nil
+		}
+	}
+	if which, why := wheelinst.Unsupported(wheels); why != nil {
+		e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.fallback", i18n.D{"Why": filepath.Base(which) + ": " + why.Error()})})
+		return false, nil
+	}
+	// The versions the new wheels replace (a dependency the build upgrades; the framework itself
+	// was removed by the uninstall step) go first, as pip removes them.
+	for _, n := range names {
+		if dir, ok := installed[n]; ok {
+			if _, err := wheelinst.Uninstall(dir); err != nil {
+				return true, i18n.Wrap(err, i18n.T("install.own.uninstall_failed", i18n.D{"Dist": n, "Err": err}))
+			}
+		}
+	}
+	opt := wheelinst.Options{}
+	if sameVolume(e.plan.StageDir, scheme.Platlib) {
+		opt.Cache = UnpackedDir(filepath.Dir(e.plan.StageDir))
+	}
+	e.emitLine(Event{StepID: StepInstall, Line: i18n.N("install.own.start", len(wheels))})
+	start := time.Now()
+	res, err := wheelinst.Install(ctx, py, scheme, wheels, opt)
+	if err != nil {
+		return true, i18n.Wrap(err, i18n.T("install.own.failed", i18n.D{"Err": err}))
+	}
+	for _, w := range wheels {
+		e.installedWheels = append(e.installedWheels, filepath.Base(w.Path))
+	}
+	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.done", i18n.D{
+		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": humanBytes(res.Bytes), "Seconds": time.Since(start).Round(10 * time.Millisecond).Seconds()})})
+	return true, nil
+}
+
+// dryRunSet asks pip which of the staged wheels the install needs (a dry run with a report).
+func (e *engine) dryRunSet(ctx context.Context, argv []string) ([]wheelinst.Wheel, []string, bool) {
 	report := filepath.Join(e.plan.StageDir, ".gpuwiz-install-report.json")
 	defer os.Remove(report)
 	dry := append(append(append([]string{}, argv[:4]...), "--dry-run", "--quiet", "--report", report), argv[4:]...)
@@ -47,12 +180,12 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	}
 	if _, err := e.capture(ctx, "pip install --dry-run", dry); err != nil { //i18n:raw the step's label in the log
 		e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.fallback", i18n.D{"Why": err.Error()})})
-		return false, nil
+		return nil, nil, false
 	}
 	b, err := os.ReadFile(report)
 	var rep pipReport
 	if err != nil || json.Unmarshal(b, &rep) != nil {
-		return false, nil
+		return nil, nil, false
 	}
 	hashes := readWheelRecord(e.plan.StageDir).Wheels
 	var wheels []wheelinst.Wheel
@@ -60,7 +193,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	for _, it := range rep.Install {
 		u, err := url.Parse(it.DownloadInfo.URL)
 		if err != nil || u.Scheme != "file" || !strings.HasSuffix(u.Path, ".whl") {
-			return false, nil
+			return nil, nil, false
 		}
 		p := u.Path
 		if runtime.GOOS == "windows" {
@@ -74,51 +207,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 		wheels = append(wheels, wheelinst.Wheel{Path: p, SHA256: sum, Requested: it.Requested})
 		names = append(names, pep.Normalize(it.Metadata.Name))
 	}
-	if len(wheels) == 0 {
-		return false, nil
-	}
-	if which, why := wheelinst.Unsupported(wheels); why != nil {
-		e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.fallback", i18n.D{"Why": filepath.Base(which) + ": " + why.Error()})})
-		return false, nil
-	}
-	py := func(ctx context.Context, args ...string) ([]byte, error) {
-		return e.capture(ctx, "python "+args[len(args)-1], append([]string{e.py}, args...)) //i18n:raw the step's label in the log
-	}
-	scheme, err := wheelinst.SchemeOf(ctx, py)
-	if err != nil {
-		return false, nil
-	}
-	// The versions the new wheels replace (a dependency the build upgrades; the framework itself
-	// was removed by the uninstall step) go first, as pip removes them.
-	installed := wheelinst.Installed(scheme.Platlib, pep.Normalize)
-	if scheme.Purelib != scheme.Platlib {
-		for k, v := range wheelinst.Installed(scheme.Purelib, pep.Normalize) {
-			installed[k] = v
-		}
-	}
-	for _, n := range names {
-		if dir, ok := installed[n]; ok {
-			if _, err := wheelinst.Uninstall(dir); err != nil {
-				return true, i18n.Wrap(err, i18n.T("install.own.uninstall_failed", i18n.D{"Dist": n, "Err": err}))
-			}
-		}
-	}
-	opt := wheelinst.Options{}
-	if sameVolume(e.plan.StageDir, scheme.Platlib) {
-		opt.Cache = UnpackedDir(filepath.Dir(e.plan.StageDir))
-	}
-	e.emitLine(Event{StepID: StepInstall, Line: i18n.N("install.own.start", len(wheels), i18n.D{"Pins": strings.Join(names, " ")})})
-	start := time.Now()
-	res, err := wheelinst.Install(ctx, py, scheme, wheels, opt)
-	if err != nil {
-		return true, i18n.Wrap(err, i18n.T("install.own.failed", i18n.D{"Err": err}))
-	}
-	for _, w := range wheels {
-		e.installedWheels = append(e.installedWheels, filepath.Base(w.Path))
-	}
-	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.done", i18n.D{
-		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": humanBytes(res.Bytes), "Seconds": time.Since(start).Round(10 * time.Millisecond).Seconds()})})
-	return true, nil
+	return wheels, names, len(wheels) > 0
 }
 
 // sameVolume says whether a hard link can join the two folders (the unpacked cache lives beside

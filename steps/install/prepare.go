@@ -24,6 +24,10 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 	if !check.OK() {
 		return Plan{}, badInput(i18n.JoinClauses(check.Errors))
 	}
+	// A run that died half-way left the venv between two builds: say so, and change nothing.
+	if in := FindInterrupted(opts.Venv.Root); in != nil {
+		return Plan{}, &InterruptedError{In: *in}
+	}
 	var installed pyenv.Installed
 	python := opts.Python
 	if opts.Venv.Exists() {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
+	"encoding/json"
 	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
@@ -19,6 +20,34 @@ type siteState struct {
 	Dirs    map[string][]string `json:"dirs"`    // folder → its entries, sorted ("name/" for a folder)
 	Records map[string]string   `json:"records"` // dist-info folder (absolute) → sha256 of its RECORD, "" when it has none
 	owned   map[string]bool     // every file a RECORD lists (absolute, cleaned)
+	Owned   []string            `json:"owned,omitempty"` // owned, in the snapshot file (a later run's restore reads it back)
+}
+
+// ownedList is owned, sorted.
+func (s siteState) ownedList() []string {
+	out := make([]string, 0, len(s.owned))
+	for p := range s.owned {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// loadSiteState reads a snapshot's folder listing back.
+func loadSiteState(path string) (siteState, error) {
+	var s siteState
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, err
+	}
+	s.owned = map[string]bool{}
+	for _, p := range s.Owned {
+		s.owned[p] = true
+	}
+	return s, nil
 }
 
 // Leftover is one way the venv differs from its snapshot after a failed restore, and how to clear it.

@@ -41,6 +41,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		return err
 	}
 	e.fetched = append(e.fetched, kept...) // downloaded whole and checked by the resolve
+	for _, f := range kept {
+		e.noteStaged(filepath.Join(e.plan.StageDir, f.Name))
+	}
 	rec := readWheelRecord(e.plan.StageDir)
 	from := urls.Strip(fetchSource(s, e.plan))
 	for i, f := range files {
@@ -50,6 +53,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		}
 	}
 	e.emit(Event{StepID: s.ID, Message: i18n.N("install.event.resolved", len(files), i18n.D{"Dir": e.plan.StageDir})})
+	if err := e.checkCacheSpace(files); err != nil {
+		return err
+	}
 	c := &fetch.Counters{}
 	stop := e.reportProgress(s.ID, c)
 	perHost, _ := strconv.Atoi(e.userEnv("GPUWIZ_HOST_CONNECTIONS"))
@@ -68,6 +74,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		err = i18n.Wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
 	}
 	e.fetched = append(e.fetched, files...)
+	for _, f := range files {
+		e.noteStaged(filepath.Join(e.plan.StageDir, f.Name))
+	}
 	if err != nil {
 		if errors.Is(err, fetch.ErrUnsupported) {
 			return usePip(err.Error())

@@ -52,8 +52,15 @@ type Options struct {
 	newPythonVersion string // the version of Python, when a new venv is made from it (Prepare reads it)
 }
 
-// DefaultCacheDir is os.UserCacheDir()/gpuwiz/wheels, or a temp dir when there is no user cache.
+// CacheDirEnv names a wheel cache elsewhere (another drive) for every run that is not given --cache-dir.
+const CacheDirEnv = "GPUWIZ_CACHE_DIR"
+
+// DefaultCacheDir is $GPUWIZ_CACHE_DIR when set, else os.UserCacheDir()/gpuwiz/wheels, or a temp dir
+// when there is no user cache.
 func DefaultCacheDir() string {
+	if d := os.Getenv(CacheDirEnv); d != "" {
+		return d
+	}
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "gpuwiz", "wheels")
 	}

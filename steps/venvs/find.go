@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -19,6 +20,10 @@ type Found struct {
 	Source string `json:"source"`          // SourceKnown, SourceActive, SourceHere, SourceConda
 	Known  *Entry `json:"known,omitempty"` // gpuwiz's last run there, when it is on the list
 	Holds  Holds  `json:"holds"`
+	// State is the venv's state folder (.gpuwiz), nil when it has none; Interrupted is a run its
+	// journal says did not finish (Look fills both in).
+	State       *StateFolder         `json:"state,omitempty"`
+	Interrupted *install.Interrupted `json:"interrupted,omitempty"`
 }
 
 // Where an environment was found.
@@ -86,7 +91,8 @@ func Find(ctx context.Context, o FindOptions) (found []Found, warning string) {
 			return
 		}
 		seen[k] = true
-		found = append(found, Found{Path: path, Source: source, Known: known, Holds: h})
+		// An unfinished run is named wherever the venv is offered (the wizard's venv screen too).
+		found = append(found, Found{Path: path, Source: source, Known: known, Holds: h, Interrupted: install.FindInterrupted(path)})
 	}
 	if o.Store.Path != "" {
 		list, w, err := o.Store.List(ctx)
