@@ -7,9 +7,11 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/userpath"
 )
 
@@ -207,4 +209,26 @@ func ellipsis(st Styles) string {
 		return "..."
 	}
 	return "…"
+}
+
+// cutLines cuts every line of s wider than w, ending it with tail (… ): content handed to a
+// viewport, which would cut it silently.
+func cutLines(s string, w int, tail string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, tail)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// vpMore is the "more" line under a viewport that scrolls by itself (ui/AGENTS.md): "\n↓ N more
+// lines below: pgdn" while it does not show its end, "" when it does.
+func vpMore(vp viewport.Model, st Styles) string {
+	below := vp.TotalLineCount() - vp.YOffset - vp.Height
+	if below <= 0 {
+		return ""
+	}
+	return "\n" + st.Dim.Render(ansi.Truncate(i18n.N("ui.root.more_below", below, i18n.D{"Arrow": arrow(st, false)}), vp.Width, ellipsis(st)))
 }

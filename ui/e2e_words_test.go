@@ -90,3 +90,72 @@ func TestE2ETypedPathIsKeptReadAndQuotedInTmux(t *testing.T) {
 	s.Keys("Enter")
 	s.WaitFor("["+filepath.Join(want, "constraints.txt")+"]", 15*time.Second)
 }
+
+// Items 4 and 11: at 60x16 a screen taller than the window says so and scrolls with pgdn; a build
+// installed a second time comes from the wheel cache, and its download step says that instead of
+// a ✓ on "download ... from http://127.0.0.1...".
+func TestE2EMoreLinesAndCacheHitInTmux(t *testing.T) {
+	r := newE2ERig(t, 0)
+	s := r.start(t)
+	s.Keys("Enter")
+	s.WaitFor("Press enter to choose a framework", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("in the matrix", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("★ cu126", 30*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("a new venv will be created", 40*time.Second)
+	for range len("venv-torch") {
+		s.Keys("BSpace")
+	}
+	s.Text(filepath.Join(r.dir, "one"))
+	s.WaitFor("a new venv will be created", 15*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("your URL:", 30*time.Second, "Cannot check the package sources")
+	s.Keys("Enter")
+	s.WaitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+	s.Resize(60, 16)
+	scr := s.WaitFor("more lines below: pgdn", 15*time.Second) // the plan scrolls by itself: its own "more" line
+	if !strings.Contains(scr, "pgdn") {
+		t.Fatalf("no pgdn in the help bar:\n%s", scr)
+	}
+	s.Keys("PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn")
+	deadline := time.Now().Add(15 * time.Second)
+	for strings.Contains(s.Screen(), "more lines below") { // at the end the "more" line goes
+		if time.Now().After(deadline) {
+			t.Fatalf("pgdn did not reach the end of the plan:\n%s", s.Screen())
+		}
+		s.Keys("PgDn")
+		time.Sleep(200 * time.Millisecond)
+	}
+	s.Resize(80, 24)
+	s.Keys("y")
+	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
+	s.Keys("Enter")
+	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
+	s.Keys("Enter")
+	s.WaitFor("installed and verified", 30*time.Second)
+	s.Keys("q")
+	s.WaitFor("EXIT=0", 40*time.Second)
+	// The same build into a second venv: every wheel is in the cache now.
+	s.Text("clear; " + r.bin + " --simulate " + r.rig + " --matrix " + r.matrix + " --sources " + r.sources + "; echo EXIT2=$?")
+	s.Keys("Enter")
+	toVenvScreen(s)
+	for range len("venv-torch") {
+		s.Keys("BSpace")
+	}
+	s.Text(filepath.Join(r.dir, "two"))
+	s.WaitFor("a new venv will be created", 15*time.Second)
+	s.Keys("Enter")
+	s.WaitFor("your URL:", 30*time.Second, "Cannot check the package sources")
+	s.Keys("Enter")
+	s.WaitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
+	s.Keys("y")
+	scr = s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
+	if !strings.Contains(scr, "taken from the wheel cache") || regexp.MustCompile(`✓\s+download torch`).MatchString(scr) {
+		t.Fatalf("the cached build's download step:\n%s", scr)
+	}
+	if strings.Contains(scr, "ERROR") {
+		t.Fatalf("pip's ERROR on screen:\n%s", scr)
+	}
+}

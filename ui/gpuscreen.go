@@ -23,6 +23,7 @@ type gpuScreen struct {
 	journey Journey
 	report  *gpu.Report
 	err     error
+	probes  int // answers received; more than one: r asked again
 	spin    spinner.Model
 	table   table.Model
 	sel     int // position in the card choice: 0 is every card, i is the i-th card (several cards only)
@@ -104,6 +105,7 @@ func (s *gpuScreen) move(d int) {
 func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case probeMsg:
+		s.probes++
 		s.err = msg.err
 		if msg.err == nil {
 			r := msg.report
@@ -205,7 +207,13 @@ func (s *gpuScreen) View() string {
 		b.WriteString(wrap(w, s.w) + "\n")
 	}
 	for _, w := range screenWarnings(*r) {
+		if slices.ContainsFunc(words, func(said string) bool { return strings.Contains(said, w) || strings.Contains(w, said) }) {
+			continue // the advice is said once (the no-driver screen said it twice)
+		}
 		b.WriteString(st.Warn.Render(wrap("! "+w, s.w)) + "\n")
+	}
+	if s.probes > 1 { // r was pressed: say that the answer is a new one, even when it reads the same
+		b.WriteString(st.Dim.Render(wrap(i18n.N("ui.gpu.probed_again", s.probes), s.w)) + "\n")
 	}
 	next := i18n.T("ui.gpu.next.framework")
 	switch s.journey {

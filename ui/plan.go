@@ -45,7 +45,7 @@ func (s *planScreen) ident() screenID { return s.id }
 func (s *planScreen) Title() string   { return i18n.T("ui.plan.title") }
 func (s *planScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-2, 1)
+	s.vp.Width, s.vp.Height = w, max(h-3, 1) // the confirm line and the "more" line below
 	s.refresh()
 }
 func (s *planScreen) runnable() bool { return s.plan != nil && len(s.plan.Steps) > 0 }
@@ -90,7 +90,7 @@ func (s *planScreen) refresh() {
 	if s.plan == nil {
 		return
 	}
-	s.vp.SetContent(s.body())
+	s.vp.SetContent(cutLines(s.body(), s.w, ellipsis(s.c.Styles)))
 }
 
 func (s *planScreen) body() string {
@@ -142,9 +142,9 @@ func (s *planScreen) View() string {
 	case s.plan == nil:
 		return i18n.T("ui.plan.working")
 	case len(s.plan.Steps) == 0:
-		return s.vp.View() + "\n" + st.Dim.Render(i18n.T("ui.plan.nothing_to_do"))
+		return s.vp.View() + vpMore(s.vp, st) + "\n" + st.Dim.Render(i18n.T("ui.plan.nothing_to_do"))
 	}
-	return s.vp.View() + "\n" + st.Selected.Render(i18n.T("ui.plan.confirm")) + st.Dim.Render(" "+i18n.T("ui.plan.nothing_changed_yet"))
+	return s.vp.View() + vpMore(s.vp, st) + "\n" + st.Selected.Render(i18n.T("ui.plan.confirm")) + st.Dim.Render(" "+i18n.T("ui.plan.nothing_changed_yet"))
 }
 
 func humanBytes(n int64) string {

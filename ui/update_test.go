@@ -847,3 +847,23 @@ func TestTallScreenSaysMoreAndScrolls(t *testing.T) {
 	press(t, m, "enter", "enter", "enter", "enter")
 	mustContain(t, ansi.Strip(m.View()), `WindowsApps\pyth…`)
 }
+
+// Issue item 14: r gave no sign that the driver was asked again, and the no-driver screen said its
+// advice twice.
+func TestProbeAgainSaysSoAndNoDriverAdviceOnce(t *testing.T) {
+	fb := newFakeBackend()
+	m := newTestRoot(fb)
+	press(t, m, "enter")
+	topIs[*gpuScreen](t, m)
+	press(t, m, "r")
+	mustContain(t, m.View(), "Asked the driver again")
+	fb = newFakeBackend()
+	fb.report.Available, fb.report.GPUs = false, nil
+	fb.report.Warnings = []string{"No NVIDIA driver answered"}
+	m = newTestRoot(fb)
+	press(t, m, "enter")
+	v := ansi.Strip(m.View())
+	if n := strings.Count(v, "No NVIDIA driver answered"); n != 1 {
+		t.Fatalf("the no-driver advice is said %d times:\n%s", n, v)
+	}
+}

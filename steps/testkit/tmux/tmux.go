@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -92,6 +93,12 @@ func (s *Session) Keys(keys ...string) {
 func (s *Session) Text(text string) {
 	s.t.Helper()
 	s.tmux("send-keys", "-t", "w", "-l", text)
+}
+
+// Resize makes the terminal w columns by h lines, as a user dragging the window does.
+func (s *Session) Resize(w, h int) {
+	s.t.Helper()
+	s.tmux("resize-window", "-t", "w", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h))
 }
 
 // Screen is what the terminal shows now.
