@@ -45,7 +45,7 @@ secs() { python3 -c "print(round($2-$1,1))"; }
 say() { echo "$*" | tee -a $R; }
 counter() { cat "$1" 2>/dev/null || echo 0; }
 serve() { # serve ROOT PORT NAME: capped server, its counter at $W/NAME.cnt
-	(cd "$1" && exec $PY "$TOOLS/capserve.py" . "$2" "$RATE" "$LAT" "$W/$3.cnt" > "$W/$3.http.log" 2>&1) &
+	(exec $PY "$TOOLS/capserve.py" "$(cd "$1" && pwd)" "$2" "$RATE" "$LAT" "$W/$3.cnt" > "$W/$3.http.log" 2>&1) &  # an absolute root: capserve refuses every path under a relative one
 	pids+=($!)
 	for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$2/" && return; sleep 0.2; done
 	echo "server $3 did not start" >&2

@@ -154,3 +154,6 @@ func int8Bytes(a []int8) []byte {
 	}
 	return b
 }
+
+// concurrent: NVML is thread-safe, and go-nvml passes each call its own buffers.
+func (l *goNVML) concurrent() bool { return true }

@@ -132,12 +132,24 @@ func (p *nvmlProber) Probe(ctx context.Context) (Report, error) {
 	if v, err := p.lib.NVMLVersion(); err == nil {
 		r.NVMLVersion = v
 	}
+	// Every card at once, and within a card its first readings at once (see describe): a reading's
+	// first call costs milliseconds in the driver, most of a probe's time after nvmlInit. The report
+	// is the same as one made card by card: cards and warnings keep their order.
+	cards := make([]GPU, len(p.devices))
+	cardWarn := make([]warnings, len(p.devices))
+	par := p.parallel()
+	concurrently(par, len(p.devices), func(i int) {
+		if d := p.devices[i]; d != nil {
+			cards[i] = p.describe(i, d, &cardWarn[i])
+		}
+	})
 	for i, d := range p.devices {
 		if d == nil {
 			warn.add(i18n.T("gpu.nvml.no_handle", i18n.D{"Index": i}))
 			continue
 		}
-		r.GPUs = append(r.GPUs, p.describe(i, d, &warn))
+		r.GPUs = append(r.GPUs, cards[i])
+		warn.list = append(warn.list, cardWarn[i].list...)
 	}
 	r.Warnings = append(warn.list, cardWarnings(r)...)
 	r.Message = availableMessage(r)
@@ -146,8 +158,22 @@ func (p *nvmlProber) Probe(ctx context.Context) (Report, error) {
 	return r, nil
 }
 
+// concurrentLib is a library whose calls may be made from several goroutines at once (go-nvml:
+// NVML is thread-safe and go-nvml keeps no shared buffers). The nvml.dll backend reuses one scratch
+// buffer, so its calls stay one after another.
+type concurrentLib interface{ concurrent() bool }
+
+func (p *nvmlProber) parallel() bool {
+	c, ok := p.lib.(concurrentLib)
+	return ok && c.concurrent()
+}
+
 func (p *nvmlProber) describe(i int, d nvmlDevice, warn *warnings) GPU {
 	g := GPU{Index: i, Processes: []Process{}}
+	var (
+		s                 vitals
+		vitWarn, procWarn warnings
+	)
 	var err error
 	if g.Name, err = d.Name(); err != nil {
 		warn.add(i18n.T("gpu.missing.name", i18n.D{"Index": i, "Err": err}))
@@ -168,32 +194,84 @@ func (p *nvmlProber) describe(i int, d nvmlDevice, warn *warnings) GPU {
 	} else {
 		warn.add(i18n.T("gpu.missing.compute_cap", i18n.D{"Index": i, "Err": err}))
 	}
-	s := p.readVitals(i, d, warn)
+	// Then the readings and the process lists, at once where the library allows it (their first
+	// calls are the slow ones); warnings in the same order as when made one after another.
+	par := p.parallel()
+	concurrently(par, 2, func(k int) {
+		if k == 0 {
+			s = p.readVitals(i, d, &vitWarn, par)
+		} else {
+			g.Processes = p.processes(d, &procWarn, i)
+		}
+	})
 	g.UtilizationPct, g.TemperatureC, g.PowerW, g.SMClockMHz = s.util, s.temp, s.power, s.clock
-	g.Processes = p.processes(d, warn, i)
+	warn.list = append(warn.list, vitWarn.list...)
+	warn.list = append(warn.list, procWarn.list...)
 	return g
+}
+
+// concurrently runs f(0) … f(n-1) each in its own goroutine and waits for all. NVML is thread-safe;
+// a goroutine blocked in a driver call holds its own thread, so the calls are in the driver at once.
+// Not parallel: one after another, in order.
+func concurrently(parallel bool, n int, f func(i int)) {
+	if !parallel || n == 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := range n {
+		go func() { defer wg.Done(); f(i) }()
+	}
+	wg.Wait()
 }
 
 type vitals struct{ util, temp, power, clock *float64 }
 
-func (p *nvmlProber) readVitals(i int, d nvmlDevice, warn *warnings) vitals {
+// readVitals reads utilisation, temperature, power and SM clock; at once when parallel (a probe's
+// first readings, each slow in the driver), else one after another (a sample's, each fast). The
+// warnings come in that order either way.
+func (p *nvmlProber) readVitals(i int, d nvmlDevice, warn *warnings, parallel bool) vitals {
 	var v vitals
-	// missing says which reading did not come, in words (only called when warn is kept).
-	read := func(missing func(error) string, f func() (uint32, error), scale float64) *float64 {
-		x, err := f()
+	reads := []struct {
+		f     func() (uint32, error)
+		scale float64
+		out   **float64
+	}{{d.Utilization, 1, &v.util}, {d.Temperature, 1, &v.temp}, {d.PowerMilliwatts, 0.001, &v.power}, {d.SMClockMHz, 1, &v.clock}}
+	errs := make([]error, len(reads))
+	read := func(k int) {
+		x, err := reads[k].f()
 		if err != nil {
-			if warn != nil {
-				warn.add(missing(err))
-			}
-			return nil
+			errs[k] = err
+			return
 		}
-		f64 := float64(x) * scale
-		return &f64
+		f64 := float64(x) * reads[k].scale
+		*reads[k].out = &f64
 	}
-	v.util = read(func(err error) string { return i18n.T("gpu.missing.utilisation", i18n.D{"Index": i, "Err": err}) }, d.Utilization, 1)
-	v.temp = read(func(err error) string { return i18n.T("gpu.missing.temperature", i18n.D{"Index": i, "Err": err}) }, d.Temperature, 1)
-	v.power = read(func(err error) string { return i18n.T("gpu.missing.power", i18n.D{"Index": i, "Err": err}) }, d.PowerMilliwatts, 0.001)
-	v.clock = read(func(err error) string { return i18n.T("gpu.missing.sm_clock", i18n.D{"Index": i, "Err": err}) }, d.SMClockMHz, 1)
+	if parallel {
+		concurrently(true, len(reads), read)
+	} else {
+		for k := range reads {
+			read(k)
+		}
+	}
+	if warn == nil {
+		return v
+	}
+	// missing says which reading did not come, in words.
+	missing := []func(error) string{
+		func(err error) string { return i18n.T("gpu.missing.utilisation", i18n.D{"Index": i, "Err": err}) },
+		func(err error) string { return i18n.T("gpu.missing.temperature", i18n.D{"Index": i, "Err": err}) },
+		func(err error) string { return i18n.T("gpu.missing.power", i18n.D{"Index": i, "Err": err}) },
+		func(err error) string { return i18n.T("gpu.missing.sm_clock", i18n.D{"Index": i, "Err": err}) },
+	}
+	for k, err := range errs {
+		if err != nil {
+			warn.add(missing[k](err))
+		}
+	}
 	return v
 }
 
@@ -260,7 +338,7 @@ func (p *nvmlProber) Sample(ctx context.Context) ([]Sample, error) {
 		if total, used, err := d.Memory(); err == nil {
 			s.MemoryTotalMiB, s.MemoryUsedMiB = total>>20, used>>20
 		}
-		v := p.readVitals(i, d, nil)
+		v := p.readVitals(i, d, nil, false)
 		s.UtilizationPct, s.TemperatureC, s.PowerW, s.SMClockMHz = deref(v.util), deref(v.temp), deref(v.power), deref(v.clock)
 		s.Processes = p.processes(d, nil, i)
 		out = append(out, s)

@@ -126,6 +126,10 @@ func (o AddOptions) addEnv() []string {
 func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview, error) {
 	root := o.Venv.Root
 	p := AddPreview{Venv: root, Constraints: filepath.Join(root, "constraints.txt"), Changes: []AddChange{}}
+	// A run that died half-way left the venv between two builds: say so, and change nothing.
+	if in := FindInterrupted(root); in != nil {
+		return p, &InterruptedError{In: *in}
+	}
 	lock, err := os.ReadFile(filepath.Join(root, "requirements.lock"))
 	if err != nil || !bytes.Contains(lock, []byte("written by gpuwiz")) {
 		return p, ErrNotGpuwizVenv

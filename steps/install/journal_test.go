@@ -1,6 +1,8 @@
 package install
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n/i18ntest"
+	"gpuwiz/steps/pyenv"
 )
 
 func switchJournal(venv string) Journal {
@@ -82,5 +85,17 @@ func TestPruneStateKeepsThreeSnapshots(t *testing.T) {
 	want := "backup-20261205T000000Z snapshot-20261203T000000Z.json snapshot-20261203T000000Z.txt snapshot-20261204T000000Z.json snapshot-20261204T000000Z.txt snapshot-20261205T000000Z.json snapshot-20261205T000000Z.txt"
 	if strings.Join(names, " ") != want {
 		t.Fatalf("state folder:\n%s\nwant\n%s", strings.Join(names, " "), want)
+	}
+}
+
+// add, like install, refuses a venv whose last run did not finish, and names the run.
+func TestAddRefusesAVenvWithAnUnfinishedRun(t *testing.T) {
+	venv := t.TempDir()
+	w := &journal{j: switchJournal(venv), path: JournalPath(venv)}
+	w.write()
+	_, err := PreviewAdd(context.Background(), nil, AddOptions{Venv: pyenv.Venv{Root: venv}, Packages: []string{"numpy"}})
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "was interrupted") {
+		t.Fatalf("want the unfinished run named: %v", err)
 	}
 }
