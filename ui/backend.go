@@ -32,6 +32,11 @@ type Backend interface {
 	Doctor(ctx context.Context, venv string) (DoctorReport, error)
 	RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error)
 	Activation(venv string) Activation
+	// PlanAdd previews installing a project's requirements into a venv gpuwiz installed a framework
+	// into: pip's dry run under the venv's constraints, nothing changed. A refusal (a requirement that
+	// needs another framework build) comes back as a preview with Refusal set, not as an error.
+	// Install runs the preview's Plan.
+	PlanAdd(ctx context.Context, req AddRequest) (AddPreview, error)
 	// Bench starts the benchmark with the venv's Python; the feed closes when it ends or ctx is done.
 	Bench(ctx context.Context, venv string, gpuIndex int) (BenchFeed, string, error)
 }
@@ -142,8 +147,49 @@ type Outcome struct {
 	LogPath         string
 	LockFile        string
 	ConstraintsFile string
-	Verify          *VerifyReport
+	// Protected is the venv's own pip configuration file that now names the constraints file: every
+	// later pip install in the venv keeps the build ("" when the venv was not protected).
+	Protected string
+	Verify    *VerifyReport
 }
+
+// AddRequest is a project's requirements for a venv: files (absolute) and package names.
+type AddRequest struct {
+	Venv         string
+	Requirements []string
+	Packages     []string
+}
+
+// AddPreview is what installing a project's requirements would change, from pip's dry run.
+type AddPreview struct {
+	Framework string   // "torch" or "paddle"
+	Channel   string   // "cu126"
+	Build     []string // the framework pins the venv keeps ("torch==2.6.0+cu126")
+	Changes   []AddChange
+	Troubles  []AddTrouble
+	Refusal   *AddRefusal
+	WayOut    string // the framework version on Channel that satisfies a refused requirement ("" none)
+	Plan      Plan   // what Install runs (no steps when there is nothing to do or it was refused)
+}
+
+// AddChange is one package added (From "") or upgraded.
+type AddChange struct{ Name, From, To string }
+
+// Trouble codes of AddTrouble.Code (steps/install's).
+const (
+	TroubleSecondFramework = "second-framework"
+	TroubleOpenCVVariants  = "opencv-variants"
+	TroubleNumpyMajor      = "numpy-major"
+)
+
+// AddTrouble is a known troublemaker among the changes, with the packages involved ("numpy 2.1.0").
+type AddTrouble struct {
+	Code  string
+	Dists []string
+}
+
+// AddRefusal is a requirement that needs another framework build than the one installed.
+type AddRefusal struct{ Requirement, Needs, Installed string }
 
 // Leftover is what a failed install could not put back, and the command that clears it.
 type Leftover struct{ What, Path, Clear string }

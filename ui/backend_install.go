@@ -111,7 +111,7 @@ func (b *stepsBackend) runInstall(ctx context.Context, sess *app.InstallSession,
 func outcomeOf(res app.InstallResult) Outcome {
 	o := res.Outcome
 	out := Outcome{OK: o.Result == install.ResultInstalled, Result: app.Result(o.Result), Err: o.Err,
-		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile, VenvRemoved: o.VenvRemoved}
+		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile, VenvRemoved: o.VenvRemoved, Protected: o.Protected}
 	switch o.Result {
 	case install.ResultUnchanged:
 		out.Unchanged = true

@@ -106,6 +106,8 @@ func (b *stepsBackend) Install(ctx context.Context, p Plan, events chan<- Instal
 		return b.applyRepair(ctx, impl, events)
 	case *app.InstallSession:
 		return b.runInstall(ctx, impl, events)
+	case *app.AddSession:
+		return b.runAdd(ctx, impl, events)
 	}
 	return Outcome{Result: app.Failed, Err: errors.New(i18n.T("ui.backend.unknown_plan"))}
 }

@@ -2,7 +2,8 @@ package ui
 
 import (
 	"context"
-	"gpuwiz/steps/userpath"
+	"errors"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/userpath"
 )
 
 // Every call into the backend happens here, inside a tea.Cmd; Update only reads the messages.
@@ -307,4 +309,67 @@ func sourcesCmd(to screenID, ctx context.Context, b Backend, req SourcesRequest)
 		r, err := b.Sources(ctx, req)
 		return sourcesMsg{addr{to}, req.Custom, r, err}
 	}
+}
+
+// addPreviewMsg answers the add screen: pip's preview of what text (as typed) would change.
+type addPreviewMsg struct {
+	addr
+	text    string
+	preview AddPreview
+	err     error
+}
+
+// addPreviewCmd reads what was typed (a requirements file's path, steps/userpath's way, or package
+// names; "-r FILE" too) and asks the backend for the preview.
+func addPreviewCmd(to screenID, ctx context.Context, b Backend, paths *userpath.Env, venv, text string) tea.Cmd {
+	return func() tea.Msg {
+		env := userpath.System()
+		if paths != nil {
+			env = *paths
+		}
+		req, err := parseAddInput(text, env)
+		if err != nil {
+			return addPreviewMsg{addr{to}, text, AddPreview{}, err}
+		}
+		req.Venv = venv
+		p, err := b.PlanAdd(ctx, req)
+		return addPreviewMsg{addr{to}, text, p, err}
+	}
+}
+
+// parseAddInput is the typed text as requirements files and package names: the whole text when it
+// names a file (a pasted path with spaces), else each word: after -r, or with a path separator or a
+// .txt ending, a file that must exist; otherwise a package.
+func parseAddInput(text string, env userpath.Env) (AddRequest, error) {
+	var req AddRequest
+	isFile := func(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
+	if abs, err := userpath.Normalize(text, env); err == nil && isFile(abs) {
+		req.Requirements = []string{abs}
+		return req, nil
+	}
+	fields := strings.Fields(text)
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		file := strings.ContainsAny(f, `/\`) || strings.HasSuffix(strings.ToLower(userpath.Unquote(f)), ".txt")
+		if f == "-r" || f == "--requirement" {
+			if i+1 == len(fields) {
+				return req, errors.New(i18n.T("ui.add.r_alone"))
+			}
+			i++
+			f, file = fields[i], true
+		}
+		if !file {
+			req.Packages = append(req.Packages, f)
+			continue
+		}
+		abs, err := userpath.Normalize(f, env)
+		if err != nil {
+			return req, err
+		}
+		if !isFile(abs) {
+			return req, errors.New(i18n.T("ui.add.no_file", i18n.D{"File": abs}))
+		}
+		req.Requirements = append(req.Requirements, abs)
+	}
+	return req, nil
 }

@@ -27,6 +27,12 @@ func newDoneScreen(c *Common, ch choices) *doneScreen {
 	return &doneScreen{c: c, id: c.newID(), ch: ch, vp: c.newViewport(), quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit"))}
 }
 
+// canAdd: the environment is installed and verified, so the project's requirements can go in next.
+func (s *doneScreen) canAdd() bool {
+	o := s.ch.outcome
+	return s.ch.venv != "" && o != nil && o.OK && o.LockFile != "" && (s.ch.verify == nil || s.ch.verify.OK)
+}
+
 func (s *doneScreen) Init() tea.Cmd {
 	if s.ch.venv == "" {
 		return nil
@@ -43,10 +49,16 @@ func (s *doneScreen) SetSize(w, h int) {
 }
 func (s *doneScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
+	if s.canAdd() {
+		return []key.Binding{k.Add, s.quit, k.Up, k.Down}
+	}
 	return []key.Binding{s.quit, k.Up, k.Down}
 }
 func (s *doneScreen) FullHelp() [][]key.Binding {
 	k := s.c.Keys
+	if s.canAdd() {
+		return [][]key.Binding{{k.Add, s.quit}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+	}
 	return [][]key.Binding{{s.quit}, {k.Up, k.Down, k.PageUp, k.PageDown}}
 }
 
@@ -58,6 +70,9 @@ func (s *doneScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.quit) {
 		return s, tea.Quit
+	}
+	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.c.Keys.Add) && s.canAdd() {
+		return s, navigate(addRequestMsg{})
 	}
 	var cmd tea.Cmd
 	s.vp, cmd = s.vp.Update(msg)
@@ -137,17 +152,35 @@ func (s *doneScreen) body() string {
 		col := max(i18n.Width(lock), i18n.Width(cons), i18n.Width(log)) + 1
 		if o.LockFile != "" {
 			b.WriteString("\n" + st.Label.Render(i18n.Pad(lock, col)) + o.LockFile + "\n")
-			b.WriteString(st.Dim.Render(wrap("  "+i18n.T("ui.done.lock_hint"), s.w)) + "\n")
 		}
 		if o.ConstraintsFile != "" {
 			b.WriteString(st.Label.Render(i18n.Pad(cons, col)) + o.ConstraintsFile + "\n")
+		}
+		if o.LockFile != "" {
+			b.WriteString(protectionText(s.c, s.ch.venv, o, s.w))
 		}
 		if o.LogPath != "" {
 			b.WriteString(st.Label.Render(i18n.Pad(log, col)) + o.LogPath + "\n")
 		}
 	}
+	if s.canAdd() {
+		b.WriteString("\n" + st.Selected.Render(wrapHanging(i18n.T("ui.done.add_hint"), s.w, "  ")) + "\n" + st.Dim.Render(i18n.T("ui.done.quit_hint")))
+		return b.String()
+	}
 	b.WriteString("\n" + st.Dim.Render(i18n.T("ui.done.quit_hint")))
 	return b.String()
+}
+
+// protectionText says the venv now keeps its build by itself (the pip configuration file that names
+// the constraints) and how to give it back to plain pip; without the protection, the -c way.
+func protectionText(c *Common, venv string, o *Outcome, w int) string {
+	st := c.Styles
+	if o.Protected == "" {
+		return st.Dim.Render(wrap("  "+i18n.T("ui.done.lock_hint"), w)) + "\n"
+	}
+	off := shellquote.Command(c.OS, "gpuwiz", "protect", "--off", "--venv", venv)
+	return st.Dim.Render(wrapHanging("  "+i18n.T("ui.done.protected", i18n.D{"File": o.Protected}), w, "  ")) + "\n" +
+		st.Dim.Render(wrapHanging("  "+i18n.T("ui.done.protect_off", i18n.D{"Command": off}), w, "    ")) + "\n"
 }
 
 func (s *doneScreen) View() string { return s.vp.View() }

@@ -44,6 +44,7 @@ type fakeBackend struct {
 	proposed     int              // the index Sources proposes
 	sourceReqs   []SourcesRequest // every Sources call
 	installed    []Plan
+	adds         []AddRequest // every PlanAdd call
 	cancelled    bool
 }
 
@@ -250,7 +251,39 @@ func (f *fakeBackend) Install(ctx context.Context, p Plan, events chan<- Install
 	f.mu.Lock()
 	f.installed = append(f.installed, p)
 	f.mu.Unlock()
-	return Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: p.Venv + "/requirements.lock"}
+	o := Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: p.Venv + "/requirements.lock", Protected: p.Venv + "/pip.conf"}
+	if p.Impl == "add" { // the add's quick verify comes with its outcome
+		v := f.verify
+		o.Verify = &v
+	}
+	return o
+}
+
+// PlanAdd previews projx (a project with one dependency), needsnew (needs a newer torch: refused)
+// and opencv-contrib-python (a second OpenCV variant); anything else is already installed.
+func (f *fakeBackend) PlanAdd(ctx context.Context, req AddRequest) (AddPreview, error) {
+	f.mu.Lock()
+	f.adds = append(f.adds, req)
+	f.mu.Unlock()
+	p := AddPreview{Framework: "torch", Channel: "cu126", Build: []string{"torch==2.6.0+cu126", "torchvision==0.21.0+cu126"}}
+	for _, r := range append(append([]string{}, req.Requirements...), req.Packages...) {
+		switch {
+		case strings.Contains(r, "needsnew"):
+			p.Refusal, p.WayOut = &AddRefusal{Requirement: "needsnew 1.0", Needs: "torch>=2.7", Installed: "torch 2.6.0+cu126"}, "2.7.1"
+			return p, nil
+		case strings.Contains(r, "projx"), strings.HasSuffix(r, ".txt"):
+			p.Changes = append(p.Changes, AddChange{Name: "projx", To: "1.0"}, AddChange{Name: "numpy", From: "1.26.4", To: "2.1.0"})
+			p.Troubles = append(p.Troubles, AddTrouble{Code: TroubleNumpyMajor, Dists: []string{"numpy 1.26.4", "numpy 2.1.0"}})
+		case strings.Contains(r, "opencv"):
+			p.Changes = append(p.Changes, AddChange{Name: "opencv-contrib-python", To: "4.10.0"})
+			p.Troubles = append(p.Troubles, AddTrouble{Code: TroubleOpenCVVariants, Dists: []string{"opencv-python 4.10.0", "opencv-contrib-python 4.10.0"}})
+		}
+	}
+	if len(p.Changes) > 0 {
+		p.Plan = Plan{Venv: req.Venv, Impl: "add", Steps: []PlanStep{{"snapshot", "Record what the venv holds"}, {"stage", "Download 2 packages"},
+			{"install", "Install the project's packages"}, {"verify", "Check the GPU build"}, {"lock", "Write requirements.lock"}}}
+	}
+	return p, nil
 }
 
 func (f *fakeBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {

@@ -73,6 +73,13 @@ func TestGolden(t *testing.T) {
 	toPlan := []goldenStep{k("Set up a new"), k("Press enter to choose", "enter"), k("versions in the matrix", "enter"),
 		k("runs on this driver, with limits", "enter"), k("a new venv will be created", "enter"),
 		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("the fastest source", "enter"), k("Run this plan?", "enter")}
+	// toAdd: the done screen's a, what is typed, then the steps after it.
+	toAdd := func(what string, then ...goldenStep) []goldenStep {
+		steps := append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("q or enter to quit", "enter"),
+			k("package names separated by spaces", "a"))
+		steps = append(steps, k(what, typed(what)...))
+		return append(steps, then...)
+	}
 	cases := []struct {
 		name  string
 		edit  func(*fakeBackend)
@@ -130,6 +137,10 @@ func TestGolden(t *testing.T) {
 		{name: "doctor", steps: []goldenStep{k("Set up"), k("Which venv?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter")}},
 		{name: "repair_plan", steps: []goldenStep{k("Set up"), k("Which venv?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter"), k("Run this plan?", "enter")}},
 		{name: "check", steps: []goldenStep{k("Set up"), k("see the builds", "4"), k("Nothing was changed", "enter")}},
+		// The project step after a verified install: the preview, a refusal with the way out, the result.
+		{name: "add", steps: toAdd("projx", k("would be added", "enter"))},
+		{name: "add_refused", steps: toAdd("needsnew", k("Refused", "enter"))},
+		{name: "add_done", steps: toAdd("projx", k("would be added", "enter"), k("Press enter to see the result", "enter"), k("a to install more", "enter"))},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -157,6 +168,11 @@ func chineseGoldens() []goldenCase {
 	toPlan := append(append([]goldenStep{}, toSources...), k("执行这个计划吗", "enter"))
 	then := func(steps ...goldenStep) []goldenStep { return append(append([]goldenStep{}, toPlan...), steps...) }
 	toDoctor := []goldenStep{k("新建环境"), k("选择哪个虚拟环境？", "3"), k("3.0.0", typed("/work/paddle")...), k("查看修复计划", "enter")}
+	toAdd := func(what string, after ...goldenStep) []goldenStep {
+		steps := then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("按 q 或 enter 退出", "enter"), k("用空格分隔的包名", "a"))
+		steps = append(steps, k(what, typed(what)...))
+		return append(steps, after...)
+	}
 	return []goldenCase{
 		{name: "plan", steps: toPlan},
 		{name: "plan_wide", size: wide, steps: toPlan},
@@ -210,6 +226,9 @@ func chineseGoldens() []goldenCase {
 			steps: []goldenStep{k("新建环境"), k("已有：Python 3.11.9，飞桨", "3"), k("已有：Python 3.11.9，PyTorch 2.6.0", "down")}},
 		{name: "change_known_venvs", edit: knownVenvs,
 			steps: []goldenStep{k("新建环境"), k("已有：Python 3.11.9，飞桨", "2")}},
+		{name: "add", steps: toAdd("projx", k("将新增或升级", "enter"))},
+		{name: "add_refused", steps: toAdd("needsnew", k("已拒绝", "enter"))},
+		{name: "add_done", steps: toAdd("projx", k("将新增或升级", "enter"), k("按 enter 查看结果", "enter"), k("按 a 继续安装", "enter"))},
 	}
 }
 

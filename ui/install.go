@@ -46,7 +46,11 @@ type installScreen struct {
 	outcome    *Outcome
 	message    string
 	keys       struct{ cancel, stop, keep, verify key.Binding }
-	w, h       int
+	// finish is the message the root gets when the user goes on (nil: installFinishMsg); next is the
+	// key that does it after a success (nil binding: keys.verify).
+	finish func(Outcome) tea.Msg
+	next   key.Binding
+	w, h   int
 }
 
 func newInstallScreen(c *Common, p Plan, wg *sync.WaitGroup) *installScreen {
@@ -82,6 +86,9 @@ func (s *installScreen) ShortHelp() []key.Binding {
 	switch {
 	case s.outcome != nil:
 		next := s.keys.verify
+		if s.finish != nil {
+			next = s.next
+		}
 		if !s.outcome.OK {
 			next = k.Select
 		}
@@ -137,6 +144,9 @@ func (s *installScreen) key(msg tea.KeyMsg) tea.Cmd {
 		s.scroll = max(s.scroll-s.logHeight(), 0)
 	case s.outcome != nil:
 		if key.Matches(msg, k.Select) {
+			if s.finish != nil {
+				return navigate(s.finish(*s.outcome))
+			}
 			return navigate(installFinishMsg{*s.outcome})
 		}
 	case s.confirming && key.Matches(msg, s.keys.stop):
@@ -263,6 +273,8 @@ func (s *installScreen) outcomeLine() string {
 	st := s.c.Styles
 	o := s.outcome
 	switch {
+	case o.OK && s.finish != nil:
+		return st.OK.Render(wrap(st.Pass+" "+i18n.T("ui.add.installed"), s.w))
 	case o.OK:
 		return st.OK.Render(wrap(st.Pass+" "+i18n.T("ui.install.installed"), s.w))
 	case s.cancelled || o.Result == app.Cancelled:

@@ -19,6 +19,7 @@ type KeyMap struct {
 	ForceQuit, Help, Tab  key.Binding
 	Confirm, Deny         key.Binding
 	Bench, Rerun, Pick    key.Binding
+	Add                   key.Binding // the done screen's a: install the project's requirements
 	Lang                  key.Binding // the welcome's l: English ⇄ 简体中文
 }
 
@@ -42,6 +43,7 @@ func DefaultKeyMap() KeyMap {
 		Deny:      key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", i18n.T("ui.key.no"))),
 		Bench:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", i18n.T("ui.key.benchmark"))),
 		Rerun:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", i18n.T("ui.key.run_again"))),
+		Add:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", i18n.T("ui.key.add_project"))),
 		Pick:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", i18n.T("ui.key.pick"))),
 		Lang:      key.NewBinding(key.WithKeys("l", "L"), key.WithHelp("l", i18n.T("lang.switch_hint"))),
 	}

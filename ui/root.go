@@ -68,6 +68,9 @@ type (
 	installFinishMsg struct{ outcome Outcome }
 	verifyFinishMsg  struct{ report *VerifyReport }
 	benchRequestMsg  struct{}
+	addRequestMsg    struct{} // the done screen's a: the project's requirements next
+	addConfirmedMsg  struct{ preview AddPreview }
+	addFinishMsg     struct{ outcome Outcome } // the add's install ended
 	doctorFinishMsg  struct{ report DoctorReport }
 )
 

@@ -101,6 +101,24 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 			m.exitCode = app.ExitVerifyFailed
 		}
 		return m, m.push(newDoneScreen(c, m.ch)), true
+	case addRequestMsg:
+		return m, m.push(newAddScreen(c, m.ch.venv)), true
+	case addConfirmedMsg:
+		is := newInstallScreen(c, msg.preview.Plan, m.wg)
+		is.finish = func(o Outcome) tea.Msg { return addFinishMsg{o} }
+		is.next = relabel(c.Keys.Select, i18n.T("ui.install.key_see_result"))
+		return m, m.replace(is), true
+	case addFinishMsg:
+		o := msg.outcome
+		switch {
+		case !o.OK:
+			m.exitCode = exitForOutcome(o)
+		case o.Verify != nil && !o.Verify.OK:
+			m.exitCode = app.ExitVerifyFailed
+		default:
+			m.exitCode = 0
+		}
+		return m, m.replace(newAddDoneScreen(c, m.ch.venv, o)), true
 	case benchRequestMsg:
 		return m, m.push(m.newBench()), true
 	case BenchRerunMsg: // a new screen for the new run: the old run's messages find no receiver

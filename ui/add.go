@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/shellquote"
+)
+
+// addScreen is the step after a verified install: the user types a requirements file's path or
+// package names, sees what pip would add or upgrade under the venv's constraints (or why it is
+// refused, with the way out), and confirms; the install screen then runs it.
+type addScreen struct {
+	c        *Common
+	id       screenID
+	venv     string
+	input    textinput.Model
+	typing   bool // the field has the keys; else the preview does
+	asked    string
+	checking bool
+	preview  *AddPreview
+	err      error
+	spin     spinnerView
+	vp       viewport.Model
+	keys     struct{ preview, install, edit key.Binding }
+	w, h     int
+}
+
+func newAddScreen(c *Common, venv string) *addScreen {
+	in := textinput.New()
+	in.Prompt = i18n.T("ui.add.prompt")
+	in.Placeholder = i18n.T("ui.add.placeholder")
+	in.CharLimit = 4096
+	in.Focus()
+	in.Cursor.SetMode(cursor.CursorStatic)
+	s := &addScreen{c: c, id: c.newID(), venv: venv, input: in, typing: true, spin: newSpinnerView(c), vp: c.newViewport()}
+	k := c.Keys
+	s.keys.preview = relabel(k.Select, i18n.T("ui.add.key_preview"))
+	s.keys.install = relabel(k.Select, i18n.T("ui.add.key_install"))
+	s.keys.edit = relabel(k.Tab, i18n.T("ui.add.key_edit"))
+	return s
+}
+
+func (s *addScreen) Init() tea.Cmd   { return nil }
+func (s *addScreen) ident() screenID { return s.id }
+func (s *addScreen) Title() string   { return i18n.T("ui.add.title") }
+func (s *addScreen) Typing() bool    { return s.typing }
+func (s *addScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.input.Width = max(w-i18n.Width(s.input.Prompt)-2, 10)
+	s.vp.Width, s.vp.Height = w, max(h-4, 1)
+	s.refresh()
+}
+
+// installable: a preview without a refusal that changes something.
+func (s *addScreen) installable() bool {
+	return s.preview != nil && s.preview.Refusal == nil && len(s.preview.Changes) > 0
+}
+
+func (s *addScreen) ShortHelp() []key.Binding {
+	k := s.c.Keys
+	switch {
+	case s.typing:
+		return []key.Binding{s.keys.preview}
+	case s.checking:
+		return nil
+	case s.installable():
+		return []key.Binding{s.keys.install, s.keys.edit, k.Up, k.Down}
+	}
+	return []key.Binding{s.keys.edit, k.Up, k.Down}
+}
+
+func (s *addScreen) FullHelp() [][]key.Binding {
+	k := s.c.Keys
+	if s.typing || s.checking {
+		return [][]key.Binding{s.ShortHelp()}
+	}
+	return [][]key.Binding{s.ShortHelp(), {k.PageUp, k.PageDown}}
+}
+
+func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case addPreviewMsg:
+		if msg.text != s.asked {
+			return s, nil // an answer about what was typed before
+		}
+		s.checking = false
+		s.err = msg.err
+		s.preview = nil
+		if msg.err == nil {
+			p := msg.preview
+			s.preview = &p
+		}
+		s.refresh()
+		s.vp.GotoTop()
+		return s, nil
+	case tea.KeyMsg:
+		if s.typing {
+			if key.Matches(msg, s.keys.preview) {
+				text := strings.TrimSpace(s.input.Value())
+				if text == "" {
+					return s, nil
+				}
+				s.typing, s.checking, s.asked, s.preview, s.err = false, true, text, nil, nil
+				s.input.Blur()
+				return s, tea.Batch(s.spin.tick(), addPreviewCmd(s.id, s.c.Ctx, s.c.Backend, s.c.Paths, s.venv, text))
+			}
+			var cmd tea.Cmd
+			s.input, cmd = s.input.Update(msg)
+			return s, cmd
+		}
+		switch {
+		case s.checking:
+			return s, nil
+		case key.Matches(msg, s.keys.install) && s.installable():
+			return s, navigate(addConfirmedMsg{*s.preview})
+		case key.Matches(msg, s.keys.edit):
+			s.typing = true
+			s.input.Focus()
+			return s, nil
+		}
+	default:
+		if s.checking {
+			return s, s.spin.update(msg)
+		}
+	}
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return s, cmd
+}
+
+func (s *addScreen) refresh() { s.vp.SetContent(s.body()) }
+
+// body is the preview in words: what stays, what changes, the troublemakers, or the refusal.
+func (s *addScreen) body() string {
+	st := s.c.Styles
+	var b strings.Builder
+	if s.err != nil {
+		b.WriteString(st.Err.Render(wrap(st.Fail+" "+i18n.T("ui.add.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n")
+		return b.String()
+	}
+	p := s.preview
+	if p == nil {
+		return ""
+	}
+	b.WriteString(wrap(i18n.T("ui.add.keeps", i18n.D{"Build": strings.Join(p.Build, " ")}), s.w) + "\n\n")
+	if r := p.Refusal; r != nil {
+		b.WriteString(st.Err.Render(wrap(st.Fail+" "+i18n.T("ui.add.refused", i18n.D{"Requirement": r.Requirement, "Needs": r.Needs, "Installed": r.Installed}), s.w)) + "\n\n")
+		if p.WayOut != "" {
+			cmd := shellquote.Command(s.c.OS, "gpuwiz", "install", "--venv", s.venv, "--framework", p.Framework, "--framework-version", p.WayOut, "--channel", p.Channel)
+			b.WriteString(wrap(i18n.T("ui.add.way_out", i18n.D{"Version": p.WayOut, "Channel": p.Channel}), s.w) + "\n")
+			b.WriteString(st.Code.Render(wrap("  "+cmd, s.w)) + "\n")
+		} else {
+			b.WriteString(wrap(i18n.T("ui.add.way_out_none"), s.w) + "\n")
+		}
+		return b.String()
+	}
+	if len(p.Changes) == 0 {
+		b.WriteString(st.OK.Render(st.Pass+" "+i18n.T("ui.add.nothing_to_do")) + "\n")
+		return b.String()
+	}
+	b.WriteString(st.Label.Render(i18n.N("ui.add.changes", len(p.Changes))) + "\n")
+	for _, c := range p.Changes {
+		if c.From == "" {
+			b.WriteString("  + " + i18n.T("ui.add.change_new", i18n.D{"Name": c.Name, "To": c.To}) + "\n")
+		} else {
+			b.WriteString("  ~ " + i18n.T("ui.add.change_upgrade", i18n.D{"Name": c.Name, "From": c.From, "To": c.To}) + "\n")
+		}
+	}
+	for _, t := range p.Troubles {
+		b.WriteString("\n" + st.Warn.Render(wrap("! "+troubleText(t), s.w)) + "\n")
+	}
+	b.WriteString("\n" + st.Dim.Render(wrap(i18n.T("ui.add.how"), s.w)) + "\n")
+	return b.String()
+}
+
+// troubleText words one known troublemaker.
+func troubleText(t AddTrouble) string {
+	dists := strings.Join(t.Dists, ", ")
+	switch t.Code {
+	case TroubleSecondFramework:
+		return i18n.T("ui.add.trouble_second_framework", i18n.D{"Dists": dists})
+	case TroubleOpenCVVariants:
+		return i18n.T("ui.add.trouble_opencv", i18n.D{"Dists": dists})
+	case TroubleNumpyMajor:
+		return i18n.T("ui.add.trouble_numpy", i18n.D{"Dists": dists})
+	}
+	return i18n.T("ui.add.trouble_other", i18n.D{"Dists": dists})
+}
+
+func (s *addScreen) View() string {
+	st := s.c.Styles
+	var b strings.Builder
+	b.WriteString(wrap(i18n.T("ui.add.intro", i18n.D{"Venv": s.venv}), s.w) + "\n")
+	b.WriteString(s.input.View() + "\n\n")
+	switch {
+	case s.typing:
+		b.WriteString(st.Dim.Render(wrap(i18n.T("ui.add.hint"), s.w)))
+	case s.checking:
+		b.WriteString(s.spin.view() + " " + i18n.T("ui.add.checking"))
+	default:
+		b.WriteString(s.vp.View())
+	}
+	return b.String()
+}
