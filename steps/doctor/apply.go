@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"gpuwiz/steps/shellquote"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -151,6 +152,9 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	}
 	if res.Failed {
 		return res, nil
+	}
+	if entries, err := os.ReadDir(rep.Venv); rep.Restore && rep.Venv != "" && (errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0) {
+		return res, nil // the interrupted run had made the venv, and putting back removed it: nothing to check
 	}
 	again := i18n.T("doctor.apply.run_again")
 	send(RepairEvent{Step: 0, Of: total, Title: again})

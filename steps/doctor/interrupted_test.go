@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -65,5 +66,24 @@ func TestInterruptedInstallIsTheFirstFindingAndThePlanPutsBack(t *testing.T) {
 	res, err := ApplyRepair(context.Background(), deps, plan, nil)
 	if err != nil || !res.Failed || strings.Join(calls, ",") != "recover /v" || !strings.Contains(res.Steps[0].Err, "backup gone") {
 		t.Fatalf("a failed restore should end the repair: %+v %v %v", res, err, calls)
+	}
+}
+
+// The interrupted run had created the venv: putting back removes it, and the repair ends there
+// (there is nothing left to check), not with doctor's error about a missing venv.
+func TestPuttingBackANewVenvEndsTheRepair(t *testing.T) {
+	venv := t.TempDir() + "/venv"
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(venv, 0o755))
+	plan := Repair{Venv: venv, Python: venv + "/bin/python", Restore: true, Actions: []Action{{Title: "remove", Fixes: CodeInterrupted, Restore: true}}}
+	deps := Deps{Runner: runner.New(nil), GOOS: "linux",
+		Recover: func(ctx context.Context, v string, lines chan<- runner.Line) error { return os.RemoveAll(v) }}
+	res, err := ApplyRepair(context.Background(), deps, plan, nil)
+	if err != nil || res.Failed || res.After != nil || len(res.Steps) != 1 || !res.Steps[0].OK {
+		t.Fatalf("want one step done and no second look: %+v %v", res, err)
 	}
 }
