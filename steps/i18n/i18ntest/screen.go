@@ -17,8 +17,9 @@ var screenWords = map[string]bool{
 }
 
 // internalCode is an identifier of gpuwiz's own shown as if it were a word: snake_case (no_gpu,
-// matrix_error) or a kebab-case code of three parts or more (framework-check-failed).
-var internalCode = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}$`)
+// matrix_error) or a kebab-case code of three parts or more (framework-check-failed); names with
+// digits (sm_50, x86_64) are facts and pass.
+var internalCode = regexp.MustCompile(`^[a-z]+(?:_[a-z]+)+$|^[a-z]+(?:-[a-z]+){2,}$`)
 
 // EnglishOnScreen is EnglishProse plus what a Chinese screen must not show even alone: the words
 // of screenWords and gpuwiz's internal codes. Text inside [brackets] is a finding's code, a tag

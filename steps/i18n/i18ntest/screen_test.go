@@ -26,3 +26,10 @@ func TestEnglishOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// Names with digits (sm_50, cu126, x86_64) are facts, not codes.
+func TestArchNamesAreNoCodes(t *testing.T) {
+	if got := EnglishOnScreen("内核：sm_50、sm_86，平台 x86_64"); got != nil {
+		t.Errorf("got %q", got)
+	}
+}
