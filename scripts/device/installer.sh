@@ -25,6 +25,15 @@ log "1. pip writes the wheels (GPUWIZ_INSTALLER=pip), new venv"; inst $W/v-pip $
 log "2. gpuwiz writes them, cold (unpacks into the cache)"; inst $W/v-cold $W/2.json; step $W/2.json gpuwiz-cold
 log "3. gpuwiz, warm cache (hard links)"; inst $W/v-warm $W/3.json; step $W/3.json gpuwiz-warm
 log "4. pip again, same conditions as 3 (wheels staged)"; inst $W/v-pip2 $W/4.json GPUWIZ_INSTALLER=pip; step $W/4.json pip-again
+if [ "${QUICK:-0}" = 1 ]; then  # QUICK=1: the timings and the repair only (equality, uninstall and console scripts were checked before)
+log "doctor --fix after a deleted CUDA library, gpuwiz's installer (warm cache)"
+CUB=$(find $W/v-warm -name 'libcublasLt.so*' | head -1); rm -f "$CUB"; echo "deleted $CUB"
+s=$(date +%s.%N); $G doctor --venv $W/v-warm --fix --yes > $W/fix1.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (gpuwiz)"; tail -3 $W/fix1.txt
+CUB=$(find $W/v-pip2 -name 'libcublasLt.so*' | head -1); rm -f "$CUB"
+s=$(date +%s.%N); GPUWIZ_INSTALLER=pip $G doctor --venv $W/v-pip2 --fix --yes > $W/fix2.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (pip)"; tail -3 $W/fix2.txt
+$G verify --venv $W/v-warm 2>&1 | tail -2
+kill $HTTP; exit 0
+fi
 log "equality: pip and gpuwiz into the same path, one after the other"
 snap() { $PY - "$1" <<'PYEOF'
 import hashlib, os, sys, json
@@ -55,9 +64,9 @@ log "pip check, torchrun --help, pip uninstall -y torch"
 $W/eq/bin/python -m pip check; $W/eq/bin/torchrun --help | head -2
 $W/eq/bin/python -m pip uninstall -y -q torch; echo "torch files left:"; find $W/eq/lib/*/site-packages -maxdepth 1 -iname 'torch*' | grep -v -e torchvision -e torchaudio || echo "(none)"
 log "doctor --fix after a deleted CUDA library, gpuwiz's installer (warm cache)"
-CUB=$(ls -d $W/v-warm/lib/*/site-packages/nvidia/cublas/lib/libcublasLt.so* | head -1); rm -f "$CUB"; echo "deleted $CUB"
+CUB=$(find $W/v-warm -name 'libcublasLt.so*' | head -1); rm -f "$CUB"; echo "deleted $CUB"
 s=$(date +%s.%N); $G doctor --venv $W/v-warm --fix --yes > $W/fix1.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (gpuwiz)"; tail -3 $W/fix1.txt
-CUB=$(ls -d $W/v-pip2/lib/*/site-packages/nvidia/cublas/lib/libcublasLt.so* | head -1); rm -f "$CUB"
+CUB=$(find $W/v-pip2 -name 'libcublasLt.so*' | head -1); rm -f "$CUB"
 s=$(date +%s.%N); GPUWIZ_INSTALLER=pip $G doctor --venv $W/v-pip2 --fix --yes > $W/fix2.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (pip)"; tail -3 $W/fix2.txt
 $G verify --venv $W/v-warm 2>&1 | tail -3
 $G cache 2>&1 | tail -4
