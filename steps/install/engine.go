@@ -551,7 +551,24 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	defer resolved.stop()
 	// The offline try's output goes to the log only: its miss is expected (pip's "ERROR: Could not
 	// find a version" means "not all in the cache yet") and is no error to the user.
-	if res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}, nil); res.Err == nil { //i18n:raw the step's label in the log
+	// Its lines still say which cached wheels it chose ("File was already downloaded …"): the
+	// install step takes exactly those when the try succeeds.
+	var offline []string
+	lines := make(chan runner.Line, 256)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		for l := range lines {
+			offline = append(offline, l.Text)
+		}
+	}()
+	res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}, lines) //i18n:raw the step's label in the log
+	close(lines)
+	<-read
+	if res.Err == nil {
+		for _, l := range offline {
+			e.noteStagedWheel(l)
+		}
 		e.emit(Event{StepID: s.ID, Message: i18n.T("install.event.all_cached")})
 		e.did[s.ID] = e.fromCache(s)
 		if s.ID == StepStage {

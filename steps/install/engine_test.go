@@ -314,23 +314,30 @@ func TestUnreachableIndexLeavesTheFoldersAsTheyWere(t *testing.T) {
 }
 
 // The install step takes the stage's own choice of wheels: no second resolve over the stage folder
-// (pip's dry run there hashes every wheel), and gpuwiz's installer writes them.
+// (pip's dry run there hashes every wheel), and gpuwiz's installer writes them, whether the stage
+// downloaded them or took them all from the wheel cache (the offline try's own lines).
 func TestInstallStepTakesTheStagesChoice(t *testing.T) {
 	ix := serve(t)
-	v := pyindex.NewVenv(t, "")
-	o := options(t, v, torchTarget(ix, "cu126"), t.TempDir())
-	_, out, _ := install(t, context.Background(), o, nil)
-	if !out.OK() || out.Installer != "gpuwiz" {
-		t.Fatalf("install: %+v", out)
-	}
-	log, err := os.ReadFile(o.LogPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(log), "pip install --dry-run") && strings.Contains(string(log), ".gpuwiz-install-report.json") {
-		t.Fatalf("the install step resolved again with pip:\n%s", log)
-	}
-	if got := importVersion(t, v, "torch"); got != "2.6.0+cu126" {
-		t.Fatalf("torch: %s", got)
+	cache := t.TempDir()
+	for _, run := range []string{"downloaded", "from the cache"} {
+		v := pyindex.NewVenv(t, "")
+		o := options(t, v, torchTarget(ix, "cu126"), cache)
+		_, out, _ := install(t, context.Background(), o, nil)
+		if !out.OK() || out.Installer != "gpuwiz" {
+			t.Fatalf("%s: install: %+v", run, out)
+		}
+		if run == "from the cache" && out.Source != "cache" {
+			t.Fatalf("the second install should come from the cache: %+v", out)
+		}
+		log, err := os.ReadFile(o.LogPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(log), ".gpuwiz-install-report.json") {
+			t.Fatalf("%s: the install step resolved again with pip:\n%s", run, log)
+		}
+		if got := importVersion(t, v, "torch"); got != "2.6.0+cu126" {
+			t.Fatalf("%s: torch: %s", run, got)
+		}
 	}
 }
