@@ -13,7 +13,17 @@ PY=/opt/torch/.venv/bin/python3; BASE=$(command -v python3.12 || echo /usr/bin/p
 W=/tmp/inst; rm -rf $W ~/.cache/gpuwiz; mkdir -p $W
 export NCCL_NVLS_ENABLE=0
 log() { printf '\n=== %s  (%s)\n' "$*" "$(date +%T)"; }
-step() { python3 -c "import json,sys;d=json.load(open(sys.argv[1]));print(sys.argv[2], 'exit', d.get('exit_code'), d.get('outcome',{}).get('result') if isinstance(d.get('outcome'),dict) else d.get('result'), 'installer', (d.get('outcome') or d).get('installer'), 'install step', (d.get('outcome') or d).get('step_seconds',{}).get('install'), 's; all steps', (d.get('outcome') or d).get('step_seconds'))" "$1" "$2" 2>&1; }
+step() { python3 - "$1" "$2" <<'PYEOF' 2>&1
+import json, re, sys
+d = json.load(open(sys.argv[1])); o = d.get("outcome") if isinstance(d.get("outcome"), dict) else d
+print(sys.argv[2], "exit", d.get("exit_code"), o.get("result"), "installer", o.get("installer"), "install step", (o.get("step_seconds") or {}).get("install"), "s; all steps", o.get("step_seconds"))
+lp = o.get("log_path") or d.get("log_path")
+if lp:  # the installer's own lines: which path it took, and its own time
+    for l in open(lp, errors="replace"):
+        if re.search(r"gpuwiz installs|installed [0-9]+ files|instead of gpuwiz|pip install --dry-run|File was already downloaded .*torch-", l):
+            print("   log:", l.strip()[:200])
+PYEOF
+}
 log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_index.py $W/idx torch torchvision torchaudio pip setuptools wheel numpy > $W/repack.txt 2>&1; tail -1 $W/repack.txt
 (cd $W/idx && exec $PY -m http.server 8765 --bind 127.0.0.1 > $W/http.log 2>&1) & HTTP=$!; sleep 2
 IDX=http://127.0.0.1:8765/simple

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start-up of the GPU probe against nvidia-smi on the same machine, in one call: N alternating runs
 # each of `gpuwiz gpu --json` and `nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap
-# --format=csv` (each run's output read through a pipe, as a script would), then min / median / mean
+# --format=csv`, and of both with the live readings (`--readings`; utilization.gpu,temperature.gpu,
+# power.draw,clocks.sm) (each run's output read through a pipe, as a script would), then min / median / mean
 # wall time per run. Also: `gpuwiz gpu --json --timings` (NVML's load, the probe, process start to
 # report, from inside the process) and `gpuwiz --version` (start-up without a probe).
 #
@@ -28,6 +29,9 @@ gpuwiz, n, out, before = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 cmds = {
     "gpuwiz gpu --json": [gpuwiz, "gpu", "--json"],
     "nvidia-smi --query-gpu": ["nvidia-smi", "--query-gpu=name,driver_version,memory.total,compute_cap", "--format=csv"],
+    # The same with the live readings on both sides.
+    "gpuwiz gpu --json --readings": [gpuwiz, "gpu", "--json", "--readings"],
+    "nvidia-smi +readings": ["nvidia-smi", "--query-gpu=name,driver_version,memory.total,compute_cap,utilization.gpu,temperature.gpu,power.draw,clocks.sm", "--format=csv"],
 }
 if before:
     cmds["gpuwiz-before gpu --json"] = [before, "gpu", "--json"]
@@ -70,6 +74,9 @@ for name, xs in times.items():
 g, s = times["gpuwiz gpu --json"], times["nvidia-smi --query-gpu"]
 ratios = [a / b for a, b in zip(g, s)]
 print(f"{'gpuwiz / nvidia-smi, pairwise':28s} min {min(ratios):6.2f}  median {statistics.median(ratios):6.2f}  mean {statistics.mean(ratios):6.2f}")
+g, s = times["gpuwiz gpu --json --readings"], times["nvidia-smi +readings"]
+ratios = [a / b for a, b in zip(g, s)]
+print(f"{'same, with readings':28s} min {min(ratios):6.2f}  median {statistics.median(ratios):6.2f}  mean {statistics.mean(ratios):6.2f}")
 
 # From inside the process: NVML's load + init, the probe, process start to report.
 tim = []

@@ -18,6 +18,7 @@ func init() { register(10, newGPUCmd) }
 
 type gpuFlags struct {
 	json, timings, watch bool
+	readings             bool
 	interval, duration   time.Duration
 }
 
@@ -27,13 +28,19 @@ func newGPUCmd(env *Env) *cobra.Command {
 		Use:     "gpu",
 		Short:   i18n.T("cli.gpu.short"),
 		Long:    i18n.T("cli.gpu.long"),
-		Example: "  gpuwiz gpu\n  gpuwiz gpu --json > rig.json\n  gpuwiz gpu --watch --interval 250ms --duration 10s --json", //i18n:raw commands
+		Example: "  gpuwiz gpu\n  gpuwiz gpu --json > rig.json\n  gpuwiz gpu --json --readings\n  gpuwiz gpu --watch --interval 250ms --duration 10s --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if fl.watch {
 				return runGPUWatch(cmd, env, fl)
 			}
-			r, err := env.GPUReport(cmd.Context())
+			ctx := cmd.Context()
+			if fl.json && !fl.readings {
+				// A script's report: the facts, as nvidia-smi --query-gpu gives them, without the
+				// first live readings (milliseconds each in the driver); --readings adds them.
+				ctx = gpu.WithoutReadings(ctx)
+			}
+			r, err := env.GPUReport(ctx)
 			if err != nil {
 				return err
 			}
@@ -50,6 +57,7 @@ func newGPUCmd(env *Env) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.BoolVar(&fl.json, "json", false, i18n.T("cli.gpu.flag.json"))
+	f.BoolVar(&fl.readings, "readings", false, i18n.T("cli.gpu.flag.readings"))
 	f.BoolVar(&fl.timings, "timings", false, i18n.T("cli.gpu.flag.timings"))
 	f.BoolVar(&fl.watch, "watch", false, i18n.T("cli.gpu.flag.watch"))
 	f.DurationVar(&fl.interval, "interval", 250*time.Millisecond, i18n.T("cli.gpu.flag.interval"))

@@ -30,6 +30,18 @@ func TestGPUSimulated(t *testing.T) {
 	if code != 0 || err != nil || !r.Simulated || len(r.GPUs) != 2 {
 		t.Fatalf("exit %d err %v\n%s", code, err, out)
 	}
+	// --json gives the facts; the live readings only with --readings (the plain output shows them).
+	if strings.Contains(out, "power_w") || strings.Contains(out, "utilization_pct") {
+		t.Fatalf("gpu --json without --readings has readings:\n%s", out)
+	}
+	out, _, code = runGPUCmd(t, "--simulate", "../../testdata/fakenvml/expected.json", "gpu", "--json", "--readings")
+	if r, err = gpu.ParseReport([]byte(out)); code != 0 || err != nil || r.GPUs[0].PowerW == nil || *r.GPUs[0].PowerW != 212.345 {
+		t.Fatalf("gpu --json --readings: exit %d err %v\n%s", code, err, out)
+	}
+	out, _, _ = runGPUCmd(t, "--simulate", "../../testdata/fakenvml/expected.json", "gpu")
+	if !strings.Contains(out, "212.3 W") {
+		t.Fatalf("the plain output lost the readings:\n%s", out)
+	}
 }
 
 func TestGPUWatchSimulatedJSONLines(t *testing.T) {

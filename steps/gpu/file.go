@@ -130,6 +130,9 @@ func (f *fileProber) Probe(ctx context.Context) (Report, error) {
 	if f.report.Warnings != nil {
 		r.Warnings = append([]string{}, f.report.Warnings...)
 	}
+	if !readingsWanted(ctx) {
+		dropReadings(&r)
+	}
 	return localizeReport(r), nil
 }
 

@@ -138,9 +138,10 @@ func (p *nvmlProber) Probe(ctx context.Context) (Report, error) {
 	cards := make([]GPU, len(p.devices))
 	cardWarn := make([]warnings, len(p.devices))
 	par := p.parallel()
+	readings := readingsWanted(ctx)
 	concurrently(par, len(p.devices), func(i int) {
 		if d := p.devices[i]; d != nil {
-			cards[i] = p.describe(i, d, &cardWarn[i])
+			cards[i] = p.describe(i, d, &cardWarn[i], readings)
 		}
 	})
 	for i, d := range p.devices {
@@ -168,7 +169,7 @@ func (p *nvmlProber) parallel() bool {
 	return ok && c.concurrent()
 }
 
-func (p *nvmlProber) describe(i int, d nvmlDevice, warn *warnings) GPU {
+func (p *nvmlProber) describe(i int, d nvmlDevice, warn *warnings, readings bool) GPU {
 	g := GPU{Index: i, Processes: []Process{}}
 	var (
 		s                 vitals
@@ -194,12 +195,15 @@ func (p *nvmlProber) describe(i int, d nvmlDevice, warn *warnings) GPU {
 	} else {
 		warn.add(i18n.T("gpu.missing.compute_cap", i18n.D{"Index": i, "Err": err}))
 	}
-	// Then the readings and the process lists, at once where the library allows it (their first
-	// calls are the slow ones); warnings in the same order as when made one after another.
+	// Then the readings (unless left out) and the process lists, at once where the library allows
+	// it (their first calls are the slow ones); warnings in the same order as when made one after
+	// another.
 	par := p.parallel()
 	concurrently(par, 2, func(k int) {
 		if k == 0 {
-			s = p.readVitals(i, d, &vitWarn, par)
+			if readings {
+				s = p.readVitals(i, d, &vitWarn, par)
+			}
 		} else {
 			g.Processes = p.processes(d, &procWarn, i)
 		}

@@ -77,3 +77,26 @@ type Prober interface {
 	// Sample reads the vital signs of every GPU once.
 	Sample(ctx context.Context) ([]Sample, error)
 }
+
+// WithoutReadings marks a probe that leaves out the cards' live readings (utilisation, temperature,
+// power, SM clock): the facts a script or the driver check needs, without the first readings, which
+// cost milliseconds each in the driver. The live readings stay available through Sample.
+func WithoutReadings(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noReadingsKey{}, true)
+}
+
+type noReadingsKey struct{}
+
+// readingsWanted says whether a probe made with ctx takes the live readings.
+func readingsWanted(ctx context.Context) bool {
+	no, _ := ctx.Value(noReadingsKey{}).(bool)
+	return !no
+}
+
+// dropReadings clears the live readings of every card of r.
+func dropReadings(r *Report) {
+	for i := range r.GPUs {
+		g := &r.GPUs[i]
+		g.UtilizationPct, g.TemperatureC, g.PowerW, g.SMClockMHz = nil, nil, nil, nil
+	}
+}

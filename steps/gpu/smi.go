@@ -107,7 +107,7 @@ func (p *smiProber) Probe(ctx context.Context) (Report, error) {
 	if p.noCap {
 		warn.add(i18n.T("gpu.smi.no_compute_cap"))
 	}
-	gpus, driver, err := parseSMIGPUs(out, strings.Split(fields, ","), &warn)
+	gpus, driver, err := parseSMIGPUs(out, strings.Split(fields, ","), &warn, readingsWanted(ctx))
 	if err != nil {
 		return Report{Backend: "nvidia-smi"}, err
 	}
@@ -200,7 +200,7 @@ func smiText(s string) string {
 }
 
 // parseSMIGPUs reads --query-gpu rows in the order of fields.
-func parseSMIGPUs(out []byte, fields []string, warn *warnings) ([]GPU, string, error) {
+func parseSMIGPUs(out []byte, fields []string, warn *warnings, readings bool) ([]GPU, string, error) {
 	rows, err := readCSV(out)
 	if err != nil {
 		return nil, "", err
@@ -238,6 +238,9 @@ func parseSMIGPUs(out []byte, fields []string, warn *warnings) ([]GPU, string, e
 		g.MemoryUsedMiB = uint64(deref(num("memory.used", func(got string) string {
 			return i18n.T("gpu.missing.memory_used", i18n.D{"Index": idx, "Err": got})
 		})))
+		if !readings { // left out on request: nothing to say about them
+			num = func(string, func(string) string) *float64 { return nil }
+		}
 		g.UtilizationPct = num("utilization.gpu", func(got string) string {
 			return i18n.T("gpu.missing.utilisation", i18n.D{"Index": idx, "Err": got})
 		})

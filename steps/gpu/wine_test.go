@@ -64,10 +64,10 @@ func TestWindowsBuildUnderWine(t *testing.T) {
 			}
 		}
 		var stdout, stderr bytes.Buffer
-		c := exec.Command("wine", exe, "gpu", "--json")
+		c := exec.Command("wine", exe, "gpu", "--json", "--readings")
 		c.Env, c.Stdout, c.Stderr, c.Dir = env, &stdout, &stderr, tmp
 		if err := c.Run(); err != nil {
-			t.Fatalf("wine gpuwiz.exe gpu --json: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+			t.Fatalf("wine gpuwiz.exe gpu --json --readings: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 		}
 		r, err := gpu.ParseReport(stdout.Bytes())
 		if err != nil {

@@ -59,24 +59,61 @@ func intact(dir string, a *archive, m cacheManifest) bool {
 	return true
 }
 
-// ensureUnpacked returns the cache folder of a's wheel, unpacking it there first when it is not
-// there whole.
-func ensureUnpacked(ctx context.Context, root string, a *archive, workers, umask int) (string, error) {
+// ensureUnpackedAll returns the cache folders of the archives' wheels, unpacking those not there
+// whole first: all of them in one pass over every core, largest files first, so that the biggest
+// member of each wheel (a CUDA library of a gigabyte, inflated on one core) starts at once instead
+// of after the wheels before it.
+func ensureUnpackedAll(ctx context.Context, root string, as []*archive, workers, umask int) (map[*archive]string, map[*archive]error) {
+	dirs, errs := map[*archive]string{}, map[*archive]error{}
+	tmps := map[*archive]string{}
+	var files []placed
+	for _, a := range as {
+		dir := entryDir(root, a.w.SHA256)
+		if m, ok := readManifest(dir); ok && intact(dir, a, m) {
+			dirs[a] = dir
+			continue
+		}
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			errs[a] = err
+			continue
+		}
+		tmp, err := os.MkdirTemp(root, ".unpack-*")
+		if err != nil {
+			errs[a] = err
+			continue
+		}
+		defer os.RemoveAll(tmp)
+		mine, err := unpackPlan(tmp, a)
+		if err != nil {
+			errs[a] = err
+			continue
+		}
+		tmps[a] = tmp
+		files = append(files, mine...)
+	}
+	if len(tmps) == 0 {
+		return dirs, errs
+	}
+	if _, _, _, err := writeAll(ctx, files, nil, Scheme{Umask: umask}, workers); err != nil {
+		for a := range tmps {
+			errs[a] = err
+		}
+		return dirs, errs
+	}
+	for a, tmp := range tmps {
+		dir, err := finishUnpack(root, tmp, a)
+		if err != nil {
+			errs[a] = err
+			continue
+		}
+		dirs[a] = dir
+	}
+	return dirs, errs
+}
+
+// finishUnpack writes the manifest of a finished unpack in tmp and puts it in its place.
+func finishUnpack(root, tmp string, a *archive) (string, error) {
 	dir := entryDir(root, a.w.SHA256)
-	if m, ok := readManifest(dir); ok && intact(dir, a, m) {
-		return dir, nil
-	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.MkdirTemp(root, ".unpack-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	if err := unpackTo(ctx, tmp, a, workers, umask); err != nil {
-		return "", err
-	}
 	m := cacheManifest{Wheel: filepath.Base(a.w.Path), Created: time.Now().UTC(), Files: map[string][2]int64{}}
 	for _, f := range a.members {
 		st, err := os.Lstat(filepath.Join(tmp, filepath.FromSlash(f.Name)))
@@ -100,18 +137,17 @@ func ensureUnpacked(ctx context.Context, root string, a *archive, workers, umask
 	return dir, nil
 }
 
-// unpackTo writes every member of a under dir with the mode pip gives it.
-func unpackTo(ctx context.Context, dir string, a *archive, workers, umask int) error {
+// unpackPlan is every member of a, placed under dir with the mode pip gives it.
+func unpackPlan(dir string, a *archive) ([]placed, error) {
 	var files []placed
 	for _, f := range a.members {
 		p := placed{a: a, f: f, exec: isExecutable(f), dest: filepath.Join(dir, filepath.FromSlash(f.Name))}
 		if rel, err := filepath.Rel(dir, p.dest); err != nil || strings.HasPrefix(rel, "..") {
-			return errors.New(i18n.T("wheelinst.err.outside", i18n.D{"Wheel": filepath.Base(a.w.Path), "File": f.Name, "Dir": dir}))
+			return nil, errors.New(i18n.T("wheelinst.err.outside", i18n.D{"Wheel": filepath.Base(a.w.Path), "File": f.Name, "Dir": dir}))
 		}
 		files = append(files, p)
 	}
-	_, _, _, err := writeAll(ctx, files, nil, Scheme{Umask: umask}, workers)
-	return err
+	return files, nil
 }
 
 // Entry is one unpacked wheel in the cache.

@@ -158,15 +158,13 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 	}
 	caches := map[*archive]string{}
 	if opt.Cache != "" {
+		var hashed []*archive
 		for _, a := range archives {
-			if a.w.SHA256 == "" {
-				continue
-			}
-			dir, err := ensureUnpacked(ctx, opt.Cache, a, opt.Workers, s.Umask)
-			if err == nil {
-				caches[a] = dir
+			if a.w.SHA256 != "" {
+				hashed = append(hashed, a)
 			}
 		}
+		caches, _ = ensureUnpackedAll(ctx, opt.Cache, hashed, opt.Workers, s.Umask) // a wheel not unpacked is written from its archive
 	}
 	linked, copied, written, err := writeAll(ctx, files, caches, s, opt.Workers)
 	res.Linked, res.Copied, res.Bytes = linked, copied, written

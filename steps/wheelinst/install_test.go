@@ -202,6 +202,30 @@ func TestInstallEqualsPip(t *testing.T) {
 	if err != nil || len(ents) != 2 {
 		t.Fatalf("cache entries: %v %+v", err, ents)
 	}
+	// A file of one entry edited in place (as through an environment's hard link): that wheel is
+	// unpacked again before anything links to it, the other is still linked, and the install equals pip's.
+	var edited string
+	filepath.WalkDir(ents[0].Dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") && edited == "" {
+			edited = p
+		}
+		return nil
+	})
+	if err := os.WriteFile(edited, []byte("raise SystemExit('edited in place')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	py = fresh()
+	s, err := SchemeOf(ctx, CommandPython(py))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(ctx, CommandPython(py), s, ws, Options{Cache: cache}); err != nil {
+		t.Fatal(err)
+	}
+	compareSnapshots(t, want, snapshot(t, root))
+	if b, _ := os.ReadFile(edited); strings.Contains(string(b), "edited in place") {
+		t.Errorf("the edited cache file %s is still there", edited)
+	}
 }
 
 func snapshot(t *testing.T, root string) map[string]string { return tree(t, root) }
