@@ -16,11 +16,11 @@ log() { printf '\n=== %s  (%s)\n' "$*" "$(date +%T)"; }
 step() { python3 - "$1" "$2" <<'PYEOF' 2>&1
 import json, re, sys
 d = json.load(open(sys.argv[1])); o = d.get("outcome") if isinstance(d.get("outcome"), dict) else d
-print(sys.argv[2], "exit", d.get("exit_code"), o.get("result"), "installer", o.get("installer"), "install step", (o.get("step_seconds") or {}).get("install"), "s; all steps", o.get("step_seconds"))
+print(sys.argv[2], "exit", d.get("exit_code"), o.get("result"), "installer", o.get("installer"), "install step", (o.get("step_seconds") or {}).get("install"), "s; all steps", o.get("step_seconds"), "installer's parts", o.get("installer_seconds"))
 lp = o.get("log_path") or d.get("log_path")
 if lp:  # the installer's own lines: which path it took, and its own time
     for l in open(lp, errors="replace"):
-        if re.search(r"gpuwiz installs|installed [0-9]+ files|instead of gpuwiz|pip install --dry-run|File was already downloaded .*torch-", l):
+        if re.search(r"gpuwiz installs|installed [0-9]+ files|where the time went|instead of gpuwiz|pip install --dry-run|File was already downloaded .*torch-", l):
             print("   log:", l.strip()[:200])
 PYEOF
 }

@@ -80,6 +80,9 @@ type Outcome struct {
 	StepSeconds map[string]float64 `json:"step_seconds,omitempty"`
 	// Installer is who wrote the wheels in the install step: "gpuwiz" or "pip".
 	Installer string `json:"installer,omitempty"`
+	// InstallerSeconds is where gpuwiz's installer spent the install step (scheme, open, unpack,
+	// write, scripts, record), when it wrote the wheels.
+	InstallerSeconds map[string]float64 `json:"installer_seconds,omitempty"`
 }
 
 // OK reports an installed and verified build.

@@ -329,6 +329,9 @@ func TestInstallStepTakesTheStagesChoice(t *testing.T) {
 		if run == "from the cache" && out.Source != "cache" {
 			t.Fatalf("the second install should come from the cache: %+v", out)
 		}
+		if _, ok := out.InstallerSeconds["write"]; !ok || len(out.InstallerSeconds) != 6 {
+			t.Fatalf("%s: the installer's parts are not reported: %v", run, out.InstallerSeconds)
+		}
 		log, err := os.ReadFile(o.LogPath)
 		if err != nil {
 			t.Fatal(err)

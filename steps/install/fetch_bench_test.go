@@ -54,6 +54,15 @@ func benchFamily(b *testing.B) (channels map[string][]string, total int64) {
 	return map[string][]string{"cu126": files, "deps": files[:len(files)-1]}, total
 }
 
+// benchRate is every connection's cap: 20 MB/s, or GPUWIZ_BENCH_MBPS (the far mirror of a user's
+// reality is a few MB/s per connection).
+func benchRate() int64 {
+	if v, err := strconv.ParseFloat(os.Getenv("GPUWIZ_BENCH_MBPS"), 64); err == nil && v > 0 {
+		return int64(v * (1 << 20))
+	}
+	return 20 << 20
+}
+
 // benchSources are the shapes of source users meet: an index with PEP 658 metadata
 // (download.pytorch.org, PyPI), a flat find-links page without metadata or hashes with a PyPI-style
 // index beside it for the dependencies (the Aliyun/SJTU mirrors of PyTorch's wheels), and an index
@@ -98,7 +107,7 @@ func (sb *stageBench) engine(b *testing.B, cache string, events chan<- Event) (*
 
 // BenchmarkStageDownload stages the family (one 300 MB wheel and 12 small ones) from each source
 // shape of benchSources (index, flat, nometa), a loopback server that caps every connection at
-// 20 MB/s and waits 50 ms before every response:
+// 20 MB/s (GPUWIZ_BENCH_MBPS) and waits 50 ms before every response:
 //
 //   - pip-download: the stage command (`pip download --index-url … -d CACHE torch==…`) alone;
 //   - gpuwiz: the engine's stage step (the offline try, pip's resolve against the shim, the fetch);
@@ -115,7 +124,7 @@ func BenchmarkStageDownload(b *testing.B) {
 	for _, src := range benchSources {
 		b.Run(src.name, func(b *testing.B) {
 			n := src.net
-			n.ConnBytesPerSec, n.Latency = 20<<20, 50*time.Millisecond
+			n.ConnBytesPerSec, n.Latency = benchRate(), 50*time.Millisecond
 			ix := pyindex.ServeWith(b, channels, n)
 			sb := &stageBench{ix: ix, flat: src.flat, venv: pyindex.NewVenv(b, "").Root, env: pyindex.PipEnv(b), r: runner.New(nil), ctx: context.Background(), total: total}
 			stageDownload(b, sb, channels)

@@ -105,10 +105,12 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	py := func(ctx context.Context, args ...string) ([]byte, error) {
 		return e.capture(ctx, "python "+args[len(args)-1], append([]string{e.py}, args...)) //i18n:raw the step's label in the log
 	}
+	schemeStart := time.Now()
 	scheme, err := wheelinst.SchemeOf(ctx, py)
 	if err != nil {
 		return false, nil
 	}
+	schemeTook := time.Since(schemeStart)
 	installed := wheelinst.Installed(scheme.Platlib, pep.Normalize)
 	if scheme.Purelib != scheme.Platlib {
 		for k, v := range wheelinst.Installed(scheme.Purelib, pep.Normalize) {
@@ -164,6 +166,11 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	}
 	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.done", i18n.D{
 		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": humanBytes(res.Bytes), "Seconds": time.Since(start).Round(10 * time.Millisecond).Seconds()})})
+	sec := func(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
+	e.out.InstallerSeconds = map[string]float64{"scheme": sec(schemeTook), "open": sec(res.Phases.Open), "unpack": sec(res.Phases.Unpack),
+		"write": sec(res.Phases.Write), "scripts": sec(res.Phases.Scripts), "record": sec(res.Phases.Record)}
+	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.phases", i18n.D{"Scheme": sec(schemeTook), "Open": sec(res.Phases.Open), "Unpack": sec(res.Phases.Unpack),
+		"Write": sec(res.Phases.Write), "Scripts": sec(res.Phases.Scripts), "Record": sec(res.Phases.Record)})})
 	return true, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 //go:embed scripts.py
@@ -91,6 +92,14 @@ type Result struct {
 	Linked int    `json:"linked"` // files hard-linked from the unpacked cache
 	Copied int    `json:"copied"` // files copied or unpacked
 	Bytes  int64  `json:"bytes"`
+	// Where the time went: reading the archives' directories, unpacking into the cache, writing
+	// (linking) into the environment, the launchers, RECORD and the rest.
+	Phases Phases `json:"phases"`
+}
+
+// Phases are an install's parts, each how long it took.
+type Phases struct {
+	Open, Unpack, Write, Scripts, Record time.Duration
 }
 
 // Unsupported names the first wheel of wheels this installer leaves to pip, and why.
@@ -125,6 +134,8 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 	if opt.Workers <= 0 {
 		opt.Workers = 2 * runtime.NumCPU()
 	}
+	mark := time.Now()
+	lap := func(d *time.Duration) { now := time.Now(); *d = now.Sub(mark); mark = now }
 	archives := make([]*archive, 0, len(wheels))
 	defer func() {
 		for _, a := range archives {
@@ -156,6 +167,7 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 			}
 		}
 	}
+	lap(&res.Phases.Open)
 	caches := map[*archive]string{}
 	if opt.Cache != "" {
 		var hashed []*archive
@@ -166,8 +178,10 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 		}
 		caches, _ = ensureUnpackedAll(ctx, opt.Cache, hashed, opt.Workers, s.Umask) // a wheel not unpacked is written from its archive
 	}
+	lap(&res.Phases.Unpack)
 	linked, copied, written, err := writeAll(ctx, files, caches, s, opt.Workers)
 	res.Linked, res.Copied, res.Bytes = linked, copied, written
+	lap(&res.Phases.Write)
 	// Whatever fails from here on takes back every file this call wrote: the caller's restore then
 	// finds the environment as the previous step left it.
 	var made [][]string
@@ -183,6 +197,7 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 	if err != nil {
 		return res, err
 	}
+	lap(&res.Phases.Scripts)
 	for i, a := range archives {
 		lib := libOf[a]
 		d := Dist{Wheel: filepath.Base(a.w.Path), InfoDir: filepath.Join(lib, filepath.FromSlash(a.infoDir)), Scripts: made[i]}
@@ -198,6 +213,7 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 		}
 		res.Dists = append(res.Dists, d)
 	}
+	lap(&res.Phases.Record)
 	return res, nil
 }
 
