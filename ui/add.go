@@ -54,7 +54,7 @@ func (s *addScreen) Typing() bool    { return s.typing }
 func (s *addScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.input.Width = max(w-i18n.Width(s.input.Prompt)-2, 10)
-	s.vp.Width, s.vp.Height = w, max(h-4, 1)
+	s.vp.Width, s.vp.Height = w, max(h-5, 1) // the "more" line below
 	s.refresh()
 }
 
@@ -205,7 +205,7 @@ func (s *addScreen) View() string {
 	case s.checking:
 		b.WriteString(s.spin.view() + " " + i18n.T("ui.add.checking"))
 	default:
-		b.WriteString(s.vp.View())
+		b.WriteString(s.vp.View() + vpMore(s.vp, st))
 	}
 	return b.String()
 }

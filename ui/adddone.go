@@ -33,7 +33,7 @@ func (s *addDoneScreen) ident() screenID { return s.id }
 func (s *addDoneScreen) Title() string   { return i18n.T("ui.add.done_title") }
 func (s *addDoneScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h, 1)
+	s.vp.Width, s.vp.Height = w, max(h-1, 1) // the "more" line below
 	s.vp.SetContent(s.body())
 }
 func (s *addDoneScreen) ShortHelp() []key.Binding {
@@ -100,4 +100,4 @@ func (s *addDoneScreen) body() string {
 	return b.String()
 }
 
-func (s *addDoneScreen) View() string { return s.vp.View() }
+func (s *addDoneScreen) View() string { return s.vp.View() + vpMore(s.vp, s.c.Styles) }

@@ -51,7 +51,7 @@ func (s *checkScreen) ident() screenID { return s.id }
 func (s *checkScreen) Title() string   { return i18n.T("ui.check.title") }
 func (s *checkScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-1, 1)
+	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line below
 	s.vp.SetContent(s.body())
 }
 func (s *checkScreen) ShortHelp() []key.Binding {
@@ -151,4 +151,4 @@ func compatibleByChannel(sel matrix.Selection) []string {
 	return out
 }
 
-func (s *checkScreen) View() string { return s.vp.View() }
+func (s *checkScreen) View() string { return s.vp.View() + vpMore(s.vp, s.c.Styles) }

@@ -41,7 +41,7 @@ func (s *doctorScreen) ident() screenID { return s.id }
 func (s *doctorScreen) Title() string   { return i18n.T("ui.doctor.title") }
 func (s *doctorScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-2, 1)
+	s.vp.Width, s.vp.Height = w, max(h-3, 1) // the plan line and the "more" line below
 	s.refresh()
 }
 func (s *doctorScreen) ShortHelp() []key.Binding {
@@ -133,7 +133,7 @@ func (s *doctorScreen) View() string {
 	case len(s.report.Findings) == 0:
 		return st.OK.Render(st.Pass+" "+i18n.T("ui.doctor.no_problem", i18n.D{"Venv": s.venv})) + "\n\n" + i18n.T("ui.doctor.no_problem_keys")
 	}
-	return s.vp.View() + "\n" + st.Selected.Render(i18n.T("ui.doctor.see_plan"))
+	return s.vp.View() + vpMore(s.vp, st) + "\n" + st.Selected.Render(i18n.T("ui.doctor.see_plan"))
 }
 
 // severityWord is a finding's severity as the screen shows it; the code in brackets beside it

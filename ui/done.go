@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
@@ -44,7 +46,7 @@ func (s *doneScreen) ident() screenID { return s.id }
 func (s *doneScreen) Title() string   { return i18n.T("ui.done.title") }
 func (s *doneScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h, 1)
+	s.vp.Width, s.vp.Height = w, max(h-1-lipgloss.Height(s.footer()), 1) // the "more" line and the footer below
 	s.vp.SetContent(s.body())
 }
 func (s *doneScreen) ShortHelp() []key.Binding {
@@ -107,7 +109,7 @@ func (s *doneScreen) body() string {
 			}
 		}
 	case o.OK:
-		b.WriteString(st.Err.Render(st.Fail+" "+i18n.T("ui.done.verify_failed", i18n.D{"Venv": shellquote.Command(s.c.OS, s.ch.venv)})) + "\n")
+		b.WriteString(st.Err.Render(wrapHanging(st.Fail+" "+i18n.T("ui.done.verify_failed", i18n.D{"Venv": shellquote.Command(s.c.OS, s.ch.venv)}), s.w, "  ")) + "\n")
 	default:
 		b.WriteString(st.Err.Render(st.Fail+" "+failureHeadline(o.Result)) + "\n")
 		if o.Err != nil {
@@ -128,22 +130,26 @@ func (s *doneScreen) body() string {
 		}
 	}
 	if s.ch.venv != "" && (o == nil || !o.VenvRemoved) {
-		b.WriteString("\n" + st.Label.Render(i18n.T("ui.done.label_venv")+" ") + s.ch.venv + "\n")
+		lv := i18n.T("ui.done.label_venv") + " "
+		b.WriteString("\n" + labelled(st.Label, lipgloss.NewStyle(), lv, i18n.Width(lv), s.ch.venv, s.w) + "\n")
 	}
 	if (o == nil || o.OK) && !s.act.Empty() {
 		b.WriteString("\n" + st.Label.Render(i18n.T("ui.done.activate")) + "\n")
+		shell := func(name, cmd string) string { // "  bash/zsh    source …", a long command wrapped under itself
+			return "  " + labelled(lipgloss.NewStyle(), st.Code, name, 12, cmd, s.w-2) + "\n"
+		}
 		if s.act.Conda != "" {
-			b.WriteString("  conda       " + st.Code.Render(s.act.Conda) + "\n")
+			b.WriteString(shell("conda", s.act.Conda))
 		}
 		if s.act.PowerShell != "" {
-			b.WriteString("  PowerShell  " + st.Code.Render(s.act.PowerShell) + "\n")
+			b.WriteString(shell("PowerShell", s.act.PowerShell))
 			b.WriteString(st.Dim.Render(wrap("    "+i18n.T("ui.done.execution_policy"), s.w)) + "\n")
 		}
 		if s.act.Cmd != "" {
-			b.WriteString("  cmd         " + st.Code.Render(s.act.Cmd) + "\n")
+			b.WriteString(shell("cmd", s.act.Cmd))
 		}
 		if s.act.Posix != "" {
-			b.WriteString("  bash/zsh    " + st.Code.Render(s.act.Posix) + "\n")
+			b.WriteString(shell("bash/zsh", s.act.Posix))
 		}
 	}
 	if o != nil {
@@ -151,24 +157,30 @@ func (s *doneScreen) body() string {
 		lock, cons, log := i18n.T("ui.done.label_lock"), i18n.T("ui.done.label_constraints"), i18n.T("ui.done.label_log")
 		col := max(i18n.Width(lock), i18n.Width(cons), i18n.Width(log)) + 1
 		if o.LockFile != "" {
-			b.WriteString("\n" + st.Label.Render(i18n.Pad(lock, col)) + o.LockFile + "\n")
+			b.WriteString("\n" + labelled(st.Label, lipgloss.NewStyle(), lock, col, o.LockFile, s.w) + "\n")
 		}
 		if o.ConstraintsFile != "" {
-			b.WriteString(st.Label.Render(i18n.Pad(cons, col)) + o.ConstraintsFile + "\n")
+			b.WriteString(labelled(st.Label, lipgloss.NewStyle(), cons, col, o.ConstraintsFile, s.w) + "\n")
 		}
 		if o.LockFile != "" {
 			b.WriteString(protectionText(s.c, s.ch.venv, o, s.w))
 		}
 		if o.LogPath != "" {
-			b.WriteString(st.Label.Render(i18n.Pad(log, col)) + o.LogPath + "\n")
+			b.WriteString(labelled(st.Label, lipgloss.NewStyle(), log, col, o.LogPath, s.w) + "\n")
 		}
 	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// footer stays in sight under the body, however long the body is: the next step (a, add the
+// project's packages) when there is one, and the way out.
+func (s *doneScreen) footer() string {
+	st := s.c.Styles
+	quit := st.Dim.Render(i18n.T("ui.done.quit_hint"))
 	if s.canAdd() {
-		b.WriteString("\n" + st.Selected.Render(wrapHanging(i18n.T("ui.done.add_hint"), s.w, "  ")) + "\n" + st.Dim.Render(i18n.T("ui.done.quit_hint")))
-		return b.String()
+		return st.Selected.Render(wrapHanging(i18n.T("ui.done.add_hint"), s.w, "  ")) + "\n" + quit
 	}
-	b.WriteString("\n" + st.Dim.Render(i18n.T("ui.done.quit_hint")))
-	return b.String()
+	return quit
 }
 
 // protectionText says the venv now keeps its build by itself (the pip configuration file that names
@@ -183,7 +195,9 @@ func protectionText(c *Common, venv string, o *Outcome, w int) string {
 		st.Dim.Render(wrapHanging("  "+i18n.T("ui.done.protect_off", i18n.D{"Command": off}), w, "    ")) + "\n"
 }
 
-func (s *doneScreen) View() string { return s.vp.View() }
+func (s *doneScreen) View() string {
+	return s.vp.View() + vpMore(s.vp, s.c.Styles) + "\n" + s.footer()
+}
 
 // failureHeadline says in words how an install that did not succeed ended.
 func failureHeadline(result app.Result) string {
@@ -204,4 +218,15 @@ func failureHeadline(result app.Result) string {
 		return i18n.T("ui.done.headline_repair_failed")
 	}
 	return i18n.T("ui.done.headline_other", i18n.D{"Result": result})
+}
+
+// labelled is "label  value" with the label padded to col columns and a value wider than the rest of
+// the line (a path, a command to copy) broken at the width, never cut, its lines under its first:
+// every character stays as it is.
+func labelled(labelStyle, valueStyle lipgloss.Style, label string, col int, value string, w int) string {
+	lines := strings.Split(ansi.Hardwrap(value, max(w-col, 10), true), "\n")
+	for i := range lines {
+		lines[i] = valueStyle.Render(lines[i])
+	}
+	return labelStyle.Render(i18n.Pad(label, col)) + strings.Join(lines, "\n"+strings.Repeat(" ", col))
 }

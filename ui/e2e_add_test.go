@@ -59,7 +59,8 @@ func TestE2EAddProjectAfterInstallInTmux(t *testing.T) {
 	s.Keys("Enter")
 	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
 	s.Keys("Enter")
-	scr := s.WaitFor("a add packages", 30*time.Second)
+	s.WaitFor("a add packages", 30*time.Second)
+	scr := wholeScreen(t, s)
 	if !strings.Contains(scr, "keeps its build by itself") || !strings.Contains(scr, "gpuwiz protect --off --venv") || !strings.Contains(scr, filepath.Join(venv, "pip.conf")) {
 		t.Fatalf("the done screen does not say the venv keeps its build:\n%s", scr)
 	}
@@ -87,7 +88,8 @@ func TestE2EAddProjectAfterInstallInTmux(t *testing.T) {
 	s.Keys("Enter")
 	s.WaitFor("Press enter to see the result", 180*time.Second, "failed", "Cancelled")
 	s.Keys("Enter")
-	scr = s.WaitFor("a install more", 30*time.Second)
+	s.WaitFor("a install more", 30*time.Second)
+	scr = wholeScreen(t, s)
 	for _, want := range []string{"Your project's requirements are installed", "keeps its build by itself", "gpuwiz protect --off --venv", "matmul on GPU 0 matches the CPU"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("add result lacks %q:\n%s", want, scr)

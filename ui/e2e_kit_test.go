@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,4 +86,28 @@ func writeMatrix(t *testing.T, dir, indexURL string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// wholeScreen is every page of a screen that scrolls by itself: the screen as shown, then pgdn
+// while its last line says more is below, each page once (a long path wraps, so a done screen at
+// 80x24 can be taller than the terminal).
+func wholeScreen(t *testing.T, s *tmuxSession) string {
+	t.Helper()
+	scr := s.Screen()
+	all := scr
+	for range 10 {
+		if !strings.Contains(scr, "below: pgdn") {
+			break
+		}
+		s.Keys("NPage")
+		deadline := time.Now().Add(10 * time.Second)
+		next := s.Screen()
+		for next == scr && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+			next = s.Screen()
+		}
+		scr = next
+		all += "\n" + scr
+	}
+	return all
 }

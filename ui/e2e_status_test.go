@@ -71,7 +71,7 @@ func TestE2ECancelBeforeAnyChangeSaysUnchangedInTmux(t *testing.T) {
 	s.WaitFor("Cancel the install?", 15*time.Second)
 	s.Keys("y")
 	scr := s.WaitFor("Cancelled", 120*time.Second)
-	scr = s.WaitFor("Press enter", 30*time.Second)
+	scr = s.WaitFor("it is as it was", 30*time.Second, "restored", "removed")
 	if !strings.Contains(scr, "Cancelled before anything in the environment changed") || strings.Contains(scr, "restored") {
 		t.Fatalf("a cancel during the download says the environment is as it was (nothing to restore):\n%s", scr)
 	}

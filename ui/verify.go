@@ -43,7 +43,7 @@ func (s *verifyScreen) ident() screenID { return s.id }
 func (s *verifyScreen) Title() string   { return i18n.T("ui.verify.title") }
 func (s *verifyScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-2, 1)
+	s.vp.Width, s.vp.Height = w, max(h-3, 1) // the verdict and the "more" line below
 	s.refresh()
 }
 func (s *verifyScreen) ShortHelp() []key.Binding {
@@ -93,7 +93,7 @@ func (s *verifyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (s *verifyScreen) refresh() {
 	if s.report != nil {
-		s.vp.SetContent(checklist(s.c.Styles, s.report.Checks, s.w))
+		s.vp.SetContent(cutLines(checklist(s.c.Styles, s.report.Checks, s.w), s.w, ellipsis(s.c.Styles)))
 	}
 }
 
@@ -101,9 +101,14 @@ func checklist(st Styles, checks []Check, w int) string {
 	var b strings.Builder
 	for _, c := range checks {
 		if c.OK {
+			line := st.Pass + " " + c.Title
 			b.WriteString(st.OK.Render(st.Pass) + " " + c.Title)
 			if c.Evidence != "" {
-				b.WriteString(st.Dim.Render("  " + c.Evidence))
+				if i18n.Width(line+"  "+c.Evidence) <= w {
+					b.WriteString(st.Dim.Render("  " + c.Evidence))
+				} else { // on its own lines, whole: a version or a path is read in full
+					b.WriteString("\n" + st.Dim.Render(wrap("    "+c.Evidence, w)))
+				}
 			}
 			b.WriteString("\n")
 			continue
@@ -134,5 +139,5 @@ func (s *verifyScreen) View() string {
 	if !s.report.OK {
 		verdict = st.Err.Render(st.Fail+" "+i18n.T("ui.verify.failed")) + " " + i18n.T("ui.verify.failed_keys")
 	}
-	return s.vp.View() + "\n" + verdict
+	return s.vp.View() + vpMore(s.vp, st) + "\n" + verdict
 }

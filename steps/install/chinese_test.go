@@ -184,9 +184,9 @@ func TestChineseRepairOutcome(t *testing.T) {
 	for _, l := range left {
 		parts = append(parts, leftoverText(l))
 	}
-	text := i18n.T("install.repair.damaged_left", i18n.D{"Leftovers": strings.Join(parts, i18n.T("install.sep")), "Err": "exit status 1"})
+	text := i18n.T("install.repair.damaged_left", i18n.D{"Leftovers": i18n.JoinClauses(parts), "Err": "exit status 1"})
 	t.Log(text)
-	for _, want := range []string{"多出 /v/lib/site-packages/~orch（清除命令：rm -rf -- ", "已改动 ", "--force-reinstall --no-deps \"torch==2.6.0\""} {
+	for _, want := range []string{"多出 /v/lib/site-packages/~orch（清除命令：rm -rf -- ", "已改动 ", "--force-reinstall --no-deps torch==2.6.0）"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("lacks %q: %s", want, text)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"gpuwiz/steps/shellquote"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -132,9 +133,10 @@ func TestSiteStateCompareNamesEveryLeftover(t *testing.T) {
 	for _, l := range left {
 		got = append(got, l.What+" "+filepath.Base(l.Path)+" | "+l.Clear)
 	}
+	// Commands as one pastes them into a POSIX shell (steps/shellquote: quotes only where needed).
 	want := []string{
-		"extra half-2.0.dist-info | rm -rf -- '" + filepath.Join(site, "half-2.0.dist-info") + "'",
-		"missing keep.py | gpuwiz doctor --venv \"/v\" --fix",
+		"extra half-2.0.dist-info | " + shellquote.Posix("rm", "-rf", "--", filepath.Join(site, "half-2.0.dist-info")),
+		"missing keep.py | gpuwiz doctor --venv /v --fix",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("leftovers:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -153,12 +153,29 @@ func TestWizardInChineseUnderWineInTmux(t *testing.T) {
 	if !strings.Contains(ch, "esc 返回") || !strings.Contains(ch, "q 退出") {
 		t.Errorf("the channel screen's help bar is not Chinese:\n%s", ch)
 	}
+	// Back one screen at a time: escapes sent in one burst can reach the program as one key
+	// sequence (ESC ESC reads as alt+esc), as they would from a user's key repeat.
 	p.Keys("Escape")
+	waitGone(t, p, "无法在此运行", 30*time.Second)
+	p.WaitFor("个版本", 30*time.Second)
 	p.Keys("Escape")
+	p.WaitFor("按 enter 选择框架", 30*time.Second)
 	p.Keys("Escape")
 	p.WaitFor("新建环境", 30*time.Second)
 	p.Keys("l")
 	p.WaitFor("Set up a new environment", 30*time.Second)
 	p.Keys("q")
 	p.WaitFor("EXIT=0", 30*time.Second)
+}
+
+// waitGone waits until the pane no longer shows text (the screen it belongs to has gone).
+func waitGone(t *testing.T, p *tmux.Session, text string, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for strings.Contains(p.Screen(), text) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %q to go; the screen shows:\n%s", limit, text, p.Screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
