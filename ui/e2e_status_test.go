@@ -103,6 +103,7 @@ func TestE2EFailedVerifyAndRepairWithErrorsLeftInTmux(t *testing.T) {
 	s.WaitFor("Some checks failed", 120*time.Second, "Every check passed")
 	s.Keys("Enter")
 	scr = s.WaitFor("q or enter to quit", 30*time.Second)
+	t.Logf("done screen:\n%s", scr)
 	if strings.Contains(scr, "installed and verified") {
 		t.Fatalf("the done screen calls a failed verification verified:\n%s", scr)
 	}
@@ -139,6 +140,7 @@ func TestE2EFailedVerifyAndRepairWithErrorsLeftInTmux(t *testing.T) {
 	t.Logf("after the repair:\n%s", scr)
 	s.Keys("Enter")
 	scr = s.WaitFor("q or enter to quit", 30*time.Second)
+	t.Logf("done screen after the repair:\n%s", scr)
 	if !strings.Contains(scr, "doctor still finds these problems") || strings.Contains(scr, "run gpuwiz doctor") {
 		t.Fatalf("the done screen after a repair that left an error lists it (and does not send the user back to doctor):\n%s", scr)
 	}
