@@ -49,12 +49,12 @@ func reportOS(r gpu.Report, fallback string) string {
 func driverWords(r gpu.Report, goos string) []string {
 	var out []string
 	if !r.Available {
-		out = append(out, i18n.T("ui.gpu.driver.none"))
+		// The probe's own message says what was looked for and what to do; the screen adds only
+		// what it leaves out, so no advice is said twice.
 		if r.Message != "" {
-			out = append(out, r.Message)
+			return append(out, r.Message, i18n.T("ui.gpu.driver.no_toolkit"))
 		}
-		out = append(out, i18n.T("ui.gpu.driver.none_hint"))
-		return out
+		return append(out, i18n.T("ui.gpu.driver.none"), i18n.T("ui.gpu.driver.none_hint"))
 	}
 	if len(r.GPUs) == 0 {
 		return append(out, i18n.T("ui.gpu.driver.no_card"))

@@ -866,4 +866,14 @@ func TestProbeAgainSaysSoAndNoDriverAdviceOnce(t *testing.T) {
 	if n := strings.Count(v, "No NVIDIA driver answered"); n != 1 {
 		t.Fatalf("the no-driver advice is said %d times:\n%s", n, v)
 	}
+	// With the probe's own message (what it looked for, what to do), the screen does not say it again.
+	fb = newFakeBackend()
+	fb.report.Available, fb.report.GPUs = false, nil
+	fb.report.Message = "No NVIDIA driver found. Looked for: NVML. Install the driver for your card from https://www.nvidia.com/Download/index.aspx and run gpuwiz again, or continue with a CPU build."
+	m = newTestRoot(fb)
+	press(t, m, "enter")
+	v = ansi.Strip(m.View())
+	if n := strings.Count(v, "run gpuwiz again"); n != 1 || !strings.Contains(v, "No CUDA toolkit is needed") {
+		t.Fatalf("the no-driver advice is said %d times (want once, and the toolkit line):\n%s", n, v)
+	}
 }
