@@ -8,11 +8,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
 // benchFamily is a torch-like family: one big platlib wheel of many modules and a few large shared
-// objects, and two small ones. GPUWIZ_BENCH_MB sets the big wheel's size (default 200).
+// objects, and two small ones. GPUWIZ_BENCH_MB sets the big wheel's size (default 200);
+// GPUWIZ_BENCH_BIG_WHEELS adds more wheels of that size made of shared objects only, as the nvidia-*
+// wheels beside torch are (default 0).
 func benchFamily(b *testing.B, dir string) []string {
 	mb := 200
 	if v, err := strconv.Atoi(os.Getenv("GPUWIZ_BENCH_MB")); err == nil && v > 0 {
@@ -33,12 +36,24 @@ func benchFamily(b *testing.B, dir string) []string {
 	paths := []string{buildWheel(t, dir, "bigfw", "1.0", "py3-none-any", false, big)}
 	paths = append(paths, buildWheel(t, dir, "smalla", "1.0", "py3-none-any", true, []member{{name: "smalla/__init__.py", body: "A = 1\n"}}))
 	paths = append(paths, buildWheel(t, dir, "smallb", "1.0", "py3-none-any", true, []member{{name: "smallb/__init__.py", body: "B = 1\n"}}))
+	n, _ := strconv.Atoi(os.Getenv("GPUWIZ_BENCH_BIG_WHEELS"))
+	for w := 0; w < n; w++ {
+		name := fmt.Sprintf("biglib%d", w)
+		var libs []member
+		for i := 0; i < 2; i++ { // one large library and a smaller one, as cuDNN's and cuBLAS's wheels
+			blob := make([]byte, mb<<20*(2-i)/3)
+			rng.Read(blob)
+			libs = append(libs, member{name: fmt.Sprintf("%s/lib/lib%d.so", name, i), body: string(blob), mode: 0o755})
+		}
+		paths = append(paths, buildWheel(t, dir, name, "1.0", "py3-none-any", false, libs))
+	}
 	return paths
 }
 
-// BenchmarkInstallStep times the install step from staged wheels three ways, into a fresh venv
+// BenchmarkInstallStep times the install step from staged wheels four ways, into a fresh venv
 // each time (its creation is not timed): pip install --no-compile from the folder, gpuwiz's
-// installer straight from the archives, and gpuwiz's installer from a warm unpacked cache.
+// installer straight from the archives, gpuwiz's installer through an empty cache of unpacked wheels
+// (the engine's first install), and from that cache warm (hard links).
 //
 //	GPUWIZ_BENCH_MB=500 go test ./steps/wheelinst -run '^$' -bench InstallStep -benchtime 3x
 func BenchmarkInstallStep(b *testing.B) {
@@ -64,7 +79,11 @@ func BenchmarkInstallStep(b *testing.B) {
 	b.Run("pip", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			py := fresh(b)
-			out, err := exec.Command(py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile", "--no-index", "--find-links", wheels, "bigfw", "smalla", "smallb").CombinedOutput()
+			args := []string{"-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile", "--no-index", "--find-links", wheels}
+			for _, p := range paths {
+				args = append(args, strings.SplitN(filepath.Base(p), "-", 2)[0])
+			}
+			out, err := exec.Command(py, args...).CombinedOutput()
 			if err != nil {
 				b.Fatalf("%v %s", err, out)
 			}
@@ -80,6 +99,25 @@ func BenchmarkInstallStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+	// The engine's first install: unpack into an empty cache of unpacked wheels, then link.
+	b.Run("gpuwiz-cold-cache", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			py := fresh(b)
+			b.StopTimer()
+			cold := filepath.Join(base, fmt.Sprintf("cold%d", i))
+			b.StartTimer()
+			s, err := SchemeOf(ctx, CommandPython(py))
+			if err == nil {
+				_, err = Install(ctx, CommandPython(py), s, ws, Options{Cache: cold})
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			os.RemoveAll(cold)
+			b.StartTimer()
 		}
 	})
 	cache := filepath.Join(base, "unpacked")
