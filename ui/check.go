@@ -10,6 +10,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/shellquote"
 )
 
 // checkScreen ends "just check this machine": the builds of both frameworks that fit, then quit.
@@ -51,7 +52,7 @@ func (s *checkScreen) ident() screenID { return s.id }
 func (s *checkScreen) Title() string   { return i18n.T("ui.check.title") }
 func (s *checkScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line below
+	s.vp.Width, s.vp.Height = w, max(h-3, 1) // the "more" line and the quit hint below
 	s.vp.SetContent(s.body())
 }
 func (s *checkScreen) ShortHelp() []key.Binding {
@@ -119,12 +120,11 @@ func (s *checkScreen) body() string {
 			b.WriteString("  " + line + "\n")
 		}
 		for _, n := range m.sel.Notes {
-			b.WriteString(st.Dim.Render(wrap("  "+n, s.w)) + "\n")
+			b.WriteString(st.Dim.Render(wrap("  "+checkNote(s.c.OS, f, m.sel, n), s.w)) + "\n")
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(st.Dim.Render(i18n.T("ui.check.quit_hint")))
-	return b.String()
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // compatibleByChannel lists, per channel, the versions that run here: "cu126  2.6.0 2.7.1".
@@ -151,4 +151,20 @@ func compatibleByChannel(sel matrix.Selection) []string {
 	return out
 }
 
-func (s *checkScreen) View() string { return s.vp.View() + vpMore(s.vp, s.c.Styles) }
+// View keeps the way out in sight under the list, however long it is.
+func (s *checkScreen) View() string {
+	return s.vp.View() + vpMore(s.vp, s.c.Styles) + "\n" + s.c.Styles.Dim.Render(i18n.T("ui.check.quit_hint"))
+}
+
+// checkNote is a selection's note as this screen says it: the note that an unverified build fits too
+// points at that build's note in the channels table, which this screen does not show, so here it
+// carries the note itself and the command that installs the build.
+func checkNote(goos, framework string, sel matrix.Selection, n string) string {
+	for _, c := range sel.Candidates {
+		if c.Compatible && !c.Verified && n == matrix.AlsoFitsNote(framework, c) {
+			return i18n.T("ui.check.unverified_also_fits", i18n.D{"Framework": framework, "Version": c.FrameworkVersion, "Channel": c.Channel,
+				"Note": c.Note, "Command": shellquote.Command(goos, "gpuwiz", "install", "--framework", framework, "--framework-version", c.FrameworkVersion, "--channel", c.Channel)})
+		}
+	}
+	return n
+}
