@@ -112,6 +112,7 @@ type engine struct {
 	netw            *fetch.Network  // pip's network settings, read once
 	jn              *journal        // the run's journal in the venv's state folder (nil until the first write)
 	spaceNeed       uint64          // what the build takes in the venv, as the check before the first change found it
+	scheme          *schemeQuery    // the venv's install paths, asked while the wheels download (nil: not asked yet)
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -251,6 +252,7 @@ func (e *engine) removeCreated() error {
 }
 
 func (e *engine) finish() Outcome {
+	e.waitScheme()
 	e.closeJournal()
 	if e.out.Err != nil {
 		e.out.Error = urls.Redact(e.out.Err.Error())
@@ -265,6 +267,7 @@ func (e *engine) finish() Outcome {
 // run there was none. Otherwise, before the first change nothing needs undoing; after it the old
 // set is put back and the venv compared with its snapshot, and only an exact match is "restored".
 func (e *engine) fail(ctx context.Context, stepID string, err error) {
+	e.waitScheme() // its Python must not hold the venv's files while they are put back or removed (Windows)
 	e.out.FailedStep, e.out.Err = stepID, err
 	if e.createdVenv {
 		e.out.Result = ResultUnchanged
@@ -338,6 +341,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 	case StepSnapshot:
 		return e.takeSnapshot(ctx, s)
 	case StepStage, StepStageOpt:
+		e.askScheme(ctx)
 		return e.stage(ctx, s)
 	case StepStageDeps:
 		return e.stageDeps(ctx, s)

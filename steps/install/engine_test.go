@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -338,6 +339,10 @@ func TestInstallStepTakesTheStagesChoice(t *testing.T) {
 		}
 		if strings.Contains(string(log), ".gpuwiz-install-report.json") {
 			t.Fatalf("%s: the install step resolved again with pip:\n%s", run, log)
+		}
+		// The venv's install paths were asked while the wheels came (not logged), not in the install step.
+		if regexp.MustCompile(`(?m)^\$ .* paths$`).Match(log) {
+			t.Fatalf("%s: the install step asked the venv's paths itself:\n%s", run, log)
 		}
 		if got := importVersion(t, v, "torch"); got != "2.6.0+cu126" {
 			t.Fatalf("%s: torch: %s", run, got)

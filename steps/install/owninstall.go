@@ -1,10 +1,13 @@
 package install
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -90,6 +93,62 @@ func (e *engine) stagedSet(installed map[string]string, requested map[string]boo
 	return wheels, names, len(wheels) > 0
 }
 
+// schemeQuery is the venv's pip asked for its install paths in the background.
+type schemeQuery struct {
+	done   chan struct{}
+	scheme wheelinst.Scheme
+	err    error
+}
+
+// askScheme asks the venv's pip where it installs, once, while the wheels download: the answer does
+// not change before the install step (pip was upgraded, if at all, before the stage), and its
+// Python start is then off the install step's path.
+func (e *engine) askScheme(ctx context.Context) {
+	if e.scheme != nil || strings.EqualFold(os.Getenv(InstallerEnv), "pip") {
+		return
+	}
+	q := &schemeQuery{done: make(chan struct{})}
+	e.scheme = q
+	go func() {
+		defer close(q.done)
+		env := e.plan.env // the install's own environment: PIP_* settings move pip's paths
+		py := func(ctx context.Context, args ...string) ([]byte, error) {
+			cmd := exec.CommandContext(ctx, e.py, args...)
+			cmd.Env = env
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				return out, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
+			}
+			return out, nil
+		}
+		q.scheme, q.err = wheelinst.SchemeOf(ctx, py)
+	}()
+}
+
+// waitScheme waits for askScheme's Python to end, if one runs (it takes a fraction of a second).
+func (e *engine) waitScheme() {
+	if q := e.scheme; q != nil {
+		<-q.done
+	}
+}
+
+// schemeOf is the answer askScheme got, else the venv's pip asked now (through py, logged).
+func (e *engine) schemeOf(ctx context.Context, py wheelinst.Python) (wheelinst.Scheme, error) {
+	if q := e.scheme; q != nil {
+		select {
+		case <-q.done:
+			if q.err == nil {
+				return q.scheme, nil
+			}
+		case <-ctx.Done():
+			return wheelinst.Scheme{}, ctx.Err()
+		}
+	}
+	return wheelinst.SchemeOf(ctx, py)
+}
+
 // ownInstall installs the staged wheels with gpuwiz's installer: pip works out which wheels the
 // pins need in this venv (a dry run over the stage folder, no index), gpuwiz removes the versions
 // they replace (the backup step holds them) and writes the wheels on every core, from the unpacked
@@ -106,7 +165,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 		return e.capture(ctx, "python "+args[len(args)-1], append([]string{e.py}, args...)) //i18n:raw the step's label in the log
 	}
 	schemeStart := time.Now()
-	scheme, err := wheelinst.SchemeOf(ctx, py)
+	scheme, err := e.schemeOf(ctx, py)
 	if err != nil {
 		return false, nil
 	}
