@@ -121,17 +121,9 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		if d.Reinstall == nil {
 			return fail(installStep, title, errors.New(i18n.T("doctor.apply.no_engine", i18n.D{"Venv": shellquote.Command(runtime.GOOS, rep.Venv)})))
 		}
-		lines := make(chan runner.Line, 256)
-		done := make(chan struct{})
-		go func() {
-			for l := range lines {
-				send(RepairEvent{Step: installStep, Of: total, Title: title, Line: l.Text})
-			}
-			close(done)
-		}()
+		lines, stop := lineSender(send, installStep, total, title)
 		err := d.Reinstall(ctx, rep.Venv, rep.Python, *c, lines)
-		close(lines)
-		<-done
+		stop()
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
@@ -302,17 +294,9 @@ func pythonIfNoVenv(r Repair) string {
 }
 
 func runStep(ctx context.Context, d Deps, title string, argv []string, step, total int, send func(RepairEvent)) error {
-	lines := make(chan runner.Line, 256)
-	done := make(chan struct{})
-	go func() {
-		for l := range lines {
-			send(RepairEvent{Step: step, Of: total, Title: title, Line: l.Text})
-		}
-		close(done)
-	}()
+	lines, stop := lineSender(send, step, total, title)
 	res := d.Runner.Run(ctx, runner.Cmd{Name: title, Argv: argv, Env: d.Env.Environ()}, lines)
-	close(lines)
-	<-done
+	stop()
 	if res.Err != nil {
 		return fmt.Errorf("%v: %s", res.Err, lastLines(strings.Join(res.Tail, "\n"), 3))
 	}
