@@ -129,34 +129,17 @@ func newAddCmd(env *Env) *cobra.Command {
 					return Silent(ExitFailure)
 				}
 			}
-			events := make(chan install.Event, 512)
-			done := make(chan struct{})
-			tail := &lineTail{max: 15}
-			progress := newProgressPrinter(out)
-			plan := install.Plan{}
-			go func() {
-				defer close(done)
-				for ev := range events {
-					if ev.Line != "" {
-						tail.add(ev.Line)
-					}
-					if !asJSON {
-						progress.print(out, plan, ev)
-					}
-				}
-			}()
 			if !asJSON {
 				fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": s.LogPath}))
 			}
-			res, err := s.Run(cmd.Context(), events)
-			close(events)
-			<-done
+			var res app.AddResult
+			tail := followRun(out, asJSON, func(events chan<- install.Event) { res, err = s.Run(cmd.Context(), events) })
 			if err != nil {
 				return finish(app.CodeOf(err, ExitFailure), err)
 			}
 			rep.Outcome = &res.Outcome
 			if !asJSON {
-				printOutcome(out, res.Outcome, tail.lines, nil)
+				printOutcome(out, res.Outcome, tail, nil)
 			}
 			return finish(res.ExitCode, nil)
 		},

@@ -229,29 +229,13 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 			return Silent(ExitFailure)
 		}
 	}
-	events := make(chan install.Event, 512)
-	done := make(chan struct{})
-	tail := &lineTail{max: 15}
-	progress := newProgressPrinter(out)
-	go func() {
-		defer close(done)
-		for ev := range events {
-			if ev.Line != "" {
-				tail.add(ev.Line)
-			}
-			if !a.JSON {
-				progress.print(out, plan, ev)
-			}
-		}
-	}()
 	if !a.JSON {
 		fmt.Fprintln(out, i18n.T("cli.install.installing", i18n.D{"Framework": cand.Framework, "Version": cand.FrameworkVersion, "Channel": cand.Channel, "Venv": root}))
 		fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": logPath}))
 	}
 	sess.Plan = plan
-	res := sess.Run(ctx, events)
-	close(events)
-	<-done
+	var res app.InstallResult
+	tail := followRun(out, a.JSON, func(events chan<- install.Event) { res = sess.Run(ctx, events) })
 	warnNotRecorded(cmd.ErrOrStderr(), res.RecordErr)
 	rep.Outcome = &res.Outcome
 	if res.Activations == nil {
@@ -264,7 +248,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 			return err
 		}
 	} else {
-		printOutcome(out, res.Outcome, tail.lines, rep.ActivateHints)
+		printOutcome(out, res.Outcome, tail, rep.ActivateHints)
 	}
 	if code != 0 {
 		return Silent(code)

@@ -47,7 +47,7 @@ func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
 	}
 }
 
-func printEvent(w io.Writer, p install.Plan, ev install.Event) {
+func printEvent(w io.Writer, ev install.Event) {
 	switch {
 	case ev.State == install.StateRunning:
 		fmt.Fprintf(w, "… %s\n", ev.Message)
@@ -141,6 +141,31 @@ func (t *lineTail) add(l string) {
 	}
 }
 
+// followRun runs run with a channel for the engine's events and prints them as they come (none when
+// quiet: --json); it returns once run has returned and every event is handled, with the last lines
+// of output for a failure message.
+func followRun(w io.Writer, quiet bool, run func(events chan<- install.Event)) (tail []string) {
+	events := make(chan install.Event, 512)
+	done := make(chan struct{})
+	t := &lineTail{max: 15}
+	progress := newProgressPrinter(w)
+	go func() {
+		defer close(done)
+		for ev := range events {
+			if ev.Line != "" {
+				t.add(ev.Line)
+			}
+			if !quiet {
+				progress.print(w, ev)
+			}
+		}
+	}()
+	run(events)
+	close(events)
+	<-done
+	return t.lines
+}
+
 // progressPrinter draws download progress: one line redrawn in place on a terminal, else a line
 // at every tenth of the total (a log stays short).
 type progressPrinter struct {
@@ -155,7 +180,7 @@ func newProgressPrinter(w io.Writer) *progressPrinter {
 	return &progressPrinter{tty: ok && term.IsTerminal(int(f.Fd())), lastPct: -1}
 }
 
-func (p *progressPrinter) print(w io.Writer, plan install.Plan, ev install.Event) {
+func (p *progressPrinter) print(w io.Writer, ev install.Event) {
 	if ev.Progress == nil {
 		if p.open && (ev.State != "" || ev.Message != "") {
 			fmt.Fprintln(w)
@@ -164,7 +189,7 @@ func (p *progressPrinter) print(w io.Writer, plan install.Plan, ev install.Event
 		if ev.State == install.StateRunning {
 			p.lastPct = -1
 		}
-		printEvent(w, plan, ev)
+		printEvent(w, ev)
 		return
 	}
 	line := progressText(*ev.Progress)
