@@ -78,22 +78,11 @@ func stateLine(s venvs.StateFolder) string {
 	if s.Backups > 0 {
 		backups = i18n.N("cli.venvs.state.backups", s.Backups)
 	}
-	size := humanSize(s.Bytes)
+	size := sizeText(s.Bytes)
 	if s.Shared > 0 {
-		size = i18n.T("cli.venvs.state.shared", i18n.D{"Own": humanSize(s.Bytes), "Shared": humanSize(s.Shared)})
+		size = i18n.T("cli.venvs.state.shared", i18n.D{"Own": sizeText(s.Bytes), "Shared": sizeText(s.Shared)})
 	}
 	return i18n.T("cli.venvs.state", i18n.D{"Dir": s.Dir, "Snapshots": i18n.N("cli.venvs.state.snapshots", s.Snapshots), "Backups": backups, "Size": size})
-}
-
-// humanSize is a size for the list: 12 KiB, 3.4 MiB, 1.2 GiB.
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%d KiB", (n+1023)>>10)
 }
 
 func printVenvs(w io.Writer, rep venvsReport, all bool) {
