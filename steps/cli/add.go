@@ -15,7 +15,6 @@ import (
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/userpath"
 )
@@ -45,13 +44,9 @@ func newAddCmd(env *Env) *cobra.Command {
 			if venv == "" {
 				return Usagef("%s", i18n.T("cli.add.needs_venv"))
 			}
-			root, err := filepath.Abs(venv)
+			root, err := existingVenv(venv)
 			if err != nil {
-				return Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
-			}
-			v := pyenv.Venv{Root: root}
-			if !v.Exists() {
-				return Usagef("%s", i18n.T("cli.protect.not_a_venv", i18n.D{"Path": root}))
+				return err
 			}
 			var files []string
 			for _, r := range reqs {

@@ -13,7 +13,6 @@ import (
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/shellquote"
 )
 
@@ -32,12 +31,9 @@ type DoctorRequirementsJSON struct {
 // predictAdd answers doctor --requirements: pip's dry run under the venv's constraints, nothing
 // installed. Exit 0: the build stays; 3: the file needs another framework build; 2: bad input.
 func predictAdd(ctx context.Context, env *Env, out io.Writer, venv, file, indexURL, findLinks string, asJSON bool) error {
-	root, err := filepath.Abs(venv)
+	root, err := existingVenv(venv)
 	if err != nil {
-		return Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
-	}
-	if !(pyenv.Venv{Root: root}).Exists() {
-		return Usagef("%s", i18n.T("cli.protect.not_a_venv", i18n.D{"Path": root}))
+		return err
 	}
 	path, err := filepath.Abs(file)
 	if err == nil {

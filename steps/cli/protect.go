@@ -19,6 +19,18 @@ import (
 
 func init() { register(52, newProtectCmd) }
 
+// existingVenv is --venv made absolute, or a usage error when it names no venv (no pyvenv.cfg).
+func existingVenv(venv string) (string, error) {
+	root, err := filepath.Abs(venv)
+	if err != nil {
+		return "", Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
+	}
+	if !(pyenv.Venv{Root: root}).Exists() {
+		return "", Usagef("%s", i18n.T("cli.protect.not_a_venv", i18n.D{"Path": root}))
+	}
+	return root, nil
+}
+
 // protectReport is `gpuwiz protect --json`.
 type protectReport struct {
 	Venv      string      `json:"venv"`
@@ -39,12 +51,9 @@ func newProtectCmd(env *Env) *cobra.Command {
 			if venv == "" {
 				return Usagef("%s", i18n.T("cli.protect.needs_venv"))
 			}
-			root, err := filepath.Abs(venv)
+			root, err := existingVenv(venv)
 			if err != nil {
-				return Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
-			}
-			if !(pyenv.Venv{Root: root}).Exists() {
-				return Usagef("%s", i18n.T("cli.protect.not_a_venv", i18n.D{"Path": root}))
+				return err
 			}
 			rep := protectReport{Venv: root}
 			if off {
