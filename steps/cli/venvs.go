@@ -11,6 +11,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/venvs"
 )
 
@@ -47,11 +48,12 @@ func newVenvsCmd(env *Env) *cobra.Command {
 				}
 				rep.Warning = warning
 				for i := range list {
-					rep.Venvs = append(rep.Venvs, venvs.Found{Path: list[i].Path, Source: venvs.SourceKnown, Known: &list[i], Holds: venvs.Read(list[i].Path, "")})
+					rep.Venvs = append(rep.Venvs, venvs.Found{Path: list[i].Path, Source: venvs.SourceKnown, Known: &list[i], Holds: venvs.Read(list[i].Path, ""),
+						Interrupted: install.FindInterrupted(list[i].Path)}) // as Find names it
 				}
 			}
 			for i := range rep.Venvs {
-				rep.Venvs[i].Look() // the state folder, and a run that did not finish
+				rep.Venvs[i].State = venvs.ReadState(rep.Venvs[i].Path)
 			}
 			if rep.Warning != "" {
 				fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": rep.Warning}))

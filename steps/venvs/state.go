@@ -58,9 +58,3 @@ func ReadState(root string) *StateFolder {
 	})
 	return s
 }
-
-// Look fills in f's state folder and any unfinished run the venv's journal names.
-func (f *Found) Look() {
-	f.State = ReadState(f.Path)
-	f.Interrupted = install.FindInterrupted(f.Path)
-}
