@@ -205,7 +205,7 @@ func (s *addScreen) View() string {
 	case s.checking:
 		b.WriteString(s.spin.view() + " " + i18n.T("ui.add.checking"))
 	default:
-		b.WriteString(s.vp.View() + vpMore(s.vp, st))
+		b.WriteString(vpView(s.vp, st))
 	}
 	return b.String()
 }

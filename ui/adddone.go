@@ -100,4 +100,4 @@ func (s *addDoneScreen) body() string {
 	return b.String()
 }
 
-func (s *addDoneScreen) View() string { return s.vp.View() + vpMore(s.vp, s.c.Styles) }
+func (s *addDoneScreen) View() string { return vpView(s.vp, s.c.Styles) }

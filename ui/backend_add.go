@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"time"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/install"
@@ -44,22 +43,9 @@ func (b *stepsBackend) PlanAdd(ctx context.Context, req AddRequest) (AddPreview,
 
 // runAdd runs the add session, translating its events for the install screen.
 func (b *stepsBackend) runAdd(ctx context.Context, sess *app.AddSession, events chan<- InstallEvent) Outcome {
-	ev := make(chan install.Event, 256)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for e := range ev {
-			ie := InstallEvent{StepID: e.StepID, State: e.State, Line: e.Line, Message: e.Message, Did: e.Did}
-			if e.Progress != nil {
-				ie.Done, ie.Total = e.Progress.Done, e.Progress.Total
-				ie.Rate, ie.ETA = e.Progress.BytesPerSec, time.Duration(e.Progress.ETASeconds*float64(time.Second))
-			}
-			events <- ie
-		}
-	}()
-	res, err := sess.Run(ctx, ev)
-	close(ev)
-	<-done
+	var res app.AddResult
+	var err error
+	forwarding(events, func(ev chan<- install.Event) { res, err = sess.Run(ctx, ev) })
 	if err != nil {
 		return Outcome{Result: app.Unchanged, Unchanged: true, Err: err, LogPath: sess.LogPath}
 	}

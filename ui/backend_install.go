@@ -89,6 +89,14 @@ func indexNote(c app.IndexCheck) string {
 
 // runInstall runs the install session, translating its events for the install screen.
 func (b *stepsBackend) runInstall(ctx context.Context, sess *app.InstallSession, events chan<- InstallEvent) Outcome {
+	var res app.InstallResult
+	forwarding(events, func(ev chan<- install.Event) { res = sess.Run(ctx, ev) })
+	return outcomeOf(res)
+}
+
+// forwarding calls run with a channel of install events and passes each on to events, translated
+// for the install screen; it returns once run has and every event is passed on.
+func forwarding(events chan<- InstallEvent, run func(chan<- install.Event)) {
 	ev := make(chan install.Event, 256)
 	done := make(chan struct{})
 	go func() {
@@ -102,10 +110,9 @@ func (b *stepsBackend) runInstall(ctx context.Context, sess *app.InstallSession,
 			events <- ie
 		}
 	}()
-	res := sess.Run(ctx, ev)
+	run(ev)
 	close(ev)
 	<-done
-	return outcomeOf(res)
 }
 
 func outcomeOf(res app.InstallResult) Outcome {

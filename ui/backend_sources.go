@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"runtime"
@@ -9,7 +8,6 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
 	"gpuwiz/steps/sources"
 )
 
@@ -44,7 +42,7 @@ func (b *stepsBackend) Sources(ctx context.Context, req SourcesRequest) (Sources
 	} else {
 		cands = list.For(req.Candidate.Framework, req.Candidate.Channel, req.Candidate.IndexURL)
 	}
-	opts := sources.Options{PipProxy: pipProxy(ctx, b.run, python)}
+	opts := sources.Options{PipProxy: sources.ReadPipProxy(ctx, b.run, python)}
 	results := sources.Probe(ctx, cands, build, opts)
 	return sourcesReportOf(build, results), nil
 }
@@ -66,18 +64,6 @@ func buildOf(c matrix.Candidate, in pyenv.Interpreter) sources.Build {
 		}
 	}
 	return b
-}
-
-// pipProxy is pip's own proxy setting as `pip config list` shows it (PIP_PROXY included); "" when
-// none or when pip cannot say.
-func pipProxy(ctx context.Context, r runner.Runner, python string) string {
-	var out bytes.Buffer
-	//i18n:raw the command's name in the log
-	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{python, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Stdout: &out}, nil)
-	if res.Err != nil {
-		return ""
-	}
-	return sources.PipProxy(out.String())
 }
 
 func sourcesReportOf(b sources.Build, results []sources.Result) SourcesReport {

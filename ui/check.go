@@ -153,7 +153,7 @@ func compatibleByChannel(sel matrix.Selection) []string {
 
 // View keeps the way out in sight under the list, however long it is.
 func (s *checkScreen) View() string {
-	return s.vp.View() + vpMore(s.vp, s.c.Styles) + "\n" + s.c.Styles.Dim.Render(i18n.T("ui.check.quit_hint"))
+	return vpView(s.vp, s.c.Styles) + "\n" + s.c.Styles.Dim.Render(i18n.T("ui.check.quit_hint"))
 }
 
 // checkNote is a selection's note as this screen says it: the note that an unverified build fits too

@@ -223,12 +223,12 @@ func cutLines(s string, w int, tail string) string {
 	return strings.Join(lines, "\n")
 }
 
-// vpMore is the "more" line under a viewport that scrolls by itself (ui/AGENTS.md): "\n↓ N more
-// lines below: pgdn" while it does not show its end, "" when it does.
-func vpMore(vp viewport.Model, st Styles) string {
+// vpView is a viewport's view with the "more" line under it when it scrolls by itself
+// (ui/AGENTS.md): "\n↓ N more lines below: pgdn" while it does not show its end, none when it does.
+func vpView(vp viewport.Model, st Styles) string {
 	below := vp.TotalLineCount() - vp.YOffset - vp.Height
 	if below <= 0 {
-		return ""
+		return vp.View()
 	}
-	return "\n" + st.Dim.Render(ansi.Truncate(i18n.N("ui.root.more_below", below, i18n.D{"Arrow": arrow(st, false)}), vp.Width, ellipsis(st)))
+	return vp.View() + "\n" + st.Dim.Render(ansi.Truncate(i18n.N("ui.root.more_below", below, i18n.D{"Arrow": arrow(st, false)}), vp.Width, ellipsis(st)))
 }

@@ -133,7 +133,7 @@ func (s *doctorScreen) View() string {
 	case len(s.report.Findings) == 0:
 		return st.OK.Render(st.Pass+" "+i18n.T("ui.doctor.no_problem", i18n.D{"Venv": s.venv})) + "\n\n" + i18n.T("ui.doctor.no_problem_keys")
 	}
-	return s.vp.View() + vpMore(s.vp, st) + "\n" + st.Selected.Render(i18n.T("ui.doctor.see_plan"))
+	return vpView(s.vp, st) + "\n" + st.Selected.Render(i18n.T("ui.doctor.see_plan"))
 }
 
 // severityWord is a finding's severity as the screen shows it; the code in brackets beside it

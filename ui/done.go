@@ -196,7 +196,7 @@ func protectionText(c *Common, venv string, o *Outcome, w int) string {
 }
 
 func (s *doneScreen) View() string {
-	return s.vp.View() + vpMore(s.vp, s.c.Styles) + "\n" + s.footer()
+	return vpView(s.vp, s.c.Styles) + "\n" + s.footer()
 }
 
 // failureHeadline says in words how an install that did not succeed ended.

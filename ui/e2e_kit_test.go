@@ -27,12 +27,6 @@ func buildWheel(t *testing.T, dir, dist, version string, files map[string]string
 	return p
 }
 
-// serveIndex serves channel → wheel paths as PEP 503 simple indexes at URL/whl/<channel>/.
-func serveIndex(t *testing.T, channels map[string][]string) string {
-	t.Helper()
-	return pyindex.Serve(t, channels).URL
-}
-
 // tmuxSession is the real binary running in a private tmux server at 80x24, inside a shell
 // (steps/testkit/tmux, the kit the Wine tests drive the Windows build with too).
 type tmuxSession = tmux.Session

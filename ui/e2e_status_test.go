@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,28 +17,19 @@ import (
 // bytes, and its stub telling whether CUDA is available.
 func newStatusRig(t *testing.T, net pyindex.Network, pad int, cuda bool) *e2eRig {
 	t.Helper()
-	needTmux(t)
-	dir := t.TempDir()
-	wheels := filepath.Join(dir, "wheels")
 	spec := pyindex.StubSpec{Version: "2.6.0+cu126", CUDA: "12.6", ArchList: []string{"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"},
 		DeviceName: "NVIDIA GeForce RTX 3060", CudaAvailable: cuda, CuDNN: 90100, Capability: "8.6", DeviceCount: 1}
 	if !cuda {
 		spec.DeviceCount = 0
 	}
-	cu126 := torchWheels(t, filepath.Join(wheels, "cu126"), "cu126", "12.6", 0)
-	cu126[0] = buildWheel(t, filepath.Join(wheels, "cu126-status"), "torch", "2.6.0+cu126", pyindex.TorchStub(spec), pad)
-	ix := pyindex.ServeWith(t, map[string][]string{
-		"cu126": cu126,
-		"cu118": torchWheels(t, filepath.Join(wheels, "cu118"), "cu118", "11.8", 0),
-	}, net)
-	rig, _ := filepath.Abs(filepath.Join("testdata", "e2e", "rig-rtx3060.json"))
-	r := &e2eRig{dir: dir, bin: buildBinary(t), matrix: writeMatrix(t, dir, ix.URL), rig: rig, env: pipEnv(t),
-		sources: filepath.Join(dir, "sources.toml")}
-	if err := os.WriteFile(r.sources, []byte("schema = 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r.env = append(r.env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
-	return r
+	return newRigServing(t, net, func(wheels string) map[string][]string {
+		cu126 := torchWheels(t, filepath.Join(wheels, "cu126"), "cu126", "12.6", 0)
+		cu126[0] = buildWheel(t, filepath.Join(wheels, "cu126-status"), "torch", "2.6.0+cu126", pyindex.TorchStub(spec), pad)
+		return map[string][]string{
+			"cu126": cu126,
+			"cu118": torchWheels(t, filepath.Join(wheels, "cu118"), "cu118", "11.8", 0),
+		}
+	})
 }
 
 // Item 7: a cancel while the new build downloads, into a venv that already holds a build, changed

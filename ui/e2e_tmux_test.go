@@ -39,18 +39,27 @@ func paddleStub(t *testing.T, cuda string) map[string]string {
 
 func newE2ERig(t *testing.T, torchPad int) *e2eRig {
 	t.Helper()
+	return newRigServing(t, pyindex.Network{}, func(wheels string) map[string][]string {
+		return map[string][]string{
+			"cu126":        torchWheels(t, filepath.Join(wheels, "cu126"), "cu126", "12.6", torchPad),
+			"cu118":        torchWheels(t, filepath.Join(wheels, "cu118"), "cu118", "11.8", 0),
+			"paddle-cu126": {buildWheel(t, filepath.Join(wheels, "paddle"), "paddlepaddle-gpu", "3.0.0", paddleStub(t, "12.6"), 0)},
+			"paddle-cpu":   {buildWheel(t, filepath.Join(wheels, "paddle-cpu"), "paddlepaddle", "3.0.0", paddleStub(t, ""), 0)},
+		}
+	})
+}
+
+// newRigServing is the rig around an index, served over net, of the channels that channels builds
+// in the folder wheels.
+func newRigServing(t *testing.T, net pyindex.Network, channels func(wheels string) map[string][]string) *e2eRig {
+	t.Helper()
 	needTmux(t)
 	dir := t.TempDir()
 	wheels := filepath.Join(dir, "wheels")
 	if err := os.MkdirAll(wheels, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	index := serveIndex(t, map[string][]string{
-		"cu126":        torchWheels(t, filepath.Join(wheels, "cu126"), "cu126", "12.6", torchPad),
-		"cu118":        torchWheels(t, filepath.Join(wheels, "cu118"), "cu118", "11.8", 0),
-		"paddle-cu126": {buildWheel(t, filepath.Join(wheels, "paddle"), "paddlepaddle-gpu", "3.0.0", paddleStub(t, "12.6"), 0)},
-		"paddle-cpu":   {buildWheel(t, filepath.Join(wheels, "paddle-cpu"), "paddlepaddle", "3.0.0", paddleStub(t, ""), 0)},
-	})
+	index := pyindex.ServeWith(t, channels(wheels), net).URL
 	rig, _ := filepath.Abs(filepath.Join("testdata", "e2e", "rig-rtx3060.json"))
 	r := &e2eRig{dir: dir, bin: buildBinary(t), matrix: writeMatrix(t, dir, index), rig: rig, env: pipEnv(t),
 		sources: filepath.Join(dir, "sources.toml")}
@@ -105,6 +114,17 @@ func newSetupToSources(t *testing.T, s *tmuxSession, venv string) {
 	s.WaitFor("your URL:", 30*time.Second, "Cannot check the package sources")
 }
 
+// finishVerifiedInstall goes on from "Press enter to verify": verify → every check passed → the
+// done screen → q, and returns the screen once the wizard exited 0.
+func finishVerifiedInstall(s *tmuxSession) string {
+	s.Keys("Enter")
+	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
+	s.Keys("Enter")
+	s.WaitFor("installed and verified", 30*time.Second)
+	s.Keys("q")
+	return s.WaitFor("EXIT=0", 40*time.Second)
+}
+
 func TestE2ENewSetupInTmux(t *testing.T) {
 	r := newE2ERig(t, 0)
 	s := r.start(t)
@@ -121,12 +141,7 @@ func TestE2ENewSetupInTmux(t *testing.T) {
 	}
 	s.Keys("y")
 	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled", "repair failed")
-	s.Keys("Enter")
-	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
-	s.Keys("Enter")
-	s.WaitFor("installed and verified", 30*time.Second)
-	s.Keys("q")
-	scr = s.WaitFor("EXIT=0", 40*time.Second)
+	scr = finishVerifiedInstall(s)
 	py := filepath.Join(venv, "bin", "python")
 	got := strings.TrimSpace(run(t, r.env, py, "-c", "import torch; print(torch.__version__)"))
 	if got != "2.6.0+cu126" {
@@ -312,12 +327,7 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 	}
 	s.Keys("y")
 	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
-	s.Keys("Enter")
-	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
-	s.Keys("Enter")
-	s.WaitFor("installed and verified", 30*time.Second)
-	s.Keys("q")
-	s.WaitFor("EXIT=0", 40*time.Second)
+	finishVerifiedInstall(s)
 	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch, torchvision; print(torch.__version__, torchvision.__version__)"))
 	if got != "2.6.0+cu126 0.21.0+cu126" {
 		t.Fatalf("after the change the venv holds %q", got)

@@ -57,12 +57,7 @@ func TestE2ETypedPathIsKeptReadAndQuotedInTmux(t *testing.T) {
 	s.WaitFor("Run this plan?", 60*time.Second, "Cannot make a plan")
 	s.Keys("y")
 	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
-	s.Keys("Enter")
-	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
-	s.Keys("Enter")
-	s.WaitFor("installed and verified", 30*time.Second)
-	s.Keys("q")
-	scr = s.WaitFor("EXIT=0", 40*time.Second)
+	scr = finishVerifiedInstall(s)
 	if _, err := os.Stat(filepath.Join(want, "pyvenv.cfg")); err != nil {
 		t.Fatalf("no venv at %s: %v", want, err)
 	}
@@ -131,12 +126,7 @@ func TestE2EMoreLinesAndCacheHitInTmux(t *testing.T) {
 	s.Resize(80, 24)
 	s.Keys("y")
 	s.WaitFor("Press enter to verify", 180*time.Second, "Install failed", "Cancelled")
-	s.Keys("Enter")
-	s.WaitFor("Every check passed", 120*time.Second, "Some checks failed")
-	s.Keys("Enter")
-	s.WaitFor("installed and verified", 30*time.Second)
-	s.Keys("q")
-	s.WaitFor("EXIT=0", 40*time.Second)
+	finishVerifiedInstall(s)
 	// The same build into a second venv: every wheel is in the cache now.
 	s.Text("clear; " + r.bin + " --simulate " + r.rig + " --matrix " + r.matrix + " --sources " + r.sources + "; echo EXIT2=$?")
 	s.Keys("Enter")

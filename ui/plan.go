@@ -142,9 +142,9 @@ func (s *planScreen) View() string {
 	case s.plan == nil:
 		return i18n.T("ui.plan.working")
 	case len(s.plan.Steps) == 0:
-		return s.vp.View() + vpMore(s.vp, st) + "\n" + st.Dim.Render(i18n.T("ui.plan.nothing_to_do"))
+		return vpView(s.vp, st) + "\n" + st.Dim.Render(i18n.T("ui.plan.nothing_to_do"))
 	}
-	return s.vp.View() + vpMore(s.vp, st) + "\n" + st.Selected.Render(i18n.T("ui.plan.confirm")) + st.Dim.Render(" "+i18n.T("ui.plan.nothing_changed_yet"))
+	return vpView(s.vp, st) + "\n" + st.Selected.Render(i18n.T("ui.plan.confirm")) + st.Dim.Render(" "+i18n.T("ui.plan.nothing_changed_yet"))
 }
 
 func humanBytes(n int64) string {

@@ -232,7 +232,7 @@ func (s *venvScreen) submit() tea.Cmd {
 	case s.check == nil:
 		return waiting(i18n.T("ui.venv.checking_path"))
 	case len(s.check.Errors) > 0:
-		s.notice = i18n.T("ui.venv.fix_path", i18n.D{"Err": s.check.Errors[0]})
+		s.notice = i18n.T("ui.venv.fix_path") // the ✗ under the path says what is wrong
 	case s.existing() && !s.check.Exists:
 		s.notice = i18n.T("ui.venv.not_there")
 	case s.existing() && s.info == nil:

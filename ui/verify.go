@@ -139,5 +139,5 @@ func (s *verifyScreen) View() string {
 	if !s.report.OK {
 		verdict = st.Err.Render(st.Fail+" "+i18n.T("ui.verify.failed")) + " " + i18n.T("ui.verify.failed_keys")
 	}
-	return s.vp.View() + vpMore(s.vp, st) + "\n" + verdict
+	return vpView(s.vp, st) + "\n" + verdict
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"gpuwiz/steps/urls"
 	"io"
 	"net/http"
 	"os"
@@ -14,8 +13,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
+
+	"gpuwiz/steps/pep"
+	"gpuwiz/steps/urls"
 )
 
 // A wheel's metadata without PEP 658, as pip's lazy wheel (pip/_internal/network/lazy_wheel.py)
@@ -209,8 +210,7 @@ func directoryStart(tail []byte, off int64) (int64, bool) {
 // metadataMember is a wheel's top-level *.dist-info/METADATA.
 func metadataMember(zr *zip.Reader) *zip.File {
 	for _, f := range zr.File {
-		dir, base := path.Split(f.Name)
-		if base == "METADATA" && strings.HasSuffix(strings.TrimSuffix(dir, "/"), ".dist-info") && strings.Count(f.Name, "/") == 1 {
+		if pep.IsMetadata(f.Name) {
 			return f
 		}
 	}

@@ -1,13 +1,10 @@
 package install
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -111,19 +108,8 @@ func (e *engine) askScheme(ctx context.Context) {
 	e.scheme = q
 	go func() {
 		defer close(q.done)
-		env := e.plan.env // the install's own environment: PIP_* settings move pip's paths
-		py := func(ctx context.Context, args ...string) ([]byte, error) {
-			cmd := exec.CommandContext(ctx, e.py, args...)
-			cmd.Env = env
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				return out, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
-			}
-			return out, nil
-		}
-		q.scheme, q.err = wheelinst.SchemeOf(ctx, py)
+		// The install's own environment: PIP_* settings move pip's paths.
+		q.scheme, q.err = wheelinst.SchemeOf(ctx, wheelinst.CommandPythonEnv(e.py, e.plan.env))
 	}()
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -107,8 +106,7 @@ func wheelRequires(file string) ([]string, error) {
 	}
 	defer zr.Close()
 	for _, f := range zr.File {
-		dir, base := path.Split(f.Name)
-		if base != "METADATA" || !strings.HasSuffix(strings.TrimSuffix(dir, "/"), ".dist-info") || strings.Count(f.Name, "/") != 1 {
+		if !pep.IsMetadata(f.Name) {
 			continue
 		}
 		rc, err := f.Open()

@@ -258,3 +258,18 @@ func TestHeldFramework(t *testing.T) {
 		t.Errorf("paddle: %+v", p)
 	}
 }
+
+func TestIsMetadata(t *testing.T) {
+	for name, want := range map[string]bool{
+		"torch-2.6.0.dist-info/METADATA":         true,
+		"torch/_vendor/x-1.0.dist-info/METADATA": false,
+		"torch-2.6.0.dist-info/RECORD":           false,
+		"torch-2.6.0.data/purelib/METADATA":      false,
+		"METADATA":                               false,
+		"torch-2.6.0.dist-info/sub/METADATA":     false,
+	} {
+		if got := IsMetadata(name); got != want {
+			t.Errorf("IsMetadata(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

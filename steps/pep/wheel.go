@@ -81,6 +81,13 @@ func (w Wheel) Filename() string {
 	return strings.Join(fields, "-") + ".whl"
 }
 
+// IsMetadata says whether name, a member of a wheel's archive, is the wheel's own METADATA: the
+// one in a top-level *.dist-info folder (not a vendored package's, deeper down).
+func IsMetadata(name string) bool {
+	dir, base, _ := strings.Cut(name, "/")
+	return base == "METADATA" && strings.HasSuffix(dir, ".dist-info")
+}
+
 // Tags is the wheel's tag triple as a file name writes it: "cp312-cp312-win_amd64".
 func (w Wheel) Tags() string {
 	return strings.Join(w.Python, ".") + "-" + strings.Join(w.ABI, ".") + "-" + strings.Join(w.Platforms, ".")

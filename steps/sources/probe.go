@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -421,9 +422,17 @@ func (p *prober) explain(u string, err error, deps bool) string {
 	case p.proxy.Configured():
 		return urls.Redact(i18n.T("sources.probe.no_answer_bypass", i18n.D{"Why": why, "Host": host}))
 	case deps:
-		return urls.Redact(i18n.T("sources.probe.deps_no_answer_direct", i18n.D{"Why": why}))
+		return urls.Redact(i18n.T("sources.probe.deps_no_answer_direct", i18n.D{"Why": why, "Places": proxyPlaces()}))
 	}
-	return urls.Redact(i18n.T("sources.probe.no_answer_direct", i18n.D{"Why": why}))
+	return urls.Redact(i18n.T("sources.probe.no_answer_direct", i18n.D{"Why": why, "Places": proxyPlaces()}))
+}
+
+// proxyPlaces names where a proxy is looked for on this system (the system proxy only on Windows).
+func proxyPlaces() string {
+	if runtime.GOOS == "windows" {
+		return i18n.T("sources.probe.proxy_places_windows")
+	}
+	return i18n.T("sources.probe.proxy_places")
 }
 
 // lastPart is the innermost message of a wrapped network error ("connect: connection refused").

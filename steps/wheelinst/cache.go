@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -199,21 +198,23 @@ func Prune(root string, keep func(Entry) bool) ([]Entry, error) {
 		return nil, err
 	}
 	var gone []Entry
-	var mu sync.Mutex
+	listed := map[string]bool{} // read whole by List: not leftovers
 	for _, e := range list {
 		if keep != nil && keep(e) {
+			listed[e.Dir] = true
 			continue
 		}
 		if err := os.RemoveAll(e.Dir); err != nil {
 			return gone, err
 		}
-		mu.Lock()
 		gone = append(gone, e)
-		mu.Unlock()
 	}
 	ents, _ := os.ReadDir(root)
 	for _, e := range ents {
 		dir := filepath.Join(root, e.Name())
+		if listed[dir] {
+			continue
+		}
 		if _, ok := readManifest(dir); !ok || strings.Contains(e.Name(), ".old-") || strings.HasPrefix(e.Name(), ".unpack-") {
 			os.RemoveAll(dir)
 		}

@@ -42,9 +42,13 @@ type Scheme struct {
 type Python func(ctx context.Context, args ...string) ([]byte, error)
 
 // CommandPython is a Python that runs exe directly.
-func CommandPython(exe string) Python {
+func CommandPython(exe string) Python { return CommandPythonEnv(exe, nil) }
+
+// CommandPythonEnv is CommandPython with the environment env (nil: this process's).
+func CommandPythonEnv(exe string, env []string) Python {
 	return func(ctx context.Context, args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, exe, args...)
+		cmd.Env = env
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()

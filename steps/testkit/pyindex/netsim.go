@@ -8,12 +8,12 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"gpuwiz/steps/pep"
 )
 
 // Network is the link a test index simulates: a cap on every connection (a throttled mirror, a
@@ -148,8 +148,7 @@ func wheelMetadata(file string) []byte {
 	}
 	defer zr.Close()
 	for _, f := range zr.File {
-		dir, base := path.Split(f.Name)
-		if base != "METADATA" || !strings.HasSuffix(strings.TrimSuffix(dir, "/"), ".dist-info") || strings.Count(f.Name, "/") != 1 {
+		if !pep.IsMetadata(f.Name) {
 			continue
 		}
 		rc, err := f.Open()
