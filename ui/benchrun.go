@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"golang.org/x/term"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
@@ -21,7 +20,7 @@ import (
 // screen on a Common of its own, under the same title and help bar. r runs it again; q leaves and
 // the last run's verdict is printed.
 func RunBench(ctx context.Context, env *app.Env, python, framework string, opts bench.Options) int {
-	if !term.IsTerminal(int(os.Stdout.Fd())) {
+	if _, ok := app.Terminal(os.Stdout); !ok {
 		fmt.Fprintln(os.Stderr, i18n.T("ui.bench.needs_terminal"))
 		return app.ExitUsage
 	}

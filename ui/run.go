@@ -14,7 +14,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"golang.org/x/term"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
@@ -30,14 +29,14 @@ func Run(ctx context.Context, g app.Globals, stdin io.Reader, stdout, stderr io.
 	if code := checkInputs(ctx, env, stderr); code != 0 {
 		return code
 	}
-	out, ok := terminalFile(stdout)
+	out, ok := app.Terminal(stdout)
 	if !ok {
 		fmt.Fprintln(stderr, i18n.T("ui.run.no_terminal"))
 		return app.ExitUsage
 	}
 	// Without a terminal on stdin bubbletea reads end-of-file at once and the wizard would stop as
 	// "interrupted" (exit 130) before drawing anything.
-	in, ok := terminalFile(stdin)
+	in, ok := app.Terminal(stdin)
 	if !ok {
 		fmt.Fprintln(stderr, i18n.T("ui.run.stdin_not_terminal"))
 		return app.ExitUsage
@@ -67,24 +66,6 @@ func Run(ctx context.Context, g app.Globals, stdin io.Reader, stdout, stderr io.
 	}
 	return m.ExitCode()
 }
-
-// terminalFile is the terminal behind stdin or stdout: an *os.File on one, or a writer that wraps
-// one and hands it out with Unwrap() io.Writer (the CLI counts what commands print).
-func terminalFile(x any) (*os.File, bool) {
-	for {
-		switch v := x.(type) {
-		case *os.File:
-			return v, isTerminal(v)
-		case interface{ Unwrap() io.Writer }:
-			x = v.Unwrap()
-		default:
-			return nil, false
-		}
-	}
-}
-
-// isTerminal is a variable so tests can stand in for a terminal.
-var isTerminal = func(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // checkInputs reads the --matrix and --simulate files before the screen is taken, so a bad file is
 // a plain message and exit 2 rather than an error deep in the journey.

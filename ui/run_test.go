@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,9 +60,9 @@ func TestRunWithoutTerminalOnStdinNamesHeadlessCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	was := isTerminal
-	isTerminal = func(f *os.File) bool { return f == out }
-	defer func() { isTerminal = was }()
+	was := app.IsTerminal
+	app.IsTerminal = func(f *os.File) bool { return f == out }
+	defer func() { app.IsTerminal = was }()
 	var errOut bytes.Buffer
 	code := Run(context.Background(), app.Globals{}, in, out, &errOut)
 	if code != app.ExitUsage {
@@ -78,26 +77,3 @@ func TestRunWithoutTerminalOnStdinNamesHeadlessCommands(t *testing.T) {
 		t.Fatalf("the wizard drew %d bytes on stdout", fi.Size())
 	}
 }
-
-// A writer that wraps the terminal (the CLI counts what commands print) still counts as one.
-func TestRunSeesTheTerminalThroughAWrappingWriter(t *testing.T) {
-	f, err := os.Open(os.DevNull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	was := isTerminal
-	isTerminal = func(g *os.File) bool { return g == f }
-	defer func() { isTerminal = was }()
-	if got, ok := terminalFile(unwrapper{f}); !ok || got != f {
-		t.Fatalf("terminalFile through Unwrap: %v %v", got, ok)
-	}
-	if _, ok := terminalFile(&bytes.Buffer{}); ok {
-		t.Fatal("a buffer is not a terminal")
-	}
-}
-
-type unwrapper struct{ w io.Writer }
-
-func (u unwrapper) Write(p []byte) (int, error) { return u.w.Write(p) }
-func (u unwrapper) Unwrap() io.Writer           { return u.w }

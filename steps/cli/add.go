@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
@@ -112,8 +111,7 @@ func newAddCmd(env *Env) *cobra.Command {
 				return finish(ExitOK, nil)
 			}
 			if !yes {
-				f, isFile := cmd.InOrStdin().(*os.File)
-				if asJSON || !isFile || !term.IsTerminal(int(f.Fd())) {
+				if asJSON || !interactive(cmd) {
 					return Usagef("%s", i18n.T("cli.add.needs_yes"))
 				}
 				fmt.Fprint(out, i18n.T("cli.install.confirm"))

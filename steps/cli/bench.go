@@ -62,6 +62,12 @@ func newBenchCommand(env *Env) *cobra.Command {
 					return Usagef("%s", i18n.T("cli.bench.not_venv", i18n.D{"Venv": venv}))
 				}
 				python = v.Python()
+			} else {
+				p, err := pyenv.Executable(python)
+				if err != nil {
+					return Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": python, "Err": err}))
+				}
+				python = p
 			}
 			opts := bench.Options{Quick: quick, GPU: gpuIndex}
 			if tui {

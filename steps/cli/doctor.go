@@ -18,6 +18,7 @@ import (
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
+	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 )
@@ -88,6 +89,13 @@ func newDoctorCommand(env *Env) *cobra.Command {
 					idx = src.Mirror
 				}
 				return predictAdd(cmd.Context(), env, cmd.OutOrStdout(), venv, reqFile, idx, src.FindLinks, asJSON)
+			}
+			if python != "" {
+				p, err := pyenv.Executable(python)
+				if err != nil {
+					return Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": python, "Err": err}))
+				}
+				python = p
 			}
 			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, finish, src)
 		},

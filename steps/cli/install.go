@@ -15,7 +15,6 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
@@ -187,9 +186,11 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		}
 		python = in.Path
 	} else if python != "" {
-		if _, err := os.Stat(python); err != nil {
+		p, err := pyenv.Executable(python)
+		if err != nil {
 			return Usagef("%s", i18n.T("cli.install.python_missing", i18n.D{"Python": python, "Err": err}))
 		}
+		python = p
 	}
 	req := app.InstallRequest{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, Channel: a.Channel, Venv: root,
 		Python: python, IndexURL: a.IndexURL, Mirror: a.Mirror, FindLinks: a.FindLinks, CacheDir: a.CacheDir, LogPath: a.Log,
@@ -216,8 +217,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		return nil
 	}
 	if !a.Yes {
-		f, isFile := cmd.InOrStdin().(*os.File)
-		if a.JSON || !isFile || !term.IsTerminal(int(f.Fd())) {
+		if a.JSON || !interactive(cmd) {
 			return Usagef("%s", i18n.T("cli.install.needs_yes", i18n.D{"Venv": root}))
 		}
 		printPlan(out, plan, *cand)

@@ -4,16 +4,14 @@ import (
 	"fmt"
 	"gpuwiz/steps/shellquote"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
@@ -176,8 +174,8 @@ type progressPrinter struct {
 }
 
 func newProgressPrinter(w io.Writer) *progressPrinter {
-	f, ok := w.(*os.File)
-	return &progressPrinter{tty: ok && term.IsTerminal(int(f.Fd())), lastPct: -1}
+	_, tty := app.Terminal(w)
+	return &progressPrinter{tty: tty, lastPct: -1}
 }
 
 func (p *progressPrinter) print(w io.Writer, ev install.Event) {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 
@@ -25,9 +24,11 @@ func newPythonCmd(env *Env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if explicit != "" {
-				if _, err := os.Stat(explicit); err != nil {
+				p, err := pyenv.Executable(explicit)
+				if err != nil {
 					return Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": explicit, "Err": err}))
 				}
+				explicit = p
 			}
 			found, err := pyenv.Discover(cmd.Context(), pyenv.DiscoverOptions{Explicit: explicit})
 			if err != nil {

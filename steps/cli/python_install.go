@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"gpuwiz/steps/userpath"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
@@ -80,8 +78,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 				return finish(ExitOK)
 			}
 			if !yes {
-				f, isFile := cmd.InOrStdin().(*os.File)
-				if asJSON || !isFile || !term.IsTerminal(int(f.Fd())) {
+				if asJSON || !interactive(cmd) {
 					return Usagef("%s", i18n.T("cli.python.install.needs_yes", i18n.D{"Version": plan.Minor}))
 				}
 				printPythonPlan(out, plan)

@@ -238,3 +238,9 @@ func reportError(err error, stderr io.Writer, ctx context.Context) int {
 	}
 	return ExitFailure
 }
+
+// interactive says whether a person can answer a question on the command's stdin: a terminal.
+func interactive(cmd *cobra.Command) bool {
+	_, ok := app.Terminal(cmd.InOrStdin())
+	return ok
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"gpuwiz/steps/userpath"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -103,9 +102,11 @@ func newVenvCmd(env *Env) *cobra.Command {
 // (not a venv, not the Store's).
 func chooseBasePython(cmd *cobra.Command, explicit string) (pyenv.Interpreter, error) {
 	if explicit != "" {
-		if _, err := os.Stat(explicit); err != nil {
+		p, err := pyenv.Executable(explicit)
+		if err != nil {
 			return pyenv.Interpreter{}, Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": explicit, "Err": err}))
 		}
+		explicit = p
 		in, err := pyenv.Describe(cmd.Context(), explicit)
 		if err != nil {
 			return in, Usagef("%v", err)
