@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mattn/go-runewidth"
 	"gpuwiz/matrix"
+
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
@@ -169,6 +171,7 @@ func followRun(w io.Writer, quiet bool, run func(events chan<- install.Event)) (
 type progressPrinter struct {
 	tty     bool
 	open    bool // a progress line is drawn and not yet ended
+	width   int  // its width in cells, to blank what a shorter line would leave
 	lastPct int
 	lastAt  time.Time
 }
@@ -192,8 +195,14 @@ func (p *progressPrinter) print(w io.Writer, ev install.Event) {
 	}
 	line := progressText(*ev.Progress)
 	if p.tty {
-		fmt.Fprint(w, "\r  "+line+"\x1b[K")
-		p.open = true
+		// A carriage return and spaces, not an erase-line escape: Windows 10's console shows escapes
+		// as text unless a program turns its VT mode on.
+		wd := runewidth.StringWidth(line)
+		if !p.open {
+			p.width = 0
+		}
+		fmt.Fprint(w, "\r  "+line+strings.Repeat(" ", max(0, p.width-wd)))
+		p.open, p.width = true, wd
 		return
 	}
 	pct := -1

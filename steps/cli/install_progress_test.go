@@ -29,7 +29,8 @@ func TestInstallProgressLinesWithoutATerminal(t *testing.T) {
 }
 
 // On a terminal the download is one line redrawn in place, also when the terminal sits under the
-// writers every command prints through (credential redaction, the count of what was printed).
+// writers every command prints through (credential redaction, the count of what was printed); a
+// carriage return and blanks redraw it, no escape codes.
 func TestInstallProgressRedrawsInPlaceThroughTheCommandWriters(t *testing.T) {
 	f, err := os.CreateTemp(t.TempDir(), "tty")
 	if err != nil {
@@ -51,6 +52,9 @@ func TestInstallProgressRedrawsInPlaceThroughTheCommandWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if strings.Contains(string(out), "\x1b") {
+		t.Errorf("the progress line uses an escape, which Windows 10's console shows as text: %q", out)
+	}
 	if len(lines) != 3 || strings.Count(lines[1], "\r") != 21 || !strings.Contains(lines[1], "(100%)") || !strings.Contains(lines[2], "done: stage") {
 		t.Errorf("want the progress redrawn on one line (21 redraws), got %d lines:\n%q", len(lines), out)
 	}
