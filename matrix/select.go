@@ -89,7 +89,9 @@ func (m *Matrix) Select(f Facts) Selection {
 		}
 	}
 	if betterUnverified >= 0 && betterUnverified != rec {
-		sel.Notes = append(sel.Notes, AlsoFitsNote(f.Framework, all[betterUnverified].c))
+		u := all[betterUnverified].c
+		sel.AlsoFits = &u
+		sel.Notes = append(sel.Notes, AlsoFitsNote(f.Framework, u))
 	}
 	if env.cardWithoutDriver() {
 		withDriver(&sel, all, f)

@@ -108,6 +108,11 @@ func TestDriver580GetsCUDA13(t *testing.T) {
 	if !hasNote(s, "torch 2.15.0 (cu130) also fits, but that build is unverified (its note says why), so it is not the default: to install it anyway, pass --framework-version 2.15.0 --channel cu130") {
 		t.Errorf("notes %q: want one offering the unverified 2.15.0", s.Notes)
 	}
+	if a := s.AlsoFits; a == nil || a.FrameworkVersion != "2.15.0" || a.Channel != "cu130" || a.Verified || !a.Compatible {
+		t.Errorf("AlsoFits %+v: want the unverified 2.15.0 on cu130", a)
+	} else if n := slices.IndexFunc(s.Notes, s.IsAlsoFitsNote); n < 0 || !strings.Contains(s.Notes[n], "2.15.0 (cu130) also fits") {
+		t.Errorf("the note that offers AlsoFits is not recognised among %q", s.Notes)
+	}
 	// cu132 runs on a CUDA 13.0 driver only through minor-version compatibility, so cu130 wins.
 	if c := find(t, s, "2.15.0", "cu132"); !c.Compatible || !c.MinorCompat {
 		t.Errorf("cu132 on driver 580: %+v", c)
@@ -397,6 +402,9 @@ func TestCPUFallbackPrefersAVerifiedRelease(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(s.Notes, "\n"), "2.15.0 (cpu) also fits, but that build is unverified") {
 		t.Errorf("no note names the newer unverified release: %q", s.Notes)
+	}
+	if a := s.AlsoFits; a == nil || a.FrameworkVersion != "2.15.0" || a.Channel != "cpu" {
+		t.Errorf("AlsoFits %+v: want the unverified 2.15.0 CPU build", a)
 	}
 }
 

@@ -72,6 +72,15 @@ type Selection struct {
 	// installed, and DriverNeeded the driver that build needs on this OS.
 	WithDriver   *Candidate `json:"with_driver,omitempty"`
 	DriverNeeded string     `json:"driver_needed,omitempty"`
+	// AlsoFits is the unverified build that fits and is better than the recommendation (a newer
+	// release, or a GPU build where a CPU one is recommended): offered, not recommended. Notes says
+	// so in AlsoFitsNote's words.
+	AlsoFits *Candidate `json:"also_fits,omitempty"`
+}
+
+// IsAlsoFitsNote says whether note n is the one that offers AlsoFits.
+func (s Selection) IsAlsoFitsNote(n string) bool {
+	return s.AlsoFits != nil && n == AlsoFitsNote(s.Framework, *s.AlsoFits)
 }
 
 // Matrix is the loaded, validated version matrix (matrix.toml or a --matrix file).

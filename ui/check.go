@@ -160,11 +160,10 @@ func (s *checkScreen) View() string {
 // points at that build's note in the channels table, which this screen does not show, so here it
 // carries the note itself and the command that installs the build.
 func checkNote(goos, framework string, sel matrix.Selection, n string) string {
-	for _, c := range sel.Candidates {
-		if c.Compatible && !c.Verified && n == matrix.AlsoFitsNote(framework, c) {
-			return i18n.T("ui.check.unverified_also_fits", i18n.D{"Framework": framework, "Version": c.FrameworkVersion, "Channel": c.Channel,
-				"Note": c.Note, "Command": shellquote.Command(goos, "gpuwiz", "install", "--framework", framework, "--framework-version", c.FrameworkVersion, "--channel", c.Channel)})
-		}
+	if !sel.IsAlsoFitsNote(n) {
+		return n
 	}
-	return n
+	c := sel.AlsoFits
+	return i18n.T("ui.check.unverified_also_fits", i18n.D{"Framework": framework, "Version": c.FrameworkVersion, "Channel": c.Channel,
+		"Note": c.Note, "Command": shellquote.Command(goos, "gpuwiz", "install", "--framework", framework, "--framework-version", c.FrameworkVersion, "--channel", c.Channel)})
 }

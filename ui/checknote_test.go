@@ -12,7 +12,7 @@ import (
 func TestCheckScreenSaysWhyABuildIsUnverified(t *testing.T) {
 	c := matrix.Candidate{Framework: "torch", FrameworkVersion: "2.15.0", Channel: "cu130", Compatible: true,
 		Note: "Read from nightly builds: the released channels are not yet confirmed."}
-	sel := matrix.Selection{Candidates: []matrix.Candidate{c}}
+	sel := matrix.Selection{Framework: "torch", Candidates: []matrix.Candidate{c}, AlsoFits: &c}
 	got := checkNote("linux", "torch", sel, matrix.AlsoFitsNote("torch", c))
 	for _, want := range []string{"2.15.0 (cu130) fits too", "Read from nightly builds", "gpuwiz install --framework torch --framework-version 2.15.0 --channel cu130"} {
 		if !strings.Contains(got, want) {

@@ -240,7 +240,9 @@ func (e *Env) ChooseCandidate(ctx context.Context, req InstallRequest) (*matrix.
 			if !c.Verified {
 				// Asked for by its channel: the selection's offer of it ("to install it anyway, pass ...")
 				// gives way to what installing it means.
-				notes = slices.DeleteFunc(notes, func(n string) bool { return n == matrix.AlsoFitsNote(req.Framework, *c) })
+				if a := sel.AlsoFits; a != nil && a.FrameworkVersion == c.FrameworkVersion && a.Channel == c.Channel {
+					notes = slices.DeleteFunc(notes, sel.IsAlsoFitsNote)
+				}
 				notes = append(notes, i18n.T("cli.install.unverified_asked", i18n.D{"Framework": req.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Why": c.Note}))
 			}
 			return c, notes, nil
