@@ -99,7 +99,7 @@ func TestInstallScreenInChinese(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		s.apply([]InstallEvent{{StepID: "install", Line: "Collecting package"}})
 	}
-	chineseCheck(t, "install screen, download bar", s.View(), "1.0 GiB / 2.0 GiB", "12.0 MiB/s", "剩余 42s", "行在日志文件里")
+	chineseCheck(t, "install screen, download bar", s.View(), "1.0 GiB / 2.0 GiB", "12.0 MiB/s", "剩余 42 秒", "行在日志文件里")
 	s.scroll = 1
 	chineseCheck(t, "install screen, scrolled", s.View(), "已向上滚动 1 行")
 	s.scroll = 0

@@ -229,12 +229,12 @@ func (s *installScreen) View() string {
 	case s.total > 0:
 		pct := float64(s.done) / float64(s.total)
 		lead := s.statusLine(elapsed, "")
-		size := fmt.Sprintf(" %s / %s", humanBytes(s.done), humanBytes(s.total)) + rateText(s.rate, s.eta)
+		size := fmt.Sprintf(" %s / %s", i18n.Size(s.done), i18n.Size(s.total)) + rateText(s.rate, s.eta)
 		bar := s.bar
 		bar.Width = max(min(s.w-ansi.StringWidth(lead)-ansi.StringWidth(size), 60), 10)
 		b.WriteString(ansi.Truncate(lead+bar.ViewAs(pct)+size, s.w, "") + "\n")
 	case s.done > 0:
-		b.WriteString(s.statusLine(elapsed, i18n.T("ui.install.downloaded", i18n.D{"Size": humanBytes(s.done)})) + "\n")
+		b.WriteString(s.statusLine(elapsed, i18n.T("ui.install.downloaded", i18n.D{"Size": i18n.Size(s.done)})) + "\n")
 	default:
 		msg := s.message
 		if msg == "" {
@@ -320,9 +320,9 @@ func rateText(rate float64, eta time.Duration) string {
 	if rate <= 0 {
 		return ""
 	}
-	out := " · " + humanBytes(int64(rate)) + "/s"
+	out := " · " + i18n.Size(int64(rate)) + "/s"
 	if eta > 0 {
-		out += " · " + i18n.T("ui.install.eta", i18n.D{"ETA": eta.Round(time.Second).String()})
+		out += " · " + i18n.T("ui.install.eta", i18n.D{"ETA": i18n.Left(eta)})
 	}
 	return out
 }

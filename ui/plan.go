@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -124,7 +123,7 @@ func (s *planScreen) body() string {
 		b.WriteString(wrapHanging(st.Label.Render(i18n.T("ui.plan.label_source")+" ")+urls.Redact(s.req.Source), s.w, "      ") + "\n")
 	}
 	if p.DownloadBytes > 0 {
-		b.WriteString(st.Label.Render(i18n.T("ui.plan.label_download")+" ") + i18n.T("ui.plan.download_size", i18n.D{"Size": humanBytes(p.DownloadBytes)}) + "\n")
+		b.WriteString(st.Label.Render(i18n.T("ui.plan.label_download")+" ") + i18n.T("ui.plan.download_size", i18n.D{"Size": i18n.Size(p.DownloadBytes)}) + "\n")
 	}
 	section(i18n.T("ui.plan.to_remove"), p.Uninstall, st.Err.Render)
 	section(i18n.T("ui.plan.to_install"), p.Install, st.OK.Render)
@@ -145,17 +144,4 @@ func (s *planScreen) View() string {
 		return vpView(s.vp, st) + "\n" + st.Dim.Render(i18n.T("ui.plan.nothing_to_do"))
 	}
 	return vpView(s.vp, st) + "\n" + st.Selected.Render(i18n.T("ui.plan.confirm")) + st.Dim.Render(" "+i18n.T("ui.plan.nothing_changed_yet"))
-}
-
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

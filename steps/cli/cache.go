@@ -57,7 +57,7 @@ func newCacheCmd(env *Env) *cobra.Command {
 				for _, b := range rep.RemovedBuilds {
 					freed += b.Bytes
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), i18n.T("cli.cache.pruned", i18n.D{"Entries": len(rep.Removed), "Builds": len(rep.RemovedBuilds), "Size": sizeText(freed)}))
+				fmt.Fprintln(cmd.OutOrStdout(), i18n.T("cli.cache.pruned", i18n.D{"Entries": len(rep.Removed), "Builds": len(rep.RemovedBuilds), "Size": i18n.Size(freed)}))
 			}
 			return printCache(cmd.OutOrStdout(), rep, asJSON)
 		},
@@ -74,13 +74,13 @@ func printCache(w io.Writer, rep install.CacheReport, asJSON bool) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	fmt.Fprintln(w, i18n.T("cli.cache.wheels", i18n.D{"Dir": rep.Dir, "Size": sizeText(rep.WheelBytes)}))
+	fmt.Fprintln(w, i18n.T("cli.cache.wheels", i18n.D{"Dir": rep.Dir, "Size": i18n.Size(rep.WheelBytes)}))
 	if len(rep.Builds) == 0 {
 		fmt.Fprintln(w, "  "+i18n.T("cli.cache.empty"))
 	}
 	for _, b := range rep.Builds {
-		fmt.Fprintf(w, "  %s  %s\n", i18n.Pad(b.Name, 28), i18n.N("cli.cache.build", b.Wheels, i18n.D{"Size": sizeText(b.Bytes)}))
+		fmt.Fprintf(w, "  %s  %s\n", i18n.Pad(b.Name, 28), i18n.N("cli.cache.build", b.Wheels, i18n.D{"Size": i18n.Size(b.Bytes)}))
 	}
-	fmt.Fprintln(w, i18n.N("cli.cache.unpacked", len(rep.Unpacked), i18n.D{"Dir": rep.UnpackedDir, "Size": sizeText(rep.UnpackedBytes)}))
+	fmt.Fprintln(w, i18n.N("cli.cache.unpacked", len(rep.Unpacked), i18n.D{"Dir": rep.UnpackedDir, "Size": i18n.Size(rep.UnpackedBytes)}))
 	return nil
 }

@@ -294,7 +294,7 @@ func TestInstallOutcomesInChinese(t *testing.T) {
 		LogPath: "/l.log"}, nil, []string{"source /v/bin/activate"})
 	mustContain(t, "installed", b.String(), "已安装 torch==2.6.0+cu126。", "pip install -r requirements.txt -c /v/constraints.txt", "进入虚拟环境：\n  source /v/bin/activate")
 	i18ntest.NoEnglishProse(t, "installed", b.String())
-	if got := progressText(runnerProgress(1<<30, 4<<30, 100<<20, 30)); got != "已下载 1.0 GiB / 4.0 GiB（25%），100.0 MiB/s，还剩 30s" {
+	if got := progressText(runnerProgress(1<<30, 4<<30, 100<<20, 30)); got != "已下载 1.0 GiB / 4.0 GiB（25%），100.0 MiB/s，还剩 30 秒" {
 		t.Errorf("progress %q", got)
 	}
 	if got := progressText(runnerProgress(5<<20, 0, 0, 0)); got != "已下载 5.0 MiB" {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-runewidth"
 	"gpuwiz/matrix"
 
 	"gpuwiz/steps/app"
@@ -197,7 +196,7 @@ func (p *progressPrinter) print(w io.Writer, ev install.Event) {
 	if p.tty {
 		// A carriage return and spaces, not an erase-line escape: Windows 10's console shows escapes
 		// as text unless a program turns its VT mode on.
-		wd := runewidth.StringWidth(line)
+		wd := i18n.Width(line)
 		if !p.open {
 			p.width = 0
 		}
@@ -220,25 +219,11 @@ func (p *progressPrinter) print(w io.Writer, ev install.Event) {
 func progressText(pr runner.Progress) string {
 	var total, pct, rate, left string
 	if pr.Total > 0 {
-		total, pct = sizeText(pr.Total), strconv.FormatInt(100*pr.Done/pr.Total, 10)
+		total, pct = i18n.Size(pr.Total), strconv.FormatInt(100*pr.Done/pr.Total, 10)
 	}
 	if pr.BytesPerSec > 0 {
-		rate = sizeText(int64(pr.BytesPerSec))
+		rate = i18n.Size(int64(pr.BytesPerSec))
 	}
-	if pr.ETASeconds > 0 {
-		left = time.Duration(pr.ETASeconds * float64(time.Second)).Round(time.Second).String()
-	}
-	return i18n.T("cli.install.progress", i18n.D{"Done": sizeText(pr.Done), "Total": total, "Pct": pct, "Rate": rate, "Left": left})
-}
-
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+	left = i18n.Left(time.Duration(pr.ETASeconds * float64(time.Second)))
+	return i18n.T("cli.install.progress", i18n.D{"Done": i18n.Size(pr.Done), "Total": total, "Pct": pct, "Rate": rate, "Left": left})
 }

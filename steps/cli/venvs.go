@@ -80,9 +80,9 @@ func stateLine(s venvs.StateFolder) string {
 	if s.Backups > 0 {
 		backups = i18n.N("cli.venvs.state.backups", s.Backups)
 	}
-	size := sizeText(s.Bytes)
+	size := i18n.Size(s.Bytes)
 	if s.Shared > 0 {
-		size = i18n.T("cli.venvs.state.shared", i18n.D{"Own": sizeText(s.Bytes), "Shared": sizeText(s.Shared)})
+		size = i18n.T("cli.venvs.state.shared", i18n.D{"Own": i18n.Size(s.Bytes), "Shared": i18n.Size(s.Shared)})
 	}
 	return i18n.T("cli.venvs.state", i18n.D{"Dir": s.Dir, "Snapshots": i18n.N("cli.venvs.state.snapshots", s.Snapshots), "Backups": backups, "Size": size})
 }

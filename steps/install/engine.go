@@ -658,7 +658,7 @@ func (e *engine) checkCache() error {
 		e.emit(Event{StepID: StepStage, Message: i18n.T("install.cache.unknown", i18n.D{"File": f})})
 	}
 	if len(c.Verified) > 0 {
-		e.emitLine(Event{StepID: StepStage, Line: i18n.N("install.cache.verified", len(c.Verified), i18n.D{"Size": humanBytes(c.Bytes)})})
+		e.emitLine(Event{StepID: StepStage, Line: i18n.N("install.cache.verified", len(c.Verified), i18n.D{"Size": i18n.Size(c.Bytes)})})
 	}
 	return quarantine(e.plan.StageDir, append(c.Bad, c.Unknown...))
 }

@@ -210,7 +210,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 		e.installedWheels = append(e.installedWheels, filepath.Base(w.Path))
 	}
 	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.done", i18n.D{
-		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": humanBytes(res.Bytes), "Seconds": time.Since(start).Round(10 * time.Millisecond).Seconds()})})
+		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": i18n.Size(res.Bytes), "Seconds": time.Since(start).Round(10 * time.Millisecond).Seconds()})})
 	sec := func(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
 	e.out.InstallerSeconds = map[string]float64{"scheme": sec(schemeTook), "open": sec(res.Phases.Open), "unpack": sec(res.Phases.Unpack),
 		"write": sec(res.Phases.Write), "scripts": sec(res.Phases.Scripts), "record": sec(res.Phases.Record)}

@@ -281,7 +281,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 	if cached {
 		p.Source.Kind = "cache"
-		p.Source.Why = i18n.N("install.source.cache", cachedFiles, i18n.D{"Pins": strings.Join(p.pins, " "), "Size": humanBytes(cachedSize),
+		p.Source.Why = i18n.N("install.source.cache", cachedFiles, i18n.D{"Pins": strings.Join(p.pins, " "), "Size": i18n.Size(cachedSize),
 			"From": i18n.Join(cachedFrom), "Index": urls.Redact(index), "Why": p.Source.Why})
 	}
 	p.Notes = append(p.Notes,
@@ -320,14 +320,3 @@ func (p Plan) depsFile() string {
 
 // pin is the exact requirement with the local label, so a +cpu build of the same number never fits.
 func pin(pkg matrix.Package) string { return pkg.Name + "==" + pkg.Version + pkg.LocalLabel }
-
-// humanBytes is a size in the units a download bar uses.
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%d KiB", n>>10)
-}

@@ -54,11 +54,11 @@ func (e *SpaceError) Error() string {
 			cause = e.Cause.Error()
 		}
 		if e.Need == 0 {
-			return i18n.T("faults.space.filled_unknown", i18n.D{"Dir": e.Dir, "Free": humanBytes(int64(e.Free)), "Todo": todo, "Err": cause})
+			return i18n.T("faults.space.filled_unknown", i18n.D{"Dir": e.Dir, "Free": i18n.Size(int64(e.Free)), "Todo": todo, "Err": cause})
 		}
-		return i18n.T("faults.space.filled", i18n.D{"Dir": e.Dir, "Need": humanBytes(int64(e.Need)), "Free": humanBytes(int64(e.Free)), "Todo": todo, "Err": cause})
+		return i18n.T("faults.space.filled", i18n.D{"Dir": e.Dir, "Need": i18n.Size(int64(e.Need)), "Free": i18n.Size(int64(e.Free)), "Todo": todo, "Err": cause})
 	}
-	return i18n.T("faults.space.short", i18n.D{"Dir": e.Dir, "Need": humanBytes(int64(e.Need)), "Free": humanBytes(int64(e.Free)), "Todo": todo})
+	return i18n.T("faults.space.short", i18n.D{"Dir": e.Dir, "Need": i18n.Size(int64(e.Need)), "Free": i18n.Size(int64(e.Free)), "Todo": todo})
 }
 
 // checkSpace adds up what goes onto each volume (the venv and the wheel cache may share one) and

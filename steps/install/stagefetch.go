@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -87,9 +86,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		return err
 	}
 	st := c.Stats()
-	msg := i18n.N("install.event.fetched", len(files), i18n.D{"Size": humanSize(st.Total), "Fetched": humanSize(res.Fetched)})
+	msg := i18n.N("install.event.fetched", len(files), i18n.D{"Size": i18n.Size(st.Total), "Fetched": i18n.Size(res.Fetched)})
 	if res.Reused > 0 {
-		msg = i18n.N("install.event.fetched_reused", len(files), i18n.D{"Size": humanSize(st.Total), "Fetched": humanSize(res.Fetched), "Reused": humanSize(res.Reused)})
+		msg = i18n.N("install.event.fetched_reused", len(files), i18n.D{"Size": i18n.Size(st.Total), "Fetched": i18n.Size(res.Fetched), "Reused": i18n.Size(res.Reused)})
 	}
 	e.emit(Event{StepID: s.ID, Message: msg})
 	if res.Fetched == 0 && res.Reused > 0 {
@@ -339,16 +338,4 @@ func pipNetSettings(list string) map[string]string {
 		out[name] = strings.Trim(val, `'"`)
 	}
 	return out
-}
-
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
