@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"gpuwiz/steps/shellquote"
 	"io"
 	"path/filepath"
 	"runtime"
@@ -11,11 +10,11 @@ import (
 	"time"
 
 	"gpuwiz/matrix"
-
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/shellquote"
 )
 
 func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
