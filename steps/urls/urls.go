@@ -37,10 +37,12 @@ var (
 	// secrets passed as query parameters.
 	// "\u0026" is "&" as Go's JSON encoder writes it.
 	querySecret = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)(?:[a-z0-9_-]*(?:token|secret|password|passwd|pwd|signature|credential)|auth|key|api[_-]?key|apikey|sig)=)[^&\s'"#<>\\]+`)
-	// Authorization: Bearer xxx, and header-style lines in logs.
-	authHeader = regexp.MustCompile(`(?i)(authorization:\s*(?:bearer|basic|token)?\s*)\S+`)
-	// PIP_INDEX_URL=..., PIP_EXTRA_INDEX_URL=..., PIP_*_URL in environment dumps: the whole value goes.
-	pipURLVar = regexp.MustCompile(`(?i)\b(PIP_[A-Z_]*URLS?\s*[=:]\s*)\S+`)
+	// Authorization: Bearer xxx, and header-style lines in logs. Blanks, not line ends, before the
+	// value: an empty value must not take the next line's first word.
+	authHeader = regexp.MustCompile(`(?i)(authorization:[ \t]*(?:bearer|basic|token)?[ \t]*)[^\s]+`)
+	// PIP_INDEX_URL=..., PIP_EXTRA_INDEX_URL=..., PIP_*_URL in environment dumps: the whole value goes
+	// (an empty one stays empty).
+	pipURLVar = regexp.MustCompile(`(?i)\b(PIP_[A-Z_]*URLS?[ \t]*[=:][ \t]*)[^\s]+`)
 )
 
 // Redact hides credentials in text: https://user:token@host becomes https://***@host, ?token=abc

@@ -36,8 +36,11 @@ func TestRedact(t *testing.T) {
 		"PIP_EXTRA_INDEX_URL=https://x.example/simple":  "PIP_EXTRA_INDEX_URL=***",
 		"PIP_INDEX_URL: https://x.example/simple":       "PIP_INDEX_URL: ***",
 		"HTTPS_PROXY=http://proxyuser:pw@10.0.0.5:3128": "HTTPS_PROXY=http://***@10.0.0.5:3128",
-		"":   "",
-		"安装": "安装",
+		// an empty value in a log's environment dump stays empty: the next line's first word is not it
+		"  env PIP_EXTRA_INDEX_URL=\n  env PIP_FIND_LINKS=\n": "  env PIP_EXTRA_INDEX_URL=\n  env PIP_FIND_LINKS=\n",
+		"Authorization:\nnext line":                           "Authorization:\nnext line",
+		"":                                                    "",
+		"安装":                                                  "安装",
 	} {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
