@@ -27,6 +27,9 @@ PYEOF
 log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_index.py $W/idx torch torchvision torchaudio pip setuptools wheel numpy > $W/repack.txt 2>&1; tail -1 $W/repack.txt
 (cd $W/idx && exec $PY -m http.server 8765 --bind 127.0.0.1 > $W/http.log 2>&1) & HTTP=$!; sleep 2
 IDX=http://127.0.0.1:8765/simple
+fixlog() { # the repair's own notes (each step's time, the installer's parts) from the log it names
+  local l; l=$(grep -o 'log: .*doctor-fix-[^ ]*\.log' "$1" | tail -1 | cut -c6-); [ -f "$l" ] && grep -h '^# ' "$l" | sed 's/^/   log: /'
+}
 inst() { # venv json-file [env...]
   local v=$1 j=$2; shift 2
   env "$@" $G install --venv $v --python $BASE --framework torch --framework-version 2.11.0 --channel cu130 --index-url $IDX --yes --json > $j 2> $j.err
@@ -38,9 +41,9 @@ log "4. pip again, same conditions as 3 (wheels staged)"; inst $W/v-pip2 $W/4.js
 if [ "${QUICK:-0}" = 1 ]; then  # QUICK=1: the timings and the repair only (equality, uninstall and console scripts were checked before)
 log "doctor --fix after a deleted CUDA library, gpuwiz's installer (warm cache)"
 CUB=$(find $W/v-warm -name 'libcublasLt.so*' | head -1); rm -f "$CUB"; echo "deleted $CUB"
-s=$(date +%s.%N); $G doctor --venv $W/v-warm --fix --yes > $W/fix1.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (gpuwiz)"; tail -3 $W/fix1.txt
+s=$(date +%s.%N); $G doctor --venv $W/v-warm --fix --yes > $W/fix1.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (gpuwiz)"; tail -3 $W/fix1.txt; fixlog $W/fix1.txt
 CUB=$(find $W/v-pip2 -name 'libcublasLt.so*' | head -1); rm -f "$CUB"
-s=$(date +%s.%N); GPUWIZ_INSTALLER=pip $G doctor --venv $W/v-pip2 --fix --yes > $W/fix2.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (pip)"; tail -3 $W/fix2.txt
+s=$(date +%s.%N); GPUWIZ_INSTALLER=pip $G doctor --venv $W/v-pip2 --fix --yes > $W/fix2.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (pip)"; tail -3 $W/fix2.txt; fixlog $W/fix2.txt
 $G verify --venv $W/v-warm 2>&1 | tail -2
 kill $HTTP; exit 0
 fi
@@ -75,9 +78,9 @@ $W/eq/bin/python -m pip check; $W/eq/bin/torchrun --help | head -2
 $W/eq/bin/python -m pip uninstall -y -q torch; echo "torch files left:"; find $W/eq/lib/*/site-packages -maxdepth 1 -iname 'torch*' | grep -v -e torchvision -e torchaudio || echo "(none)"
 log "doctor --fix after a deleted CUDA library, gpuwiz's installer (warm cache)"
 CUB=$(find $W/v-warm -name 'libcublasLt.so*' | head -1); rm -f "$CUB"; echo "deleted $CUB"
-s=$(date +%s.%N); $G doctor --venv $W/v-warm --fix --yes > $W/fix1.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (gpuwiz)"; tail -3 $W/fix1.txt
+s=$(date +%s.%N); $G doctor --venv $W/v-warm --fix --yes > $W/fix1.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (gpuwiz)"; tail -3 $W/fix1.txt; fixlog $W/fix1.txt
 CUB=$(find $W/v-pip2 -name 'libcublasLt.so*' | head -1); rm -f "$CUB"
-s=$(date +%s.%N); GPUWIZ_INSTALLER=pip $G doctor --venv $W/v-pip2 --fix --yes > $W/fix2.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (pip)"; tail -3 $W/fix2.txt
+s=$(date +%s.%N); GPUWIZ_INSTALLER=pip $G doctor --venv $W/v-pip2 --fix --yes > $W/fix2.txt 2>&1; echo "rc=$? wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s (pip)"; tail -3 $W/fix2.txt; fixlog $W/fix2.txt
 $G verify --venv $W/v-warm 2>&1 | tail -3
 $G cache 2>&1 | tail -4
 kill $HTTP

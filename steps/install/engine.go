@@ -170,6 +170,7 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			e.out.StepSeconds = map[string]float64{}
 		}
 		e.out.StepSeconds[s.ID] = time.Since(began).Round(time.Millisecond).Seconds()
+		e.note(fmt.Sprintf("step %s: %.3f s", s.ID, e.out.StepSeconds[s.ID])) //i18n:raw the log, for support
 		if err == nil && ctx.Err() != nil && e.changed && s.ID != StepVerify && s.ID != StepLock {
 			err = i18n.Wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": s.ID, "Err": ctx.Err()}))
 		}
@@ -354,6 +355,9 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		return e.backup(ctx)
 	case StepUninstall:
 		e.changed = true
+		if handled, err := e.ownUninstall(ctx, s.Argv); handled {
+			return err
+		}
 		return e.pip(ctx, s, s.Argv)
 	case StepLeftovers:
 		e.changed = true
@@ -479,12 +483,22 @@ func (e *engine) run(ctx context.Context, stepID string, c runner.Cmd) runner.Re
 }
 
 func (e *engine) emitLine(ev Event) {
+	if ev.Line != "" {
+		e.note(ev.Line)
+	}
 	if e.events == nil {
 		return
 	}
 	select {
 	case e.events <- ev:
 	default:
+	}
+}
+
+// note writes a line of the engine's own into the run's log, where the runner keeps one.
+func (e *engine) note(text string) {
+	if n, ok := e.r.(runner.Noter); ok {
+		n.Note(text)
 	}
 }
 

@@ -74,9 +74,18 @@ func TestFreshInstallReinstallAndChannelSwitch(t *testing.T) {
 		t.Errorf("the cached stage step ended as a download: %+v", events)
 	}
 
-	plan, out, _ = install(t, ctx, options(t, v, torchTarget(ix, "cu118"), cache), nil)
+	plan, out, events = install(t, ctx, options(t, v, torchTarget(ix, "cu118"), cache), nil)
 	if strings.Join(plan.Uninstall, " ") != "torch torchaudio torchvision" {
 		t.Errorf("switch uninstalls %v", plan.Uninstall)
+	}
+	// gpuwiz's installer removed the old build itself, from RECORD, not pip uninstall.
+	if !slices.ContainsFunc(events, func(e Event) bool {
+		return e.StepID == StepUninstall && strings.Contains(e.Line, "gpuwiz removed torch torchaudio torchvision as pip uninstall does")
+	}) {
+		t.Errorf("the uninstall step did not say gpuwiz removed the old build: %+v", events)
+	}
+	if old, _ := filepath.Glob(filepath.Join(v.Root, "lib", "python3*", "site-packages", "*cu126*")); len(old) > 0 {
+		t.Errorf("left of the cu126 build: %v", old)
 	}
 	if out.Result != ResultInstalled || !out.OK() {
 		t.Fatalf("switch: %+v %+v", out, out.Verify)

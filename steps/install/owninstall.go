@@ -135,6 +135,79 @@ func (e *engine) schemeOf(ctx context.Context, py wheelinst.Python) (wheelinst.S
 	return wheelinst.SchemeOf(ctx, py)
 }
 
+// python runs the venv's Python for the installer, its command logged under the script's name.
+func (e *engine) python() wheelinst.Python {
+	return func(ctx context.Context, args ...string) ([]byte, error) {
+		return e.capture(ctx, "python "+args[len(args)-1], append([]string{e.py}, args...)) //i18n:raw the step's label in the log
+	}
+}
+
+// installedDists maps each dist in the venv's site-packages (platlib and purelib) by its PEP 503
+// name to its .dist-info folder.
+func installedDists(scheme wheelinst.Scheme) map[string]string {
+	installed := wheelinst.Installed(scheme.Platlib, pep.Normalize)
+	if scheme.Purelib != scheme.Platlib {
+		for k, v := range wheelinst.Installed(scheme.Purelib, pep.Normalize) {
+			installed[k] = v
+		}
+	}
+	return installed
+}
+
+// ownUninstall is the uninstall step done by gpuwiz: each dist the step names goes as pip uninstall
+// removes it, from its RECORD (the backup step already holds its files, so a failure is put back
+// like pip's). A dist that is not installed is skipped, as pip skips it. handled is false when pip
+// should do it: asked for pip, the venv's paths not known, or a dist without RECORD or installed
+// in editable mode.
+func (e *engine) ownUninstall(ctx context.Context, argv []string) (handled bool, err error) {
+	y := slices.Index(argv, "-y")
+	if strings.EqualFold(os.Getenv(InstallerEnv), "pip") || y < 0 || !slices.Contains(argv, "uninstall") {
+		return false, nil
+	}
+	scheme, err := e.schemeOf(ctx, e.python())
+	if err != nil {
+		return false, nil
+	}
+	installed := installedDists(scheme)
+	var names, dirs []string
+	for _, n := range argv[y+1:] {
+		dir, ok := installed[pep.Normalize(n)]
+		if !ok {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "RECORD")); err != nil || editable(dir) {
+			return false, nil
+		}
+		names, dirs = append(names, n), append(dirs, dir)
+	}
+	start, files := time.Now(), 0
+	for i, dir := range dirs {
+		removed, err := wheelinst.Uninstall(dir)
+		files += len(removed)
+		if err != nil {
+			return true, i18n.Wrap(err, i18n.T("install.own.uninstall_step_failed", i18n.D{"Dist": names[i], "Err": err}))
+		}
+	}
+	e.emitLine(Event{StepID: StepUninstall, Line: i18n.T("install.own.uninstalled", i18n.D{"Dists": strings.Join(names, " "), "Files": files,
+		"Seconds": time.Since(start).Round(10 * time.Millisecond).Seconds()})})
+	return true, nil
+}
+
+// editable says whether the dist in dir was installed in editable mode (pip install -e), which
+// pip uninstall undoes through its .pth or .egg-link, not RECORD alone.
+func editable(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "direct_url.json"))
+	if err != nil {
+		return false
+	}
+	var d struct {
+		DirInfo struct {
+			Editable bool `json:"editable"`
+		} `json:"dir_info"`
+	}
+	return json.Unmarshal(b, &d) == nil && d.DirInfo.Editable
+}
+
 // ownInstall installs the staged wheels with gpuwiz's installer: pip works out which wheels the
 // pins need in this venv (a dry run over the stage folder, no index), gpuwiz removes the versions
 // they replace (the backup step holds them) and writes the wheels on every core, from the unpacked
@@ -147,21 +220,14 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	if e.plan.PipVersion != "" && pipOlderThan(e.plan.PipVersion, "22.2") {
 		return false, nil
 	}
-	py := func(ctx context.Context, args ...string) ([]byte, error) {
-		return e.capture(ctx, "python "+args[len(args)-1], append([]string{e.py}, args...)) //i18n:raw the step's label in the log
-	}
+	py := e.python()
 	schemeStart := time.Now()
 	scheme, err := e.schemeOf(ctx, py)
 	if err != nil {
 		return false, nil
 	}
 	schemeTook := time.Since(schemeStart)
-	installed := wheelinst.Installed(scheme.Platlib, pep.Normalize)
-	if scheme.Purelib != scheme.Platlib {
-		for k, v := range wheelinst.Installed(scheme.Purelib, pep.Normalize) {
-			installed[k] = v
-		}
-	}
+	installed := installedDists(scheme)
 	versions := map[string]string{}
 	for n, dir := range installed {
 		base := strings.TrimSuffix(filepath.Base(dir), ".dist-info")

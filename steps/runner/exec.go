@@ -45,6 +45,14 @@ type execRunner struct {
 	log io.Writer
 }
 
+// Note writes a line of gpuwiz's own into the log, between the commands' records: what it did
+// itself (its installer's work, a step's time), so a log shows where a run's time went.
+func (r *execRunner) Note(text string) {
+	r.mu.Lock()
+	_, _ = io.WriteString(r.log, "# "+urls.Redact(text)+"\n")
+	r.mu.Unlock()
+}
+
 func (r *execRunner) Run(ctx context.Context, c Cmd, lines chan<- Line) Result {
 	start := time.Now()
 	name := c.Name

@@ -46,6 +46,11 @@ type Runner interface {
 	Run(ctx context.Context, c Cmd, lines chan<- Line) Result
 }
 
+// Noter is a Runner that also takes notes of the caller's own into its log (New's runner does).
+type Noter interface {
+	Note(text string)
+}
+
 // ExitCodeError is Result.Err for a child that exited non-zero.
 type ExitCodeError struct {
 	Name string

@@ -140,3 +140,58 @@ func BenchmarkInstallStep(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkUninstall times removing the family from a venv two ways, the venv filled again before
+// each (not timed): pip uninstall -y, and gpuwiz's Uninstall from each dist's RECORD.
+//
+//	GPUWIZ_BENCH_MB=100 go test ./steps/wheelinst -run '^$' -bench Uninstall -benchtime 3x
+func BenchmarkUninstall(b *testing.B) {
+	base := b.TempDir()
+	wheels := filepath.Join(base, "wheels")
+	os.MkdirAll(wheels, 0o755)
+	paths := benchFamily(b, wheels)
+	var ws []Wheel
+	var names []string
+	for _, p := range paths {
+		ws = append(ws, Wheel{Path: p, SHA256: sha(b, p), Requested: true})
+		names = append(names, strings.SplitN(filepath.Base(p), "-", 2)[0])
+	}
+	venv := filepath.Join(base, "venv")
+	if out, err := exec.Command("python3", "-m", "venv", venv).CombinedOutput(); err != nil {
+		b.Skipf("venv: %v %s", err, out)
+	}
+	py := filepath.Join(venv, "bin", "python")
+	ctx := context.Background()
+	s, err := SchemeOf(ctx, CommandPython(py))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cache := filepath.Join(base, "unpacked")
+	fill := func(b *testing.B) {
+		b.StopTimer()
+		if _, err := Install(ctx, CommandPython(py), s, ws, Options{Cache: cache}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.Run("pip", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			fill(b)
+			if out, err := exec.Command(py, append([]string{"-m", "pip", "uninstall", "-y", "-q", "--disable-pip-version-check"}, names...)...).CombinedOutput(); err != nil {
+				b.Fatalf("%v %s", err, out)
+			}
+		}
+	})
+	b.Run("gpuwiz", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			fill(b)
+			for _, dir := range Installed(s.Platlib, strings.ToLower) {
+				if strings.Contains(dir, "big") || strings.Contains(dir, "small") {
+					if _, err := Uninstall(dir); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 )
@@ -28,8 +29,11 @@ func Installed(site string, normalize func(string) string) map[string]string {
 }
 
 // Uninstall removes one dist as pip uninstall does: every file its RECORD names (paths relative to
-// the folder above the .dist-info), the bytecode Python wrote beside each module, the folders left
-// empty, and the .dist-info itself. It returns the files removed.
+// the folder above the .dist-info), the bytecode Python wrote beside each module, and what else is
+// in the .dist-info; a folder that holds such files and nothing else goes whole, as pip's
+// compress_for_rename has it, so a file the package made at run time keeps its folder. It returns
+// the files removed, and the first path that could not be removed (a DLL a running Python holds
+// on Windows) as its error, after trying all the others.
 func Uninstall(infoDir string) ([]string, error) {
 	lib := filepath.Dir(infoDir)
 	f, err := os.Open(filepath.Join(infoDir, "RECORD"))
@@ -43,18 +47,14 @@ func Uninstall(infoDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var removed []string
-	dirs := map[string]bool{infoDir: true}
-	rm := func(p string) {
-		if err := os.Remove(p); err == nil {
-			removed = append(removed, p)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return
-		}
-		for d := filepath.Dir(p); len(d) > len(lib); d = filepath.Dir(d) {
-			dirs[d] = true
+	// What goes: the files named, that exist (keyed as the file system compares names).
+	files := map[string]string{}
+	add := func(p string) {
+		if st, err := os.Lstat(p); err == nil && !st.IsDir() {
+			files[normcase(p)] = p
 		}
 	}
+	pycache := map[string][]string{}
 	for _, row := range rows {
 		if len(row) == 0 || row[0] == "" {
 			continue
@@ -63,30 +63,122 @@ func Uninstall(infoDir string) ([]string, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(lib, p)
 		}
-		rm(p)
+		add(p)
 		if strings.HasSuffix(p, ".py") {
-			stem := strings.TrimSuffix(filepath.Base(p), ".py")
-			pycs, _ := filepath.Glob(filepath.Join(filepath.Dir(p), "__pycache__", stem+".*.pyc"))
-			for _, c := range pycs {
-				rm(c)
+			cache := filepath.Join(filepath.Dir(p), "__pycache__")
+			names, ok := pycache[cache]
+			if !ok { // each __pycache__ read once, not once a module (torch has thousands)
+				ents, _ := os.ReadDir(cache)
+				for _, e := range ents {
+					names = append(names, e.Name())
+				}
+				pycache[cache] = names
+			}
+			stem := strings.TrimSuffix(filepath.Base(p), ".py") + "."
+			for _, n := range names {
+				if strings.HasPrefix(n, stem) && strings.HasSuffix(n, ".pyc") {
+					add(filepath.Join(cache, n))
+				}
 			}
 		}
 	}
-	// What Python or pip left in the dist-info (REQUESTED, direct_url.json) goes with it.
+	// What pip or Python left in the dist-info (REQUESTED, direct_url.json) goes with it.
 	_ = filepath.WalkDir(infoDir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			rm(p)
+			add(p)
 		}
 		return nil
 	})
-	var list []string
-	for d := range dirs {
-		list = append(list, d)
-		list = append(list, filepath.Join(d, "__pycache__"))
+	// A folder that holds a file going and nothing that stays goes whole; shorter folders first,
+	// so a folder inside one that goes is not walked again.
+	parents := map[string]bool{}
+	for _, p := range files {
+		parents[filepath.Dir(p)] = true
 	}
-	sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
-	for _, d := range list {
-		os.Remove(d)
+	var unchecked []string
+	for d := range parents {
+		unchecked = append(unchecked, d)
 	}
-	return removed, nil
+	sort.Slice(unchecked, func(i, j int) bool { return len(unchecked[i]) < len(unchecked[j]) })
+	var whole []string
+	under := func(p string) bool {
+		for _, w := range whole {
+			if strings.HasPrefix(normcase(p), normcase(w)+string(filepath.Separator)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range unchecked {
+		if under(d) {
+			continue
+		}
+		all := true
+		_ = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				all = false
+				return filepath.SkipAll
+			}
+			if !e.IsDir() {
+				if _, ok := files[normcase(p)]; !ok {
+					all = false
+					return filepath.SkipAll
+				}
+			}
+			return nil
+		})
+		if all {
+			whole = append(whole, d)
+		}
+	}
+	var removed []string
+	var firstErr error
+	keep := func(err error) {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && firstErr == nil {
+			firstErr = err
+		}
+	}
+	for _, p := range files {
+		if under(p) {
+			continue
+		}
+		err := remove(p)
+		if err == nil {
+			removed = append(removed, p)
+		}
+		keep(err)
+	}
+	for _, w := range whole {
+		for _, p := range files {
+			if strings.HasPrefix(normcase(p), normcase(w)+string(filepath.Separator)) {
+				removed = append(removed, p)
+			}
+		}
+		keep(removeAll(w))
+	}
+	if firstErr != nil {
+		// What could not go is still there: the list names only what did.
+		kept := removed[:0]
+		for _, p := range removed {
+			if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+				kept = append(kept, p)
+			}
+		}
+		removed = kept
+	}
+	sort.Strings(removed)
+	return removed, firstErr
+}
+
+// remove and removeAll are the file system's; a test stands in a file Windows will not delete
+// while a running Python has it loaded.
+var remove, removeAll = os.Remove, os.RemoveAll
+
+// normcase is a path as the file system compares it: Windows ignores case.
+func normcase(p string) string {
+	p = filepath.Clean(p)
+	if runtime.GOOS == "windows" {
+		return strings.ToLower(p)
+	}
+	return p
 }
