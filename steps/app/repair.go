@@ -11,6 +11,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/verify"
 )
 
 // DoctorDeps wires doctor to this machine (or the --simulate GPU report), its commands logged to
@@ -121,7 +122,7 @@ func (s *RepairSession) Run(ctx context.Context, events chan<- doctor.RepairEven
 	deps.Runner = r
 	src := s.src
 	src.LogPath = logPath
-	deps.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
+	deps.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error) {
 		return install.Reinstall(ctx, r, venv, c, src, lines)
 	}
 	res, err := doctor.ApplyRepair(ctx, deps, s.Plan, events)

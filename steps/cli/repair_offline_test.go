@@ -126,6 +126,23 @@ func TestDoctorFixRepairsFromTheCacheWithNoNetwork(t *testing.T) {
 	if !strings.Contains(rep.Repair.Source, "wheel cache") || !strings.Contains(rep.Repair.Source, "no network is needed") {
 		t.Fatalf("the plan should say the wheels come from the cache: %q", rep.Repair.Source)
 	}
+	// torch is imported once after the reinstall (the engine's verify step), not again by the check
+	// after the repair; the log says where the repair's time went, step by step.
+	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("doctor-fix logs: %v", logs)
+	}
+	b, err := os.ReadFile(logs[0])
+	must(t, err)
+	verifies := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "$ ") && strings.Contains(l, "gpuwiz verify (torch)") {
+			verifies++
+		}
+	}
+	if verifies != 1 || !strings.Contains(string(b), "\n# step install: ") || !strings.Contains(string(b), "\n# step uninstall: ") {
+		t.Errorf("the repair's log: %d runs of the verify script (want 1), step times %v:\n%s", verifies, strings.Contains(string(b), "# step install: "), b)
+	}
 }
 
 // The cache is gone: the repair goes to the mirror the lock recorded, not to the official index

@@ -16,10 +16,13 @@ import (
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/vcredist"
+	"gpuwiz/steps/verify"
 )
 
 // ReinstallFunc installs c into the venv through the safe install engine, reporting output lines.
-type ReinstallFunc func(ctx context.Context, venv, python string, c matrix.Candidate, lines chan<- runner.Line) error
+// It returns the engine's own verification of the installed build (nil when it has none), which
+// the check after the repair takes instead of importing the framework a second time.
+type ReinstallFunc func(ctx context.Context, venv, python string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error)
 
 // RepairEvent is progress of ApplyRepair; sends never block (a full channel drops lines, not steps' ends).
 type RepairEvent struct {
@@ -82,6 +85,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	}
 	stepOf, installStep := rep.StepNumbers()
 	var res RepairResult
+	var checked *verify.Report // the engine's verification of what it installed
 	fail := func(step int, title string, err error) (RepairResult, error) {
 		res.Steps = append(res.Steps, StepResult{Title: title, Err: err.Error()})
 		res.Failed = true
@@ -122,7 +126,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 			return fail(installStep, title, errors.New(i18n.T("doctor.apply.no_engine", i18n.D{"Venv": shellquote.Command(runtime.GOOS, rep.Venv)})))
 		}
 		lines, stop := lineSender(send, installStep, total, title)
-		err := d.Reinstall(ctx, rep.Venv, rep.Python, *c, lines)
+		verified, err := d.Reinstall(ctx, rep.Venv, rep.Python, *c, lines)
 		stop()
 		if ctx.Err() != nil {
 			return res, ctx.Err()
@@ -130,6 +134,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		if err != nil {
 			return fail(installStep, title, err)
 		}
+		checked = verified
 		for i, a := range rep.Actions {
 			if a.Engine {
 				res.Steps = append(res.Steps, StepResult{Title: a.Title, OK: true})
@@ -139,7 +144,8 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 		res.Steps = append(res.Steps, StepResult{Title: title, OK: true})
 		send(RepairEvent{Step: installStep, Of: total, Title: title, Done: true})
 	}
-	if err := applyOwnActions(ctx, d, rep, stepOf, total, c != nil, send, &res); err != nil {
+	ran, err := applyOwnActions(ctx, d, rep, stepOf, total, c != nil, send, &res)
+	if err != nil {
 		return res, err
 	}
 	if res.Failed {
@@ -150,7 +156,18 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	}
 	again := i18n.T("doctor.apply.run_again")
 	send(RepairEvent{Step: 0, Of: total, Title: again})
-	after, err := Run(ctx, deps, Options{Venv: rep.Venv, Python: pythonIfNoVenv(rep)})
+	afterDeps := deps
+	if checked != nil && !ran {
+		// The engine verified the build it installed a moment ago, and nothing has changed the venv
+		// since: its report is the framework's own check, not a second import of the framework.
+		afterDeps.Verify = func(ctx context.Context, r runner.Runner, python, framework, channel string) (FrameworkCheck, error) {
+			if framework != checked.Framework {
+				return d.Verify(ctx, r, python, framework, channel)
+			}
+			return frameworkCheckOf(*checked), nil
+		}
+	}
+	after, err := Run(ctx, afterDeps, Options{Venv: rep.Venv, Python: pythonIfNoVenv(rep)})
 	if err != nil {
 		return res, err
 	}
@@ -173,8 +190,9 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 
 // applyOwnActions runs the plan's actions that are not the engine's, holding the venv lock so no
 // gpuwiz install works on the venv meanwhile. afterInstall: the engine already succeeded, so a
-// failure is reported and the rest still run; otherwise the first failure ends the repair.
-func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, total int, afterInstall bool, send func(RepairEvent), res *RepairResult) error {
+// failure is reported and the rest still run; otherwise the first failure ends the repair. ran says
+// whether the plan had any such action (it may have changed the venv after the engine's check).
+func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, total int, afterInstall bool, send func(RepairEvent), res *RepairResult) (ran bool, err error) {
 	first := -1
 	for i, a := range rep.Actions {
 		if !a.Engine && !a.Restore {
@@ -183,7 +201,7 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, tota
 		}
 	}
 	if first < 0 {
-		return nil
+		return false, nil
 	}
 	record := func(step int, title string, err error) {
 		if err == nil {
@@ -201,7 +219,7 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, tota
 		unlock, err := pyenv.Lock(rep.Venv)
 		if err != nil {
 			record(stepOf[first], rep.Actions[first].Title, err)
-			return nil
+			return true, nil
 		}
 		defer unlock()
 	}
@@ -221,14 +239,14 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, tota
 			err = runStep(ctx, d, a.Title, a.Argv, step, total, send)
 		}
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return true, ctx.Err()
 		}
 		record(step, a.Title, err)
 		if res.Failed {
-			return nil
+			return true, nil
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // StepNumbers numbers the plan in the order ApplyRepair runs it, which is also the order the CLI and

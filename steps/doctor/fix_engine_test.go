@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/testkit/pyindex"
+	"gpuwiz/steps/verify"
 )
 
 // engineRig is what `gpuwiz doctor --fix` wires up: the real install engine as the reinstall step
@@ -81,7 +83,7 @@ func newEngineRig(t *testing.T, indexURL string) engineRig {
 	t.Cleanup(func() { logw.Close() })
 	r := runner.New(logw)
 	d.Runner = r
-	d.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
+	d.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error) {
 		return install.Reinstall(ctx, r, venv, c, install.ReinstallOptions{LogPath: logPath}, lines)
 	}
 	return engineRig{deps: d, matrix: m, venv: venv, sp: sp, logPath: logPath}
@@ -216,12 +218,12 @@ func TestRepairRunsOwnStepsOnlyAfterTheEngine(t *testing.T) {
 			Verify: func(context.Context, runner.Runner, string, string, string) (FrameworkCheck, error) {
 				return FrameworkCheck{}, nil
 			}}
-		d.Reinstall = func(context.Context, string, string, matrix.Candidate, chan<- runner.Line) error {
+		d.Reinstall = func(context.Context, string, string, matrix.Candidate, chan<- runner.Line) (*verify.Report, error) {
 			log = append(log, "ENGINE")
 			if engineFails {
-				return fmt.Errorf("install unchanged (the venv holds what it held before)")
+				return nil, fmt.Errorf("install unchanged (the venv holds what it held before)")
 			}
-			return nil
+			return nil, nil
 		}
 		events := make(chan RepairEvent, 256)
 		res, err := ApplyRepair(context.Background(), d, plan, events)
@@ -255,6 +257,37 @@ func TestRepairRunsOwnStepsOnlyAfterTheEngine(t *testing.T) {
 		}
 		if _, err := os.Stat(rep.Leftovers[0]); err != nil {
 			t.Errorf("doctor deleted %s itself (the engine's job): %v", rep.Leftovers[0], err)
+		}
+	}
+
+	// The check after the repair takes the engine's verification of what it installed instead of
+	// importing the framework again, unless one of doctor's own actions ran after the engine.
+	engineOnly := plan
+	engineOnly.Actions = slices.DeleteFunc(slices.Clone(plan.Actions), func(a Action) bool { return !a.Engine })
+	for _, p := range []Repair{engineOnly, plan} {
+		var log []string
+		verifies := 0
+		d := Deps{Runner: recordRunner{&log}, Env: MapEnviron{"PATH": "/usr/bin:/bin"}, FS: OSFS{}, GOOS: "linux",
+			Inspect: func(context.Context, runner.Runner, string) (Inspection, error) {
+				return Inspection{Dists: []Dist{{Name: "torch", Version: "2.6.0", LocalLabel: "+cu126"}}}, nil
+			},
+			Verify: func(context.Context, runner.Runner, string, string, string) (FrameworkCheck, error) {
+				verifies++
+				return FrameworkCheck{Imported: true, Version: "2.6.0+cu126"}, nil
+			}}
+		d.Reinstall = func(context.Context, string, string, matrix.Candidate, chan<- runner.Line) (*verify.Report, error) {
+			return &verify.Report{Framework: "torch", Version: "2.6.0+cu126", Checks: []verify.Check{{ID: "import", OK: true}}}, nil
+		}
+		res, err := ApplyRepair(context.Background(), d, p, nil)
+		if err != nil || res.Failed || res.After == nil {
+			t.Fatalf("repair: %+v %v", res, err)
+		}
+		want := 0
+		if len(p.Actions) != len(engineOnly.Actions) {
+			want = 1 // doctor's own action (the cache purge) ran after the engine: the framework is checked again
+		}
+		if verifies != want || !res.After.FrameworkCheck.Ran || !res.After.FrameworkCheck.Imported || res.After.FrameworkCheck.Version != "2.6.0+cu126" {
+			t.Errorf("%d own actions: the check after ran the framework check %d times (want %d): %+v", len(p.Actions)-len(engineOnly.Actions), verifies, want, res.After.FrameworkCheck)
 		}
 	}
 }

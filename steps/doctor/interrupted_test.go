@@ -11,6 +11,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/verify"
 )
 
 func interruptedReport(t *testing.T) Report {
@@ -59,9 +60,9 @@ func TestInterruptedInstallIsTheFirstFindingAndThePlanPutsBack(t *testing.T) {
 			calls = append(calls, "recover "+venv)
 			return errors.New("backup gone")
 		},
-		Reinstall: func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) error {
+		Reinstall: func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error) {
 			calls = append(calls, "reinstall")
-			return nil
+			return nil, nil
 		}}
 	res, err := ApplyRepair(context.Background(), deps, plan, nil)
 	if err != nil || !res.Failed || strings.Join(calls, ",") != "recover /v" || !strings.Contains(res.Steps[0].Err, "backup gone") {

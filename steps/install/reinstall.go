@@ -13,6 +13,7 @@ import (
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
+	"gpuwiz/steps/verify"
 )
 
 // DefaultLogPath is where a run's log goes when the user names none:
@@ -97,16 +98,16 @@ func (s Source) Describe() string {
 // Reinstall installs c into the existing venv through the same engine as install: plan against
 // what the venv holds now, stage (from the cache when it holds the build: no network at all), back
 // up, swap, verify, restore on failure. Output lines go to lines (dropped when the reader is slow;
-// they stay in the log). It is doctor's ReinstallFunc.
-func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candidate, o ReinstallOptions, lines chan<- runner.Line) error {
+// they stay in the log). It is doctor's ReinstallFunc: it returns the verify step's report.
+func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candidate, o ReinstallOptions, lines chan<- runner.Line) (*verify.Report, error) {
 	v := pyenv.Venv{Root: venv}
 	have, err := pyenv.Inspect(ctx, r, v.Python())
 	if err != nil {
-		return i18n.Wrap(err, i18n.T("install.err.cannot_read", i18n.D{"Venv": venv, "Err": err}))
+		return nil, i18n.Wrap(err, i18n.T("install.err.cannot_read", i18n.D{"Venv": venv, "Err": err}))
 	}
 	p, err := MakePlan(reinstallOptions(venv, c, o), have)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if lines != nil {
 		select {
@@ -136,20 +137,20 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	close(ev)
 	<-done
 	if out.Result == ResultInstalled {
-		return nil
+		return out.Verify, nil
 	}
 	if out.Result == ResultDamaged && len(out.Leftovers) > 0 {
 		var left []string
 		for _, l := range out.Leftovers {
 			left = append(left, leftoverText(l))
 		}
-		return i18n.Wrap(out.Err, i18n.T("install.repair.damaged_left", i18n.D{"Leftovers": i18n.JoinClauses(left), "Err": out.Err}))
+		return nil, i18n.Wrap(out.Err, i18n.T("install.repair.damaged_left", i18n.D{"Leftovers": i18n.JoinClauses(left), "Err": out.Err}))
 	}
 	msg := resultText(out)
 	if out.Err != nil {
-		return i18n.Wrap(out.Err, i18n.T("install.repair.failed", i18n.D{"Result": msg, "Err": out.Err}))
+		return nil, i18n.Wrap(out.Err, i18n.T("install.repair.failed", i18n.D{"Result": msg, "Err": out.Err}))
 	}
-	return errors.New(msg)
+	return nil, errors.New(msg)
 }
 
 // resultText says how a failed repair's install ended, in words.
