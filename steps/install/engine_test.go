@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -169,6 +170,33 @@ func TestKilledInstallRestoresTheOldSet(t *testing.T) {
 				t.Fatalf("import torch after restore: %s", got)
 			}
 		})
+	}
+}
+
+// The uninstall step cannot remove a file (on Windows, a DLL a running Python has loaded): it
+// fails after removing the rest, says what to do, and the old set comes back from the backup.
+func TestFailedUninstallStepPutsTheOldSetBack(t *testing.T) {
+	ix := serve(t)
+	v := userVenv(t)
+	before := freeze(t, v)
+	was := uninstallDist
+	defer func() { uninstallDist = was }()
+	uninstallDist = func(dir string) ([]string, error) {
+		removed, err := was(dir) // every file goes, as far as Windows lets it
+		if err == nil && strings.Contains(filepath.Base(dir), "torchvision") {
+			err = &fs.PathError{Op: "remove", Path: filepath.Join(filepath.Dir(dir), "torchvision", "_C.pyd"), Err: fs.ErrPermission}
+		}
+		return removed, err
+	}
+	_, out, _ := install(t, context.Background(), options(t, v, torchTarget(ix, "cu126"), t.TempDir()), nil)
+	if out.Result != ResultRestored || !out.Restored || out.FailedStep != StepUninstall || !strings.Contains(out.Error, "close it and run gpuwiz again") {
+		t.Fatalf("want the old set restored after the failed uninstall, got %+v", out)
+	}
+	if after := freeze(t, v); after != before {
+		t.Fatalf("pip freeze differs:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	if got := importVersion(t, v, "torch"); got != "2.6.0+cu118" {
+		t.Fatalf("import torch after restore: %s", got)
 	}
 }
 

@@ -182,7 +182,7 @@ func (e *engine) ownUninstall(ctx context.Context, argv []string) (handled bool,
 	}
 	start, files := time.Now(), 0
 	for i, dir := range dirs {
-		removed, err := wheelinst.Uninstall(dir)
+		removed, err := uninstallDist(dir)
 		files += len(removed)
 		if err != nil {
 			return true, i18n.Wrap(err, i18n.T("install.own.uninstall_step_failed", i18n.D{"Dist": names[i], "Err": err}))
@@ -192,6 +192,9 @@ func (e *engine) ownUninstall(ctx context.Context, argv []string) (handled bool,
 		"Seconds": time.Since(start).Round(10 * time.Millisecond).Seconds()})})
 	return true, nil
 }
+
+// uninstallDist removes one dist from its RECORD; a test stands in a file Windows will not delete.
+var uninstallDist = wheelinst.Uninstall
 
 // editable says whether the dist in dir was installed in editable mode (pip install -e), which
 // pip uninstall undoes through its .pth or .egg-link, not RECORD alone.
