@@ -189,7 +189,7 @@ func (e *engine) ownUninstall(ctx context.Context, argv []string) (handled bool,
 		}
 	}
 	e.emitLine(Event{StepID: StepUninstall, Line: i18n.T("install.own.uninstalled", i18n.D{"Dists": strings.Join(names, " "), "Files": files,
-		"Seconds": time.Since(start).Round(10 * time.Millisecond).Seconds()})})
+		"Seconds": time.Since(start).Round(time.Millisecond).Seconds()})})
 	return true, nil
 }
 
@@ -279,7 +279,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 		e.installedWheels = append(e.installedWheels, filepath.Base(w.Path))
 	}
 	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.done", i18n.D{
-		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": i18n.Size(res.Bytes), "Seconds": time.Since(start).Round(10 * time.Millisecond).Seconds()})})
+		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": i18n.Size(res.Bytes), "Seconds": time.Since(start).Round(time.Millisecond).Seconds()})})
 	sec := func(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
 	e.out.InstallerSeconds = map[string]float64{"scheme": sec(schemeTook), "open": sec(res.Phases.Open), "unpack": sec(res.Phases.Unpack),
 		"write": sec(res.Phases.Write), "scripts": sec(res.Phases.Scripts), "record": sec(res.Phases.Record)}
