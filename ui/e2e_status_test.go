@@ -140,28 +140,36 @@ func TestE2EFailedVerifyAndRepairWithErrorsLeftInTmux(t *testing.T) {
 
 // `gpuwiz install` in a terminal shows the download as one line redrawn in place, not a new line
 // at every tenth as it does into a file or a pipe (the command's stdout reaches the terminal
-// through the writers that redact credentials and count what was printed).
+// through the writers that redact credentials and count what was printed); in Chinese too, whose
+// line is wider than its characters.
 func TestE2EInstallCommandRedrawsItsDownloadLineInTmux(t *testing.T) {
 	// 24 MiB at 4 MiB/s a connection: several seconds of progress, every tenth of it reported.
 	r := newStatusRig(t, pyindex.Network{ConnBytesPerSec: 4 << 20}, 24<<20, true)
 	s := startShell(t, r.dir, r.env)
 	s.Resize(160, 60)
-	venv := filepath.Join(r.dir, "cli-env")
-	s.Text(r.bin + " --simulate " + r.rig + " --matrix " + r.matrix + " --sources " + r.sources + " install --framework torch --framework-version 2.6.0" +
-		" --channel cu126 --venv " + venv + " --python python3 --no-pip-upgrade --yes; echo EX\"\"IT=$?")
-	s.Keys("Enter")
-	s.WaitFor("downloaded ", 60*time.Second, "EXIT=")
-	scr := s.WaitFor("EXIT=", 180*time.Second)
-	if !strings.Contains(scr, "EXIT=0") {
-		t.Fatalf("the install failed:\n%s", scr)
-	}
-	var progress []string
-	for _, l := range strings.Split(scr, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "downloaded ") {
-			progress = append(progress, l)
+	for _, lang := range []struct{ code, line, full string }{{"en", "downloaded ", "(100%)"}, {"zh-CN", "已下载 ", "（100%）"}} {
+		s.Keys("C-l")
+		s.Text("clear")
+		s.Keys("Enter")
+		// Each language its own venv and wheel cache: the second install downloads too.
+		venv := filepath.Join(r.dir, "cli-env-"+lang.code)
+		s.Text("XDG_CACHE_HOME=" + filepath.Join(r.dir, "cache-"+lang.code) + " " + r.bin + " --lang " + lang.code + " --simulate " + r.rig + " --matrix " + r.matrix +
+			" --sources " + r.sources + " install --framework torch --framework-version 2.6.0 --channel cu126 --venv " + venv +
+			" --python python3 --no-pip-upgrade --yes; echo EX\"\"IT=$?")
+		s.Keys("Enter")
+		s.WaitFor(lang.line, 60*time.Second, "EXIT=")
+		scr := s.WaitFor("EXIT=", 180*time.Second)
+		if !strings.Contains(scr, "EXIT=0") {
+			t.Fatalf("%s: the install failed:\n%s", lang.code, scr)
 		}
-	}
-	if len(progress) != 1 || !strings.Contains(progress[0], "(100%)") {
-		t.Fatalf("want the download on one line, redrawn up to 100%%; got %d lines:\n%s", len(progress), scr)
+		var progress []string
+		for _, l := range strings.Split(scr, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), lang.line) {
+				progress = append(progress, l)
+			}
+		}
+		if len(progress) != 1 || !strings.Contains(progress[0], lang.full) {
+			t.Fatalf("%s: want the download on one line, redrawn up to 100%%; got %d lines:\n%s", lang.code, len(progress), scr)
+		}
 	}
 }
