@@ -63,9 +63,9 @@ func newBenchCommand(env *Env) *cobra.Command {
 				}
 				python = v.Python()
 			} else {
-				p, err := pyenv.Executable(python)
+				p, err := pythonFlag(python)
 				if err != nil {
-					return Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": python, "Err": err}))
+					return err
 				}
 				python = p
 			}

@@ -18,7 +18,6 @@ import (
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 )
@@ -91,9 +90,9 @@ func newDoctorCommand(env *Env) *cobra.Command {
 				return predictAdd(cmd.Context(), env, cmd.OutOrStdout(), venv, reqFile, idx, src.FindLinks, asJSON)
 			}
 			if python != "" {
-				p, err := pyenv.Executable(python)
+				p, err := pythonFlag(python)
 				if err != nil {
-					return Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": python, "Err": err}))
+					return err
 				}
 				python = p
 			}

@@ -186,9 +186,9 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		}
 		python = in.Path
 	} else if python != "" {
-		p, err := pyenv.Executable(python)
+		p, err := pythonFlag(python)
 		if err != nil {
-			return Usagef("%s", i18n.T("cli.install.python_missing", i18n.D{"Python": python, "Err": err}))
+			return err
 		}
 		python = p
 	}

@@ -24,9 +24,9 @@ func newPythonCmd(env *Env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if explicit != "" {
-				p, err := pyenv.Executable(explicit)
+				p, err := pythonFlag(explicit)
 				if err != nil {
-					return Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": explicit, "Err": err}))
+					return err
 				}
 				explicit = p
 			}

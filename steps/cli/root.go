@@ -20,6 +20,7 @@ import (
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/urls"
 )
 
@@ -237,6 +238,16 @@ func reportError(err error, stderr io.Writer, ctx context.Context) int {
 		return ExitUsage
 	}
 	return ExitFailure
+}
+
+// pythonFlag is --python as an interpreter's absolute path (a path, or a name on PATH such as
+// python3), or a usage error that says which lookup failed.
+func pythonFlag(python string) (string, error) {
+	p, err := pyenv.Executable(python)
+	if err != nil {
+		return "", Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": python, "Err": err}))
+	}
+	return p, nil
 }
 
 // interactive says whether a person can answer a question on the command's stdin: a terminal.

@@ -102,9 +102,9 @@ func newVenvCmd(env *Env) *cobra.Command {
 // (not a venv, not the Store's).
 func chooseBasePython(cmd *cobra.Command, explicit string) (pyenv.Interpreter, error) {
 	if explicit != "" {
-		p, err := pyenv.Executable(explicit)
+		p, err := pythonFlag(explicit)
 		if err != nil {
-			return pyenv.Interpreter{}, Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": explicit, "Err": err}))
+			return pyenv.Interpreter{}, err
 		}
 		explicit = p
 		in, err := pyenv.Describe(cmd.Context(), explicit)
