@@ -355,7 +355,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		return e.backup(ctx)
 	case StepUninstall:
 		e.changed = true
-		if handled, err := e.ownUninstall(ctx, s.Argv); handled {
+		if handled, err := e.ownUninstall(ctx); handled {
 			return err
 		}
 		return e.pip(ctx, s, s.Argv)

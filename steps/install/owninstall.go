@@ -20,6 +20,9 @@ import (
 // staged wheels, as before gpuwiz had its own installer; anything else lets gpuwiz install them.
 const InstallerEnv = "GPUWIZ_INSTALLER"
 
+// pipAskedFor says whether GPUWIZ_INSTALLER=pip asks for pip to install and uninstall everything.
+func pipAskedFor() bool { return strings.EqualFold(os.Getenv(InstallerEnv), "pip") }
+
 // UnpackedDir is the cache of unpacked wheels beside the wheel cache: a wheel installed once is
 // installed again by hard links (see steps/wheelinst).
 func UnpackedDir(cache string) string { return filepath.Join(cache, "unpacked") }
@@ -101,7 +104,7 @@ type schemeQuery struct {
 // not change before the install step (pip was upgraded, if at all, before the stage), and its
 // Python start is then off the install step's path.
 func (e *engine) askScheme(ctx context.Context) {
-	if e.scheme != nil || strings.EqualFold(os.Getenv(InstallerEnv), "pip") {
+	if e.scheme != nil || pipAskedFor() {
 		return
 	}
 	q := &schemeQuery{done: make(chan struct{})}
@@ -154,14 +157,13 @@ func installedDists(scheme wheelinst.Scheme) map[string]string {
 	return installed
 }
 
-// ownUninstall is the uninstall step done by gpuwiz: each dist the step names goes as pip uninstall
+// ownUninstall is the uninstall step done by gpuwiz: each dist of the plan's Uninstall goes as pip uninstall
 // removes it, from its RECORD (the backup step already holds its files, so a failure is put back
 // like pip's). A dist that is not installed is skipped, as pip skips it. handled is false when pip
 // should do it: asked for pip, the venv's paths not known, or a dist without RECORD or installed
 // in editable mode.
-func (e *engine) ownUninstall(ctx context.Context, argv []string) (handled bool, err error) {
-	y := slices.Index(argv, "-y")
-	if strings.EqualFold(os.Getenv(InstallerEnv), "pip") || y < 0 || !slices.Contains(argv, "uninstall") {
+func (e *engine) ownUninstall(ctx context.Context) (handled bool, err error) {
+	if pipAskedFor() {
 		return false, nil
 	}
 	scheme, err := e.schemeOf(ctx, e.python())
@@ -170,7 +172,7 @@ func (e *engine) ownUninstall(ctx context.Context, argv []string) (handled bool,
 	}
 	installed := installedDists(scheme)
 	var names, dirs []string
-	for _, n := range argv[y+1:] {
+	for _, n := range e.plan.Uninstall {
 		dir, ok := installed[pep.Normalize(n)]
 		if !ok {
 			continue
@@ -217,7 +219,7 @@ func editable(dir string) bool {
 // cache by hard links where it can. handled is false when gpuwiz's installer does not take this
 // install (asked for pip, pip too old to report, a wheel it does not handle): pip then does it.
 func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, err error) {
-	if strings.EqualFold(os.Getenv(InstallerEnv), "pip") || len(argv) < 5 || argv[3] != "install" {
+	if pipAskedFor() || len(argv) < 5 || argv[3] != "install" {
 		return false, nil
 	}
 	if e.plan.PipVersion != "" && pipOlderThan(e.plan.PipVersion, "22.2") {
@@ -281,10 +283,11 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.done", i18n.D{
 		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": i18n.Size(res.Bytes), "Seconds": time.Since(start).Round(time.Millisecond).Seconds()})})
 	sec := func(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
-	e.out.InstallerSeconds = map[string]float64{"scheme": sec(schemeTook), "open": sec(res.Phases.Open), "unpack": sec(res.Phases.Unpack),
+	t := map[string]float64{"scheme": sec(schemeTook), "open": sec(res.Phases.Open), "unpack": sec(res.Phases.Unpack),
 		"write": sec(res.Phases.Write), "scripts": sec(res.Phases.Scripts), "record": sec(res.Phases.Record)}
-	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.phases", i18n.D{"Scheme": sec(schemeTook), "Open": sec(res.Phases.Open), "Unpack": sec(res.Phases.Unpack),
-		"Write": sec(res.Phases.Write), "Scripts": sec(res.Phases.Scripts), "Record": sec(res.Phases.Record)})})
+	e.out.InstallerSeconds = t
+	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.phases", i18n.D{"Scheme": t["scheme"], "Open": t["open"], "Unpack": t["unpack"],
+		"Write": t["write"], "Scripts": t["scripts"], "Record": t["record"]})})
 	return true, nil
 }
 
