@@ -100,17 +100,19 @@ func Uninstall(infoDir string) ([]string, error) {
 		unchecked = append(unchecked, d)
 	}
 	sort.Slice(unchecked, func(i, j int) bool { return len(unchecked[i]) < len(unchecked[j]) })
-	var whole []string
-	under := func(p string) bool {
-		for _, w := range whole {
-			if strings.HasPrefix(normcase(p), normcase(w)+string(filepath.Separator)) {
-				return true
+	// whole holds the folders that go whole, each as the file system compares it with a separator
+	// after it (so that "torch" is not a prefix of "torchvision").
+	whole := map[string]string{}
+	wholeOf := func(key string) string {
+		for prefix := range whole {
+			if strings.HasPrefix(key, prefix) {
+				return prefix
 			}
 		}
-		return false
+		return ""
 	}
 	for _, d := range unchecked {
-		if under(d) {
+		if wholeOf(normcase(d)) != "" {
 			continue
 		}
 		all := true
@@ -128,7 +130,7 @@ func Uninstall(infoDir string) ([]string, error) {
 			return nil
 		})
 		if all {
-			whole = append(whole, d)
+			whole[normcase(d)+string(filepath.Separator)] = d
 		}
 	}
 	var removed []string
@@ -138,8 +140,10 @@ func Uninstall(infoDir string) ([]string, error) {
 			firstErr = err
 		}
 	}
-	for _, p := range files {
-		if under(p) {
+	inWhole := map[string][]string{}
+	for key, p := range files {
+		if w := wholeOf(key); w != "" {
+			inWhole[w] = append(inWhole[w], p)
 			continue
 		}
 		err := remove(p)
@@ -148,23 +152,15 @@ func Uninstall(infoDir string) ([]string, error) {
 		}
 		keep(err)
 	}
-	for _, w := range whole {
-		for _, p := range files {
-			if strings.HasPrefix(normcase(p), normcase(w)+string(filepath.Separator)) {
+	for prefix, d := range whole {
+		err := removeAll(d)
+		keep(err)
+		for _, p := range inWhole[prefix] {
+			// A folder that went only in part: the list names what did go.
+			if _, serr := os.Lstat(p); err == nil || errors.Is(serr, fs.ErrNotExist) {
 				removed = append(removed, p)
 			}
 		}
-		keep(removeAll(w))
-	}
-	if firstErr != nil {
-		// What could not go is still there: the list names only what did.
-		kept := removed[:0]
-		for _, p := range removed {
-			if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-				kept = append(kept, p)
-			}
-		}
-		removed = kept
 	}
 	sort.Strings(removed)
 	return removed, firstErr
