@@ -16,7 +16,7 @@ import (
 // objects, and two small ones. GPUWIZ_BENCH_MB sets the big wheel's size (default 200);
 // GPUWIZ_BENCH_BIG_WHEELS adds more wheels of that size made of shared objects only, as the nvidia-*
 // wheels beside torch are (default 0).
-func benchFamily(b *testing.B, dir string) []string {
+func benchFamily(b testing.TB, dir string) []string {
 	mb := 200
 	if v, err := strconv.Atoi(os.Getenv("GPUWIZ_BENCH_MB")); err == nil && v > 0 {
 		mb = v
@@ -57,14 +57,7 @@ func benchFamily(b *testing.B, dir string) []string {
 //
 //	GPUWIZ_BENCH_MB=500 go test ./steps/wheelinst -run '^$' -bench InstallStep -benchtime 3x
 func BenchmarkInstallStep(b *testing.B) {
-	base := b.TempDir()
-	wheels := filepath.Join(base, "wheels")
-	os.MkdirAll(wheels, 0o755)
-	paths := benchFamily(b, wheels)
-	var ws []Wheel
-	for _, p := range paths {
-		ws = append(ws, Wheel{Path: p, SHA256: sha(b, p), Requested: true})
-	}
+	base, wheels, paths, ws := staged(b, benchFamily)
 	venv := filepath.Join(base, "venv")
 	fresh := func(b *testing.B) string {
 		b.StopTimer()
@@ -146,14 +139,9 @@ func BenchmarkInstallStep(b *testing.B) {
 //
 //	GPUWIZ_BENCH_MB=100 go test ./steps/wheelinst -run '^$' -bench Uninstall -benchtime 3x
 func BenchmarkUninstall(b *testing.B) {
-	base := b.TempDir()
-	wheels := filepath.Join(base, "wheels")
-	os.MkdirAll(wheels, 0o755)
-	paths := benchFamily(b, wheels)
-	var ws []Wheel
+	base, _, paths, ws := staged(b, benchFamily)
 	var names []string
 	for _, p := range paths {
-		ws = append(ws, Wheel{Path: p, SHA256: sha(b, p), Requested: true})
 		names = append(names, strings.SplitN(filepath.Base(p), "-", 2)[0])
 	}
 	venv := filepath.Join(base, "venv")

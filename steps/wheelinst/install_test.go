@@ -81,7 +81,7 @@ func newVenv(t *testing.T, dir string) string {
 
 // familyWheels is a torch-like family: a platlib package with an executable shared object, a
 // console script and a GUI script, a data script with #!python, data files, a purelib dependency.
-func familyWheels(t *testing.T, dir string) []string {
+func familyWheels(t testing.TB, dir string) []string {
 	return []string{
 		buildWheel(t, dir, "fakelib", "2.1.0+cu126", "py3-none-any", false, []member{
 			{name: "fakelib/__init__.py", body: "def main():\n    print('fakelib main ok')\n    return 0\n"},
@@ -100,6 +100,19 @@ func familyWheels(t *testing.T, dir string) []string {
 			{name: "fakedep/sub/mod.py", body: "Y = 2\n"},
 		}),
 	}
+}
+
+// staged builds a family's wheels with build into base/wheels and returns that folder, the
+// wheels' paths and the wheels as Install takes them (requested, with their sha256).
+func staged(t testing.TB, build func(testing.TB, string) []string) (base, wheels string, paths []string, ws []Wheel) {
+	base = t.TempDir()
+	wheels = filepath.Join(base, "wheels")
+	os.MkdirAll(wheels, 0o755)
+	paths = build(t, wheels)
+	for _, p := range paths {
+		ws = append(ws, Wheel{Path: p, SHA256: sha(t, p), Requested: true})
+	}
+	return base, wheels, paths, ws
 }
 
 // tree lists every file under root with its content hash and permission bits, skipping bytecode.
@@ -134,10 +147,7 @@ func TestInstallEqualsPip(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the venv layout below is POSIX")
 	}
-	base := t.TempDir()
-	wheels := filepath.Join(base, "wheels")
-	os.MkdirAll(wheels, 0o755)
-	paths := familyWheels(t, wheels)
+	base, wheels, _, ws := staged(t, familyWheels)
 	// pip and gpuwiz install into a venv at the same path, one after the other, so that launchers
 	// and RECORD lines that name the interpreter can be compared byte for byte.
 	root := filepath.Join(base, "venv")
@@ -146,10 +156,6 @@ func TestInstallEqualsPip(t *testing.T) {
 	want := snapshot(t, root)
 
 	ctx := context.Background()
-	var ws []Wheel
-	for _, p := range paths {
-		ws = append(ws, Wheel{Path: p, SHA256: sha(t, p), Requested: true})
-	}
 	fresh := func() string {
 		os.RemoveAll(root)
 		return newVenv(t, root)

@@ -47,10 +47,7 @@ func TestUninstallEqualsPip(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the venv layout below is POSIX")
 	}
-	base := t.TempDir()
-	wheels := filepath.Join(base, "wheels")
-	os.MkdirAll(wheels, 0o755)
-	paths := familyWheels(t, wheels)
+	base, wheels, _, ws := staged(t, familyWheels)
 	root := filepath.Join(base, "venv")
 	ctx := context.Background()
 	// prepare installs the family (by pip or by gpuwiz), imports it so Python writes bytecode, and
@@ -61,10 +58,6 @@ func TestUninstallEqualsPip(t *testing.T) {
 		if byPip {
 			pipInstall(t, py, wheels, "fakelib==2.1.0+cu126", "fakedep==1.0")
 		} else {
-			var ws []Wheel
-			for _, p := range paths {
-				ws = append(ws, Wheel{Path: p, SHA256: sha(t, p), Requested: true})
-			}
 			s, err := SchemeOf(ctx, CommandPython(py))
 			if err != nil {
 				t.Fatal(err)
