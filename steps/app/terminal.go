@@ -7,9 +7,9 @@ import (
 	"golang.org/x/term"
 )
 
-// Terminal is the terminal behind a reader or writer: an *os.File on one, or a reader or writer
-// that wraps one and hands it out with Unwrap (the CLI redacts credentials from and counts what
-// commands print, so a command's stdout is such a writer). Both front ends ask it: the wizard
+// Terminal is the terminal behind stdin or stdout: an *os.File on one, or a writer that wraps one
+// and hands it out with Unwrap (the CLI redacts credentials from and counts what commands print,
+// so a command's stdout is such a writer). Both front ends ask it: the wizard
 // needs a terminal to draw on, the commands redraw a progress line in place and ask before
 // changing a venv only on one.
 func Terminal(x any) (*os.File, bool) {
@@ -18,8 +18,6 @@ func Terminal(x any) (*os.File, bool) {
 		case *os.File:
 			return v, IsTerminal(v)
 		case interface{ Unwrap() io.Writer }:
-			x = v.Unwrap()
-		case interface{ Unwrap() io.Reader }:
 			x = v.Unwrap()
 		default:
 			return nil, false
