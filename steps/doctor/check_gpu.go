@@ -12,13 +12,25 @@ func checkNoDriver(e *Evidence) []Finding {
 	if e.GPU.Available {
 		return nil
 	}
-	backend := e.GPU.Backend
-	if backend == "none" {
-		backend = "" // the GPU report's word for no backend reads as the language's "none"
+	// What was tried and what the system lists, one line each; the advice is the fix, said once.
+	var ev []string
+	for _, a := range e.GPU.LookedFor {
+		ev = append(ev, i18n.T("doctor.no_driver.looked", i18n.D{"Attempt": a.Label()}))
 	}
-	ev := []string{i18n.T("doctor.no_driver.backend", i18n.D{"Backend": orNone(backend)})}
-	if e.GPU.Message != "" {
-		ev = append(ev, e.GPU.Message)
+	for _, a := range e.GPU.Adapters {
+		ev = append(ev, i18n.T("doctor.no_driver.adapter", i18n.D{"Card": a.Label()}))
+	}
+	if len(ev) == 0 {
+		// A report that says nothing of how it looked (a --simulate file): its own words, or its backend.
+		if e.GPU.Message != "" {
+			ev = append(ev, e.GPU.Message)
+		} else {
+			backend := e.GPU.Backend
+			if backend == "none" {
+				backend = "" // the GPU report's word for no backend reads as the language's "none"
+			}
+			ev = append(ev, i18n.T("doctor.no_driver.backend", i18n.D{"Backend": orNone(backend)}))
+		}
 	}
 	if e.GPUError != "" {
 		ev = append(ev, i18n.T("doctor.no_driver.probe_error", i18n.D{"Err": e.GPUError}))

@@ -22,6 +22,9 @@ func TestNoDriverNamesTheCardFromItsPCIID(t *testing.T) {
 	if err != nil || r.Available || len(r.Adapters) != 3 {
 		t.Fatalf("report %+v, %v", r, err)
 	}
+	if len(r.LookedFor) != 1 || r.LookedFor[0].Backend != "NVML" || r.LookedFor[0].Why != ErrNoGPU.Error() {
+		t.Errorf("looked for %+v, want the one NVML attempt with its error", r.LookedFor)
+	}
 	if a := r.Adapters[0]; a.Name != "GeForce RTX 3060 Lite Hash Rate" || a.Chip != "GA106" || a.Architecture != "Ampere" || a.ComputeCapability != "8.6" {
 		t.Errorf("RTX 3060: %+v", a)
 	}

@@ -75,7 +75,8 @@ func newChain(b []namedProber, adapters AdapterLister) *chain {
 }
 
 func (c *chain) Probe(ctx context.Context) (Report, error) {
-	var looked, fellBack []string
+	var looked []Attempt
+	var fellBack []string
 	for _, b := range c.backends {
 		if err := ctx.Err(); err != nil {
 			return Report{}, err
@@ -93,7 +94,7 @@ func (c *chain) Probe(ctx context.Context) (Report, error) {
 		if err != nil {
 			why = err.Error()
 		}
-		looked = append(looked, i18n.T("gpu.chain.looked", i18n.D{"Backend": b.what, "Why": why}))
+		looked = append(looked, Attempt{Backend: b.what, Why: why})
 		fellBack = append(fellBack, i18n.T("gpu.chain.fell_back", i18n.D{"Backend": b.what, "Why": why}))
 	}
 	r := noDriverReport(looked, nvidiaAdapters(c.adapters))

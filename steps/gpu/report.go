@@ -5,6 +5,8 @@ package gpu
 import (
 	"context"
 	"time"
+
+	"gpuwiz/steps/i18n"
 )
 
 // Report is everything the probe learned about the driver and the cards.
@@ -21,8 +23,22 @@ type Report struct {
 	// Adapters are NVIDIA cards the operating system lists on the PCI bus when no driver answers
 	// (Available false), named from their PCI device ids.
 	Adapters []Adapter `json:"adapters,omitempty"`
+	// LookedFor are the ways the probe tried when no driver answered (Available false), each with
+	// why it gave nothing, in the order tried.
+	LookedFor []Attempt `json:"looked_for,omitempty"`
 	Warnings []string  `json:"warnings,omitempty"`
 	Timings  *Timings  `json:"timings,omitempty"` // only with `gpuwiz gpu --timings`
+}
+
+// Attempt is one way of reading the driver that gave nothing: NVML from its library, nvidia-smi.
+type Attempt struct {
+	Backend string `json:"backend"` // "NVML (libnvidia-ml.so.1)", "nvidia-smi (on PATH)"
+	Why     string `json:"why"`     // the error it gave, or the language's "no answer"
+}
+
+// Label is the attempt in words: "nvidia-smi (on PATH): not found on PATH".
+func (a Attempt) Label() string {
+	return i18n.T("gpu.chain.looked", i18n.D{"Backend": a.Backend, "Why": a.Why})
 }
 
 // Timings say where the probe's time went, in milliseconds.
