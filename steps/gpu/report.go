@@ -26,8 +26,8 @@ type Report struct {
 	// LookedFor are the ways the probe tried when no driver answered (Available false), each with
 	// why it gave nothing, in the order tried.
 	LookedFor []Attempt `json:"looked_for,omitempty"`
-	Warnings []string  `json:"warnings,omitempty"`
-	Timings  *Timings  `json:"timings,omitempty"` // only with `gpuwiz gpu --timings`
+	Warnings  []string  `json:"warnings,omitempty"`
+	Timings   *Timings  `json:"timings,omitempty"` // only with `gpuwiz gpu --timings`
 }
 
 // Attempt is one way of reading the driver that gave nothing: NVML from its library, nvidia-smi.
