@@ -52,7 +52,7 @@ func (s *checkScreen) ident() screenID { return s.id }
 func (s *checkScreen) Title() string   { return i18n.T("ui.check.title") }
 func (s *checkScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-3, 1) // the "more" line and the quit hint below
+	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the quit hint below
 	s.vp.SetContent(s.body())
 }
 func (s *checkScreen) ShortHelp() []key.Binding {

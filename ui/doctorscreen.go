@@ -41,7 +41,7 @@ func (s *doctorScreen) ident() screenID { return s.id }
 func (s *doctorScreen) Title() string   { return i18n.T("ui.doctor.title") }
 func (s *doctorScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-3, 1) // the plan line and the "more" line below
+	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the plan line below
 	s.refresh()
 }
 func (s *doctorScreen) ShortHelp() []key.Binding {

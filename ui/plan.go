@@ -44,7 +44,7 @@ func (s *planScreen) ident() screenID { return s.id }
 func (s *planScreen) Title() string   { return i18n.T("ui.plan.title") }
 func (s *planScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-3, 1) // the confirm line and the "more" line below
+	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the confirm line below
 	s.refresh()
 }
 func (s *planScreen) runnable() bool { return s.plan != nil && len(s.plan.Steps) > 0 }

@@ -151,7 +151,7 @@ func (m *Model) resize() {
 	// height decides: measured again until it holds (twice at most in practice).
 	for range 3 {
 		m.footerH = lipgloss.Height(m.footer())
-		m.c.Width, m.c.Height = m.width-2, max(m.height-3-m.footerH, 1)
+		m.c.Width, m.c.Height = m.width-2, max(m.height-2-m.footerH, 1) // the title and its rule above
 		if lipgloss.Height(m.footer()) == m.footerH {
 			break
 		}

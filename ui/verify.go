@@ -43,7 +43,7 @@ func (s *verifyScreen) ident() screenID { return s.id }
 func (s *verifyScreen) Title() string   { return i18n.T("ui.verify.title") }
 func (s *verifyScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-3, 1) // the verdict and the "more" line below
+	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the verdict below
 	s.refresh()
 }
 func (s *verifyScreen) ShortHelp() []key.Binding {
