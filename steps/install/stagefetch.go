@@ -209,36 +209,20 @@ func recordFetched(dir, from string, files []fetch.File) error {
 
 // reportProgress sends the counters as progress events until stop is called, and once more at the end.
 func (e *engine) reportProgress(stepID string, c *fetch.Counters) (stop func()) {
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	send := func() {
-		st := c.Stats()
-		e.emitLine(Event{StepID: stepID, Progress: &runner.Progress{Done: st.Done, Total: st.Total, BytesPerSec: st.BytesPerSec, ETASeconds: st.ETA.Seconds()}})
-	}
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(progressEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				send()
-			case <-done:
-				send()
-				return
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
+	return e.sendProgress(stepID, c, false)
 }
 
 // reportProgressIf is reportProgress for counters that may stay empty (the resolve's whole
 // downloads): nothing is sent while no file is counted.
 func (e *engine) reportProgressIf(stepID string, c *fetch.Counters) (stop func()) {
+	return e.sendProgress(stepID, c, true)
+}
+
+func (e *engine) sendProgress(stepID string, c *fetch.Counters, onlyCounted bool) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	send := func() {
-		if st := c.Stats(); st.Files > 0 {
+		if st := c.Stats(); !onlyCounted || st.Files > 0 {
 			e.emitLine(Event{StepID: stepID, Progress: &runner.Progress{Done: st.Done, Total: st.Total, BytesPerSec: st.BytesPerSec, ETASeconds: st.ETA.Seconds()}})
 		}
 	}
