@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"crypto/sha256"
 	"encoding/json"
-	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +10,7 @@ import (
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/testkit/filetree"
 	"gpuwiz/steps/testkit/pyindex"
 )
 
@@ -47,31 +45,13 @@ func addIndex(t *testing.T) *pyindex.Index {
 
 // venvFiles is every file of the venv with its content hash (bytecode left out).
 func venvFiles(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.Contains(p, "__pycache__") {
-			return nil
-		}
-		b, _ := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		out[rel] = fmt.Sprintf("%x", sha256.Sum256(b))
-		return nil
-	})
-	return out
+	return filetree.Sums(t, root, filetree.Options{}, root)
 }
 
 func sameFiles(t *testing.T, what string, before, after map[string]string) {
 	t.Helper()
-	for k, v := range before {
-		if after[k] != v {
-			t.Errorf("%s: changed or gone: %s", what, k)
-		}
-	}
-	for k := range after {
-		if _, ok := before[k]; !ok {
-			t.Errorf("%s: new file: %s", what, k)
-		}
+	for _, d := range filetree.Diff(before, after) {
+		t.Errorf("%s: %s", what, d)
 	}
 }
 

@@ -3,22 +3,19 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"gpuwiz/steps/install"
+	"gpuwiz/steps/testkit/filetree"
 	"gpuwiz/steps/testkit/pyindex"
 )
 
@@ -70,53 +67,10 @@ func switchIndex(t *testing.T) *pyindex.Index {
 	return pyindex.ServeWith(t, chans, pyindex.Network{ConnBytesPerSec: 200 << 20, Latency: 20 * time.Millisecond})
 }
 
-// venvFileSums is every file of the venv but its state folder and bytecode caches, by path, with its
-// sha256 (a link with its target).
+// venvFileSums is every file and folder of the venv but its state folder, by path, with its sha256
+// (a link with its target, bytecode caches as folders only).
 func venvFileSums(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		switch {
-		case de.IsDir() && (rel == ".gpuwiz" || de.Name() == "__pycache__"):
-			return filepath.SkipDir
-		case de.IsDir():
-			out[rel+"/"] = "dir"
-			return nil
-		case de.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			out[rel] = "-> " + target
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(b)
-		out[rel] = hex.EncodeToString(sum[:])
-		return nil
-	})
-	must(t, err)
-	return out
-}
-
-func filesDiff(before, after map[string]string) []string {
-	var d []string
-	for p, h := range before {
-		if after[p] != h {
-			d = append(d, "changed or missing: "+p)
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			d = append(d, "extra: "+p)
-		}
-	}
-	slices.Sort(d)
-	return d
+	return filetree.Sums(t, root, filetree.Options{Dirs: true, Skip: []string{".gpuwiz"}}, root)
 }
 
 // buildGpuwiz builds the real binary.
@@ -196,7 +150,7 @@ func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
 	if j, _ := install.ReadJournal(g.venv); j == nil || j.Open() || j.Result != install.ResultRestored {
 		t.Fatalf("after SIGTERM the journal should be closed, restored: %+v", j)
 	}
-	if d := filesDiff(before, venvFileSums(t, g.venv)); len(d) > 0 {
+	if d := filetree.Diff(before, venvFileSums(t, g.venv)); len(d) > 0 {
 		t.Fatalf("after SIGTERM the venv differs from before the switch:\n%s", strings.Join(d, "\n"))
 	}
 	t.Logf("SIGTERM, restored: %.1fs", time.Since(t0).Seconds())
@@ -247,7 +201,7 @@ func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
 		t.Fatalf("doctor --fix: exit %d\n%s\n%s", code, out, stderr)
 	}
 	t.Logf("doctor --fix: %.1fs", time.Since(t0).Seconds())
-	if d := filesDiff(before, venvFileSums(t, g.venv)); len(d) > 0 {
+	if d := filetree.Diff(before, venvFileSums(t, g.venv)); len(d) > 0 {
 		t.Fatalf("the venv differs from before the switch:\n%s", strings.Join(d, "\n"))
 	}
 	j, _ = install.ReadJournal(g.venv)

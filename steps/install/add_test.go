@@ -2,10 +2,7 @@ package install
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +12,7 @@ import (
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/filetree"
 	"gpuwiz/steps/testkit/pyindex"
 )
 
@@ -48,31 +46,13 @@ func projectIndex(t *testing.T) *pyindex.Index {
 
 // siteTree is every file of the venv with its content hash (bytecode left out).
 func siteTree(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.Contains(p, "__pycache__") {
-			return nil
-		}
-		b, _ := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		out[rel] = fmt.Sprintf("%x", sha256.Sum256(b))
-		return nil
-	})
-	return out
+	return filetree.Sums(t, root, filetree.Options{}, root)
 }
 
 func sameTree(t *testing.T, before, after map[string]string) {
 	t.Helper()
-	for k, v := range before {
-		if after[k] != v {
-			t.Errorf("changed or gone: %s", k)
-		}
-	}
-	for k := range after {
-		if _, ok := before[k]; !ok {
-			t.Errorf("new file: %s", k)
-		}
+	for _, d := range filetree.Diff(before, after) {
+		t.Error(d)
 	}
 }
 

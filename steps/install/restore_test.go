@@ -2,73 +2,20 @@ package install
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"gpuwiz/steps/shellquote"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/shellquote"
+	"gpuwiz/steps/testkit/filetree"
 )
 
-// tree is every file under the venv's site-packages and scripts folder, by path, with its sha256.
-// Bytecode caches are listed as folders only: Python rewrites them whenever it runs (pip's own
-// modules included), whatever gpuwiz does.
+// tree is every file and folder under the venv's site-packages and scripts folder, by path, with
+// its sha256 (bytecode caches as folders only).
 func tree(t *testing.T, v pyenv.Venv) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	dirs := append(venvSiteDirs(v.Root), v.BinDir())
-	for _, d := range dirs {
-		err := filepath.WalkDir(d, func(p string, de fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(v.Root, p)
-			if de.IsDir() {
-				out[rel+"/"] = "dir"
-				return nil
-			}
-			if de.Type()&fs.ModeSymlink != 0 {
-				target, _ := os.Readlink(p)
-				out[rel] = "-> " + target
-				return nil
-			}
-			if filepath.Base(filepath.Dir(p)) == "__pycache__" {
-				return nil
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(b)
-			out[rel] = hex.EncodeToString(sum[:])
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
-}
-
-func treeDiff(before, after map[string]string) []string {
-	var d []string
-	for p, h := range before {
-		if after[p] != h {
-			d = append(d, "changed or missing: "+p)
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			d = append(d, "extra: "+p)
-		}
-	}
-	slices.Sort(d)
-	return d
+	return filetree.Sums(t, v.Root, filetree.Options{Dirs: true}, append(venvSiteDirs(v.Root), v.BinDir())...)
 }
 
 // pip installs torch, torchvision and a new dependency, then fails on a torchaudio without a RECORD,
@@ -90,7 +37,7 @@ func TestMidInstallFailureInAnExistingVenvRestoresEveryFile(t *testing.T) {
 	if !hasState(events, "restore", StateDone) {
 		t.Fatalf("no restore event: %+v", events)
 	}
-	if d := treeDiff(beforeTree, tree(t, v)); len(d) > 0 {
+	if d := filetree.Diff(beforeTree, tree(t, v)); len(d) > 0 {
 		t.Fatalf("site-packages differs from before the run:\n%s", strings.Join(d, "\n"))
 	}
 	if after := freeze(t, v); after != beforeFreeze {

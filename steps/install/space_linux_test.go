@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gpuwiz/steps/testkit/filetree"
 	"gpuwiz/steps/testkit/pyindex"
 )
 
@@ -71,7 +72,7 @@ func TestSmallDriveRefusedThenFilledMidRun(t *testing.T) {
 	if !strings.Contains(out.Error, "filled up") || !strings.Contains(strings.ToLower(out.Error), "no space left on device") {
 		t.Fatalf("the error should say the drive filled up, with the installer's words: %s", out.Error)
 	}
-	if d := treeDiff(beforeTree, tree(t, v)); len(d) > 0 {
+	if d := filetree.Diff(beforeTree, tree(t, v)); len(d) > 0 {
 		t.Fatalf("site-packages differs from before the run:\n%s", strings.Join(d, "\n"))
 	}
 	if after := freeze(t, v); after != before {
