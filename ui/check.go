@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/hashicorp/go-version"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
@@ -127,7 +129,8 @@ func (s *checkScreen) body() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// compatibleByChannel lists, per channel, the versions that run here: "cu126  2.6.0 2.7.1".
+// compatibleByChannel lists, per channel, the versions that run here, newest first:
+// "cu126  2.7.1 2.6.0". The channels keep the selection's order (the recommended one first).
 func compatibleByChannel(sel matrix.Selection) []string {
 	var order []string
 	versions := map[string][]string{}
@@ -143,12 +146,23 @@ func compatibleByChannel(sel matrix.Selection) []string {
 	out := make([]string, 0, len(order))
 	for _, ch := range order {
 		v := versions[ch]
+		slices.SortStableFunc(v, newestFirst)
 		if len(v) > 6 {
 			v = append(v[:6:6], "...")
 		}
 		out = append(out, i18n.Pad(ch, 7)+" "+strings.Join(v, " "))
 	}
 	return out
+}
+
+// newestFirst orders framework versions newest first ("3.4.0" before "3.3.1").
+func newestFirst(a, b string) int {
+	va, ea := version.NewVersion(a)
+	vb, eb := version.NewVersion(b)
+	if ea != nil || eb != nil {
+		return strings.Compare(b, a)
+	}
+	return vb.Compare(va)
 }
 
 // View keeps the way out in sight under the list, however long it is.

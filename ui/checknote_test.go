@@ -26,3 +26,18 @@ func TestCheckScreenSaysWhyABuildIsUnverified(t *testing.T) {
 		t.Fatal("other notes must pass unchanged")
 	}
 }
+
+// A row of the check screen lists a channel's versions newest first, even when the recommendation
+// put a verified older version before an unverified newer one ("3.3.1 3.4.0 3.2.2" read as a typo).
+func TestCheckScreenListsEachChannelNewestFirst(t *testing.T) {
+	cand := func(v, ch string) matrix.Candidate {
+		return matrix.Candidate{Framework: "paddle", FrameworkVersion: v, Channel: ch, Compatible: true}
+	}
+	sel := matrix.Selection{Candidates: []matrix.Candidate{cand("3.3.1", "cu126"), cand("3.4.0", "cu126"), cand("3.2.2", "cu126"),
+		cand("3.10.0", "cu126"), cand("3.0.0", "cu118"), {FrameworkVersion: "9.9.9", Channel: "cu118"}}}
+	got := compatibleByChannel(sel)
+	want := []string{"cu126   3.10.0 3.4.0 3.3.1 3.2.2", "cu118   3.0.0"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
