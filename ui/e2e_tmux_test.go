@@ -25,11 +25,7 @@ type e2eRig struct {
 func torchWheels(t *testing.T, dir, channel, cuda string, pad int) []string {
 	spec := pyindex.StubSpec{Version: "2.6.0+" + channel, CUDA: cuda, ArchList: []string{"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"},
 		DeviceName: "NVIDIA GeForce RTX 3060", CudaAvailable: true, CuDNN: 90100, Capability: "8.6", DeviceCount: 1}
-	return []string{
-		buildWheel(t, dir, "torch", "2.6.0+"+channel, pyindex.TorchStub(spec), pad),
-		buildWheel(t, dir, "torchvision", "0.21.0+"+channel, map[string]string{"torchvision/__init__.py": "__version__ = '0.21.0+" + channel + "'\n"}, 0),
-		buildWheel(t, dir, "torchaudio", "2.6.0+"+channel, map[string]string{"torchaudio/__init__.py": "__version__ = '2.6.0+" + channel + "'\n"}, 0),
-	}
+	return pyindex.TorchFamily(t, dir, spec, pad)
 }
 
 func paddleStub(t *testing.T, cuda string) map[string]string {

@@ -28,11 +28,7 @@ func addIndex(t *testing.T) *pyindex.Index {
 		return p
 	}
 	chans := map[string][]string{
-		"cu126": {
-			build("torch", "2.6.0+cu126", pyindex.TorchStub(spec)),
-			build("torchvision", "0.21.0+cu126", map[string]string{"torchvision/__init__.py": "__version__ = '0.21.0+cu126'\n"}),
-			build("torchaudio", "2.6.0+cu126", map[string]string{"torchaudio/__init__.py": "__version__ = '2.6.0+cu126'\n"}),
-		},
+		"cu126": pyindex.TorchFamily(t, dir, spec, 0),
 		"pypi": {
 			build("torch", "2.7.0", pyindex.TorchStub(pyindex.StubSpec{Version: "2.7.0"})),
 			build("projx", "1.0", map[string]string{"projx/__init__.py": "X = 1\n"}, "torch>=2.0", "gpuwiz-dep"),

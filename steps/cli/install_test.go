@@ -27,21 +27,7 @@ func cliIndex(t *testing.T) *pyindex.Index {
 	t.Helper()
 	dir := t.TempDir()
 	spec := pyindex.StubSpec{Version: "2.6.0+cu126", CUDA: "12.6", CudaAvailable: true, CuDNN: 90100, ArchList: []string{"sm_80", "sm_90"}}
-	var files []string
-	for _, w := range []struct {
-		dist, version string
-		files         map[string]string
-	}{
-		{"torch", "2.6.0+cu126", pyindex.TorchStub(spec)},
-		{"torchvision", "0.21.0+cu126", map[string]string{"torchvision/__init__.py": "__version__ = '0.21.0+cu126'\n"}},
-		{"torchaudio", "2.6.0+cu126", map[string]string{"torchaudio/__init__.py": "__version__ = '2.6.0+cu126'\n"}},
-	} {
-		p, err := pyindex.BuildWheel(dir, w.dist, w.version, w.files, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, p)
-	}
+	files := pyindex.TorchFamily(t, dir, spec, 0)
 	return pyindex.Serve(t, map[string][]string{"cu126": files})
 }
 

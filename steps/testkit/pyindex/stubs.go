@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strings"
+	"testing"
 )
 
 var (
@@ -87,3 +88,31 @@ func TorchStub(spec StubSpec) map[string]string { return spec.files("torch", tor
 // is_compiled_with_cuda(), paddle.device.cuda.device_count()/get_device_name(), set_device,
 // get_device, paddle.utils.run_check(), seed, randn, to_tensor, matmul, CPUPlace, CUDAPlace.
 func PaddleStub(spec StubSpec) map[string]string { return spec.files("paddle", paddleInitPy) }
+
+// TorchFamily builds in dir the three wheels of a torch 2.6.0 build as its channel serves them:
+// torch from spec (spec.Version "2.6.0+cu126", padded with torchPad bytes), and torchvision 0.21.0 and
+// torchaudio 2.6.0 stubs with the same local label. It returns their paths, torch first.
+func TorchFamily(t testing.TB, dir string, spec StubSpec, torchPad int) []string {
+	t.Helper()
+	_, label, _ := strings.Cut(spec.Version, "+")
+	if label != "" {
+		label = "+" + label
+	}
+	var out []string
+	for _, w := range []struct {
+		dist, version string
+		files         map[string]string
+		pad           int
+	}{
+		{"torch", "2.6.0" + label, TorchStub(spec), torchPad},
+		{"torchvision", "0.21.0" + label, map[string]string{"torchvision/__init__.py": "__version__ = '0.21.0" + label + "'\n"}, 0},
+		{"torchaudio", "2.6.0" + label, map[string]string{"torchaudio/__init__.py": "__version__ = '2.6.0" + label + "'\n"}, 0},
+	} {
+		p, err := BuildWheel(dir, w.dist, w.version, w.files, nil, w.pad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
