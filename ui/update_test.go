@@ -826,7 +826,7 @@ func TestRepairWithErrorsLeftIsNoSuccess(t *testing.T) {
 // than the body ends with … .
 func TestTallScreenSaysMoreAndScrolls(t *testing.T) {
 	m := newTestRoot(newFakeBackend())
-	m.Update(tea.WindowSizeMsg{Width: 40, Height: 11})
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
 	v := ansi.Strip(m.View())
 	mustContain(t, v, "more lines below: pgdn", "pgdn page down")
 	if strings.Contains(v, "Set up a new environment") {
