@@ -141,6 +141,19 @@ func (Log) eventType() string      { return "log" }
 // TypeOf names an event as the protocol does ("result", "error", "log" for non-protocol lines).
 func TypeOf(e Event) string { return e.eventType() }
 
+// parsers read each protocol object by its "type".
+var parsers = map[string]func([]byte) (Event, error){
+	"hello": parseAs[Hello], "device": parseAs[Device], "plan": parseAs[Plan], "step": parseAs[Step],
+	"result": parseAs[Result], "check": parseAs[Check], "oom": parseAs[OOM], "skip": parseAs[Skip],
+	"error": parseAs[Failure], "done": parseAs[Done],
+}
+
+func parseAs[T Event](b []byte) (Event, error) {
+	var v T
+	err := json.Unmarshal(b, &v)
+	return v, err
+}
+
 // ParseLine turns one output line into an event; anything that is not a known protocol object is a Log.
 func ParseLine(line []byte) Event {
 	trimmed := bytes.TrimSpace(line)
@@ -154,52 +167,11 @@ func ParseLine(line []byte) Event {
 	if json.Unmarshal(trimmed, &head) != nil {
 		return logLine
 	}
-	var e Event
-	var err error
-	switch head.Type {
-	case "hello":
-		var v Hello
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	case "device":
-		var v Device
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	case "plan":
-		var v Plan
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	case "step":
-		var v Step
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	case "result":
-		var v Result
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	case "check":
-		var v Check
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	case "oom":
-		var v OOM
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	case "skip":
-		var v Skip
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	case "error":
-		var v Failure
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	case "done":
-		var v Done
-		err = json.Unmarshal(trimmed, &v)
-		e = v
-	default:
+	parse, ok := parsers[head.Type]
+	if !ok {
 		return logLine
 	}
+	e, err := parse(trimmed)
 	if err != nil {
 		return logLine
 	}

@@ -172,3 +172,17 @@ func TestDTypesOrder(t *testing.T) {
 func finishWith(t *Tally, code int) Summary {
 	return finish(t, runner.Result{ExitCode: code, Err: &runner.ExitCodeError{Name: "python3", Code: code}}, "", "python3")
 }
+
+// Every protocol type is read as the event of that type; an unknown type or a bad object is a log line.
+func TestParseLineReadsEachTypeAsItself(t *testing.T) {
+	for _, typ := range []string{"hello", "device", "plan", "step", "result", "check", "oom", "skip", "error", "done"} {
+		if got := TypeOf(ParseLine([]byte(`{"type":"` + typ + `"}`))); got != typ {
+			t.Errorf("%s read as %s", typ, got)
+		}
+	}
+	for _, l := range []string{`{"type":"finished"}`, `{"type":"nope"}`, `{"type":"result","tflops":"x"}`, `{"type":`} {
+		if got := TypeOf(ParseLine([]byte(l))); got != "log" {
+			t.Errorf("%s read as %s, want a log line", l, got)
+		}
+	}
+}
