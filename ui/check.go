@@ -178,6 +178,6 @@ func checkNote(goos, framework string, sel matrix.Selection, n string) string {
 		return n
 	}
 	c := sel.AlsoFits
-	return i18n.T("ui.check.unverified_also_fits", i18n.D{"Framework": framework, "Version": c.FrameworkVersion, "Channel": c.Channel,
+	return i18n.T("ui.check.unverified_also_fits", i18n.D{"Framework": frameworkName(framework), "Version": c.FrameworkVersion, "Channel": c.Channel,
 		"Note": c.Note, "Command": shellquote.Command(goos, "gpuwiz", "install", "--framework", framework, "--framework-version", c.FrameworkVersion, "--channel", c.Channel)})
 }
