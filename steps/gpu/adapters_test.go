@@ -145,3 +145,13 @@ func TestPCITableAgreesWithPCIIDs(t *testing.T) {
 		t.Errorf("only %d ids checked", checked)
 	}
 }
+
+// The "looked for" list names every place findSMI looks: on Windows the driver's folders after PATH.
+func TestSMIIsNamedWhereItIsLookedFor(t *testing.T) {
+	if got := smiWhere("windows"); !strings.Contains(got, "System32") || !strings.Contains(got, `NVIDIA Corporation\NVSMI`) {
+		t.Errorf("windows: %q", got)
+	}
+	if got := smiWhere("linux"); got != "nvidia-smi (on PATH)" {
+		t.Errorf("linux: %q", got)
+	}
+}

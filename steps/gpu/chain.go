@@ -17,8 +17,16 @@ var ErrNoGPU = i18n.Lazy(func() string { return i18n.T("gpu.sample.no_gpu") })
 func Default() Prober {
 	return newChain([]namedProber{
 		{nvmlLibraryHint, nvmlFor()},
-		{i18n.T("gpu.backend.smi_on_path"), newSMIProber(execRunner)},
+		{smiWhere(runtime.GOOS), newSMIProber(execRunner)},
 	}, systemAdapters())
+}
+
+// smiWhere names where findSMI looks for nvidia-smi on goos, for the "looked for" list.
+func smiWhere(goos string) string {
+	if goos == "windows" {
+		return i18n.T("gpu.backend.smi_windows")
+	}
+	return i18n.T("gpu.backend.smi_on_path")
 }
 
 // Prestart begins loading the driver's library and initialising NVML in the background, for a

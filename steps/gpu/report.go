@@ -36,7 +36,7 @@ type Attempt struct {
 	Why     string `json:"why"`     // the error it gave, or the language's "no answer"
 }
 
-// Label is the attempt in words: "nvidia-smi (on PATH): not found on PATH".
+// Label is the attempt in words: "nvidia-smi (on PATH): not found".
 func (a Attempt) Label() string {
 	return i18n.T("gpu.chain.looked", i18n.D{"Backend": a.Backend, "Why": a.Why})
 }
