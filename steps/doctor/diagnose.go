@@ -17,6 +17,7 @@ func Diagnose(e *Evidence) []Finding {
 	add(checkChannelMismatch(e))
 	add(checkProtection(e))
 	add(checkLeftovers(e))
+	add(checkMissingFiles(e))
 	add(checkTorchAndPaddle(e))
 	add(checkCondaConflict(e))
 	// 3. the driver and the card

@@ -16,6 +16,8 @@ type Evidence struct {
 	// Installed distributions, read from the metadata without importing anything.
 	Dists     []Dist
 	Leftovers []string // "~orch" style directories left by an interrupted pip uninstall
+	// MissingFiles: files the build's dists (framework, CUDA libraries) list in RECORD and the disk lacks.
+	MissingFiles []MissingFiles
 	// CondaConflicts: in a conda env, what conda itself installed that fights the framework's pip
 	// wheels (a conda pytorch, cudatoolkit …), one sentence each with the command that removes it.
 	CondaConflicts  []string

@@ -48,6 +48,7 @@ const (
 	CodeCondaConflict          = "conda-conflict"
 	CodeNotProtected           = "not-protected"
 	CodeConstraintsStale       = "constraints-stale"
+	CodeFilesMissing           = "files-missing"
 	// Beyond the fixed list: the framework's own check failed for a reason no other code explains,
 	// no framework is installed at all, or the Python could not be inspected.
 	CodeFrameworkCheckFailed = "framework-check-failed"

@@ -64,7 +64,18 @@ type RepairOptions struct {
 // fixedByPlan are the codes a repair plan acts on; the others need the user (driver, registry, PATH).
 var fixedByPlan = map[string]bool{
 	CodePaddleMixed: true, CodeLeftoverPartial: true, CodeCPUBuild: true, CodeChannelMismatch: true,
-	CodeFrameworkCheckFailed: true, CodeArchMissing: true,
+	CodeFrameworkCheckFailed: true, CodeArchMissing: true, CodeFilesMissing: true,
+}
+
+// missingOnlyInFamily: every dist with missing files is one the reinstall removes and puts back (a
+// CUDA library dist at the same version would be kept as it is, so its fix is the user's pip command).
+func missingOnlyInFamily(rep Report) bool {
+	for _, m := range rep.MissingFiles {
+		if !familyDist(m.Dist) {
+			return false
+		}
+	}
+	return true
 }
 
 // redistFixes: a missing or old VC++ runtime that Microsoft's redistributable fixes (not an old copy
@@ -97,7 +108,7 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.vc_redist"), Fixes: f.Code, VCRedist: true})
 			continue
 		}
-		if !fixedByPlan[f.Code] || rep.Venv == "" && f.Code != CodeLeftoverPartial {
+		if !fixedByPlan[f.Code] || rep.Venv == "" && f.Code != CodeLeftoverPartial || f.Code == CodeFilesMissing && !missingOnlyInFamily(rep) {
 			r.Unfixable = append(r.Unfixable, f)
 			continue
 		}
@@ -128,7 +139,7 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 		case CodeArchMissing:
 			byReinstall = append(byReinstall, f)
 			needReinstall, keepBuild = true, false
-		case CodeFrameworkCheckFailed:
+		case CodeFrameworkCheckFailed, CodeFilesMissing:
 			byReinstall = append(byReinstall, f)
 			needReinstall = true
 		}

@@ -20,6 +20,7 @@ type Report struct {
 	FrameworkCheck  FrameworkCheck       `json:"framework_check"`
 	GPU             GPUSummary           `json:"gpu"`
 	Leftovers       []string             `json:"leftovers,omitempty"`
+	MissingFiles    []MissingFiles       `json:"missing_files,omitempty"`
 	PaddleDirOrphan string               `json:"paddle_dir_orphan,omitempty"`
 }
 

@@ -182,6 +182,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 		ev.Python.BasePrefix = venvHome(d.FS, d.GOOS, venv)
 	}
 	ev.SitePackages, ev.Dists, ev.Leftovers, ev.PaddleDirOrphan = in.SitePackages, in.Dists, in.Leftovers, in.PaddleDirOrphan
+	ev.MissingFiles = findMissingFiles(d.FS, d.GOOS, ev.SitePackages, ev.Dists)
 	step(i18n.T("doctor.checked.packages"))
 
 	if venv != "" {
@@ -257,7 +258,7 @@ func buildReport(ev *Evidence, checked []string) Report {
 	rep := Report{
 		Findings: fs, Checked: checked, GOOS: ev.GOOS, Venv: ev.Venv, Python: ev.Python,
 		SitePackages: ev.SitePackages, Framework: ev.installedFramework(), Lock: ev.Lock,
-		FrameworkCheck: ev.Framework, Leftovers: ev.Leftovers, Interrupted: ev.Interrupted, PaddleDirOrphan: ev.PaddleDirOrphan,
+		FrameworkCheck: ev.Framework, Leftovers: ev.Leftovers, MissingFiles: ev.MissingFiles, Interrupted: ev.Interrupted, PaddleDirOrphan: ev.PaddleDirOrphan,
 		Installed: []Dist{},
 		GPU: GPUSummary{Available: ev.GPU.Available, Backend: ev.GPU.Backend, DriverVersion: ev.GPU.DriverVersion,
 			CUDAMax: ev.GPU.CUDAMax, Simulated: ev.GPU.Simulated, Message: ev.GPU.Message, GPUs: []GPULine{}},

@@ -3,6 +3,7 @@ package doctor
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,5 +145,14 @@ func TestTorchWithoutInitIsIncompleteNotCPU(t *testing.T) {
 	f := requireCode(t, rep, CodeFrameworkCheckFailed, SeverityError)
 	if !strings.Contains(f.Title+f.Fix+strings.Join(f.Evidence, "\n"), "__init__.py") {
 		t.Fatalf("the finding does not say __init__.py is missing: %+v", f)
+	}
+	// The file torch's RECORD lists and the disk lacks is named too, and both are fixed by reinstalling.
+	m := requireCode(t, rep, CodeFilesMissing, SeverityError)
+	if !strings.Contains(strings.Join(m.Evidence, "\n"), "torch 2.8.0+cu128: 1 file missing: torch/__init__.py") {
+		t.Fatalf("files-missing evidence: %q", m.Evidence)
+	}
+	r := RepairPlan(rep, RepairOptions{Matrix: embeddedMatrix(t)})
+	if r.Reinstall == nil || slices.ContainsFunc(r.Unfixable, func(f Finding) bool { return f.Code == CodeFilesMissing }) {
+		t.Fatalf("torch's own missing file is not repaired by a reinstall: reinstall %v, left %+v, notes %q", r.Reinstall, r.Unfixable, r.Notes)
 	}
 }

@@ -1,0 +1,122 @@
+package doctor
+
+import (
+	"bytes"
+	"encoding/csv"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
+	"gpuwiz/steps/shellquote"
+)
+
+// MissingFiles are the files a dist's RECORD lists that are not on disk (bytecode left out): a CUDA
+// library deleted by hand or by a cleaner, or lost in a half-finished copy. torch 2.11 on cu130 still
+// imports and multiplies without libcublasLt, so the framework's own check does not see it.
+type MissingFiles struct {
+	Dist    string   `json:"dist"`
+	Version string   `json:"version"`
+	Files   []string `json:"files"` // as RECORD names them, relative to site-packages; the first few
+	Count   int      `json:"count"`
+}
+
+// checksFilesOf: the framework's dists and the CUDA libraries and compilers they bring.
+func checksFilesOf(name string) bool {
+	n := pep.Normalize(name)
+	return slices.Contains(pep.TorchFamily, n) || slices.Contains(pep.PaddleDists, n) || n == "triton" ||
+		strings.HasPrefix(n, "nvidia-") || strings.HasPrefix(n, "cuda-")
+}
+
+// findMissingFiles reads the RECORD of each dist checksFilesOf names in site-packages and looks for
+// every file it lists.
+func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []MissingFiles {
+	if sitePackages == "" {
+		return nil
+	}
+	entries, err := fsys.ReadDir(sitePackages)
+	if err != nil {
+		return nil
+	}
+	infos := map[string]string{} // normalised name → dist-info folder
+	for _, en := range entries {
+		name, ok := strings.CutSuffix(en.Name(), ".dist-info")
+		if !ok || !en.IsDir() {
+			continue
+		}
+		if i := strings.Index(name, "-"); i > 0 {
+			infos[pep.Normalize(name[:i])] = en.Name()
+		}
+	}
+	var out []MissingFiles
+	for _, d := range dists {
+		info, ok := infos[pep.Normalize(d.Name)]
+		if !ok || !checksFilesOf(d.Name) {
+			continue
+		}
+		b, err := fsys.ReadFile(joinFor(goos, sitePackages, info, "RECORD"))
+		if err != nil {
+			continue // no RECORD: leftovers and broken installs are other findings
+		}
+		m := MissingFiles{Dist: d.Name, Version: d.Version + d.LocalLabel}
+		r := csv.NewReader(bytes.NewReader(b))
+		r.FieldsPerRecord = -1
+		for {
+			rec, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil || len(rec) == 0 || rec[0] == "" {
+				continue
+			}
+			p := rec[0]
+			if strings.HasSuffix(p, ".pyc") || strings.Contains(p, "__pycache__") {
+				continue
+			}
+			parts := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
+			if _, err := fsys.Stat(joinFor(goos, sitePackages, parts...)); err != nil {
+				m.Count++
+				if len(m.Files) < 3 {
+					m.Files = append(m.Files, p)
+				}
+			}
+		}
+		if m.Count > 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// checkMissingFiles: files the build's dists list but the disk lacks. A reinstall of the build puts
+// back the framework's own dists; a CUDA library dist is put back by pip, at its version.
+func checkMissingFiles(e *Evidence) []Finding {
+	if len(e.MissingFiles) == 0 {
+		return nil
+	}
+	var ev, others []string
+	for _, m := range e.MissingFiles {
+		files := strings.Join(m.Files, ", ")
+		if m.Count > len(m.Files) {
+			files = i18n.T("doctor.files_missing.more", i18n.D{"Files": files, "More": strconv.Itoa(m.Count - len(m.Files))})
+		}
+		ev = append(ev, i18n.N("doctor.files_missing.dist", m.Count, i18n.D{"Dist": m.Dist, "Version": m.Version, "Count": m.Count, "Files": files}))
+		if !familyDist(m.Dist) {
+			others = append(others, pep.Normalize(m.Dist)+"=="+m.Version)
+		}
+	}
+	fix := i18n.T("doctor.files_missing.fix_reinstall")
+	if len(others) > 0 {
+		argv := append([]string{e.Python.Path, "-m", "pip", "install", "--force-reinstall", "--no-deps"}, others...)
+		fix = i18n.T("doctor.files_missing.fix_pip", i18n.D{"Command": shellquote.Command(e.GOOS, argv...)})
+	}
+	return []Finding{{Code: CodeFilesMissing, Severity: SeverityError, Title: i18n.T("doctor.files_missing.title"), Evidence: ev, Fix: fix}}
+}
+
+// familyDist: a dist the install engine removes and puts back when it reinstalls a framework.
+func familyDist(name string) bool {
+	n := pep.Normalize(name)
+	return slices.Contains(pep.TorchFamily, n) || slices.Contains(pep.PaddleDists, n)
+}

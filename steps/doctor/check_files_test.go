@@ -1,0 +1,86 @@
+package doctor
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpuwiz/steps/i18n"
+)
+
+// recordedSite writes a site-packages folder on disk: each dist's files and a RECORD listing them.
+func recordedSite(t *testing.T, dists map[string][]string) string {
+	t.Helper()
+	sp := t.TempDir()
+	for info, files := range dists {
+		var rec strings.Builder
+		for _, f := range files {
+			p := filepath.Join(sp, filepath.FromSlash(f))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(f), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rec.WriteString(f + ",sha256=x,1\n")
+		}
+		rec.WriteString(info + "/RECORD,,\n" + strings.Split(info, "/")[0] + "/__pycache__/x.cpython-312.pyc,,\n")
+		if err := os.MkdirAll(filepath.Join(sp, info), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sp, info, "RECORD"), []byte(rec.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sp
+}
+
+// A CUDA library deleted from the venv (torch cu130 still imports and multiplies without
+// libcublasLt) is a finding naming the dist and the file; its fix is pip at that dist's version,
+// since reinstalling the framework keeps a CUDA dist at the same version as it is. Files missing
+// only from the framework's own dists are repaired by reinstalling the build. Bytecode and dists
+// that are neither are not looked at.
+func TestDeletedCUDALibraryIsAFinding(t *testing.T) {
+	i18n.Set(i18n.English)
+	sp := recordedSite(t, map[string][]string{
+		"nvidia_cublas-13.1.0.3.dist-info": {"nvidia/cu13/lib/libcublas.so.13", "nvidia/cu13/lib/libcublasLt.so.13"},
+		"torch-2.11.0+cu130.dist-info":     {"torch/__init__.py", "torch/lib/libtorch_cuda.so"},
+		"requests-2.32.0.dist-info":        {"requests/__init__.py"},
+	})
+	dists := []Dist{{Name: "nvidia-cublas", Version: "13.1.0.3"}, {Name: "torch", Version: "2.11.0", LocalLabel: "+cu130"}, {Name: "requests", Version: "2.32.0"}}
+	if got := findMissingFiles(OSFS{}, "linux", sp, dists); len(got) != 0 {
+		t.Fatalf("a whole venv has missing files: %+v", got)
+	}
+	os.Remove(filepath.Join(sp, "nvidia", "cu13", "lib", "libcublasLt.so.13"))
+	os.Remove(filepath.Join(sp, "requests", "__init__.py"))
+	e := &Evidence{GOOS: "linux", Python: PythonFacts{Path: "/v/bin/python"}, Dists: dists, Venv: "/v"}
+	e.MissingFiles = findMissingFiles(OSFS{}, "linux", sp, dists)
+	fs := checkMissingFiles(e)
+	if len(fs) != 1 || fs[0].Code != CodeFilesMissing || fs[0].Severity != SeverityError {
+		t.Fatalf("findings %+v", fs)
+	}
+	if ev := strings.Join(fs[0].Evidence, "\n"); ev != "nvidia-cublas 13.1.0.3: 1 file missing: nvidia/cu13/lib/libcublasLt.so.13" {
+		t.Errorf("evidence %q", ev)
+	}
+	if !strings.Contains(fs[0].Fix, "/v/bin/python -m pip install --force-reinstall --no-deps nvidia-cublas==13.1.0.3") {
+		t.Errorf("fix %q", fs[0].Fix)
+	}
+	rep := Report{Venv: "/v", Framework: "torch", Findings: fs, MissingFiles: e.MissingFiles, Python: e.Python}
+	if r := RepairPlan(rep, RepairOptions{}); r.Reinstall != nil || len(r.Unfixable) != 1 {
+		t.Errorf("a CUDA dist's files: the plan reinstalls %v, leaves %d to the user", r.Reinstall, len(r.Unfixable))
+	}
+
+	os.WriteFile(filepath.Join(sp, "nvidia", "cu13", "lib", "libcublasLt.so.13"), nil, 0o644)
+	os.Remove(filepath.Join(sp, "torch", "lib", "libtorch_cuda.so"))
+	e.MissingFiles = findMissingFiles(OSFS{}, "linux", sp, dists)
+	fs = checkMissingFiles(e)
+	if len(fs) != 1 || !strings.Contains(fs[0].Evidence[0], "torch 2.11.0+cu130: 1 file missing: torch/lib/libtorch_cuda.so") ||
+		!strings.Contains(fs[0].Fix, "gpuwiz doctor --fix") {
+		t.Fatalf("torch's file: %+v", fs)
+	}
+	rep = Report{Venv: "/v", Framework: "torch", Findings: fs, MissingFiles: e.MissingFiles, Python: e.Python}
+	if !missingOnlyInFamily(rep) {
+		t.Error("torch's own file is not counted as the framework's")
+	}
+}
