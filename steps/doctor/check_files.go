@@ -26,8 +26,7 @@ type MissingFiles struct {
 // checksFilesOf: the framework's dists and the CUDA libraries and compilers they bring.
 func checksFilesOf(name string) bool {
 	n := pep.Normalize(name)
-	return slices.Contains(pep.TorchFamily, n) || slices.Contains(pep.PaddleDists, n) || n == "triton" ||
-		strings.HasPrefix(n, "nvidia-") || strings.HasPrefix(n, "cuda-")
+	return familyDist(n) || n == "triton" || strings.HasPrefix(n, "nvidia-") || strings.HasPrefix(n, "cuda-")
 }
 
 // findMissingFiles reads the RECORD of each dist checksFilesOf names in site-packages and looks for
