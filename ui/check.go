@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/hashicorp/go-version"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
@@ -153,16 +152,6 @@ func compatibleByChannel(sel matrix.Selection) []string {
 		out = append(out, i18n.Pad(ch, 7)+" "+strings.Join(v, " "))
 	}
 	return out
-}
-
-// newestFirst orders framework versions newest first ("3.4.0" before "3.3.1").
-func newestFirst(a, b string) int {
-	va, ea := version.NewVersion(a)
-	vb, eb := version.NewVersion(b)
-	if ea != nil || eb != nil {
-		return strings.Compare(b, a)
-	}
-	return vb.Compare(va)
 }
 
 // View keeps the way out in sight under the list, however long it is.

@@ -70,15 +70,19 @@ func versionsOf(sel matrix.Selection) []string {
 			out = append(out, c.FrameworkVersion)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b string) int {
-		va, ea := version.NewVersion(a)
-		vb, eb := version.NewVersion(b)
-		if ea != nil || eb != nil {
-			return 0
-		}
-		return vb.Compare(va)
-	})
+	slices.SortStableFunc(out, newestFirst)
 	return out
+}
+
+// newestFirst orders framework versions newest first ("3.4.0" before "3.3.1"); one that does not
+// parse keeps its place.
+func newestFirst(a, b string) int {
+	va, ea := version.NewVersion(a)
+	vb, eb := version.NewVersion(b)
+	if ea != nil || eb != nil {
+		return 0
+	}
+	return vb.Compare(va)
 }
 
 func (s *frameworkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
