@@ -78,16 +78,3 @@ func TestGPUNoDriverHere(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
-
-// TestProbesTheDriver: only `gpu` on the real driver starts loading NVML before the commands are built.
-func TestProbesTheDriver(t *testing.T) {
-	for args, want := range map[string]bool{
-		"gpu": true, "gpu --json": true, "gpu --json --timings": true, "gpu --watch": true,
-		"": false, "--version": false, "gpu --help": false, "gpu -h": false, "channels": false,
-		"gpu --simulate rig.json": false, "gpu --json --simulate=rig.json": false, "doctor gpu": false,
-	} {
-		if got := probesTheDriver(strings.Fields(args)); got != want {
-			t.Errorf("probesTheDriver(%q) = %v, want %v", args, got, want)
-		}
-	}
-}

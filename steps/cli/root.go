@@ -12,13 +12,11 @@ import (
 	"os"
 	"os/signal"
 	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/urls"
@@ -140,26 +138,10 @@ func Execute(b Build, args []string) int {
 		return code
 	}
 	defer consoleUTF8()()
-	if probesTheDriver(args) {
-		gpu.Prestart() // the driver's library loads while the commands are built
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
 	defer stop()
 	root, _ := NewRoot(b)
 	return run(ctx, root, args, os.Stdout, os.Stderr)
-}
-
-// probesTheDriver says whether args are `gpu` on this machine's driver: not --simulate, not --help.
-func probesTheDriver(args []string) bool {
-	if len(args) == 0 || args[0] != "gpu" {
-		return false
-	}
-	for _, a := range args[1:] {
-		if a == "-h" || a == "--help" || a == "--" || a == "--simulate" || strings.HasPrefix(a, "--simulate=") {
-			return false
-		}
-	}
-	return true
 }
 
 // run executes root and returns the exit code. A command run with --json that fails before printing

@@ -16,7 +16,7 @@ var ErrNoGPU = i18n.Lazy(func() string { return i18n.T("gpu.sample.no_gpu") })
 // plain "no NVIDIA driver" report. It never fails: a machine without a driver gets Available=false.
 func Default() Prober {
 	return newChain([]namedProber{
-		{nvmlLibraryHint, nvmlFor()},
+		{nvmlLibraryHint, platformNVML()},
 		{smiWhere(runtime.GOOS), newSMIProber(execRunner)},
 	}, systemAdapters())
 }
@@ -27,41 +27,6 @@ func smiWhere(goos string) string {
 		return i18n.T("gpu.backend.smi_windows")
 	}
 	return i18n.T("gpu.backend.smi_on_path")
-}
-
-// Prestart begins loading the driver's library and initialising NVML in the background, for a
-// process that is going to probe anyway: the load (most of a probe's time) then overlaps the rest
-// of the process's start-up. The next Default's probe uses what it started; without a later
-// Default it only costs the load. Loading NVML has no effect on the machine.
-func Prestart() {
-	prestartMu.Lock()
-	defer prestartMu.Unlock()
-	if prestarted != nil {
-		return
-	}
-	p := platformNVML()
-	prestarted = p
-	go func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		_ = p.start() // a failure is remembered and reported by the probe
-	}()
-}
-
-var (
-	prestartMu sync.Mutex
-	prestarted *nvmlProber // Prestart's, until a Default takes it
-)
-
-// nvmlFor is the NVML prober of a new chain: the one Prestart started, once, else a new one.
-func nvmlFor() *nvmlProber {
-	prestartMu.Lock()
-	defer prestartMu.Unlock()
-	if p := prestarted; p != nil {
-		prestarted = nil
-		return p
-	}
-	return platformNVML()
 }
 
 type namedProber struct {

@@ -2,13 +2,12 @@ package gpu
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 
 	"golang.org/x/sys/windows"
 
+	"gpuwiz/steps/gpu/nvmlearly"
 	"gpuwiz/steps/i18n"
 )
 
@@ -19,27 +18,26 @@ func platformNVML() *nvmlProber {
 	return newNVMLProber("nvml.dll", openNVMLDLL)
 }
 
-func nvmlDLLPaths() []string {
-	var paths []string
-	if sys, err := windows.GetSystemDirectory(); err == nil {
-		paths = append(paths, filepath.Join(sys, "nvml.dll"))
+func openNVMLDLL() (nvmlLib, error) {
+	table := func(h windows.Handle) *winTable { return &winTable{dll: h, procs: map[string]uintptr{}} }
+	if l, ok := nvmlearly.Take(); ok { // loaded, and initialised, at the process's start
+		if l.DLL == 0 {
+			return nil, dllNotFound()
+		}
+		var t dllTable = table(l.DLL)
+		if l.InitName != "" {
+			t = &initialised{dllTable: t, name: l.InitName, ret: l.InitRet}
+		}
+		return early{newDLLLib(t), l.Began}, nil
 	}
-	if pf := os.Getenv("ProgramW6432"); pf != "" {
-		paths = append(paths, filepath.Join(pf, "NVIDIA Corporation", "NVSMI", "nvml.dll"))
+	if h := nvmlearly.LoadDLL(); h != 0 {
+		return newDLLLib(table(h)), nil
 	}
-	return paths
+	return nil, dllNotFound()
 }
 
-func openNVMLDLL() (nvmlLib, error) {
-	paths := nvmlDLLPaths()
-	for _, p := range paths {
-		// An absolute path with LOAD_WITH_ALTERED_SEARCH_PATH: the DLL's own folder resolves its dependencies.
-		h, err := windows.LoadLibraryEx(p, 0, windows.LOAD_WITH_ALTERED_SEARCH_PATH)
-		if err == nil {
-			return newDLLLib(&winTable{dll: h, procs: map[string]uintptr{}}), nil
-		}
-	}
-	return nil, errors.New(i18n.T("gpu.nvml.dll_not_found", i18n.D{"Paths": strings.Join(paths, i18n.T("gpu.nvml.or"))}))
+func dllNotFound() error {
+	return errors.New(i18n.T("gpu.nvml.dll_not_found", i18n.D{"Paths": strings.Join(nvmlearly.DLLPaths(), i18n.T("gpu.nvml.or"))}))
 }
 
 // winTable resolves exports with GetProcAddress and calls them with the x64 calling convention.

@@ -14,6 +14,23 @@ type dllTable interface {
 	Call(name string, args ...uintptr) uintptr
 }
 
+// initialised is a table whose init export was called already (by nvmlearly, at the process's
+// start): the first call of that export answers what it answered then, instead of initialising twice.
+type initialised struct {
+	dllTable
+	name string
+	ret  uintptr
+	used bool
+}
+
+func (t *initialised) Call(name string, args ...uintptr) uintptr {
+	if !t.used && name == t.name {
+		t.used = true
+		return t.ret
+	}
+	return t.dllTable.Call(name, args...)
+}
+
 // dllLib is nvmlLib over a dllTable. Buffers live in one heap object (scratch) so the pointers
 // handed to the DLL stay valid: heap objects never move.
 type dllLib struct {

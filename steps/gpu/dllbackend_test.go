@@ -2,8 +2,10 @@ package gpu
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -156,5 +158,38 @@ func TestDLLBackendOldestInit(t *testing.T) {
 	f := &fakeTable{missing: map[string]bool{"nvmlInit_v2": true}}
 	if err := newDLLLib(f).Init(); err != nil || f.calls[0] != "nvmlInit" {
 		t.Fatalf("%v %q", err, f.calls)
+	}
+}
+
+// TestDLLBackendAfterAnEarlyInit: nvml.dll initialised at the process's start (nvmlearly) is not
+// initialised again, and the report is the one a fresh load gives.
+func TestDLLBackendAfterAnEarlyInit(t *testing.T) {
+	fresh, err := newNVMLProber("nvml.dll", func() (nvmlLib, error) {
+		return newDLLLib(&fakeTable{nprocs: 1, missing: map[string]bool{}}), nil
+	}).Probe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeTable{nprocs: 1, missing: map[string]bool{}}
+	ret := f.Call("nvmlInit_v2") // what nvmlearly's init does
+	f.calls = nil
+	p := newNVMLProber("nvml.dll", func() (nvmlLib, error) {
+		return early{newDLLLib(&initialised{dllTable: f, name: "nvmlInit_v2", ret: ret}), time.Now()}, nil
+	})
+	got, err := p.Probe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range f.calls {
+		if strings.HasPrefix(c, "nvmlInit") {
+			t.Fatalf("initialised again: %q", f.calls)
+		}
+	}
+	fresh.Timings, got.Timings = nil, nil
+	if !reflect.DeepEqual(fresh, got) {
+		t.Errorf("an early init changed the report:\n%+v\n%+v", fresh, got)
+	}
+	if p.parallel() {
+		t.Errorf("the DLL backend shares one scratch buffer; it must stay one call after another")
 	}
 }

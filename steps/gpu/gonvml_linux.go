@@ -6,11 +6,19 @@ import (
 	"fmt"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
+	"gpuwiz/steps/gpu/nvmlearly"
 )
 
-// platformNVML is go-nvml over libnvidia-ml.so.1 (dlopened at Init, so no driver is needed to build).
+// platformNVML is go-nvml over libnvidia-ml.so.1 (dlopened at Init, so no driver is needed to build):
+// the one nvmlearly loaded at the process's start when it did, else a new load.
 func platformNVML() *nvmlProber {
-	return newNVMLProber("nvml", func() (nvmlLib, error) { return &goNVML{api: nvml.New()}, nil })
+	return newNVMLProber("nvml", func() (nvmlLib, error) {
+		if l, ok := nvmlearly.Take(); ok {
+			return early{&goNVML{api: l.Lib, initDone: &l.Init}, l.Began}, nil
+		}
+		return &goNVML{api: nvml.New()}, nil
+	})
 }
 
 // nvmlLibraryHint names what NVML looked for, for the "no driver" message.
@@ -18,8 +26,9 @@ const nvmlLibraryHint = "NVML (libnvidia-ml.so.1)" //i18n:raw a library's name, 
 
 // goNVML adapts nvml.Interface (the real library or go-nvml's mocks) to nvmlLib.
 type goNVML struct {
-	api    nvml.Interface
-	cudaV2 bool
+	api      nvml.Interface
+	initDone *nvml.Return // nvmlInit's answer when it was called already (nvmlearly), until Init
+	cudaV2   bool
 }
 
 func retErr(call string, r nvml.Return) error {
@@ -32,7 +41,13 @@ func retErr(call string, r nvml.Return) error {
 func (l *goNVML) Init() error {
 	// Init is the only call allowed before we know the library loaded: after a failed Init any other
 	// call reaches an unresolved symbol and kills the process.
-	if r := l.api.Init(); r != nvml.SUCCESS {
+	var r nvml.Return
+	if l.initDone != nil {
+		r, l.initDone = *l.initDone, nil
+	} else {
+		r = l.api.Init()
+	}
+	if r != nvml.SUCCESS {
 		return retErr("nvmlInit", r)
 	}
 	l.cudaV2 = l.api.Extensions().LookupSymbol("nvmlSystemGetCudaDriverVersion_v2") == nil

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 	"github.com/NVIDIA/go-nvml/pkg/nvml/mock"
@@ -131,8 +132,9 @@ func TestChainFallsBackToSMIWhenNVMLFails(t *testing.T) {
 	}
 }
 
-// TestProbeAfterAnEarlyStart: NVML started before the probe (as Prestart does) gives the same report,
-// with the load's time as InitMS and the time from the load to the report as ProbeMS.
+// TestProbeAfterAnEarlyStart: NVML loaded and initialised at the process's start (nvmlearly) gives
+// the same report as a probe that loads it itself; nvmlInit is not called a second time, and the
+// timings count from the early start.
 func TestProbeAfterAnEarlyStart(t *testing.T) {
 	s := dgxa100.New()
 	withVitals(s)
@@ -140,24 +142,36 @@ func TestProbeAfterAnEarlyStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := mockProber(s)
-	done := make(chan struct{})
-	go func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		_ = p.start()
-		close(done)
-	}()
-	<-done
-	early, err := p.Probe(context.Background())
+	since := time.Now()
+	ret := s.Init() // what nvmlearly's init does
+	inits := len(s.InitCalls())
+	time.Sleep(20 * time.Millisecond)
+	p := newNVMLProber("nvml", func() (nvmlLib, error) { return early{&goNVML{api: s, initDone: &ret}, since}, nil })
+	got, err := p.Probe(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if early.Timings == nil || early.Timings.InitMS > early.Timings.ProbeMS {
-		t.Errorf("timings: %+v", early.Timings)
+	if n := len(s.InitCalls()) - inits; n != 0 {
+		t.Errorf("nvmlInit called %d more times after the early start", n)
 	}
-	fresh.Timings, early.Timings = nil, nil
-	if !reflect.DeepEqual(fresh, early) {
-		t.Errorf("an early start changed the report:\n%+v\n%+v", fresh, early)
+	if got.Timings == nil || got.Timings.InitMS < 20 || got.Timings.InitMS > got.Timings.ProbeMS {
+		t.Errorf("timings do not count from the early start: %+v", got.Timings)
+	}
+	fresh.Timings, got.Timings = nil, nil
+	if !reflect.DeepEqual(fresh, got) {
+		t.Errorf("an early start changed the report:\n%+v\n%+v", fresh, got)
+	}
+	if !p.parallel() {
+		t.Errorf("go-nvml behind an early start is no longer read card by card at once")
+	}
+}
+
+// TestEarlyFailedInitStopsThere: a failed early nvmlInit is the probe's error, and no other call is made.
+func TestEarlyFailedInitStopsThere(t *testing.T) {
+	ret := nvml.ERROR_LIBRARY_NOT_FOUND
+	s := &mock.Interface{} // any call would panic: none is set
+	p := newNVMLProber("nvml", func() (nvmlLib, error) { return early{&goNVML{api: s, initDone: &ret}, time.Now()}, nil })
+	if _, err := p.Probe(context.Background()); err == nil || !strings.Contains(err.Error(), "nvmlInit") {
+		t.Fatalf("err = %v", err)
 	}
 }

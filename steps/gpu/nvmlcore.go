@@ -80,6 +80,9 @@ func (p *nvmlProber) start() error {
 		p.initErr = err
 		return err
 	}
+	if e, ok := lib.(early); ok {
+		p.began = e.since // loading began at the process's start (nvmlearly)
+	}
 	if err := lib.Init(); err != nil {
 		p.initErr = err
 		return p.initErr
@@ -98,6 +101,18 @@ func (p *nvmlProber) start() error {
 		p.devices = append(p.devices, d)
 	}
 	return nil
+}
+
+// early is a library that nvmlearly began loading and initialising at the process's start: the
+// probe's timings count from then.
+type early struct {
+	nvmlLib
+	since time.Time
+}
+
+func (e early) concurrent() bool {
+	c, ok := e.nvmlLib.(concurrentLib)
+	return ok && c.concurrent()
 }
 
 // Close shuts NVML down; only needed by long-lived callers that want the library unloaded.
@@ -154,7 +169,7 @@ func (p *nvmlProber) Probe(ctx context.Context) (Report, error) {
 	}
 	r.Warnings = append(warn.list, cardWarnings(r)...)
 	r.Message = availableMessage(r)
-	// From the library's load (which Prestart may have begun earlier) to the report.
+	// From the library's load (which nvmlearly may have begun at the process's start) to the report.
 	r.Timings = &Timings{InitMS: ms(p.initTook), ProbeMS: ms(time.Since(p.began))}
 	return r, nil
 }

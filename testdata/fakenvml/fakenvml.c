@@ -4,10 +4,16 @@
  *   x86_64-w64-mingw32-gcc -shared -O2 -o nvml.dll fakenvml.c
  *   x86_64-w64-mingw32-gcc -shared -O2 -DOLD_DRIVER -o nvml.dll fakenvml.c   (an older driver:
  *   no _v3 process calls, no nvmlDeviceGetPowerUsage)
- * Expected answers: expected.json beside this file. */
+ * On Linux the same file is libnvidia-ml.so.1 for go-nvml:
+ *   gcc -shared -fPIC -O2 -o libnvidia-ml.so.1 fakenvml.c   (found through LD_LIBRARY_PATH)
+ * Expected answers: expected.json beside this file (backend "nvml.dll", os "windows"). */
 #include <string.h>
 
+#ifdef _WIN32
 #define EXPORT __declspec(dllexport)
+#else
+#define EXPORT __attribute__((visibility("default")))
+#endif
 typedef int nvmlReturn_t;
 enum { OK = 0, UNINITIALIZED = 1, INVALID_ARGUMENT = 2, NOT_SUPPORTED = 3, INSUFFICIENT_SIZE = 7 };
 #define VALUE_NOT_AVAILABLE (~0ULL)

@@ -1,0 +1,69 @@
+// Package nvmlearly begins loading the NVIDIA driver's library (NVML) and initialising it as soon as
+// the process starts, for a process that is going to probe the driver anyway (`gpuwiz gpu`): the
+// load and nvmlInit are most of a probe's time, and this way they overlap the initialisation of every
+// other package and the building of the commands instead of following them.
+//
+// Go initialises a package after everything it imports, so this package imports next to nothing
+// (the standard library and the binding it loads through) and its init runs among the first. Only
+// steps/gpu uses what it loaded (Take, once); a process that never asks only paid the load.
+package nvmlearly
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+// Wanted says whether args (the process's, without the program's name) are `gpu` on this machine's
+// driver: not with --simulate (a file stands in for the driver), not --help.
+func Wanted(args []string) bool {
+	if len(args) == 0 || args[0] != "gpu" {
+		return false
+	}
+	for _, a := range args[1:] {
+		if a == "-h" || a == "--help" || a == "--" || a == "--simulate" || strings.HasPrefix(a, "--simulate=") {
+			return false
+		}
+	}
+	return true
+}
+
+// loading is one early load: what load returned, when it began and how long it took.
+type loading struct {
+	done  chan struct{}
+	val   any
+	began time.Time
+	took  time.Duration
+}
+
+var (
+	mu      sync.Mutex
+	current *loading // begun by init, until taken
+)
+
+// begin runs load in the background and keeps its result for take.
+func begin(load func() any) {
+	l := &loading{done: make(chan struct{}), began: time.Now()}
+	mu.Lock()
+	current = l
+	mu.Unlock()
+	go func() {
+		defer close(l.done)
+		l.val = load()
+		l.took = time.Since(l.began)
+	}()
+}
+
+// take waits for the early load and hands it over, once; ok is false when none was begun (or it was
+// taken already).
+func take() (val any, began time.Time, took time.Duration, ok bool) {
+	mu.Lock()
+	l := current
+	current = nil
+	mu.Unlock()
+	if l == nil {
+		return nil, time.Time{}, 0, false
+	}
+	<-l.done
+	return l.val, l.began, l.took, true
+}

@@ -1,0 +1,52 @@
+package nvmlearly
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestWanted: only `gpu` on the real driver loads NVML at the process's start.
+func TestWanted(t *testing.T) {
+	for args, want := range map[string]bool{
+		"gpu": true, "gpu --json": true, "gpu --json --timings": true, "gpu --watch": true,
+		"": false, "--version": false, "gpu --help": false, "gpu -h": false, "channels": false,
+		"gpu --simulate rig.json": false, "gpu --json --simulate=rig.json": false, "doctor gpu": false,
+	} {
+		if got := Wanted(strings.Fields(args)); got != want {
+			t.Errorf("Wanted(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
+
+// TestTakeOnce: what began is handed over once, after it finished; then there is nothing to take.
+func TestTakeOnce(t *testing.T) {
+	release := make(chan struct{})
+	begin(func() any { <-release; return 42 })
+	go close(release)
+	v, began, took, ok := take()
+	if !ok || v != 42 || began.IsZero() || took <= 0 {
+		t.Fatalf("take = %v %v %v %v", v, began, took, ok)
+	}
+	if _, _, _, ok := take(); ok {
+		t.Fatal("taken twice")
+	}
+}
+
+// TestImportsNextToNothing: the package is initialised among the first only while it imports no
+// other package of this module (Go initialises a package after all it imports).
+func TestImportsNextToNothing(t *testing.T) {
+	for _, goos := range []string{"linux", "windows"} {
+		cmd := exec.Command("go", "list", "-deps", ".")
+		cmd.Env = append(cmd.Environ(), "GOOS="+goos)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list: %v", err)
+		}
+		for _, p := range strings.Fields(string(out)) {
+			if strings.HasPrefix(p, "gpuwiz/") && p != "gpuwiz/steps/gpu/nvmlearly" {
+				t.Errorf("GOOS=%s: nvmlearly imports %s", goos, p)
+			}
+		}
+	}
+}
