@@ -253,7 +253,7 @@ func (e *engine) removeCreated() error {
 }
 
 func (e *engine) finish() Outcome {
-	e.waitScheme()
+	e.endScheme()
 	e.closeJournal()
 	if e.out.Err != nil {
 		e.out.Error = urls.Redact(e.out.Err.Error())
@@ -268,7 +268,7 @@ func (e *engine) finish() Outcome {
 // run there was none. Otherwise, before the first change nothing needs undoing; after it the old
 // set is put back and the venv compared with its snapshot, and only an exact match is "restored".
 func (e *engine) fail(ctx context.Context, stepID string, err error) {
-	e.waitScheme() // its Python must not hold the venv's files while they are put back or removed (Windows)
+	e.endScheme() // its Python must not hold the venv's files while they are put back or removed (Windows)
 	e.out.FailedStep, e.out.Err = stepID, err
 	if e.createdVenv {
 		e.out.Result = ResultUnchanged

@@ -93,16 +93,18 @@ func (e *engine) stagedSet(installed map[string]string, requested map[string]boo
 	return wheels, names, len(wheels) > 0
 }
 
-// schemeQuery is the venv's pip asked for its install paths in the background.
+// schemeQuery is the venv's Python started in the background (wheelinst.Helper): it answers where
+// pip installs, then keeps pip's launcher maker imported until the install step asks for launchers.
 type schemeQuery struct {
 	done   chan struct{}
+	helper *wheelinst.Helper
 	scheme wheelinst.Scheme
 	err    error
 }
 
-// askScheme asks the venv's pip where it installs, once, while the wheels download: the answer does
-// not change before the install step (pip was upgraded, if at all, before the stage), and its
-// Python start is then off the install step's path.
+// askScheme starts the venv's Python, once, while the wheels download: its answer (where pip
+// installs) does not change before the install step (pip was upgraded, if at all, before the stage),
+// and its start and pip's import are then off the install step's path.
 func (e *engine) askScheme(ctx context.Context) {
 	if e.scheme != nil || pipAskedFor() {
 		return
@@ -112,14 +114,37 @@ func (e *engine) askScheme(ctx context.Context) {
 	go func() {
 		defer close(q.done)
 		// The install's own environment: PIP_* settings move pip's paths.
-		q.scheme, q.err = wheelinst.SchemeOf(ctx, wheelinst.CommandPythonEnv(e.py, e.plan.env))
+		q.helper, q.err = wheelinst.StartHelper(ctx, e.py, e.plan.env)
+		if q.err == nil {
+			q.scheme = q.helper.Scheme()
+		}
 	}()
 }
 
-// waitScheme waits for askScheme's Python to end, if one runs (it takes a fraction of a second).
-func (e *engine) waitScheme() {
+// endScheme ends askScheme's Python, if one runs: its work is done or no longer wanted, and it
+// must not hold the venv's files while they are put back or removed (Windows).
+func (e *engine) endScheme() {
 	if q := e.scheme; q != nil {
 		<-q.done
+		if q.helper != nil {
+			q.helper.Close()
+		}
+	}
+}
+
+// launchers is the running Python's Launchers when askScheme's answered, else nil (the installer
+// then starts one).
+func (e *engine) launchers() func(context.Context, []byte) ([]byte, error) {
+	q := e.scheme
+	if q == nil || q.helper == nil {
+		return nil
+	}
+	return func(ctx context.Context, jobs []byte) ([]byte, error) {
+		out, err := q.helper.Launchers(ctx, jobs)
+		if err == nil {
+			e.note("python serve: " + strings.TrimSpace(string(out))) //i18n:raw the Python's answer, in the log
+		}
+		return out, err
 	}
 }
 
@@ -267,13 +292,14 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 			}
 		}
 	}
-	opt := wheelinst.Options{}
+	opt := wheelinst.Options{Launchers: e.launchers()}
 	if sameVolume(e.plan.StageDir, scheme.Platlib) {
 		opt.Cache = UnpackedDir(filepath.Dir(e.plan.StageDir))
 	}
 	e.emitLine(Event{StepID: StepInstall, Line: i18n.N("install.own.start", len(wheels))})
 	start := time.Now()
 	res, err := wheelinst.Install(ctx, py, scheme, wheels, opt)
+	e.endScheme()
 	if err != nil {
 		return true, i18n.Wrap(err, i18n.T("install.own.failed", i18n.D{"Err": err}))
 	}

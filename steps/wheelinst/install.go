@@ -65,14 +65,7 @@ func SchemeOf(ctx context.Context, py Python) (Scheme, error) {
 	if err != nil {
 		return Scheme{}, err
 	}
-	var s Scheme
-	if err := json.Unmarshal(out, &s); err != nil {
-		return Scheme{}, i18n.Wrap(err, i18n.T("wheelinst.err.scheme", i18n.D{"Err": err}))
-	}
-	if s.Purelib == "" || s.Platlib == "" || s.Scripts == "" {
-		return Scheme{}, errors.New(i18n.T("wheelinst.err.scheme_empty"))
-	}
-	return s, nil
+	return parseScheme(out)
 }
 
 // Options tune an install.
@@ -80,6 +73,9 @@ type Options struct {
 	Cache     string // folder of unpacked wheels ("" = unpack straight from the archives)
 	Workers   int    // files written at once (0 = two per core)
 	Installer string // what INSTALLER says ("" = gpuwiz)
+	// Launchers makes the entry-point launchers from makeScripts's jobs (a running Helper's
+	// Launchers); nil: the environment's Python is started for them.
+	Launchers func(ctx context.Context, jobs []byte) ([]byte, error)
 }
 
 // Dist is what was installed of one wheel.
@@ -197,7 +193,7 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 	if err != nil {
 		return res, err
 	}
-	made, err = makeScripts(ctx, py, s, archives)
+	made, err = makeScripts(ctx, py, opt.Launchers, s, archives)
 	if err != nil {
 		return res, err
 	}
@@ -430,8 +426,9 @@ func copyScript(out io.Writer, r io.Reader, exe string) (int64, bool, error) {
 	return int64(n), fixed, err
 }
 
-// makeScripts has the environment's pip make every dist's entry-point launchers in one run.
-func makeScripts(ctx context.Context, py Python, s Scheme, archives []*archive) ([][]string, error) {
+// makeScripts has the environment's pip make every dist's entry-point launchers in one run: through
+// launchers when given (a Python already running), else a Python started now.
+func makeScripts(ctx context.Context, py Python, launchers func(context.Context, []byte) ([]byte, error), s Scheme, archives []*archive) ([][]string, error) {
 	type job struct {
 		ScriptsDir string            `json:"scripts_dir"`
 		Console    map[string]string `json:"console"`
@@ -448,6 +445,24 @@ func makeScripts(ctx context.Context, py Python, s Scheme, archives []*archive) 
 		return made, nil
 	}
 	in, _ := json.Marshal(jobs)
+	var out []byte
+	var err error
+	if launchers != nil {
+		out, err = launchers(ctx, in)
+	} else {
+		out, err = startForScripts(ctx, py, in)
+	}
+	if err != nil {
+		return nil, i18n.Wrap(err, i18n.T("wheelinst.err.launchers", i18n.D{"Err": err}))
+	}
+	if err := json.Unmarshal(out, &made); err != nil || len(made) != len(archives) {
+		return nil, errors.New(i18n.T("wheelinst.err.launchers_answer", i18n.D{"Out": string(out)}))
+	}
+	return made, nil
+}
+
+// startForScripts runs the environment's Python on the jobs (a file: its command line stays short).
+func startForScripts(ctx context.Context, py Python, in []byte) ([]byte, error) {
 	f, err := os.CreateTemp("", "gpuwiz-scripts-*.json")
 	if err != nil {
 		return nil, err
@@ -460,14 +475,7 @@ func makeScripts(ctx context.Context, py Python, s Scheme, archives []*archive) 
 	if err != nil {
 		return nil, err
 	}
-	out, err := py(ctx, "-c", helperScript, "scripts", f.Name())
-	if err != nil {
-		return nil, i18n.Wrap(err, i18n.T("wheelinst.err.launchers", i18n.D{"Err": err}))
-	}
-	if err := json.Unmarshal(out, &made); err != nil || len(made) != len(archives) {
-		return nil, errors.New(i18n.T("wheelinst.err.launchers_answer", i18n.D{"Out": string(out)}))
-	}
-	return made, nil
+	return py(ctx, "-c", helperScript, "scripts", f.Name())
 }
 
 // hashFile is RECORD's "sha256=<urlsafe base64, no padding>" and the size.

@@ -2,6 +2,9 @@
 #   paths    -> the install scheme pip would use in this environment (JSON on stdout)
 #   scripts FILE -> make the entry-point launchers of each dist with pip's ScriptMaker (the jobs as
 #               JSON in FILE, the files made, per dist, as JSON on stdout), so Windows gets pip's .exe launchers.
+#   serve    -> both from one process kept running through an install: the scheme at once (one line),
+#               then pip's launcher maker is imported while the caller works, then one line of jobs
+#               on stdin (UTF-8 JSON; end of input: nothing to make) gets its answer (one line).
 import json, os, sys
 
 def scheme(name):
@@ -13,6 +16,12 @@ def scheme(name):
         import sysconfig
         p = sysconfig.get_paths()
         return {"purelib": p["purelib"], "platlib": p["platlib"], "scripts": p["scripts"], "data": p["data"], "headers": ""}
+
+def paths():
+    out = scheme("gpuwiz-probe")
+    out["executable"] = sys.executable
+    out["umask"] = os.umask(0o022); os.umask(out["umask"])
+    return out
 
 def maker_for(scripts_dir):
     try:
@@ -26,18 +35,23 @@ def maker_for(scripts_dir):
     m.set_mode = True
     return m, specs
 
-if sys.argv[1] == "paths":
-    out = scheme("gpuwiz-probe")
-    out["executable"] = sys.executable
-    out["umask"] = os.umask(0o022); os.umask(out["umask"])
-    print(json.dumps(out))
-elif sys.argv[1] == "scripts":
-    with open(sys.argv[2], encoding="utf-8") as f:
-        jobs = json.load(f)
+def make(jobs):
     out = []
     for j in jobs:
         m, specs = maker_for(j["scripts_dir"])
         made = m.make_multiple(specs(j.get("console") or {}))
         made += m.make_multiple(["%s = %s" % kv for kv in (j.get("gui") or {}).items()], {"gui": True})
         out.append(made)
-    print(json.dumps(out))
+    return out
+
+if sys.argv[1] == "paths":
+    print(json.dumps(paths()))
+elif sys.argv[1] == "scripts":
+    with open(sys.argv[2], encoding="utf-8") as f:
+        print(json.dumps(make(json.load(f))))
+elif sys.argv[1] == "serve":
+    print(json.dumps(paths()), flush=True)
+    maker_for(os.devnull)  # imports pip's maker now (a fraction of a second), before it is asked for
+    line = sys.stdin.buffer.readline()
+    if line.strip():
+        print(json.dumps(make(json.loads(line.decode("utf-8")))), flush=True)
