@@ -162,20 +162,34 @@ func TestInstallEqualsPip(t *testing.T) {
 	}
 	cache := filepath.Join(base, "unpacked")
 	for _, round := range []struct {
-		name  string
-		cache string
-	}{{"straight from the archives", ""}, {"first through the cache (unpack)", cache}, {"warm cache (hard links)", cache}} {
+		name   string
+		cache  string
+		helper bool // scheme and launchers from a Python kept running (Helper), as the engine does
+	}{{"straight from the archives", "", false}, {"first through the cache (unpack)", cache, false}, {"warm cache (hard links)", cache, false},
+		{"warm cache, launchers from a running Python", cache, true}} {
 		t.Run(round.name, func(t *testing.T) {
 			py := fresh()
 			s, err := SchemeOf(ctx, CommandPython(py))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Install(ctx, CommandPython(py), s, ws, Options{Cache: round.cache})
+			opt := Options{Cache: round.cache}
+			if round.helper {
+				h, err := StartHelper(ctx, py, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer h.Close()
+				if h.Scheme() != s {
+					t.Errorf("the running Python's scheme %+v, SchemeOf's %+v", h.Scheme(), s)
+				}
+				opt.Launchers = h.Launchers
+			}
+			res, err := Install(ctx, CommandPython(py), s, ws, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if round.name == "warm cache (hard links)" && (res.Linked != 15 || res.Copied != 2) {
+			if round.cache != "" && round.name != "first through the cache (unpack)" && (res.Linked != 15 || res.Copied != 2) {
 				t.Errorf("a warm cache links every file but the two data scripts (copied: their #! line is rewritten): %+v", res)
 			}
 			compareSnapshots(t, want, snapshot(t, root))
@@ -270,5 +284,38 @@ func compareSnapshots(t *testing.T, want, got map[string]string) {
 		if want[k] != got[k] {
 			t.Errorf("%s: pip %q, gpuwiz %q", k, want[k], got[k])
 		}
+	}
+}
+
+// TestHelperNotAskedEndsAtClose: a running Python the install never asks for launchers ends at Close
+// (end of its input), having made nothing; one that fails to start says why.
+func TestHelperNotAskedEndsAtClose(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "venv")
+	py := newVenv(t, root)
+	before := tree(t, root)
+	h, err := StartHelper(context.Background(), py, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+	if h.cmd.ProcessState == nil || !h.cmd.ProcessState.Exited() || h.err != nil {
+		t.Fatalf("not ended cleanly: %v %v", h.cmd.ProcessState, h.err)
+	}
+	if _, err := h.Launchers(context.Background(), []byte("[]")); err == nil {
+		t.Error("a closed Python answered")
+	}
+	after := tree(t, root)
+	for rel := range after {
+		if _, ok := before[rel]; !ok && !strings.Contains(rel, "__pycache__") {
+			t.Errorf("made %s without being asked", rel)
+		}
+	}
+	if _, err := StartHelper(context.Background(), filepath.Join(root, "bin", "no-such-python"), nil); err == nil {
+		t.Error("a missing interpreter started")
+	}
+	bad := filepath.Join(t.TempDir(), "py")
+	os.WriteFile(bad, []byte("#!/bin/sh\necho broken pip >&2\nexit 3\n"), 0o755)
+	if _, err := StartHelper(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), "broken pip") {
+		t.Errorf("a Python that fails: %v", err)
 	}
 }
