@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # doctor on a real torch cu130 venv with a file deleted, on a GPU machine (after prepare.sh, .dev carried):
 #   bash scripts/device/repair.sh        (results in $OUT/repair.txt)
-# 1. a CUDA library dist's file (libcublasLt.so.13 of nvidia-cublas): doctor --json must name it
-#    (files-missing); the pip command its fix gives puts it back.
-# 2. a file of torch's own dist (torch/lib/libtorch_cuda.so): doctor --fix --yes reinstalls the build,
-#    timed for gpuwiz's installer (warm cache) and for pip (GPUWIZ_INSTALLER=pip), same call.
+# For each venv (v-own: installed by gpuwiz's installer, repaired by it; v-pip: by pip,
+# GPUWIZ_INSTALLER=pip), same call:
+# 1. a CUDA library dist's file (libcublasLt.so.13 of nvidia-cublas) deleted: doctor --json must name
+#    it (files-missing) and plan the reinstall with nvidia-cublas put back; doctor --fix --yes, timed,
+#    must put the same file back.
+# 2. a file of torch's own dist (torch/lib/libtorch_cuda.so) deleted: doctor --fix --yes, timed.
 set -u
 G=$(realpath ${GPUWIZ:-.dev/gpuwiz}); TOOLS=${TOOLS:-.dev}
 O=${OUT:-/tmp}/repair.txt; exec > >(tee "$O") 2>&1
@@ -19,17 +21,23 @@ log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_in
 IDX=http://127.0.0.1:8766/simple
 inst() { local v=$1; shift; env "$@" $G install --venv $v --python $BASE --framework torch --framework-version 2.11.0 --channel cu130 --index-url $IDX --yes --json > $v.json 2> $v.err; echo "install $v exit $?"; }
 log "install: gpuwiz's installer (v-own), pip (v-pip)"; inst $W/v-own; inst $W/v-pip GPUWIZ_INSTALLER=pip
-log "1. libcublasLt.so.13 deleted from v-own"
-CUB=$(find $W/v-own -name 'libcublasLt.so*' | head -1); rm -f "$CUB"; echo "deleted $CUB"
-wall env GPUWIZ_LANG=en $G doctor --venv $W/v-own --json > $W/d1.json 2>$W/d1.err; codes $W/d1.json
-CMD=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[f for f in d["findings"] if f["code"]=="files-missing"]; print(f[0]["fix"].split(": ",1)[1].split(". A ",1)[0] if f and "--force-reinstall" in f[0]["fix"] else "")' $W/d1.json)
-echo "fix command: $CMD"; [ -n "$CMD" ] && wall $CMD --index-url $IDX --quiet; ls -la "$CUB" 2>&1 | tail -1
-log "2. torch/lib/libtorch_cuda.so deleted; doctor --fix --yes, gpuwiz's installer (warm cache)"
-rm -f $W/v-own/lib/python3*/site-packages/torch/lib/libtorch_cuda.so
-wall $G doctor --venv $W/v-own --fix --yes > $W/f1.txt 2>&1; tail -4 $W/f1.txt
-log "2b. the same, pip (GPUWIZ_INSTALLER=pip)"
-rm -f $W/v-pip/lib/python3*/site-packages/torch/lib/libtorch_cuda.so
-wall env GPUWIZ_INSTALLER=pip $G doctor --venv $W/v-pip --fix --yes > $W/f2.txt 2>&1; tail -4 $W/f2.txt
+steplog() { l=$(grep -o 'log: .*doctor-fix-[^ ]*\.log' "$1" | tail -1 | cut -c6-); [ -f "$l" ] && grep -h '^# step\|^# installed\|python serve' "$l" | cut -c1-200 | sed "s|^|   |"; }
+fix() { # $1 venv, $2 label, rest: env; doctor --fix --yes timed, its last lines and the log's steps
+	local v=$1 label=$2; shift 2
+	wall env "$@" $G doctor --venv $v --fix --yes > $W/fix-$label.txt 2>&1; tail -5 $W/fix-$label.txt; steplog $W/fix-$label.txt
+}
+n=0
+for v in v-own v-pip; do
+	n=$((n+1)); env=""; [ $v = v-pip ] && env=GPUWIZ_INSTALLER=pip
+	log "$n. libcublasLt.so.13 deleted from $v: doctor --json, then doctor --fix --yes ($v's installer)"
+	CUB=$(find $W/$v -name 'libcublasLt.so*' | head -1); SUM=$(sha256sum "$CUB" | cut -c1-16); rm -f "$CUB"; echo "deleted $CUB ($SUM)"
+	wall env GPUWIZ_LANG=en $G doctor --venv $W/$v --json > $W/d-$v.json 2>$W/d-$v.err; codes $W/d-$v.json
+	fix $W/$v cublas-$v $env; grep -m2 'Put back' $W/fix-cublas-$v.txt
+	[ -f "$CUB" ] && echo "back: $(sha256sum "$CUB" | cut -c1-16)" || echo "NOT BACK: $CUB"
+	n=$((n+1))
+	log "$n. torch/lib/libtorch_cuda.so deleted from $v; doctor --fix --yes"
+	rm -f $W/$v/lib/python3*/site-packages/torch/lib/libtorch_cuda.so
+	fix $W/$v torch-$v $env
+done
 log "after"; for v in v-own v-pip; do $G verify --venv $W/$v 2>&1 | tail -1; done
-for f in $W/f1.txt $W/f2.txt; do l=$(grep -o 'log: .*doctor-fix-[^ ]*\.log' "$f" | tail -1 | cut -c6-); [ -f "$l" ] && grep -h '^# step\|^# installed' "$l" | sed "s|^|   $(basename $f): |"; done
 kill $HTTP; exit 0

@@ -91,6 +91,7 @@ func (e *Env) PlanRepairFinishing(ctx context.Context, d *Diagnosis, src install
 		}
 		plan.Source = s.Describe()
 	}
+	src.Dists = plan.ReinstallDists
 	return &RepairSession{Report: d.Report, Plan: plan, deps: d.deps, src: src}, nil
 }
 

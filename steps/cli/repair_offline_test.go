@@ -3,11 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/testkit/filetree"
 	"gpuwiz/steps/testkit/pyindex"
 )
 
@@ -201,5 +203,104 @@ func TestDoctorFixConfigTakesTheInstallAnswerFile(t *testing.T) {
 	rep := g.fix(t, "--config", answers)
 	if !strings.Contains(rep.Repair.Source, ix2.ChannelURL("cu126")) || ix2.TotalRequests() == 0 {
 		t.Fatalf("the answer file's index was not used: %q, %d requests", rep.Repair.Source, ix2.TotalRequests())
+	}
+}
+
+// cudaRig is repairRig with a build that pins a CUDA library dist, as the real wheels do: torch
+// 2.6.0+cu126 requires nvidia-cublas-cu12, whose wheel carries a shared library.
+func cudaRig(t *testing.T) (repairRig, *pyindex.Index) {
+	g := newRepairRig(t)
+	dir := t.TempDir()
+	spec := pyindex.StubSpec{Version: "2.6.0+cu126", CUDA: "12.6", CudaAvailable: true, CuDNN: 90100, ArchList: []string{"sm_80", "sm_90"},
+		Requires: []string{"nvidia-cublas-cu12==12.6.4.1"}}
+	files := pyindex.TorchFamily(t, dir, spec, 0)
+	cublas, err := pyindex.BuildWheel(dir, "nvidia-cublas-cu12", "12.6.4.1", map[string]string{
+		"nvidia/cublas/lib/libcublasLt.so.12": strings.Repeat("\x7fELF cublasLt ", 512),
+		"nvidia/cublas/lib/libcublas.so.12":   strings.Repeat("\x7fELF cublas ", 512),
+	}, nil, 0)
+	must(t, err)
+	return g, pyindex.Serve(t, map[string][]string{"cu126": append(files, cublas)})
+}
+
+// A CUDA library deleted from the venv (a disk cleaner, by hand): doctor names it, and doctor --fix
+// reinstalls the build and puts that dist back at its version from the wheel cache, with no network,
+// through gpuwiz's installer and through pip alike.
+func TestDoctorFixPutsBackADeletedCUDALibrary(t *testing.T) {
+	for _, installer := range []string{"gpuwiz", "pip"} {
+		t.Run(installer, func(t *testing.T) {
+			if installer == "pip" {
+				t.Setenv("GPUWIZ_INSTALLER", "pip")
+			}
+			g, ix := cudaRig(t)
+			out, stderr, code := g.cli(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+				"--venv", g.venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes", "--json")
+			if code != 0 {
+				t.Fatalf("install: exit %d\n%s\n%s", code, out, stderr)
+			}
+			ix.Close()
+			t.Setenv("PATH", filepath.Join(g.venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // the venv is active
+			libs, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "nvidia", "cublas", "lib", "libcublasLt.so.12"))
+			if len(libs) != 1 {
+				t.Fatalf("libcublasLt.so.12 not installed: %v", libs)
+			}
+			want, err := os.ReadFile(libs[0])
+			must(t, err)
+			must(t, os.Remove(libs[0]))
+
+			out, _, _ = g.cli(t, "doctor", "--venv", g.venv, "--json")
+			if !strings.Contains(out, `"files-missing"`) || !strings.Contains(out, "nvidia-cublas-cu12 12.6.4.1: 1 file missing: nvidia/cublas/lib/libcublasLt.so.12") {
+				t.Fatalf("doctor does not name the deleted library:\n%s", out)
+			}
+			out, stderr, code = g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--json")
+			var rep struct {
+				fixJSON
+				Repair struct {
+					ReinstallDists []string `json:"reinstall_dists"`
+					Source         string   `json:"source"`
+				} `json:"repair"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("exit %d, not JSON: %v\n%s\n%s", code, err, out, stderr)
+			}
+			if code != 0 || rep.Result.Failed || rep.Result.After == nil || rep.Result.After.Problems != 0 {
+				t.Fatalf("repair: exit %d\n%s\nstderr: %s", code, out, stderr)
+			}
+			if strings.Join(rep.Repair.ReinstallDists, " ") != "nvidia-cublas-cu12" || !strings.Contains(rep.Repair.Source, "wheel cache") {
+				t.Errorf("plan: dists %q, source %q", rep.Repair.ReinstallDists, rep.Repair.Source)
+			}
+			got, err := os.ReadFile(libs[0])
+			if err != nil || string(got) != string(want) {
+				t.Fatalf("libcublasLt.so.12 not put back as it was: %v", err)
+			}
+		})
+	}
+}
+
+// A CUDA library dist that is no part of the build (installed on its own) lost a file: the reinstall
+// could not put it back, so doctor --fix stops before changing anything and says so.
+func TestDoctorFixLeavesAStrayCUDADistAsItWas(t *testing.T) {
+	g, ix := cudaRig(t)
+	defer ix.Close()
+	out, stderr, code := g.cli(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+		"--venv", g.venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes", "--json")
+	if code != 0 {
+		t.Fatalf("install: exit %d\n%s\n%s", code, out, stderr)
+	}
+	stray, err := pyindex.BuildWheel(t.TempDir(), "nvidia-nccl-cu12", "2.21.5", map[string]string{"nvidia/nccl/lib/libnccl.so.2": "\x7fELF nccl"}, nil, 0)
+	must(t, err)
+	py := filepath.Join(g.venv, "bin", "python")
+	if b, err := exec.Command(py, "-m", "pip", "install", "--no-index", "--no-deps", stray).CombinedOutput(); err != nil {
+		t.Fatalf("pip install the stray dist: %v\n%s", err, b)
+	}
+	libs, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "nvidia", "nccl", "lib", "libnccl.so.2"))
+	must(t, os.Remove(libs[0]))
+	before := filetree.Sums(t, g.venv, filetree.Options{Skip: []string{".gpuwiz"}}, g.venv)
+
+	out, stderr, code = g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--json")
+	if code == 0 || !strings.Contains(out+stderr, "do not include nvidia-nccl-cu12") || !strings.Contains(out+stderr, "nothing was changed") {
+		t.Fatalf("a dist the build does not stage: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if diff := filetree.Diff(before, filetree.Sums(t, g.venv, filetree.Options{Skip: []string{".gpuwiz"}}, g.venv)); len(diff) > 0 {
+		t.Errorf("the venv changed: %q", diff)
 	}
 }

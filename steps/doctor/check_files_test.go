@@ -3,6 +3,7 @@ package doctor
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,10 +38,11 @@ func recordedSite(t *testing.T, dists map[string][]string) string {
 }
 
 // A CUDA library deleted from the venv (torch cu130 still imports and multiplies without
-// libcublasLt) is a finding naming the dist and the file; its fix is pip at that dist's version,
-// since reinstalling the framework keeps a CUDA dist at the same version as it is. Files missing
-// only from the framework's own dists are repaired by reinstalling the build. Bytecode and dists
-// that are neither are not looked at.
+// libcublasLt) is a finding naming the dist and the file. doctor --fix reinstalls the build and
+// tells the engine to put that dist back too (a plain reinstall keeps a CUDA dist at the same
+// version as it is); by hand, the fix is pip at that dist's version. Files missing only from the
+// framework's own dists are repaired by reinstalling the build alone. Bytecode and dists that are
+// neither are not looked at.
 func TestDeletedCUDALibraryIsAFinding(t *testing.T) {
 	i18n.Set(i18n.English)
 	sp := recordedSite(t, map[string][]string{
@@ -66,9 +68,18 @@ func TestDeletedCUDALibraryIsAFinding(t *testing.T) {
 	if !strings.Contains(fs[0].Fix, "/v/bin/python -m pip install --force-reinstall --no-deps nvidia-cublas==13.1.0.3") {
 		t.Errorf("fix %q", fs[0].Fix)
 	}
-	rep := Report{Venv: "/v", Framework: "torch", Findings: fs, MissingFiles: e.MissingFiles, Python: e.Python}
-	if r := RepairPlan(rep, RepairOptions{}); r.Reinstall != nil || len(r.Unfixable) != 1 {
-		t.Errorf("a CUDA dist's files: the plan reinstalls %v, leaves %d to the user", r.Reinstall, len(r.Unfixable))
+	installed := []Dist{{Name: "torch", Version: "2.11.0", LocalLabel: "+cu130"}}
+	rep := Report{Venv: "/v", Framework: "torch", Findings: fs, MissingFiles: e.MissingFiles, Python: e.Python, Installed: installed}
+	r := RepairPlan(rep, RepairOptions{Matrix: embeddedMatrix(t)})
+	if r.Reinstall == nil || !r.SameBuild || len(r.Unfixable) != 0 || !slices.Equal(r.ReinstallDists, []string{"nvidia-cublas"}) {
+		t.Fatalf("a CUDA dist's files: reinstall %v (same build %v), dists %q, left to the user %d", r.Reinstall, r.SameBuild, r.ReinstallDists, len(r.Unfixable))
+	}
+	var titles []string
+	for _, a := range r.Actions {
+		titles = append(titles, a.Title)
+	}
+	if !strings.Contains(strings.Join(titles, "\n"), "Put back nvidia-cublas at the same version") {
+		t.Errorf("the plan does not say the CUDA dist is put back: %q", titles)
 	}
 
 	os.WriteFile(filepath.Join(sp, "nvidia", "cu13", "lib", "libcublasLt.so.13"), nil, 0o644)
@@ -79,8 +90,8 @@ func TestDeletedCUDALibraryIsAFinding(t *testing.T) {
 		!strings.Contains(fs[0].Fix, "gpuwiz doctor --fix") {
 		t.Fatalf("torch's file: %+v", fs)
 	}
-	rep = Report{Venv: "/v", Framework: "torch", Findings: fs, MissingFiles: e.MissingFiles, Python: e.Python}
-	if !missingOnlyInFamily(rep) {
-		t.Error("torch's own file is not counted as the framework's")
+	rep = Report{Venv: "/v", Framework: "torch", Findings: fs, MissingFiles: e.MissingFiles, Python: e.Python, Installed: installed}
+	if r := RepairPlan(rep, RepairOptions{Matrix: embeddedMatrix(t)}); r.Reinstall == nil || len(r.ReinstallDists) != 0 {
+		t.Errorf("torch's own file: reinstall %v, other dists %q", r.Reinstall, r.ReinstallDists)
 	}
 }

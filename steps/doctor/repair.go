@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"slices"
 	"strings"
 
 	"gpuwiz/matrix"
@@ -47,6 +48,9 @@ type Repair struct {
 	Notes     []string  `json:"notes,omitempty"`
 	// Restore: an interrupted run's changes are put back first, from its backup (no network).
 	Restore bool `json:"restore,omitempty"`
+	// ReinstallDists are dists outside the framework's family whose files are missing (a CUDA
+	// library): the reinstall removes them and installs them again from the build's wheels.
+	ReinstallDists []string `json:"reinstall_dists,omitempty"`
 }
 
 // Empty reports a plan with nothing to run.
@@ -67,15 +71,16 @@ var fixedByPlan = map[string]bool{
 	CodeFrameworkCheckFailed: true, CodeArchMissing: true, CodeFilesMissing: true,
 }
 
-// missingOnlyInFamily: every dist with missing files is one the reinstall removes and puts back (a
-// CUDA library dist at the same version would be kept as it is, so its fix is the user's pip command).
-func missingOnlyInFamily(rep Report) bool {
+// damagedOutsideFamily names the dists with missing files that a framework reinstall would keep as
+// they are (not of the framework's family): the reinstall is told to put them back too.
+func damagedOutsideFamily(rep Report) []string {
+	var out []string
 	for _, m := range rep.MissingFiles {
-		if !familyDist(m.Dist) {
-			return false
+		if n := pep.Normalize(m.Dist); !familyDist(n) && !slices.Contains(out, n) {
+			out = append(out, n)
 		}
 	}
-	return true
+	return out
 }
 
 // redistFixes: a missing or old VC++ runtime that Microsoft's redistributable fixes (not an old copy
@@ -108,7 +113,7 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.vc_redist"), Fixes: f.Code, VCRedist: true})
 			continue
 		}
-		if !fixedByPlan[f.Code] || rep.Venv == "" && f.Code != CodeLeftoverPartial || f.Code == CodeFilesMissing && !missingOnlyInFamily(rep) {
+		if !fixedByPlan[f.Code] || rep.Venv == "" && f.Code != CodeLeftoverPartial {
 			r.Unfixable = append(r.Unfixable, f)
 			continue
 		}
@@ -164,6 +169,11 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 			}
 			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.uninstall", i18n.D{"Packages": i18n.Join(names)}),
 				Fixes: fixes, Argv: pip(append([]string{"uninstall", "-y"}, names...)...), Engine: true})
+		}
+		if damaged := damagedOutsideFamily(rep); len(damaged) > 0 {
+			r.ReinstallDists = damaged
+			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.reinstall_damaged", i18n.D{"Packages": i18n.Join(damaged)}),
+				Fixes: CodeFilesMissing, Engine: true})
 		}
 		if c.Framework == "paddle" && paddleMix != nil && paddleDir != "" {
 			title := i18n.T("doctor.repair.move_paddle")
@@ -238,6 +248,9 @@ func dedupeActions(as []Action) []Action {
 	out := []Action{}
 	for _, a := range as {
 		k := strings.Join(a.Argv, "\x00") + "|" + a.RemovePath
+		if len(a.Argv) == 0 && a.RemovePath == "" {
+			k += "|" + a.Title // an action of its own kind (the engine's, the redistributable)
+		}
 		if seen[k] {
 			continue
 		}

@@ -19,6 +19,7 @@ import (
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -349,6 +350,9 @@ func (e *engine) step(ctx context.Context, s Step) error {
 	case StepBackup:
 		// The last moment before the first change: the wheels are staged, so their sizes are known.
 		if err := e.checkVenvSpace(); err != nil {
+			return err
+		}
+		if err := e.checkReinstallStaged(); err != nil {
 			return err
 		}
 		e.checkBuildFits()
@@ -790,4 +794,37 @@ func copySteps(in []Step) []Step {
 		out[i] = s
 	}
 	return out
+}
+
+// checkReinstallStaged: every dist the plan removes only to put it back (a CUDA library with missing
+// files) has a wheel among the ones the build staged; else it would be removed and not come back.
+func (e *engine) checkReinstallStaged() error {
+	if len(e.plan.ReinstallDists) == 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	for f := range e.stagedFiles {
+		if w, err := pep.ParseWheel(filepath.Base(f)); err == nil {
+			have[w.Name] = true
+		}
+	}
+	if len(have) == 0 { // nothing recorded of the stage steps: what the stage folder holds
+		staged, err := stagedWheels(e.plan.StageDir)
+		if err != nil {
+			return err
+		}
+		for _, w := range staged {
+			have[w.name] = true
+		}
+	}
+	var missing []string
+	for _, n := range e.plan.ReinstallDists {
+		if !have[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		return errors.New(i18n.T("install.err.reinstall_not_staged", i18n.D{"Dists": strings.Join(missing, " "), "Dir": e.plan.StageDir}))
+	}
+	return nil
 }

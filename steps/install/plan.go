@@ -81,6 +81,9 @@ type Plan struct {
 	PipVersion      string `json:"pip_version,omitempty"` // before any upgrade; "" when unknown
 	// Had is what the venv held when the plan was made (its dists' versions: what Uninstall removes).
 	Had pyenv.Installed `json:"-"`
+	// ReinstallDists are the dists of Uninstall outside the framework's family, put back from the
+	// staged build (Options.ReinstallDists that the venv holds).
+	ReinstallDists []string `json:"reinstall_dists,omitempty"`
 
 	venv       pyenv.Venv
 	python     string            // base interpreter for a new venv
@@ -245,11 +248,22 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 			Argv: pip("download", append(append([]string{progress[0], progress[1]}, from...), append([]string{"-d", p.StageDir}, p.optional...)...)...)})
 	}
 
+	reinstall := map[string]bool{}
+	for _, n := range opts.ReinstallDists {
+		reinstall[pep.Normalize(n)] = true
+	}
 	for _, d := range installed.Dists {
-		if slices.Contains(p.families, pep.Normalize(d.Name)) {
-			p.Uninstall = append(p.Uninstall, pep.Normalize(d.Name))
+		n := pep.Normalize(d.Name)
+		switch {
+		case slices.Contains(p.families, n):
+			p.Uninstall = append(p.Uninstall, n)
+		case reinstall[n]:
+			p.Uninstall = append(p.Uninstall, n)
+			p.ReinstallDists = append(p.ReinstallDists, n)
 		}
 	}
+	slices.Sort(p.ReinstallDists)
+	p.ReinstallDists = slices.Compact(p.ReinstallDists)
 	slices.Sort(p.Uninstall)
 	p.Uninstall = slices.Compact(p.Uninstall)
 	p.add(Step{ID: StepBackup, Title: i18n.T("install.step.backup"), Kind: KindBackup})

@@ -46,6 +46,9 @@ type ReinstallOptions struct {
 	CacheDir  string
 	LogPath   string
 	Environ   []string // the environment pip would see (nil: os.Environ())
+	// Dists are put back from the same build's wheels besides the framework's own (a CUDA library
+	// whose files are missing); see Options.ReinstallDists.
+	Dists []string
 }
 
 // reinstallOptions are the install options of a repair: the user's sources, else the ones the
@@ -53,7 +56,8 @@ type ReinstallOptions struct {
 func reinstallOptions(venv string, c matrix.Candidate, o ReinstallOptions) Options {
 	lock := ReadLockSources(venv)
 	opts := Options{Venv: pyenv.Venv{Root: venv}, Target: TargetOf(c), CacheDir: o.CacheDir, LogPath: o.LogPath,
-		Environ: o.Environ, IndexURLOverride: o.IndexURL, Mirror: o.Mirror, FindLinks: o.FindLinks, LockHashes: lock.Hashes}
+		Environ: o.Environ, IndexURLOverride: o.IndexURL, Mirror: o.Mirror, FindLinks: o.FindLinks, LockHashes: lock.Hashes,
+		ReinstallDists: o.Dists}
 	sameChannel := lock.Framework == c.Framework && lock.Channel == c.Channel
 	switch {
 	case o.IndexURL != "" || o.FindLinks != "":

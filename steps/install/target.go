@@ -48,6 +48,10 @@ type Options struct {
 	Environ []string
 	// VerifyMatrixN is the side of the verification matmul (0: verify's default).
 	VerifyMatrixN int
+	// ReinstallDists are dists outside the framework's family that the run removes and installs again
+	// from the staged build although their version stays: a CUDA library whose files are missing. Each
+	// must be among the wheels the build stages, else the run stops before changing anything.
+	ReinstallDists []string
 
 	newPythonVersion string // the version of Python, when a new venv is made from it (Prepare reads it)
 }

@@ -29,6 +29,7 @@ type StubSpec struct {
 	DeviceCount   int               // devices seen when CudaAvailable; 1 when 0
 	WrongResult   bool              // the GPU matmul returns wrong numbers, for verify's CPU comparison
 	Extra         map[string]string // extra files in the wheel (archive path → content)
+	Requires      []string          // torch's Requires-Dist in TorchFamily ("nvidia-cublas-cu12==12.6.4.1", as the real wheels pin their CUDA libraries)
 }
 
 type stubJSON struct {
@@ -102,13 +103,14 @@ func TorchFamily(t testing.TB, dir string, spec StubSpec, torchPad int) []string
 	for _, w := range []struct {
 		dist, version string
 		files         map[string]string
+		requires      []string
 		pad           int
 	}{
-		{"torch", "2.6.0" + label, TorchStub(spec), torchPad},
-		{"torchvision", "0.21.0" + label, map[string]string{"torchvision/__init__.py": "__version__ = '0.21.0" + label + "'\n"}, 0},
-		{"torchaudio", "2.6.0" + label, map[string]string{"torchaudio/__init__.py": "__version__ = '2.6.0" + label + "'\n"}, 0},
+		{"torch", "2.6.0" + label, TorchStub(spec), spec.Requires, torchPad},
+		{"torchvision", "0.21.0" + label, map[string]string{"torchvision/__init__.py": "__version__ = '0.21.0" + label + "'\n"}, nil, 0},
+		{"torchaudio", "2.6.0" + label, map[string]string{"torchaudio/__init__.py": "__version__ = '2.6.0" + label + "'\n"}, nil, 0},
 	} {
-		p, err := BuildWheel(dir, w.dist, w.version, w.files, nil, w.pad)
+		p, err := BuildWheel(dir, w.dist, w.version, w.files, w.requires, w.pad)
 		if err != nil {
 			t.Fatal(err)
 		}
