@@ -44,7 +44,7 @@ func planOfRepair(rp doctor.Repair) Plan {
 		case a.RemovePath != "":
 			p.Uninstall = append(p.Uninstall, a.RemovePath)
 			p.Commands = append(p.Commands, i18n.T("ui.backend.delete", i18n.D{"Path": a.RemovePath}))
-		default:
+		case len(a.Argv) > 0:
 			p.Commands = append(p.Commands, runner.QuoteArgv(a.Argv))
 			p.Uninstall = append(p.Uninstall, uninstalled(a.Argv)...)
 		}

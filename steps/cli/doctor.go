@@ -240,7 +240,7 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 	i := 0
 	line := func(a doctor.Action) {
 		i++
-		if a.RemovePath != "" {
+		if a.RemovePath != "" || len(a.Argv) == 0 { // the title says it all: no command to show
 			fmt.Fprintf(out, "  %d. %s\n", i, a.Title)
 		} else {
 			fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.action", i18n.D{"Title": a.Title, "Command": runner.QuoteArgv(a.Argv)}))
