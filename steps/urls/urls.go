@@ -52,12 +52,32 @@ func Redact(s string) string {
 	if !strings.ContainsAny(s, "@=:") { // every rule below needs one of them
 		return s
 	}
-	s = pipURLVar.ReplaceAllString(s, "${1}"+Mask)
-	s = urlUserinfo.ReplaceAllString(s, "${1}"+Mask+"@")
-	s = bareUserinfo.ReplaceAllString(s, "${1}"+Mask+"@")
-	s = querySecret.ReplaceAllString(s, "${1}"+Mask)
-	s = authHeader.ReplaceAllString(s, "${1}"+Mask)
+	// Each rule runs only where the text has the literal it needs: a regexp scans the whole text
+	// even when nothing matches (a quarter of a millisecond for `gpu --json`'s report here).
+	if containsFold(s, "pip_") {
+		s = pipURLVar.ReplaceAllString(s, "${1}"+Mask)
+	}
+	if strings.Contains(s, "@") {
+		s = urlUserinfo.ReplaceAllString(s, "${1}"+Mask+"@")
+		s = bareUserinfo.ReplaceAllString(s, "${1}"+Mask+"@")
+	}
+	if strings.Contains(s, "=") {
+		s = querySecret.ReplaceAllString(s, "${1}"+Mask)
+	}
+	if containsFold(s, "authorization") {
+		s = authHeader.ReplaceAllString(s, "${1}"+Mask)
+	}
 	return s
+}
+
+// containsFold reports whether s holds sub (ASCII) in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // RedactAll is Redact over each string.

@@ -60,8 +60,23 @@ static card *dev(void *h) {
 #define NEED_INIT if (!initialised) return UNINITIALIZED
 #define NEED_DEV(c) card *c = dev(device); if (!c) return INVALID_ARGUMENT
 
-EXPORT nvmlReturn_t nvmlInit_v2(void) { initialised = 1; return OK; }
-EXPORT nvmlReturn_t nvmlShutdown(void) { initialised = 0; return OK; }
+#ifdef INIT_SLEEP_MS /* a driver whose nvmlInit takes as long as a real one (benchmarks) */
+#include <unistd.h>
+#define INIT_WAIT usleep(INIT_SLEEP_MS * 1000)
+#else
+#define INIT_WAIT
+#endif
+/* FAKENVML_LOG names a file that gets one line per nvmlInit_v2 call (tests count them). */
+#include <stdio.h>
+#include <stdlib.h>
+static void log_call(const char *name) {
+    const char *path = getenv("FAKENVML_LOG");
+    FILE *f = path ? fopen(path, "a") : 0;
+    if (f) { fprintf(f, "%s\n", name); fclose(f); }
+}
+/* Like NVML, a second nvmlInit only counts a reference: only the first one takes INIT_SLEEP_MS. */
+EXPORT nvmlReturn_t nvmlInit_v2(void) { if (!initialised) { INIT_WAIT; } log_call("nvmlInit_v2"); initialised++; return OK; }
+EXPORT nvmlReturn_t nvmlShutdown(void) { if (initialised) initialised--; return OK; }
 EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *v, unsigned int len) { NEED_INIT; return copy(v, len, "566.36"); }
 EXPORT nvmlReturn_t nvmlSystemGetNVMLVersion(char *v, unsigned int len) { NEED_INIT; return copy(v, len, "12.566.36"); }
 EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *v) { NEED_INIT; *v = 12070; return OK; }

@@ -1,11 +1,13 @@
 // Package nvmlearly begins loading the NVIDIA driver's library (NVML) and initialising it as soon as
 // the process starts, for a process that is going to probe the driver anyway (`gpuwiz gpu`): the
-// load and nvmlInit are most of a probe's time, and this way they overlap the initialisation of every
-// other package and the building of the commands instead of following them.
+// load and nvmlInit are most of a probe's time, and this way they overlap the start of the Go
+// runtime, the initialisation of every package and the building of the commands instead of
+// following them.
 //
-// Go initialises a package after everything it imports, so this package imports next to nothing
-// (the standard library and the binding it loads through) and its init runs among the first. Only
-// steps/gpu uses what it loaded (Take, once); a process that never asks only paid the load.
+// On Linux (cgo) the start is an ELF constructor (early_linux.c) that the dynamic loader runs before
+// the Go runtime. On Windows (no cgo) it is this package's init: Go initialises a package after
+// everything it imports, so the package imports next to nothing and its init runs among the first.
+// Only steps/gpu uses what was loaded (Take, once); a process that never asks only paid the load.
 package nvmlearly
 
 import (

@@ -2,21 +2,21 @@
 
 package nvmlearly
 
+/*
+#cgo LDFLAGS: -ldl -lpthread
+#include <stdlib.h>
+#include "early_linux.h"
+*/
+import "C"
+
 import (
-	"os"
 	"time"
+	"unsafe"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 )
 
-func init() {
-	if Wanted(os.Args[1:]) {
-		begin(func() any {
-			lib := nvml.New()
-			return Loaded{Lib: lib, Init: lib.Init()}
-		})
-	}
-}
+// On Linux the load begins in early_linux.c's constructor, before the Go runtime starts.
 
 // Loaded is libnvidia-ml.so.1 through go-nvml, with nvmlInit's answer (on a failed Init no other call
 // may be made: the library may not have loaded), and when the load began and how long it took.
@@ -27,13 +27,29 @@ type Loaded struct {
 	Took  time.Duration
 }
 
-// Take waits for the early load and returns it, once; false when none was begun.
+// Take waits for the constructor's load and returns the library through go-nvml, once; false when
+// none was begun. go-nvml's load and nvmlInit then find the library loaded and NVML initialised.
 func Take() (Loaded, bool) {
-	v, began, took, ok := take()
-	if !ok {
+	mu.Lock()
+	defer mu.Unlock()
+	var began C.longlong
+	if C.gpuwiz_nvml_early_wait(&began) == 0 {
 		return Loaded{}, false
 	}
-	l := v.(Loaded)
-	l.Began, l.Took = began, took
+	l := Loaded{Lib: nvml.New(), Began: time.Unix(0, int64(began))}
+	l.Init = l.Lib.Init()
+	l.Took = time.Since(l.Began)
 	return l, true
+}
+
+// wantedC is the constructor's test of the arguments (args without the program's name), for the
+// test that it says what Wanted says.
+func wantedC(args []string) bool {
+	argv := make([]*C.char, 0, len(args)+1)
+	for _, a := range append([]string{"gpuwiz"}, args...) {
+		s := C.CString(a)
+		defer C.free(unsafe.Pointer(s))
+		argv = append(argv, s)
+	}
+	return C.gpuwiz_nvml_wanted(C.int(len(argv)), (**C.char)(unsafe.Pointer(&argv[0]))) == 1
 }
