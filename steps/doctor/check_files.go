@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
@@ -60,6 +62,7 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 			continue // no RECORD: leftovers and broken installs are other findings
 		}
 		m := MissingFiles{Dist: d.Name, Version: d.Version + d.LocalLabel}
+		var listed []string
 		r := csv.NewReader(bytes.NewReader(b))
 		r.FieldsPerRecord = -1
 		for {
@@ -74,8 +77,27 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 			if strings.HasSuffix(p, ".pyc") || strings.Contains(p, "__pycache__") {
 				continue
 			}
-			parts := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
-			if _, err := fsys.Stat(joinFor(goos, sitePackages, parts...)); err != nil {
+			listed = append(listed, p)
+		}
+		// Thousands of files for torch: looked at from several goroutines (a stat waits on the disk,
+		// on NTFS longer), the answers kept in RECORD's order.
+		gone := make([]bool, len(listed))
+		var wg sync.WaitGroup
+		next := atomic.Int64{}
+		for w := 0; w < statWorkers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(next.Add(1) - 1); i < len(listed); i = int(next.Add(1) - 1) {
+					parts := strings.Split(strings.ReplaceAll(listed[i], `\`, "/"), "/")
+					_, err := fsys.Stat(joinFor(goos, sitePackages, parts...))
+					gone[i] = err != nil
+				}
+			}()
+		}
+		wg.Wait()
+		for i, p := range listed {
+			if gone[i] {
 				m.Count++
 				if len(m.Files) < 3 {
 					m.Files = append(m.Files, p)
@@ -88,6 +110,9 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 	}
 	return out
 }
+
+// statWorkers look at a dist's files at once.
+const statWorkers = 8
 
 // checkMissingFiles: files the build's dists list but the disk lacks. A reinstall of the build puts
 // back the framework's own dists; a CUDA library dist is put back by pip, at its version.
