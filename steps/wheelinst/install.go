@@ -449,7 +449,10 @@ func makeScripts(ctx context.Context, py Python, launchers func(context.Context,
 	var err error
 	if launchers != nil {
 		out, err = launchers(ctx, in)
-	} else {
+	}
+	if launchers == nil || err != nil && ctx.Err() == nil {
+		// No Python running, or it ended without an answer: one started now makes them (the same
+		// maker overwrites whatever the first made).
 		out, err = startForScripts(ctx, py, in)
 	}
 	if err != nil {

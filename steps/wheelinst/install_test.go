@@ -319,3 +319,25 @@ func TestHelperNotAskedEndsAtClose(t *testing.T) {
 		t.Errorf("a Python that fails: %v", err)
 	}
 }
+
+// TestLaunchersWhenTheRunningPythonIsGone: a running Python that ended before it was asked (killed,
+// crashed) does not fail the install: a Python started then makes the launchers.
+func TestLaunchersWhenTheRunningPythonIsGone(t *testing.T) {
+	base, _, _, ws := staged(t, familyWheels)
+	py := newVenv(t, filepath.Join(base, "venv"))
+	ctx := context.Background()
+	h, err := StartHelper(ctx, py, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.cmd.Process.Kill()
+	h.Close()
+	res, err := Install(ctx, CommandPython(py), h.Scheme(), ws, Options{Launchers: h.Launchers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(filepath.Join(base, "venv", "bin", "fakerun")).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "fakelib main ok") || len(res.Dists) != 2 || len(res.Dists[0].Scripts) == 0 {
+		t.Errorf("launcher: %v %s; dists %+v", err, out, res.Dists)
+	}
+}
