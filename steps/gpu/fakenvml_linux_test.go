@@ -68,6 +68,14 @@ func TestLinuxBuildAgainstAFakeLibNVML(t *testing.T) {
 	if n := inits(); n != 2 {
 		t.Errorf("nvmlInit_v2 called %d times; want 2 (the constructor's, then go-nvml's reference)", n)
 	}
+	c = exec.Command(bin, "--lang", "zh-CN", "gpu", "--json") // a global flag before the command
+	c.Env = env
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("gpuwiz --lang zh-CN gpu --json: %v\n%s", err, out)
+	}
+	if n := inits(); n != 2 {
+		t.Errorf("--lang zh-CN gpu: nvmlInit_v2 called %d times; want 2", n)
+	}
 	for _, args := range [][]string{{"--version"}, {"gpu", "--help"}, {"gpu", "--simulate", filepath.Join(root, "testdata", "fakenvml", "expected.json"), "--json"}} {
 		c := exec.Command(bin, args...)
 		c.Env = env

@@ -17,12 +17,25 @@ import (
 )
 
 // Wanted says whether args (the process's, without the program's name) are `gpu` on this machine's
-// driver: not with --simulate (a file stands in for the driver), not --help.
+// driver: the command `gpu`, after none but the global flags that do not change the probe (--lang,
+// --matrix, --sources, --no-color, --ascii), and not with --simulate (a file stands in for the
+// driver) or --help.
 func Wanted(args []string) bool {
-	if len(args) == 0 || args[0] != "gpu" {
+	i := 0
+	for ; i < len(args) && args[i] != "gpu"; i++ {
+		switch a := args[i]; {
+		case a == "--lang" || a == "--matrix" || a == "--sources":
+			i++ // its value
+		case strings.HasPrefix(a, "--lang=") || strings.HasPrefix(a, "--matrix=") || strings.HasPrefix(a, "--sources="),
+			a == "--no-color" || a == "--ascii" || strings.HasPrefix(a, "--no-color=") || strings.HasPrefix(a, "--ascii="):
+		default:
+			return false
+		}
+	}
+	if i >= len(args) {
 		return false
 	}
-	for _, a := range args[1:] {
+	for _, a := range args[i+1:] {
 		if a == "-h" || a == "--help" || a == "--" || a == "--simulate" || strings.HasPrefix(a, "--simulate=") {
 			return false
 		}

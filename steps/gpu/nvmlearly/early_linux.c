@@ -36,14 +36,27 @@ static void *early_load(void *unused) {
 	return NULL;
 }
 
+static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
 int gpuwiz_nvml_wanted(int argc, char **argv) {
-	if (argc < 2 || strcmp(argv[1], "gpu") != 0) {
+	int i = 1;
+	for (; i < argc && strcmp(argv[i], "gpu") != 0; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--lang") == 0 || strcmp(a, "--matrix") == 0 || strcmp(a, "--sources") == 0) {
+			i++; /* its value */
+		} else if (!(starts(a, "--lang=") || starts(a, "--matrix=") || starts(a, "--sources=") ||
+		             strcmp(a, "--no-color") == 0 || strcmp(a, "--ascii") == 0 ||
+		             starts(a, "--no-color=") || starts(a, "--ascii="))) {
+			return 0;
+		}
+	}
+	if (i >= argc) {
 		return 0;
 	}
-	for (int i = 2; i < argc; i++) {
+	for (i++; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0 || strcmp(a, "--") == 0 ||
-		    strcmp(a, "--simulate") == 0 || strncmp(a, "--simulate=", 11) == 0) {
+		    strcmp(a, "--simulate") == 0 || starts(a, "--simulate=")) {
 			return 0;
 		}
 	}

@@ -12,6 +12,10 @@ func TestWanted(t *testing.T) {
 		"gpu": true, "gpu --json": true, "gpu --json --timings": true, "gpu --watch": true,
 		"": false, "--version": false, "gpu --help": false, "gpu -h": false, "channels": false,
 		"gpu --simulate rig.json": false, "gpu --json --simulate=rig.json": false, "doctor gpu": false,
+		// global flags before the command
+		"--lang zh-CN gpu --json": true, "--lang=zh-CN gpu": true, "--no-color --ascii gpu": true, "--matrix m.toml gpu --json": true,
+		"--sources=s.toml gpu": true, "--lang gpu gpu": true, "--lang gpu": false, "--lang": false, "--simulate r.json gpu": false,
+		"--simulate=r.json gpu": false, "--verbose gpu": false, "--help gpu": false, "--lang zh-CN doctor": false,
 	} {
 		if got := Wanted(strings.Fields(args)); got != want {
 			t.Errorf("Wanted(%q) = %v, want %v", args, got, want)
