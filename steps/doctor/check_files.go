@@ -43,12 +43,8 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 	}
 	infos := map[string]string{} // normalised name → dist-info folder
 	for _, en := range entries {
-		name, ok := strings.CutSuffix(en.Name(), ".dist-info")
-		if !ok || !en.IsDir() {
-			continue
-		}
-		if i := strings.Index(name, "-"); i > 0 {
-			infos[pep.Normalize(name[:i])] = en.Name()
+		if name, _, ok := pep.DistInfo(en.Name()); ok && en.IsDir() {
+			infos[name] = en.Name()
 		}
 	}
 	var out []MissingFiles

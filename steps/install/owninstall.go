@@ -173,9 +173,9 @@ func (e *engine) python() wheelinst.Python {
 // installedDists maps each dist in the venv's site-packages (platlib and purelib) by its PEP 503
 // name to its .dist-info folder.
 func installedDists(scheme wheelinst.Scheme) map[string]string {
-	installed := wheelinst.Installed(scheme.Platlib, pep.Normalize)
+	installed := wheelinst.Installed(scheme.Platlib)
 	if scheme.Purelib != scheme.Platlib {
-		for k, v := range wheelinst.Installed(scheme.Purelib, pep.Normalize) {
+		for k, v := range wheelinst.Installed(scheme.Purelib) {
 			installed[k] = v
 		}
 	}
@@ -260,8 +260,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	installed := installedDists(scheme)
 	versions := map[string]string{}
 	for n, dir := range installed {
-		base := strings.TrimSuffix(filepath.Base(dir), ".dist-info")
-		if _, v, ok := strings.Cut(base, "-"); ok {
+		if _, v, ok := pep.DistInfo(filepath.Base(dir)); ok {
 			versions[n] = v
 		}
 	}

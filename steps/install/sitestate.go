@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
@@ -187,12 +188,8 @@ func removeCommand(goos, path string) string {
 // in one; otherwise doctor finds the owner.
 func reinstallCommand(python, path string) string {
 	for p := path; p != filepath.Dir(p); p = filepath.Dir(p) {
-		base := filepath.Base(p)
-		if strings.HasSuffix(base, ".dist-info") {
-			nv := strings.TrimSuffix(base, ".dist-info")
-			if i := strings.Index(nv, "-"); i > 0 {
-				return shellquote.Command(hostGOOS(), python, "-m", "pip", "install", "--force-reinstall", "--no-deps", nv[:i]+"=="+nv[i+1:])
-			}
+		if name, version, ok := pep.DistInfo(filepath.Base(p)); ok {
+			return shellquote.Command(hostGOOS(), python, "-m", "pip", "install", "--force-reinstall", "--no-deps", name+"=="+version)
 		}
 	}
 	return shellquote.Command(hostGOOS(), "gpuwiz", "doctor", "--venv", filepath.Dir(filepath.Dir(python)), "--fix")

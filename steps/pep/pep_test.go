@@ -1,6 +1,7 @@
 package pep
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -270,6 +271,22 @@ func TestIsMetadata(t *testing.T) {
 	} {
 		if got := IsMetadata(name); got != want {
 			t.Errorf("IsMetadata(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestDistInfo(t *testing.T) {
+	for folder, want := range map[string][3]string{
+		"paddlepaddle_gpu-3.3.1.dist-info": {"paddlepaddle-gpu", "3.3.1", "true"},
+		"torch-2.11.0+cu130.dist-info":     {"torch", "2.11.0+cu130", "true"},
+		"Nvidia_CUBLAS-13.1.0.3.dist-info": {"nvidia-cublas", "13.1.0.3", "true"},
+		"torch-2.11.0.egg-info":            {"", "", "false"},
+		"torch.dist-info":                  {"", "", "false"},
+		"-1.0.dist-info":                   {"", "", "false"},
+	} {
+		n, v, ok := DistInfo(folder)
+		if got := [3]string{n, v, fmt.Sprint(ok)}; got != want {
+			t.Errorf("DistInfo(%q) = %q, want %q", folder, got, want)
 		}
 	}
 }

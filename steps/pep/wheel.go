@@ -175,3 +175,17 @@ func (w Wheel) Installs(pyVersion, goos, goarch string) bool {
 	}
 	return w.ForPython(pyVersion)
 }
+
+// DistInfo reads an installed dist's `.dist-info` folder name ("paddlepaddle_gpu-3.3.1.dist-info"):
+// its PEP 503 name ("paddlepaddle-gpu") and version; ok is false for any other name.
+func DistInfo(folder string) (name, version string, ok bool) {
+	nv, ok := strings.CutSuffix(folder, ".dist-info")
+	if !ok {
+		return "", "", false
+	}
+	name, version, ok = strings.Cut(nv, "-")
+	if !ok || name == "" {
+		return "", "", false
+	}
+	return Normalize(name), version, true
+}

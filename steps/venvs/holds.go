@@ -66,15 +66,9 @@ func Read(root, goos string) Holds {
 			continue
 		}
 		for _, e := range entries {
-			name, ok := strings.CutSuffix(e.Name(), ".dist-info")
-			if !ok || !e.IsDir() {
-				continue
+			if name, ver, ok := pep.DistInfo(e.Name()); ok && e.IsDir() {
+				dists[name] = ver
 			}
-			dist, ver, ok := strings.Cut(name, "-")
-			if !ok {
-				continue
-			}
-			dists[pep.Normalize(dist)] = ver
 		}
 	}
 	held := pep.HeldIn(dists)

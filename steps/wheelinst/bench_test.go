@@ -195,7 +195,7 @@ func BenchmarkUninstall(b *testing.B) {
 	b.Run("gpuwiz", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			fill(b)
-			for _, dir := range Installed(s.Platlib, strings.ToLower) {
+			for _, dir := range Installed(s.Platlib) {
 				if strings.Contains(dir, "big") || strings.Contains(dir, "small") {
 					if _, err := Uninstall(dir); err != nil {
 						b.Fatal(err)

@@ -9,20 +9,17 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"gpuwiz/steps/pep"
 )
 
 // Installed maps each dist installed in site (a .dist-info folder) by its PEP 503 name to that folder.
-func Installed(site string, normalize func(string) string) map[string]string {
+func Installed(site string) map[string]string {
 	out := map[string]string{}
 	ents, _ := os.ReadDir(site)
 	for _, e := range ents {
-		n := e.Name()
-		if !e.IsDir() || !strings.HasSuffix(n, ".dist-info") {
-			continue
-		}
-		name, _, ok := strings.Cut(strings.TrimSuffix(n, ".dist-info"), "-")
-		if ok {
-			out[normalize(name)] = filepath.Join(site, n)
+		if name, _, ok := pep.DistInfo(e.Name()); ok && e.IsDir() {
+			out[name] = filepath.Join(site, e.Name())
 		}
 	}
 	return out

@@ -83,7 +83,7 @@ func TestUninstallEqualsPip(t *testing.T) {
 	for _, byPip := range []bool{true, false} {
 		prepare(byPip)
 		site, _ := filepath.Glob(filepath.Join(root, "lib", "python3*", "site-packages"))
-		dists := Installed(site[0], strings.ToLower)
+		dists := Installed(site[0])
 		for _, d := range []string{"fakelib", "fakedep"} {
 			removed, err := Uninstall(dists[d])
 			if err != nil || len(removed) == 0 {
