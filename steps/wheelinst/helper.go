@@ -66,31 +66,20 @@ func StartHelper(ctx context.Context, exe string, env []string) (*Helper, error)
 func (h *Helper) Scheme() Scheme { return h.scheme }
 
 // Launchers hands the jobs (makeScripts's JSON) to the running Python and returns its answer. The
-// process ends after answering.
+// process ends after answering. It lives by StartHelper's context: cancelling that one kills it,
+// which ends the wait here too.
 func (h *Helper) Launchers(ctx context.Context, jobs []byte) ([]byte, error) {
-	type answer struct {
-		line []byte
-		err  error
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	got := make(chan answer, 1)
-	go func() {
-		if _, err := h.in.Write(append(bytes.TrimSpace(jobs), '\n')); err != nil {
-			got <- answer{nil, err}
-			return
-		}
-		line, err := h.out.ReadBytes('\n')
-		got <- answer{line, err}
-	}()
-	select {
-	case a := <-got:
-		if a.err != nil {
-			return nil, h.failed(a.err)
-		}
-		return a.line, nil
-	case <-ctx.Done():
-		h.kill()
-		return nil, ctx.Err()
+	if _, err := h.in.Write(append(bytes.TrimSpace(jobs), '\n')); err != nil {
+		return nil, h.failed(err)
 	}
+	line, err := h.out.ReadBytes('\n')
+	if err != nil {
+		return nil, h.failed(err)
+	}
+	return line, nil
 }
 
 // Close ends the process: end of input (it exits at once when it was not asked), killed if it is
@@ -111,13 +100,6 @@ func (h *Helper) Close() {
 		h.cmd.Process.Kill()
 		h.err = <-done
 	}
-}
-
-func (h *Helper) kill() {
-	if h.cmd.Process != nil {
-		h.cmd.Process.Kill()
-	}
-	h.Close()
 }
 
 // failed is err (how the process ended, when it ended without an answer) with what it said on stderr.
