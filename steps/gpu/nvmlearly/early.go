@@ -43,12 +43,11 @@ func Wanted(args []string) bool {
 	return true
 }
 
-// loading is one early load: what load returned, when it began and how long it took.
+// loading is one early load: what load returned and when it began.
 type loading struct {
 	done  chan struct{}
 	val   any
 	began time.Time
-	took  time.Duration
 }
 
 var (
@@ -65,20 +64,19 @@ func begin(load func() any) {
 	go func() {
 		defer close(l.done)
 		l.val = load()
-		l.took = time.Since(l.began)
 	}()
 }
 
 // take waits for the early load and hands it over, once; ok is false when none was begun (or it was
 // taken already).
-func take() (val any, began time.Time, took time.Duration, ok bool) {
+func take() (val any, began time.Time, ok bool) {
 	mu.Lock()
 	l := current
 	current = nil
 	mu.Unlock()
 	if l == nil {
-		return nil, time.Time{}, 0, false
+		return nil, time.Time{}, false
 	}
 	<-l.done
-	return l.val, l.began, l.took, true
+	return l.val, l.began, true
 }

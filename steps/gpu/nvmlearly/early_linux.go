@@ -19,12 +19,11 @@ import (
 // On Linux the load begins in early_linux.c's constructor, before the Go runtime starts.
 
 // Loaded is libnvidia-ml.so.1 through go-nvml, with nvmlInit's answer (on a failed Init no other call
-// may be made: the library may not have loaded), and when the load began and how long it took.
+// may be made: the library may not have loaded), and when the load began.
 type Loaded struct {
 	Lib   nvml.Interface
 	Init  nvml.Return
 	Began time.Time
-	Took  time.Duration
 }
 
 // Take waits for the constructor's load and returns the library through go-nvml, once; false when
@@ -38,7 +37,6 @@ func Take() (Loaded, bool) {
 	}
 	l := Loaded{Lib: nvml.New(), Began: time.Unix(0, int64(began))}
 	l.Init = l.Lib.Init()
-	l.Took = time.Since(l.Began)
 	return l, true
 }
 

@@ -28,13 +28,12 @@ func DLLPaths() []string {
 }
 
 // Loaded is nvml.dll as the first of DLLPaths that loads (DLL 0: none did), and the answer of its
-// init export (InitName empty: it exports none), with when the load began and how long it took.
+// init export (InitName empty: it exports none), with when the load began.
 type Loaded struct {
 	DLL      windows.Handle
 	InitName string
 	InitRet  uintptr
 	Began    time.Time
-	Took     time.Duration
 }
 
 // LoadDLL loads nvml.dll from DLLPaths, by absolute path with LOAD_WITH_ALTERED_SEARCH_PATH (the
@@ -65,11 +64,11 @@ func load() Loaded {
 
 // Take waits for the early load and returns it, once; false when none was begun.
 func Take() (Loaded, bool) {
-	v, began, took, ok := take()
+	v, began, ok := take()
 	if !ok {
 		return Loaded{}, false
 	}
 	l := v.(Loaded)
-	l.Began, l.Took = began, took
+	l.Began = began
 	return l, true
 }
