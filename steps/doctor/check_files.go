@@ -123,9 +123,9 @@ func checkMissingFiles(e *Evidence) []Finding {
 			files = i18n.T("doctor.files_missing.more", i18n.D{"Files": files, "More": strconv.Itoa(m.Count - len(m.Files))})
 		}
 		ev = append(ev, i18n.N("doctor.files_missing.dist", m.Count, i18n.D{"Dist": m.Dist, "Version": m.Version, "Count": m.Count, "Files": files}))
-		if !familyDist(m.Dist) {
-			others = append(others, pep.Normalize(m.Dist)+"=="+m.Version)
-		}
+	}
+	for _, m := range outsideFamily(e.MissingFiles) {
+		others = append(others, pep.Normalize(m.Dist)+"=="+m.Version)
 	}
 	fix := i18n.T("doctor.files_missing.fix_reinstall")
 	if len(others) > 0 {
@@ -133,6 +133,17 @@ func checkMissingFiles(e *Evidence) []Finding {
 		fix = i18n.T("doctor.files_missing.fix_pip", i18n.D{"Command": shellquote.Command(e.GOOS, argv...)})
 	}
 	return []Finding{{Code: CodeFilesMissing, Severity: SeverityError, Title: i18n.T("doctor.files_missing.title"), Evidence: ev, Fix: fix}}
+}
+
+// outsideFamily are the dists of ms that a reinstall of the framework would keep as they are.
+func outsideFamily(ms []MissingFiles) []MissingFiles {
+	var out []MissingFiles
+	for _, m := range ms {
+		if !familyDist(m.Dist) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // familyDist: a dist the install engine removes and puts back when it reinstalls a framework.

@@ -75,8 +75,8 @@ var fixedByPlan = map[string]bool{
 // they are (not of the framework's family): the reinstall is told to put them back too.
 func damagedOutsideFamily(rep Report) []string {
 	var out []string
-	for _, m := range rep.MissingFiles {
-		if n := pep.Normalize(m.Dist); !familyDist(n) && !slices.Contains(out, n) {
+	for _, m := range outsideFamily(rep.MissingFiles) {
+		if n := pep.Normalize(m.Dist); !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
