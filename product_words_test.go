@@ -110,3 +110,48 @@ func TestInHouseWordsAreCaught(t *testing.T) {
 		}
 	}
 }
+
+// A merge that left its conflict markers in a file (the README once carried two for sessions): the
+// text on both sides reads as the product's, twice over, and Go files would not build.
+func TestNoMergeConflictMarkers(t *testing.T) {
+	var hits []string
+	scanned := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != "." && strings.HasPrefix(d.Name(), ".") && d.Name() != ".ci" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".toml", ".py", ".md", ".sh", ".txt", ".json", ".c", ".mod":
+		default:
+			if d.Name() != "run" {
+				return nil
+			}
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		scanned++
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "<<<<<<< ") || strings.HasPrefix(line, ">>>>>>> ") {
+				hits = append(hits, filepath.ToSlash(path)+":"+strconv.Itoa(i+1)+": "+line)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scanned < 50 {
+		t.Fatalf("scanned only %d files: the walk missed the source tree", scanned)
+	}
+	if len(hits) > 0 {
+		t.Errorf("merge conflict markers left in:\n%s", strings.Join(hits, "\n"))
+	}
+}
