@@ -105,15 +105,16 @@ type engine struct {
 	out             Outcome
 	stepSkip        map[string]bool
 	optionalDropped bool
-	site            *siteState      // site-packages and scripts as the snapshot found them
-	backedUp        map[string]bool // files in the backup, by path (built on first use)
-	installedWheels []string        // the staged wheel files pip installed ("Processing …whl")
-	fetched         []fetch.File    // what gpuwiz's downloader staged (URL and sha256 of each wheel)
-	stagedFiles     map[string]bool // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
-	netw            *fetch.Network  // pip's network settings, read once
-	jn              *journal        // the run's journal in the venv's state folder (nil until the first write)
-	spaceNeed       uint64          // what the build takes in the venv, as the check before the first change found it
-	scheme          *schemeQuery    // the venv's install paths, asked while the wheels download (nil: not asked yet)
+	site            *siteState          // site-packages and scripts as the snapshot found them
+	backedUp        map[string]bool     // files in the backup, by path (built on first use)
+	installedWheels []string            // the staged wheel files pip installed ("Processing …whl")
+	fetched         []fetch.File        // what gpuwiz's downloader staged (URL and sha256 of each wheel)
+	stagedFiles     map[string]bool     // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
+	netw            *fetch.Network      // pip's network settings, read once
+	jn              *journal            // the run's journal in the venv's state folder (nil until the first write)
+	spaceNeed       uint64              // what the build takes in the venv, as the check before the first change found it
+	scheme          *schemeQuery        // the venv's install paths, asked while the wheels download (nil: not asked yet)
+	lockFreeze      *background[[]byte] // the lock step's pip freeze, started beside the verify step
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -211,6 +212,16 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 	return e.finish()
 }
 
+// stepAfter is the plan's step after the one with id, unless it is skipped (nil: none).
+func (e *engine) stepAfter(id string) *Step {
+	for i, s := range e.plan.Steps {
+		if s.ID == id && i+1 < len(e.plan.Steps) && !e.stepSkip[e.plan.Steps[i+1].ID] {
+			return &e.plan.Steps[i+1]
+		}
+	}
+	return nil
+}
+
 // errSkipped marks a step that had nothing to do; the error's text (a reasonError's) says why.
 var errSkipped error = i18n.Lazy(func() string { return i18n.T("install.skip") })
 
@@ -255,6 +266,7 @@ func (e *engine) removeCreated() error {
 
 func (e *engine) finish() Outcome {
 	e.endScheme()
+	e.lockFreeze.stop()
 	e.closeJournal()
 	if e.out.Err != nil {
 		e.out.Error = urls.Redact(e.out.Err.Error())
@@ -376,6 +388,11 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		e.out.Installer = "pip"
 		return e.pip(ctx, s, argv)
 	case StepVerify:
+		// The lock step's pip freeze reads the venv as the install left it, which the check does not
+		// change: it runs beside the check instead of after it.
+		if l := e.stepAfter(StepVerify); l != nil && l.ID == StepLock {
+			e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.capture(ctx, l.ID, l.Argv) })
+		}
 		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
 		if err != nil {
 			return err
@@ -566,31 +583,26 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	if err := os.MkdirAll(e.plan.StageDir, 0o755); err != nil {
 		return i18n.Wrap(err, i18n.T("install.err.cache_dir", i18n.D{"Dir": e.plan.StageDir, "Err": err}))
 	}
+	// The offline try (a pip start, about a second) runs while the cached wheels are checked. A
+	// wheel that fails the check may have been its choice: then it is stopped, the wheel set aside,
+	// and the try made again.
+	offlineTry := e.startOffline(ctx, s)
+	defer func() { offlineTry.stop() }()
 	if s.ID == StepStage {
-		if err := e.checkCache(); err != nil {
-			return err
+		if aside := e.checkCache(); len(aside) > 0 {
+			offlineTry.stop() // pip must not hold a wheel while it is moved (Windows)
+			if err := quarantine(e.plan.StageDir, aside); err != nil {
+				return err
+			}
+			offlineTry = e.startOffline(ctx, s)
 		}
 	}
-	before := dirFiles(e.plan.StageDir)
+	// pip's resolve for a download starts only now: the shim it runs may write wheels into the
+	// cache folder, which the check above must not take for unknown files.
 	resolved := e.startResolve(ctx, s) // while the offline try runs
 	defer resolved.stop()
-	// The offline try's output goes to the log only: its miss is expected (pip's "ERROR: Could not
-	// find a version" means "not all in the cache yet") and is no error to the user.
-	// Its lines still say which cached wheels it chose ("File was already downloaded …"): the
-	// install step takes exactly those when the try succeeds.
-	var offline []string
-	lines := make(chan runner.Line, 256)
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		for l := range lines {
-			offline = append(offline, l.Text)
-		}
-	}()
-	res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}, lines) //i18n:raw the step's label in the log
-	close(lines)
-	<-read
-	if res.Err == nil {
+	offline, err := offlineTry.wait()
+	if err == nil {
 		for _, l := range offline {
 			e.noteStagedWheel(l)
 		}
@@ -602,7 +614,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		}
 		return nil
 	} else if ctx.Err() != nil {
-		return res.Err
+		return err
 	}
 	e.emitLine(Event{StepID: s.ID, Line: i18n.T("install.event.cache_miss")})
 	if s.ID == StepStage {
@@ -614,8 +626,8 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	if done, err := e.stageWithFetch(ctx, s, resolved); done {
 		return err
 	}
-	before = dirFiles(e.plan.StageDir)
-	err := e.pip(ctx, s, s.Argv)
+	before := dirFiles(e.plan.StageDir)
+	err = e.pip(ctx, s, s.Argv)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
 	if rerr := recordNew(e.plan.StageDir, e.out.Source); rerr != nil && err == nil {
 		err = i18n.Wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
@@ -666,8 +678,9 @@ func (e *engine) fromCache(s Step) string {
 	return i18n.T("install.step.from_cache", i18n.D{"Pins": strings.Join(pins, " ")})
 }
 
-// checkCache checks every cached wheel of the build before anything reuses it.
-func (e *engine) checkCache() error {
+// checkCache checks every cached wheel of the build before anything reuses it, and returns those
+// to set aside (quarantine): a wheel that fails its sha256, or has none recorded.
+func (e *engine) checkCache() []string {
 	c := checkCache(e.plan.StageDir, e.plan.lockHashes)
 	for _, f := range c.Bad {
 		e.emit(Event{StepID: StepStage, Message: i18n.T("install.cache.bad", i18n.D{"File": f})})
@@ -678,7 +691,30 @@ func (e *engine) checkCache() error {
 	if len(c.Verified) > 0 {
 		e.emitLine(Event{StepID: StepStage, Line: i18n.N("install.cache.verified", len(c.Verified), i18n.D{"Size": i18n.Size(c.Bytes)})})
 	}
-	return quarantine(e.plan.StageDir, append(c.Bad, c.Unknown...))
+	return append(c.Bad, c.Unknown...)
+}
+
+// startOffline begins the stage's offline try: pip download from the cache folder alone. Its
+// output goes to the log only: its miss is expected (pip's "ERROR: Could not find a version"
+// means "not all in the cache yet") and is no error to the user. Its lines still say which cached
+// wheels it chose ("File was already downloaded …"): the install step takes exactly those when the
+// try succeeds.
+func (e *engine) startOffline(ctx context.Context, s Step) *background[[]string] {
+	return inBackground(ctx, func(ctx context.Context) ([]string, error) {
+		var out []string
+		lines := make(chan runner.Line, 256)
+		read := make(chan struct{})
+		go func() {
+			defer close(read)
+			for l := range lines {
+				out = append(out, l.Text)
+			}
+		}()
+		res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}, lines) //i18n:raw the step's label in the log
+		close(lines)
+		<-read
+		return out, res.Err
+	})
 }
 
 // probeIndex asks the index pip used whether it answers at all, when pip's own output did not say

@@ -30,7 +30,13 @@ func (e *engine) noteInstalledWheel(line string) {
 // build, so a later `pip install -r requirements.txt -c constraints.txt` can never swap it for a
 // build from another index, and a repair can take the same wheels from the cache or the same source.
 func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
-	out, err := e.capture(ctx, s.ID, s.Argv)
+	var out []byte
+	var err error
+	if e.lockFreeze != nil {
+		out, err = e.lockFreeze.wait()
+	} else {
+		out, err = e.capture(ctx, s.ID, s.Argv)
+	}
 	if err != nil {
 		return err
 	}

@@ -31,10 +31,11 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 	if pre == nil {
 		pre = e.startResolve(ctx, s)
 	}
-	files, kept, err := pre.wait()
+	r, err := pre.wait()
 	if err != nil {
 		return err
 	}
+	files, kept := r.files, r.kept
 	netw, err := e.network(ctx)
 	if err != nil {
 		return err
@@ -125,40 +126,22 @@ func (e *engine) userEnv(key string) string {
 	return v
 }
 
+// resolved is pip's answer for a stage (see resolve): the files to fetch, and those its resolve
+// already downloaded whole and checked.
+type resolution struct{ files, kept []fetch.File }
+
 // pendingResolve is pip's resolve of a stage running in the background.
-type pendingResolve struct {
-	cancel context.CancelFunc
-	done   chan struct{}
-	files  []fetch.File
-	kept   []fetch.File
-	err    error
-}
+type pendingResolve = background[resolution]
 
-// startResolve begins the resolve of s (see resolve); wait gives its answer, stop abandons it.
+// startResolve begins the resolve of s (see resolve) in the background.
 func (e *engine) startResolve(ctx context.Context, s Step) *pendingResolve {
-	ctx, cancel := context.WithCancel(ctx)
-	p := &pendingResolve{cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
+	return inBackground(ctx, func(ctx context.Context) (resolution, error) {
 		if e.userEnv("GPUWIZ_DOWNLOADER") == "pip" {
-			p.err = usePip("GPUWIZ_DOWNLOADER=pip")
-			return
+			return resolution{}, usePip("GPUWIZ_DOWNLOADER=pip")
 		}
-		p.files, p.kept, p.err = e.resolve(ctx, s)
-	}()
-	return p
-}
-
-func (p *pendingResolve) wait() (files, kept []fetch.File, err error) {
-	<-p.done
-	return p.files, p.kept, p.err
-}
-
-func (p *pendingResolve) stop() {
-	if p != nil {
-		p.cancel()
-		<-p.done
-	}
+		files, kept, err := e.resolve(ctx, s)
+		return resolution{files, kept}, err
+	})
 }
 
 // checkedBefore: the file was checked against this sha256 in this run already, by an earlier
