@@ -38,6 +38,7 @@ type Diagnosis struct {
 	Report doctor.Report
 	Notes  []string // the diagnosis's own notes (a matrix that could not be read)
 	deps   doctor.Deps
+	opts   doctor.Options
 }
 
 // Diagnose runs doctor on opts' venv or Python, its commands logged to log (nil: nowhere). Bad input
@@ -55,7 +56,7 @@ func (e *Env) Diagnose(ctx context.Context, opts doctor.Options, log io.Writer) 
 	if err != nil {
 		return nil, err
 	}
-	return &Diagnosis{Report: rep, Notes: notes, deps: deps}, nil
+	return &Diagnosis{Report: rep, Notes: notes, deps: deps, opts: opts}, nil
 }
 
 // RepairSession is the repair of a diagnosed environment: doctor's plan, with the source its reinstall
@@ -81,6 +82,18 @@ func (e *Env) PlanRepair(ctx context.Context, d *Diagnosis, src install.Reinstal
 func (e *Env) PlanRepairFinishing(ctx context.Context, d *Diagnosis, src install.ReinstallOptions, finish bool) (*RepairSession, error) {
 	g, _ := e.GPUReport(ctx)
 	plan := doctor.RepairPlan(d.Report, doctor.RepairOptions{Matrix: d.deps.Matrix, GPU: g, Finish: finish})
+	if d.Report.FrameworkCheck.Deferred && plan.Reinstall == nil {
+		// The framework's check was left to after a reinstall that this plan does not make: it runs
+		// now, and the plan is made from the whole diagnosis.
+		opts := d.opts
+		opts.RepairFollows = false
+		rep, err := doctor.Run(ctx, d.deps, opts)
+		if err != nil {
+			return nil, err
+		}
+		d = &Diagnosis{Report: rep, Notes: d.Notes, deps: d.deps, opts: opts}
+		plan = doctor.RepairPlan(d.Report, doctor.RepairOptions{Matrix: d.deps.Matrix, GPU: g, Finish: finish})
+	}
 	if in := d.Report.Interrupted; plan.Restore && plan.Reinstall != nil && src.IndexURL == "" && src.FindLinks == "" && in.Journal.IndexURL != plan.Reinstall.IndexURL {
 		src.IndexURL = in.Journal.IndexURL
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // runCLI runs the real cobra root with args and maps its error to an exit code as Execute does.
-func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+func runCLI(t testing.TB, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	root, _ := NewRoot(Build{Version: "test"})
 	var out, errb bytes.Buffer

@@ -120,6 +120,9 @@ func newDoctorCommand(env *Env) *cobra.Command {
 
 func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Writer, opts doctor.Options, bundle string, asJSON, fix, yes, finish bool, src install.ReinstallOptions) error {
 	var cmdLog bytes.Buffer
+	// A repair's own check runs the framework's check on the reinstalled build; a support bundle
+	// wants the whole diagnosis.
+	opts.RepairFollows = fix && bundle == ""
 	diag, err := env.Diagnose(ctx, opts, &cmdLog)
 	if err != nil {
 		return err
@@ -153,7 +156,7 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 	if err != nil {
 		return err
 	}
-	plan := sess.Plan
+	plan, rep := sess.Plan, sess.Report // the report the plan was made from
 	if !asJSON {
 		doctor.WriteText(out, rep)
 		writeRepairPlan(out, plan)

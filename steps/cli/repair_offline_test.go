@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/testkit/filetree"
@@ -19,7 +20,7 @@ type repairRig struct {
 	dir, matrix, rig, venv, cache string
 }
 
-func newRepairRig(t *testing.T) repairRig {
+func newRepairRig(t testing.TB) repairRig {
 	dir := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	t.Setenv("HOME", dir)
@@ -35,7 +36,7 @@ func newRepairRig(t *testing.T) repairRig {
 
 // isolatePip gives the test's pip (and gpuwiz's) the kit's settings only: this machine's own PIP_*
 // settings are not the test's, and pip 23's upgrade of itself must not wait on PyPI.
-func isolatePip(t *testing.T) {
+func isolatePip(t testing.TB) {
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "PIP_") {
 			t.Setenv(k, "")
@@ -51,14 +52,14 @@ func isolatePip(t *testing.T) {
 	t.Setenv("PIP_TIMEOUT", "3")
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-func (g repairRig) cli(t *testing.T, args ...string) (string, string, int) {
+func (g repairRig) cli(t testing.TB, args ...string) (string, string, int) {
 	return runCLI(t, append([]string{"--matrix", g.matrix, "--simulate", g.rig}, args...)...)
 }
 
@@ -208,11 +209,14 @@ func TestDoctorFixConfigTakesTheInstallAnswerFile(t *testing.T) {
 
 // cudaRig is repairRig with a build that pins a CUDA library dist, as the real wheels do: torch
 // 2.6.0+cu126 requires nvidia-cublas-cu12, whose wheel carries a shared library.
-func cudaRig(t *testing.T) (repairRig, *pyindex.Index) {
+func cudaRig(t testing.TB) (repairRig, *pyindex.Index) { return cudaRigImporting(t, 0) }
+
+// cudaRigImporting is cudaRig with a torch whose import takes importTime (a real one takes seconds).
+func cudaRigImporting(t testing.TB, importTime time.Duration) (repairRig, *pyindex.Index) {
 	g := newRepairRig(t)
 	dir := t.TempDir()
 	spec := pyindex.StubSpec{Version: "2.6.0+cu126", CUDA: "12.6", CudaAvailable: true, CuDNN: 90100, ArchList: []string{"sm_80", "sm_90"},
-		Requires: []string{"nvidia-cublas-cu12==12.6.4.1"}}
+		Requires: []string{"nvidia-cublas-cu12==12.6.4.1"}, ImportTime: importTime}
 	files := pyindex.TorchFamily(t, dir, spec, 0)
 	cublas, err := pyindex.BuildWheel(dir, "nvidia-cublas-cu12", "12.6.4.1", map[string]string{
 		"nvidia/cublas/lib/libcublasLt.so.12": strings.Repeat("\x7fELF cublasLt ", 512),
@@ -258,10 +262,17 @@ func TestDoctorFixPutsBackADeletedCUDALibrary(t *testing.T) {
 					ReinstallDists []string `json:"reinstall_dists"`
 					Source         string   `json:"source"`
 				} `json:"repair"`
+				Report frameworkCheckJSON `json:"report"`
+			}
+			var checkAfter struct {
+				Result struct {
+					After frameworkCheckJSON `json:"after"`
+				} `json:"result"`
 			}
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("exit %d, not JSON: %v\n%s\n%s", code, err, out, stderr)
 			}
+			must(t, json.Unmarshal([]byte(out), &checkAfter))
 			if code != 0 || rep.Result.Failed || rep.Result.After == nil || rep.Result.After.Problems != 0 {
 				t.Fatalf("repair: exit %d\n%s\nstderr: %s", code, out, stderr)
 			}
@@ -272,7 +283,56 @@ func TestDoctorFixPutsBackADeletedCUDALibrary(t *testing.T) {
 			if err != nil || string(got) != string(want) {
 				t.Fatalf("libcublasLt.so.12 not put back as it was: %v", err)
 			}
+			// torch is imported once, on the reinstalled build: not before the repair, whose
+			// reinstall the missing files call for anyway.
+			if before, after := rep.Report.FrameworkCheck, checkAfter.Result.After.FrameworkCheck; before.Ran || !before.Deferred || !after.Ran || !after.Imported {
+				t.Errorf("framework check before the repair %+v (want deferred, not run), after %+v (want run)", before, after)
+			}
 		})
+	}
+}
+
+// frameworkCheckJSON is the framework check of a doctor report in --json.
+type frameworkCheckJSON struct {
+	FrameworkCheck struct {
+		Ran      bool `json:"ran"`
+		Deferred bool `json:"deferred"`
+		Imported bool `json:"imported"`
+	} `json:"framework_check"`
+}
+
+// doctor --fix leaves the framework's check to after a reinstall only when its plan makes one: with
+// no matrix to find the build in, nothing is reinstalled, and the diagnosis checks the framework
+// as doctor alone does.
+func TestDoctorFixChecksTheFrameworkWhenItCannotReinstall(t *testing.T) {
+	g, ix := cudaRig(t)
+	out, stderr, code := g.cli(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+		"--venv", g.venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes", "--json")
+	if code != 0 {
+		t.Fatalf("install: exit %d\n%s\n%s", code, out, stderr)
+	}
+	ix.Close()
+	libs, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "nvidia", "cublas", "lib", "libcublasLt.so.12"))
+	if len(libs) != 1 {
+		t.Fatalf("libcublasLt.so.12 not installed: %v", libs)
+	}
+	must(t, os.Remove(libs[0]))
+	g.matrix = filepath.Join(g.dir, "no-such-matrix.toml")
+	out, stderr, code = g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--json")
+	var rep struct {
+		Report frameworkCheckJSON `json:"report"`
+		Repair struct {
+			Reinstall any `json:"reinstall"`
+		} `json:"repair"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("exit %d, not JSON: %v\n%s\n%s", code, err, out, stderr)
+	}
+	if rep.Repair.Reinstall != nil || code != 5 {
+		t.Fatalf("without a matrix: exit %d, reinstall %v (want 5, none)\n%s", code, rep.Repair.Reinstall, out)
+	}
+	if fc := rep.Report.FrameworkCheck; !fc.Ran || fc.Deferred || !fc.Imported {
+		t.Errorf("the framework check was not run before a repair without a reinstall: %+v\n%s", fc, out)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gpuwiz/matrix"
@@ -170,7 +171,11 @@ func TestFixWithIndexDownRemovesNothing(t *testing.T) {
 // recordRunner records every argv it is asked to run, and runs none.
 type recordRunner struct{ log *[]string }
 
+var recordMu sync.Mutex // doctor runs its probes side by side
+
 func (r recordRunner) Run(_ context.Context, c runner.Cmd, _ chan<- runner.Line) runner.Result {
+	recordMu.Lock()
+	defer recordMu.Unlock()
 	*r.log = append(*r.log, strings.Join(c.Argv, " "))
 	return runner.Result{}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
@@ -53,6 +54,11 @@ type Options struct {
 	Python string
 	// SkipFrameworkCheck leaves out importing the framework (fast, and safe when imports hang).
 	SkipFrameworkCheck bool
+	// RepairFollows: this diagnosis is the first half of doctor --fix. When files of the installed
+	// build are missing, the repair reinstalls it, and its own check runs on the reinstalled build:
+	// the framework's check is then not run before (FrameworkCheck.Deferred). Importing torch and
+	// starting CUDA takes seconds, twice otherwise.
+	RepairFollows bool
 }
 
 // InputError is bad input from the user: the CLI exits 2 with its message.
@@ -201,51 +207,71 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	}
 	step(i18n.T("doctor.checked.build"))
 
-	if d.GPU != nil {
-		rep, err := d.GPU(ctx)
-		ev.GPU = rep
-		if err != nil {
-			ev.GPUError = err.Error()
-		}
-	}
-	if v, ok := d.Env.LookupEnv("CUDA_VISIBLE_DEVICES"); ok {
-		ev.CUDAVisibleDevices = &v
-	}
-	step(i18n.T("doctor.checked.driver"))
-
+	// The framework's own check (a Python that imports the framework and starts CUDA: seconds) runs
+	// beside everything after it, which does not depend on it: the driver, pip's settings, the pip on
+	// PATH, the libraries and paths. Each writes its own fields of ev; the list of what was checked
+	// keeps the guides' order.
+	var wg sync.WaitGroup
 	fw := ev.installedFramework()
-	if fw != "" && ev.Python.Error == "" && !opts.SkipFrameworkCheck {
+	checkFramework := fw != "" && ev.Python.Error == "" && !opts.SkipFrameworkCheck
+	if checkFramework && opts.RepairFollows && venv != "" && len(ev.MissingFiles) > 0 {
+		checkFramework = false
+		ev.Framework = FrameworkCheck{Framework: fw, Deferred: true}
+	}
+	if checkFramework {
 		channel := ""
 		if ev.Lock != nil {
 			channel = ev.Lock.Channel
 		} else if t := ev.Dist("torch"); fw == "torch" && t != nil {
 			channel = pep.Channel(t.LocalLabel)
 		}
-		fc, err := d.Verify(ctx, d.Runner, python, fw, channel)
-		fc.Ran, fc.Framework = true, fw
-		if err != nil && fc.Error == "" {
-			fc.Error = err.Error()
+		wg.Go(func() {
+			fc, err := d.Verify(ctx, d.Runner, python, fw, channel)
+			fc.Ran, fc.Framework = true, fw
+			if err != nil && fc.Error == "" {
+				fc.Error = err.Error()
+			}
+			ev.Framework = fc
+		})
+	}
+	if d.GPU != nil {
+		wg.Go(func() {
+			rep, err := d.GPU(ctx)
+			ev.GPU = rep
+			if err != nil {
+				ev.GPUError = err.Error()
+			}
+		})
+	}
+	if v, ok := d.Env.LookupEnv("CUDA_VISIBLE_DEVICES"); ok {
+		ev.CUDAVisibleDevices = &v
+	}
+	wg.Go(func() { ev.PipIndexes = collectIndexSettings(ctx, d, python, venv) })
+	wg.Go(func() { ev.PipOnPath = probePipOnPath(ctx, d) })
+	wg.Go(func() {
+		ev.DLLs = scanRuntimeDLLs(d.FS, d.GOOS, d.Env, []string{venv, ev.SitePackages})
+		if d.GOOS == "windows" {
+			ev.Registry = readRegistryFacts(d.Registry)
+			ev.VCRuntimeCopies = findRuntimeCopies(d.FS, d.GOOS, d.Env, ev)
+			ev.Paths = collectPaths(ctx, d, python, venv)
 		}
-		ev.Framework = fc
+	})
+	wg.Wait()
+
+	step(i18n.T("doctor.checked.driver"))
+	if checkFramework {
 		step(i18n.T("doctor.checked.own_check", i18n.D{"Framework": frameworkTitle(fw)}))
+	} else if ev.Framework.Deferred {
+		step(i18n.T("doctor.checked.own_check_deferred", i18n.D{"Framework": frameworkTitle(fw)}))
 	}
 	step(i18n.T("doctor.checked.memory"))
-
-	ev.PipIndexes = collectIndexSettings(ctx, d, python, venv)
 	step(i18n.T("doctor.checked.pip_index"))
-	ev.PipOnPath = probePipOnPath(ctx, d)
 	step(i18n.T("doctor.checked.pip_path"))
-
-	own := []string{venv, ev.SitePackages}
-	ev.DLLs = scanRuntimeDLLs(d.FS, d.GOOS, d.Env, own)
 	if d.GOOS == "windows" {
 		step(i18n.T("doctor.checked.dlls_windows"))
-		ev.Registry = readRegistryFacts(d.Registry)
-		ev.VCRuntimeCopies = findRuntimeCopies(d.FS, d.GOOS, d.Env, ev)
 		if d.Registry != nil {
 			step(i18n.T("doctor.checked.registry"))
 		}
-		ev.Paths = collectPaths(ctx, d, python, venv)
 		step(i18n.T("doctor.checked.non_ascii"))
 	} else {
 		step(i18n.T("doctor.checked.libs_linux"))

@@ -3,8 +3,10 @@ package pyindex
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 var (
@@ -30,6 +32,7 @@ type StubSpec struct {
 	WrongResult   bool              // the GPU matmul returns wrong numbers, for verify's CPU comparison
 	Extra         map[string]string // extra files in the wheel (archive path → content)
 	Requires      []string          // torch's Requires-Dist in TorchFamily ("nvidia-cublas-cu12==12.6.4.1", as the real wheels pin their CUDA libraries)
+	ImportTime    time.Duration     // the import sleeps this long first (a real torch's import and CUDA start take seconds), for benchmarks
 }
 
 type stubJSON struct {
@@ -59,7 +62,11 @@ func (s StubSpec) render(init string) string {
 		j.DeviceName = "NVIDIA H200"
 	}
 	b, _ := json.Marshal(j)
-	return strings.Replace(init, "@SPEC@", string(b), 1)
+	init = strings.Replace(init, "@SPEC@", string(b), 1)
+	if s.ImportTime > 0 {
+		init = fmt.Sprintf("import time as _time\n_time.sleep(%.3f)\n", s.ImportTime.Seconds()) + init
+	}
+	return init
 }
 
 func (s StubSpec) files(module, init string) map[string]string {

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"gpuwiz/steps/testkit/pyindex"
+)
+
+// BenchmarkDoctorFixAfterADeletedCUDALibrary times what a user waits for after a disk cleaner took a
+// CUDA library: `doctor` (the diagnosis alone) and `doctor --fix --yes` (diagnosis, the reinstall
+// from the wheel cache with no network, the check after), each op after deleting the library again.
+// The stub torch's import sleeps GPUWIZ_BENCH_IMPORT_S seconds (default 1.5), standing for a real
+// torch's import and CUDA start, so the figures show what runs beside that and what waits for it:
+//
+//	go test ./steps/cli -run '^$' -bench DoctorFix -benchtime 3x
+func BenchmarkDoctorFixAfterADeletedCUDALibrary(b *testing.B) {
+	importTime := 1500 * time.Millisecond
+	if s, err := strconv.ParseFloat(os.Getenv("GPUWIZ_BENCH_IMPORT_S"), 64); err == nil {
+		importTime = time.Duration(s * float64(time.Second))
+	}
+	g, ix := cudaRigImporting(b, importTime)
+	out, stderr, code := g.cli(b, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+		"--venv", g.venv, "--python", pyindex.Python(b), "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes", "--json")
+	if code != 0 {
+		b.Fatalf("install: exit %d\n%s\n%s", code, out, stderr)
+	}
+	ix.Close()
+	b.Setenv("PATH", filepath.Join(g.venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // the venv is active
+	libs, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "nvidia", "cublas", "lib", "libcublasLt.so.12"))
+	if len(libs) != 1 {
+		b.Fatalf("libcublasLt.so.12 not installed: %v", libs)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"doctor", []string{"doctor", "--venv", g.venv, "--json"}, 5},
+		{"doctor-fix", []string{"doctor", "--venv", g.venv, "--fix", "--yes", "--json"}, 0},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				if err := os.Remove(libs[0]); err != nil && !os.IsNotExist(err) {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if out, stderr, code := g.cli(b, c.args...); code != c.want {
+					b.Fatalf("%v: exit %d, want %d\n%s\n%s", c.args, code, c.want, out, stderr)
+				}
+			}
+			if c.want == 0 {
+				if _, err := os.Stat(libs[0]); err != nil {
+					b.Fatalf("the library was not put back: %v", err)
+				}
+			}
+		})
+	}
+}
