@@ -115,6 +115,7 @@ type engine struct {
 	spaceNeed       uint64              // what the build takes in the venv, as the check before the first change found it
 	scheme          *schemeQuery        // the venv's install paths, asked while the wheels download (nil: not asked yet)
 	lockFreeze      *background[[]byte] // the lock step's pip freeze, started beside the verify step
+	prestage        *prestage           // the stage step's first part, started beside the snapshot step
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -267,6 +268,7 @@ func (e *engine) removeCreated() error {
 func (e *engine) finish() Outcome {
 	e.endScheme()
 	e.lockFreeze.stop()
+	e.prestage.stop()
 	e.closeJournal()
 	if e.out.Err != nil {
 		e.out.Error = urls.Redact(e.out.Err.Error())
@@ -282,6 +284,8 @@ func (e *engine) finish() Outcome {
 // set is put back and the venv compared with its snapshot, and only an exact match is "restored".
 func (e *engine) fail(ctx context.Context, stepID string, err error) {
 	e.endScheme() // its Python must not hold the venv's files while they are put back or removed (Windows)
+	e.prestage.stop()
+	e.lockFreeze.stop()
 	e.out.FailedStep, e.out.Err = stepID, err
 	if e.createdVenv {
 		e.out.Result = ResultUnchanged
@@ -353,6 +357,11 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		}
 		return nil
 	case StepSnapshot:
+		// The next stage step's first part reads the venv's pip and the cache only: it runs beside
+		// pip freeze.
+		if n := e.stepAfter(StepSnapshot); n != nil && (n.ID == StepStage || n.ID == StepStageOpt) {
+			e.prestage = e.startPrestage(ctx, *n)
+		}
 		return e.takeSnapshot(ctx, s)
 	case StepStage, StepStageOpt:
 		e.askScheme(ctx)
@@ -583,20 +592,24 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	if err := os.MkdirAll(e.plan.StageDir, 0o755); err != nil {
 		return i18n.Wrap(err, i18n.T("install.err.cache_dir", i18n.D{"Dir": e.plan.StageDir, "Err": err}))
 	}
-	// The offline try (a pip start, about a second) runs while the cached wheels are checked. A
-	// wheel that fails the check may have been its choice: then it is stopped, the wheel set aside,
-	// and the try made again.
-	offlineTry := e.startOffline(ctx, s)
-	defer func() { offlineTry.stop() }()
+	pre := e.prestage
+	e.prestage = nil
+	if pre == nil || pre.step != s.ID {
+		pre.stop()
+		pre = e.startPrestage(ctx, s)
+	}
+	defer pre.stop()
+	first, _ := pre.wait()
+	offlineTry := first.offline
 	if s.ID == StepStage {
-		if aside := e.checkCache(); len(aside) > 0 {
-			offlineTry.stop() // pip must not hold a wheel while it is moved (Windows)
+		if aside := e.reportCache(first.cache); len(aside) > 0 {
 			if err := quarantine(e.plan.StageDir, aside); err != nil {
 				return err
 			}
 			offlineTry = e.startOffline(ctx, s)
 		}
 	}
+	defer func() { offlineTry.stop() }()
 	// pip's resolve for a download starts only now: the shim it runs may write wheels into the
 	// cache folder, which the check above must not take for unknown files.
 	resolved := e.startResolve(ctx, s) // while the offline try runs
@@ -678,10 +691,53 @@ func (e *engine) fromCache(s Step) string {
 	return i18n.T("install.step.from_cache", i18n.D{"Pins": strings.Join(pins, " ")})
 }
 
-// checkCache checks every cached wheel of the build before anything reuses it, and returns those
-// to set aside (quarantine): a wheel that fails its sha256, or has none recorded.
-func (e *engine) checkCache() []string {
-	c := checkCache(e.plan.StageDir, e.plan.lockHashes)
+// prestaged is the start of a stage step: the check of every cached wheel (the first stage step's
+// only) and the offline try begun beside it.
+type prestaged struct {
+	cache   cacheCheck
+	offline *background[[]string] // nil when the check set wheels aside: the try is made again after
+}
+
+// startPrestage begins s's first part in the background: the offline try (a pip start, about a
+// second) runs while the cached wheels are checked; when a wheel fails the check (it may have been
+// the try's choice), the try is stopped, to be made again once the wheel is set aside. The engine
+// starts it during the snapshot step, which reads the venv only, as the try and the check do.
+func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
+	b := inBackground(ctx, func(ctx context.Context) (prestaged, error) {
+		p := prestaged{offline: e.startOffline(ctx, s)}
+		if s.ID == StepStage {
+			if p.cache = checkCache(e.plan.StageDir, e.plan.lockHashes); len(p.cache.Bad)+len(p.cache.Unknown) > 0 {
+				p.offline.stop() // pip must not hold a wheel while it is moved (Windows)
+				p.offline = nil
+			}
+		}
+		return p, nil
+	})
+	return &prestage{step: s.ID, b: b}
+}
+
+// prestage is a stage step's first part running in the background (startPrestage).
+type prestage struct {
+	step string
+	b    *background[prestaged]
+}
+
+func (p *prestage) wait() (prestaged, error) { return p.b.wait() }
+
+// stop ends the check and the offline try; safe on nil.
+func (p *prestage) stop() {
+	if p == nil {
+		return
+	}
+	p.b.stop()
+	if v, _ := p.b.wait(); v.offline != nil {
+		v.offline.stop()
+	}
+}
+
+// reportCache says what the check of the cached wheels found, and returns those to set aside
+// (quarantine): a wheel that fails its sha256, or has none recorded.
+func (e *engine) reportCache(c cacheCheck) []string {
 	for _, f := range c.Bad {
 		e.emit(Event{StepID: StepStage, Message: i18n.T("install.cache.bad", i18n.D{"File": f})})
 	}
