@@ -57,40 +57,16 @@ func TestProductTextNamesNoInHouseReferences(t *testing.T) {
 	for _, r := range m.CUDA {
 		hits = append(hits, productText("CUDA "+r.Version, r.Note+"\n"+r.Source)...)
 	}
-	scanned := 0
-	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		path = filepath.ToSlash(path)
-		if _, ok := allowed[path]; ok || strings.HasSuffix(path, "_test.go") {
-			return nil
+	walkText(t, func(path string) bool {
+		if _, ok := allowed[path]; ok || strings.HasSuffix(path, "_test.go") || strings.Contains("/"+path, "/testdata/") || strings.HasPrefix(path, ".ci/") {
+			return false
 		}
 		switch filepath.Ext(path) {
 		case ".go", ".toml", ".py", ".md":
-		default:
-			return nil
+			return true
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		scanned++
-		hits = append(hits, productText(path, string(data))...)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if scanned < 50 {
-		t.Fatalf("scanned only %d files: the walk missed the source tree", scanned)
-	}
+		return false
+	}, func(path, text string) { hits = append(hits, productText(path, text)...) })
 	if len(hits) > 0 {
 		t.Errorf("product text names in-house files, machines, notes or tracker numbers (use public references: repository + path, PR #N, URLs):\n%s", strings.Join(hits, "\n"))
 	}
@@ -111,10 +87,10 @@ func TestInHouseWordsAreCaught(t *testing.T) {
 	}
 }
 
-// A merge that left its conflict markers in a file (the README once carried two for sessions): the
-// text on both sides reads as the product's, twice over, and Go files would not build.
-func TestNoMergeConflictMarkers(t *testing.T) {
-	var hits []string
+// walkText calls each with the text of every file below "." that want picks (by its slash path),
+// outside hidden folders but .ci; it fails t when it read fewer than 50 files (the walk missed the tree).
+func walkText(t *testing.T, want func(path string) bool, each func(path, text string)) {
+	t.Helper()
 	scanned := 0
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -126,23 +102,16 @@ func TestNoMergeConflictMarkers(t *testing.T) {
 			}
 			return nil
 		}
-		switch filepath.Ext(path) {
-		case ".go", ".toml", ".py", ".md", ".sh", ".txt", ".json", ".c", ".mod":
-		default:
-			if d.Name() != "run" {
-				return nil
-			}
+		path = filepath.ToSlash(path)
+		if !want(path) {
+			return nil
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
 		scanned++
-		for i, line := range strings.Split(string(data), "\n") {
-			if strings.HasPrefix(line, "<<<<<<< ") || strings.HasPrefix(line, ">>>>>>> ") {
-				hits = append(hits, filepath.ToSlash(path)+":"+strconv.Itoa(i+1)+": "+line)
-			}
-		}
+		each(path, string(data))
 		return nil
 	})
 	if err != nil {
@@ -151,6 +120,25 @@ func TestNoMergeConflictMarkers(t *testing.T) {
 	if scanned < 50 {
 		t.Fatalf("scanned only %d files: the walk missed the source tree", scanned)
 	}
+}
+
+// A merge that left its conflict markers in a file (the README once carried two for sessions): the
+// text on both sides reads as the product's, twice over, and Go files would not build.
+func TestNoMergeConflictMarkers(t *testing.T) {
+	var hits []string
+	walkText(t, func(path string) bool {
+		switch filepath.Ext(path) {
+		case ".go", ".toml", ".py", ".md", ".sh", ".txt", ".json", ".c", ".mod":
+			return true
+		}
+		return filepath.Base(path) == "run"
+	}, func(path, text string) {
+		for i, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, "<<<<<<< ") || strings.HasPrefix(line, ">>>>>>> ") {
+				hits = append(hits, path+":"+strconv.Itoa(i+1)+": "+line)
+			}
+		}
+	})
 	if len(hits) > 0 {
 		t.Errorf("merge conflict markers left in:\n%s", strings.Join(hits, "\n"))
 	}

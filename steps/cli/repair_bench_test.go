@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"gpuwiz/steps/testkit/pyindex"
 )
 
 // BenchmarkDoctorFixAfterADeletedCUDALibrary times what a user waits for after a disk cleaner took a
@@ -23,17 +21,8 @@ func BenchmarkDoctorFixAfterADeletedCUDALibrary(b *testing.B) {
 		importTime = time.Duration(s * float64(time.Second))
 	}
 	g, ix := cudaRigImporting(b, importTime)
-	out, stderr, code := g.cli(b, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
-		"--venv", g.venv, "--python", pyindex.Python(b), "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes", "--json")
-	if code != 0 {
-		b.Fatalf("install: exit %d\n%s\n%s", code, out, stderr)
-	}
-	ix.Close()
+	lib := installCUDABuild(b, g, ix)
 	b.Setenv("PATH", filepath.Join(g.venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // the venv is active
-	libs, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "nvidia", "cublas", "lib", "libcublasLt.so.12"))
-	if len(libs) != 1 {
-		b.Fatalf("libcublasLt.so.12 not installed: %v", libs)
-	}
 	for _, c := range []struct {
 		name string
 		args []string
@@ -45,7 +34,7 @@ func BenchmarkDoctorFixAfterADeletedCUDALibrary(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
-				if err := os.Remove(libs[0]); err != nil && !os.IsNotExist(err) {
+				if err := os.Remove(lib); err != nil && !os.IsNotExist(err) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
@@ -54,7 +43,7 @@ func BenchmarkDoctorFixAfterADeletedCUDALibrary(b *testing.B) {
 				}
 			}
 			if c.want == 0 {
-				if _, err := os.Stat(libs[0]); err != nil {
+				if _, err := os.Stat(lib); err != nil {
 					b.Fatalf("the library was not put back: %v", err)
 				}
 			}

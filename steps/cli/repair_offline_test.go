@@ -226,6 +226,23 @@ func cudaRigImporting(t testing.TB, importTime time.Duration) (repairRig, *pyind
 	return g, pyindex.Serve(t, map[string][]string{"cu126": append(files, cublas)})
 }
 
+// installCUDABuild installs cudaRig's build into g.venv from ix, closes ix (what follows has no
+// network), and returns the path of the installed libcublasLt.so.12.
+func installCUDABuild(t testing.TB, g repairRig, ix *pyindex.Index) string {
+	t.Helper()
+	out, stderr, code := g.cli(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+		"--venv", g.venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes", "--json")
+	if code != 0 {
+		t.Fatalf("install: exit %d\n%s\n%s", code, out, stderr)
+	}
+	ix.Close()
+	libs, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "nvidia", "cublas", "lib", "libcublasLt.so.12"))
+	if len(libs) != 1 {
+		t.Fatalf("libcublasLt.so.12 not installed: %v", libs)
+	}
+	return libs[0]
+}
+
 // A CUDA library deleted from the venv (a disk cleaner, by hand): doctor names it, and doctor --fix
 // reinstalls the build and puts that dist back at its version from the wheel cache, with no network,
 // through gpuwiz's installer and through pip alike.
@@ -236,26 +253,17 @@ func TestDoctorFixPutsBackADeletedCUDALibrary(t *testing.T) {
 				t.Setenv("GPUWIZ_INSTALLER", "pip")
 			}
 			g, ix := cudaRig(t)
-			out, stderr, code := g.cli(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
-				"--venv", g.venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes", "--json")
-			if code != 0 {
-				t.Fatalf("install: exit %d\n%s\n%s", code, out, stderr)
-			}
-			ix.Close()
+			lib := installCUDABuild(t, g, ix)
 			t.Setenv("PATH", filepath.Join(g.venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // the venv is active
-			libs, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "nvidia", "cublas", "lib", "libcublasLt.so.12"))
-			if len(libs) != 1 {
-				t.Fatalf("libcublasLt.so.12 not installed: %v", libs)
-			}
-			want, err := os.ReadFile(libs[0])
+			want, err := os.ReadFile(lib)
 			must(t, err)
-			must(t, os.Remove(libs[0]))
+			must(t, os.Remove(lib))
 
-			out, _, _ = g.cli(t, "doctor", "--venv", g.venv, "--json")
+			out, _, _ := g.cli(t, "doctor", "--venv", g.venv, "--json")
 			if !strings.Contains(out, `"files-missing"`) || !strings.Contains(out, "nvidia-cublas-cu12 12.6.4.1: 1 file missing: nvidia/cublas/lib/libcublasLt.so.12") {
 				t.Fatalf("doctor does not name the deleted library:\n%s", out)
 			}
-			out, stderr, code = g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--json")
+			out, stderr, code := g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--json")
 			var rep struct {
 				fixJSON
 				Repair struct {
@@ -279,7 +287,7 @@ func TestDoctorFixPutsBackADeletedCUDALibrary(t *testing.T) {
 			if strings.Join(rep.Repair.ReinstallDists, " ") != "nvidia-cublas-cu12" || !strings.Contains(rep.Repair.Source, "wheel cache") {
 				t.Errorf("plan: dists %q, source %q", rep.Repair.ReinstallDists, rep.Repair.Source)
 			}
-			got, err := os.ReadFile(libs[0])
+			got, err := os.ReadFile(lib)
 			if err != nil || string(got) != string(want) {
 				t.Fatalf("libcublasLt.so.12 not put back as it was: %v", err)
 			}
@@ -306,19 +314,9 @@ type frameworkCheckJSON struct {
 // as doctor alone does.
 func TestDoctorFixChecksTheFrameworkWhenItCannotReinstall(t *testing.T) {
 	g, ix := cudaRig(t)
-	out, stderr, code := g.cli(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
-		"--venv", g.venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes", "--json")
-	if code != 0 {
-		t.Fatalf("install: exit %d\n%s\n%s", code, out, stderr)
-	}
-	ix.Close()
-	libs, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "nvidia", "cublas", "lib", "libcublasLt.so.12"))
-	if len(libs) != 1 {
-		t.Fatalf("libcublasLt.so.12 not installed: %v", libs)
-	}
-	must(t, os.Remove(libs[0]))
+	must(t, os.Remove(installCUDABuild(t, g, ix)))
 	g.matrix = filepath.Join(g.dir, "no-such-matrix.toml")
-	out, stderr, code = g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--json")
+	out, stderr, code := g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--json")
 	var rep struct {
 		Report frameworkCheckJSON `json:"report"`
 		Repair struct {
