@@ -82,9 +82,9 @@ func (e *Env) PlanRepair(ctx context.Context, d *Diagnosis, src install.Reinstal
 func (e *Env) PlanRepairFinishing(ctx context.Context, d *Diagnosis, src install.ReinstallOptions, finish bool) (*RepairSession, error) {
 	g, _ := e.GPUReport(ctx)
 	plan := doctor.RepairPlan(d.Report, doctor.RepairOptions{Matrix: d.deps.Matrix, GPU: g, Finish: finish})
-	if d.Report.FrameworkCheck.Deferred && plan.Reinstall == nil {
-		// The framework's check was left to after a reinstall that this plan does not make: it runs
-		// now, and the plan is made from the whole diagnosis.
+	if d.Report.FrameworkCheck.Deferred && plan.Reinstall == nil && !plan.Restore {
+		// The framework's check was left to after a reinstall or a restore that this plan does not
+		// make: it runs now, and the plan is made from the whole diagnosis.
 		opts := d.opts
 		opts.RepairFollows = false
 		rep, err := doctor.Run(ctx, d.deps, opts)

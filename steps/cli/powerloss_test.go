@@ -201,6 +201,12 @@ func TestPowerLossDuringASwitchIsNamedAndPutBack(t *testing.T) {
 		t.Fatalf("doctor --fix: exit %d\n%s\n%s", code, out, stderr)
 	}
 	t.Logf("doctor --fix: %.1fs", time.Since(t0).Seconds())
+	// torch is imported once: after the old files are back, not in the half-changed venv before.
+	first, after, _ := strings.Cut(out, "Checking again")
+	if !strings.Contains(first, "own check: not before the repair, which first puts back what the interrupted install changed") ||
+		strings.Contains(first, "own check, as gpuwiz verify runs it") || !strings.Contains(after, "own check, as gpuwiz verify runs it") {
+		t.Errorf("the framework's check should run after the restore only:\n%s", out)
+	}
 	if d := filetree.Diff(before, venvFileSums(t, g.venv)); len(d) > 0 {
 		t.Fatalf("the venv differs from before the switch:\n%s", strings.Join(d, "\n"))
 	}

@@ -67,8 +67,9 @@ type Dist struct {
 // FrameworkCheck is what the framework's own check said (import, CUDA build, arch list, one computation).
 type FrameworkCheck struct {
 	Ran bool `json:"ran"`
-	// Deferred: not run before a repair that reinstalls the build (files of it are missing, so the
-	// check would only import a build known to be incomplete); the check after the repair runs it.
+	// Deferred: not run before a repair that reinstalls the build or puts back what an interrupted
+	// install changed (the check would only import a build known to be incomplete); the check after
+	// the repair runs it.
 	Deferred         bool           `json:"deferred,omitempty"`
 	Framework        string         `json:"framework,omitempty"` // "torch", "paddle"
 	Version          string         `json:"version,omitempty"`   // __version__

@@ -55,9 +55,10 @@ type Options struct {
 	// SkipFrameworkCheck leaves out importing the framework (fast, and safe when imports hang).
 	SkipFrameworkCheck bool
 	// RepairFollows: this diagnosis is the first half of doctor --fix. When files of the installed
-	// build are missing, the repair reinstalls it, and its own check runs on the reinstalled build:
-	// the framework's check is then not run before (FrameworkCheck.Deferred). Importing torch and
-	// starting CUDA takes seconds, twice otherwise.
+	// build are missing (the repair reinstalls it), or an install was interrupted (the repair first
+	// puts back what it changed), the check after the repair runs the framework's check on what the
+	// repair leaves: it is then not run before (FrameworkCheck.Deferred), on a build known to be
+	// incomplete. Importing torch and starting CUDA takes seconds, twice otherwise.
 	RepairFollows bool
 }
 
@@ -214,7 +215,8 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	var wg sync.WaitGroup
 	fw := ev.installedFramework()
 	checkFramework := fw != "" && ev.Python.Error == "" && !opts.SkipFrameworkCheck
-	if checkFramework && opts.RepairFollows && venv != "" && len(ev.MissingFiles) > 0 {
+	interrupted := ev.Interrupted != nil && !ev.Interrupted.Running
+	if checkFramework && opts.RepairFollows && venv != "" && (len(ev.MissingFiles) > 0 || interrupted) {
 		checkFramework = false
 		ev.Framework = FrameworkCheck{Framework: fw, Deferred: true}
 	}
@@ -261,6 +263,8 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	step(i18n.T("doctor.checked.driver"))
 	if checkFramework {
 		step(i18n.T("doctor.checked.own_check", i18n.D{"Framework": frameworkTitle(fw)}))
+	} else if ev.Framework.Deferred && interrupted {
+		step(i18n.T("doctor.checked.own_check_after_restore", i18n.D{"Framework": frameworkTitle(fw)}))
 	} else if ev.Framework.Deferred {
 		step(i18n.T("doctor.checked.own_check_deferred", i18n.D{"Framework": frameworkTitle(fw)}))
 	}
