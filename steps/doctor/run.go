@@ -254,6 +254,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 		ev.DLLs = scanRuntimeDLLs(d.FS, d.GOOS, d.Env, []string{venv, ev.SitePackages})
 		if d.GOOS == "windows" {
 			ev.Registry = readRegistryFacts(d.Registry)
+			// It reads ev.Framework only when no framework was found above, and then no check runs.
 			ev.VCRuntimeCopies = findRuntimeCopies(d.FS, d.GOOS, d.Env, ev)
 			ev.Paths = collectPaths(ctx, d, python, venv)
 		}
