@@ -21,7 +21,7 @@ log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_in
 IDX=http://127.0.0.1:8766/simple
 inst() { local v=$1; shift; env "$@" $G install --venv $v --python $BASE --framework torch --framework-version 2.11.0 --channel cu130 --index-url $IDX --yes --json > $v.json 2> $v.err; echo "install $v exit $?"; }
 log "install: gpuwiz's installer (v-own), pip (v-pip)"; inst $W/v-own; inst $W/v-pip GPUWIZ_INSTALLER=pip
-steplog() { l=$(grep -o 'log: .*doctor-fix-[^ ]*\.log' "$1" | tail -1 | cut -c6-); [ -f "$l" ] && grep -h '^# step\|^# installed\|python serve' "$l" | cut -c1-200 | sed "s|^|   |"; }
+steplog() { l=$(grep -o 'log: .*doctor-fix-[^ ]*\.log' "$1" | tail -1 | cut -c6-); [ -f "$l" ] && grep -h '^# step\|^# installed\|^# diagnosis\|^# repair\|python serve' "$l" | cut -c1-200 | sed "s|^|   |"; }
 fix() { # $1 venv, $2 label, rest: env; doctor --fix --yes timed, its last lines and the log's steps
 	local v=$1 label=$2; shift 2
 	wall env "$@" $G doctor --venv $v --fix --yes > $W/fix-$label.txt 2>&1; tail -5 $W/fix-$label.txt; steplog $W/fix-$label.txt

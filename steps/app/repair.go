@@ -3,8 +3,10 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/doctor"
@@ -39,6 +41,7 @@ type Diagnosis struct {
 	Notes  []string // the diagnosis's own notes (a matrix that could not be read)
 	deps   doctor.Deps
 	opts   doctor.Options
+	took   time.Duration // how long the diagnosis took
 }
 
 // Diagnose runs doctor on opts' venv or Python, its commands logged to log (nil: nowhere). Bad input
@@ -48,6 +51,7 @@ func (e *Env) Diagnose(ctx context.Context, opts doctor.Options, log io.Writer) 
 		log = io.Discard
 	}
 	deps, notes := e.DoctorDeps(log)
+	began := time.Now()
 	rep, err := doctor.Run(ctx, deps, opts)
 	var inErr *doctor.InputError
 	if errors.As(err, &inErr) {
@@ -56,7 +60,7 @@ func (e *Env) Diagnose(ctx context.Context, opts doctor.Options, log io.Writer) 
 	if err != nil {
 		return nil, err
 	}
-	return &Diagnosis{Report: rep, Notes: notes, deps: deps, opts: opts}, nil
+	return &Diagnosis{Report: rep, Notes: notes, deps: deps, opts: opts, took: time.Since(began)}, nil
 }
 
 // RepairSession is the repair of a diagnosed environment: doctor's plan, with the source its reinstall
@@ -67,6 +71,9 @@ type RepairSession struct {
 	deps   doctor.Deps
 	src    install.ReinstallOptions
 	cmdLog io.Writer
+	// diagnosed is how long the diagnosis before the plan took: the log says it, beside the repair's
+	// own steps, so a slow repair shows where its time went.
+	diagnosed time.Duration
 }
 
 // PlanRepair makes the repair plan of d: doctor's actions, and for a reinstall the source (the
@@ -87,11 +94,12 @@ func (e *Env) PlanRepairFinishing(ctx context.Context, d *Diagnosis, src install
 		// make: it runs now, and the plan is made from the whole diagnosis.
 		opts := d.opts
 		opts.RepairFollows = false
+		began := time.Now()
 		rep, err := doctor.Run(ctx, d.deps, opts)
 		if err != nil {
 			return nil, err
 		}
-		d = &Diagnosis{Report: rep, Notes: d.Notes, deps: d.deps, opts: opts}
+		d = &Diagnosis{Report: rep, Notes: d.Notes, deps: d.deps, opts: opts, took: d.took + time.Since(began)}
 		plan = doctor.RepairPlan(d.Report, doctor.RepairOptions{Matrix: d.deps.Matrix, GPU: g, Finish: finish})
 	}
 	if in := d.Report.Interrupted; plan.Restore && plan.Reinstall != nil && src.IndexURL == "" && src.FindLinks == "" && in.Journal.IndexURL != plan.Reinstall.IndexURL {
@@ -105,7 +113,7 @@ func (e *Env) PlanRepairFinishing(ctx context.Context, d *Diagnosis, src install
 		plan.Source = s.Describe()
 	}
 	src.Dists = plan.ReinstallDists
-	return &RepairSession{Report: d.Report, Plan: plan, deps: d.deps, src: src}, nil
+	return &RepairSession{Report: d.Report, Plan: plan, deps: d.deps, src: src, diagnosed: d.took}, nil
 }
 
 // LogTo sends the repair's commands to w as well as to the log file (the CLI's bundle log).
@@ -134,12 +142,20 @@ func (s *RepairSession) Run(ctx context.Context, events chan<- doctor.RepairEven
 	deps := s.deps
 	r := runner.New(logw)
 	deps.Runner = r
+	began := time.Now()
+	note := func(text string) {
+		if n, ok := r.(runner.Noter); ok {
+			n.Note(text)
+		}
+	}
+	note(fmt.Sprintf("diagnosis before the repair: %.3f s", s.diagnosed.Seconds())) //i18n:raw the log, for support
 	src := s.src
 	src.LogPath = logPath
 	deps.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error) {
 		return install.Reinstall(ctx, r, venv, c, src, lines)
 	}
 	res, err := doctor.ApplyRepair(ctx, deps, s.Plan, events)
+	note(fmt.Sprintf("repair and the check after it: %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
 	out := RepairOutcome{Result: res, Err: err, Ended: RepairResult(res, err, ctx), LogPath: logPath}
 	switch {
 	case err != nil && ctx.Err() != nil:

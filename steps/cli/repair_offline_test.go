@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -145,6 +146,10 @@ func TestDoctorFixRepairsFromTheCacheWithNoNetwork(t *testing.T) {
 	}
 	if verifies != 1 || !strings.Contains(string(b), "\n# step install: ") || !strings.Contains(string(b), "\n# step uninstall: ") {
 		t.Errorf("the repair's log: %d runs of the verify script (want 1), step times %v:\n%s", verifies, strings.Contains(string(b), "# step install: "), b)
+	}
+	// and how long the diagnosis before it took, and the whole repair.
+	if !regexp.MustCompile(`(?m)^# diagnosis before the repair: [0-9.]+ s$`).Match(b) || !regexp.MustCompile(`(?m)^# repair and the check after it: [0-9.]+ s$`).Match(b) {
+		t.Errorf("the repair's log does not say how long the diagnosis and the repair took:\n%s", b)
 	}
 }
 
