@@ -179,6 +179,9 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		fmt.Fscanln(stdin, &answer)
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 			fmt.Fprintln(out, i18n.T("cli.doctor.nothing_changed"))
+			if rep.FrameworkCheck.Deferred {
+				fmt.Fprintln(out, i18n.T("cli.doctor.check_left_for_repair"))
+			}
 			return Silent(ExitProblems)
 		}
 	}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -302,6 +304,25 @@ func TestDoctorFixPutsBackADeletedCUDALibrary(t *testing.T) {
 				t.Errorf("framework check before the repair %+v (want deferred, not run), after %+v (want run)", before, after)
 			}
 		})
+	}
+}
+
+// Declining doctor --fix's plan changes nothing, and says that the framework's check, left to after
+// the repair, did not run, and how to run it.
+func TestDoctorFixDeclinedSaysTheCheckDidNotRun(t *testing.T) {
+	g, ix := cudaRig(t)
+	must(t, os.Remove(installCUDABuild(t, g, ix)))
+	before := filetree.Sums(t, g.venv, filetree.Options{Skip: []string{".gpuwiz"}}, g.venv)
+	root, _ := NewRoot(Build{Version: "test"})
+	root.SetIn(strings.NewReader("n\n"))
+	var out, errb bytes.Buffer
+	code := run(context.Background(), root, []string{"--matrix", g.matrix, "--simulate", g.rig, "doctor", "--venv", g.venv, "--fix"}, &out, &errb)
+	if code != ExitProblems || !strings.Contains(out.String(), "Nothing changed.") ||
+		!strings.Contains(out.String(), "did not run: it was left to after the repair. gpuwiz doctor without --fix runs it") {
+		t.Fatalf("declined: exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	if diff := filetree.Diff(before, filetree.Sums(t, g.venv, filetree.Options{Skip: []string{".gpuwiz"}}, g.venv)); len(diff) > 0 {
+		t.Errorf("the venv changed: %q", diff)
 	}
 }
 
