@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
@@ -78,20 +78,18 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 		// Thousands of files for torch: looked at from several goroutines (a stat waits on the disk,
 		// on NTFS longer), the answers kept in RECORD's order.
 		gone := make([]bool, len(listed))
-		var wg sync.WaitGroup
-		next := atomic.Int64{}
-		for w := 0; w < statWorkers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := int(next.Add(1) - 1); i < len(listed); i = int(next.Add(1) - 1) {
-					parts := strings.Split(strings.ReplaceAll(listed[i], `\`, "/"), "/")
-					_, err := fsys.Stat(joinFor(goos, sitePackages, parts...))
+		var g errgroup.Group
+		g.SetLimit(statWorkers)
+		for from := 0; from < len(listed); from += statBatch {
+			g.Go(func() error {
+				for i := from; i < min(from+statBatch, len(listed)); i++ {
+					_, err := fsys.Stat(joinFor(goos, sitePackages, strings.Split(strings.ReplaceAll(listed[i], `\`, "/"), "/")...))
 					gone[i] = err != nil
 				}
-			}()
+				return nil
+			})
 		}
-		wg.Wait()
+		_ = g.Wait()
 		for i, p := range listed {
 			if gone[i] {
 				m.Count++
@@ -107,8 +105,9 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 	return out
 }
 
-// statWorkers look at a dist's files at once.
-const statWorkers = 8
+// statWorkers look at a dist's files at once, statBatch files each turn (a goroutine per file
+// costs more than the stat).
+const statWorkers, statBatch = 8, 64
 
 // checkMissingFiles: files the build's dists list but the disk lacks. A reinstall of the build puts
 // back the framework's own dists; a CUDA library dist is put back by pip, at its version.

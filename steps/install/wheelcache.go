@@ -6,8 +6,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
@@ -68,30 +69,22 @@ func writeWheelRecord(dir string, rec wheelRecord) error {
 
 // hashAll hashes files on every core: a torch build is 2.5–4.5 GB.
 func hashAll(files []string) map[string]string {
-	out := make(map[string]string, len(files))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	work := make(chan string)
-	for i := 0; i < max(1, runtime.NumCPU()); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range work {
-				sum, err := fetch.FileSHA256(f)
-				if err != nil {
-					sum = ""
-				}
-				mu.Lock()
-				out[f] = sum
-				mu.Unlock()
+	sums := make([]string, len(files))
+	var g errgroup.Group
+	g.SetLimit(max(1, runtime.NumCPU()))
+	for i, f := range files {
+		g.Go(func() error {
+			if sum, err := fetch.FileSHA256(f); err == nil {
+				sums[i] = sum // "" when it cannot be read
 			}
-		}()
+			return nil
+		})
 	}
-	for _, f := range files {
-		work <- f
+	_ = g.Wait()
+	out := make(map[string]string, len(files))
+	for i, f := range files {
+		out[f] = sums[i]
 	}
-	close(work)
-	wg.Wait()
 	return out
 }
 
