@@ -5,13 +5,14 @@ import (
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
-	"gpuwiz/steps/pep"
-	"gpuwiz/steps/shellquote"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+
+	"gpuwiz/steps/pep"
+	"gpuwiz/steps/shellquote"
 )
 
 // siteState is what a venv's package folders hold, as a restore must give it back: the top-level
