@@ -11,6 +11,9 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"gpuwiz/steps/i18n"
 )
@@ -97,41 +100,27 @@ func CheckZip(path string) error {
 		}
 	}
 
-	// Every member's bytes, read in parallel (a wheel of a few GiB holds tens of thousands).
-	var (
-		mu    sync.Mutex
-		first error
-		wg    sync.WaitGroup
-	)
-	work := make(chan *zip.File)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			buf := make([]byte, 256<<10)
-			for zf := range work {
-				if err := readMember(zf, buf); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
+	// Every member's bytes, read in parallel (a wheel of a few GiB holds tens of thousands); the
+	// first bad member stops the rest.
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	bufs := sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+	var failed atomic.Bool
 	for _, m := range members {
-		mu.Lock()
-		stop := first != nil
-		mu.Unlock()
-		if stop {
+		if failed.Load() {
 			break
 		}
-		work <- m.f
+		g.Go(func() error {
+			buf := bufs.Get().(*[]byte)
+			defer bufs.Put(buf)
+			if err := readMember(m.f, *buf); err != nil {
+				failed.Store(true)
+				return err
+			}
+			return nil
+		})
 	}
-	close(work)
-	wg.Wait()
-	return first
+	return g.Wait()
 }
 
 // readMember reads one member whole; archive/zip checks its CRC-32 and size at the end (a CRC-32

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"gpuwiz/steps/i18n"
 	"io"
 	"io/fs"
 	"os"
@@ -22,6 +21,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"gpuwiz/steps/i18n"
 )
 
 //go:embed scripts.py
@@ -292,7 +295,6 @@ func fileMode(exec bool, umask int) fs.FileMode {
 // the wheel is there and the file is not a script to rewrite, else a copy.
 func writeAll(ctx context.Context, files []placed, caches map[*archive]string, s Scheme, workers int) (linked, copied int, written int64, err error) {
 	var mu sync.Mutex
-	var firstErr error
 	dirs := sync.Map{}
 	mkdir := func(dir string) error {
 		if _, ok := dirs.Load(dir); ok {
@@ -312,49 +314,34 @@ func writeAll(ctx context.Context, files []placed, caches map[*archive]string, s
 	sort.SliceStable(order, func(i, j int) bool {
 		return files[order[i]].f.UncompressedSize64 > files[order[j]].f.UncompressedSize64
 	})
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				p := files[i]
-				l, n, err := writeOne(p, caches[p.a], s, mkdir)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%s: %s: %w", filepath.Base(p.a.w.Path), p.f.Name, err)
-				}
-				if l {
-					linked++
-				} else {
-					copied++
-				}
-				written += n
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
 	for _, i := range order {
-		mu.Lock()
-		stop := firstErr != nil
-		mu.Unlock()
-		if stop {
-			break
+		if gctx.Err() != nil {
+			break // a file failed, or the install was cancelled
 		}
-		select {
-		case work <- i:
-		case <-ctx.Done():
-			break feed
-		}
+		g.Go(func() error {
+			p := files[i]
+			l, n, err := writeOne(p, caches[p.a], s, mkdir)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", filepath.Base(p.a.w.Path), p.f.Name, err)
+			}
+			mu.Lock()
+			if l {
+				linked++
+			} else {
+				copied++
+			}
+			written += n
+			mu.Unlock()
+			return nil
+		})
 	}
-	close(work)
-	wg.Wait()
-	if firstErr == nil && ctx.Err() != nil {
-		firstErr = ctx.Err()
+	err = g.Wait()
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
 	}
-	return linked, copied, written, firstErr
+	return linked, copied, written, err
 }
 
 func writeOne(p placed, cacheDir string, s Scheme, mkdir func(string) error) (bool, int64, error) {
