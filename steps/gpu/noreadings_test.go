@@ -3,19 +3,21 @@ package gpu
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
-// countingCard is a card that counts the live-reading calls made on it.
+// countingCard is a card that counts the live-reading calls made on it (the probe makes them side
+// by side, so the count is atomic).
 type countingCard struct {
 	*barrierCard
-	readings int
+	readings atomic.Int32
 }
 
-func (c *countingCard) Utilization() (uint32, error)     { c.readings++; return 7, nil }
-func (c *countingCard) Temperature() (uint32, error)     { c.readings++; return 40, nil }
-func (c *countingCard) PowerMilliwatts() (uint32, error) { c.readings++; return 70000, nil }
-func (c *countingCard) SMClockMHz() (uint32, error)      { c.readings++; return 1980, nil }
+func (c *countingCard) Utilization() (uint32, error)     { c.readings.Add(1); return 7, nil }
+func (c *countingCard) Temperature() (uint32, error)     { c.readings.Add(1); return 40, nil }
+func (c *countingCard) PowerMilliwatts() (uint32, error) { c.readings.Add(1); return 70000, nil }
+func (c *countingCard) SMClockMHz() (uint32, error)      { c.readings.Add(1); return 1980, nil }
 func (c *countingCard) ComputeProcesses() ([]rawProcess, error) {
 	used := uint64(2 << 30)
 	return []rawProcess{{PID: 4242, UsedBytes: &used}}, nil
@@ -32,8 +34,8 @@ func TestWithoutReadingsMakesNoReadingCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := r.GPUs[0]
-	if card.readings != 0 {
-		t.Errorf("the facts-only probe made %d live-reading calls", card.readings)
+	if n := card.readings.Load(); n != 0 {
+		t.Errorf("the facts-only probe made %d live-reading calls", n)
 	}
 	if g.UtilizationPct != nil || g.TemperatureC != nil || g.PowerW != nil || g.SMClockMHz != nil {
 		t.Errorf("readings in a facts-only report: %+v", g)
@@ -44,8 +46,8 @@ func TestWithoutReadingsMakesNoReadingCall(t *testing.T) {
 	if len(r.Warnings) != 0 {
 		t.Errorf("warnings: %q", r.Warnings)
 	}
-	if _, err := p.Probe(context.Background()); err != nil || card.readings != 4 {
-		t.Errorf("a full probe made %d reading calls (want 4), err %v", card.readings, err)
+	if _, err := p.Probe(context.Background()); err != nil || card.readings.Load() != 4 {
+		t.Errorf("a full probe made %d reading calls (want 4), err %v", card.readings.Load(), err)
 	}
 
 	// nvidia-smi: the [N/A] readings of the recorded three-card machine are neither reported nor warned about.
