@@ -181,6 +181,21 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 	if code != ExitUsage || stderr != "gpuwiz: accepts 1 arg(s), received 0\n" {
 		t.Errorf("English: exit %d %q", code, stderr)
 	}
+	// A value pflag cannot parse: pflag would name Go's parser (strconv.ParseInt...); the catalog's
+	// English says what the flag takes instead.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cache", "prune", "--older-than", "banana"}, "gpuwiz: --older-than banana: the value must be a whole number; run gpuwiz cache prune --help for what it takes\n"},
+		{[]string{"gpu", "--interval", "abc"}, "--interval abc: the value must be a duration such as 20s"},
+		{[]string{"cache", "--json=maybe"}, "--json maybe: the value must be true or false"},
+	} {
+		_, stderr, code = runCLI(t, c.args...)
+		if code != ExitUsage || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "strconv") || strings.Contains(stderr, "invalid argument") {
+			t.Errorf("English %v: exit %d %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
 	// --venv and --env set one variable: both given is refused, in words that say what to do.
 	_, stderr, code = runCLI(t, "install", "--venv", "a", "--env", "b", "--dry-run")
 	if code != ExitUsage || !strings.Contains(stderr, "cannot be used together: pick one; run gpuwiz install --help") {

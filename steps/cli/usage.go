@@ -151,16 +151,19 @@ func useLine(c *cobra.Command) string {
 	return s
 }
 
-// flagError is pflag's error for a bad flag: cobra's English words, or a Chinese sentence that says
-// what to do. Both end by pointing at --help.
+// flagError is pflag's error for a bad flag: cobra's English words (a value pflag cannot parse: the
+// catalog's), or a Chinese sentence that says what to do. Both end by pointing at --help.
 func flagError(c *cobra.Command, err error) error {
-	if !i18n.IsChinese() {
+	var invalid *pflag.InvalidValueError
+	if !i18n.IsChinese() && !errors.As(err, &invalid) {
+		// pflag's English is plain for a flag that does not exist or lacks its value; a value it
+		// cannot parse it reports with Go's parser error (strconv.ParseInt: parsing "x": invalid
+		// syntax), so that one takes the catalog's words below in English too.
 		return fmt.Errorf("%w (see --help)", err)
 	}
 	help := c.CommandPath() + " --help"
 	var notExist *pflag.NotExistError
 	var needs *pflag.ValueRequiredError
-	var invalid *pflag.InvalidValueError
 	var syntax *pflag.InvalidSyntaxError
 	switch {
 	case errors.As(err, &notExist) && len(notExist.GetSpecifiedShortnames()) > 1:
