@@ -171,14 +171,20 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 		}
 		i18ntest.NoEnglishProse(t, what, stderr)
 	}
-	// The same mistakes in English keep cobra's and pflag's words.
+	// The same mistakes in English: an unknown flag keeps pflag's words.
 	i18n.Set(i18n.English)
 	_, stderr, code := runCLI(t, "channels", "--jsn")
 	if code != ExitUsage || stderr != "gpuwiz: unknown flag: --jsn (see --help)\n" {
 		t.Errorf("English: exit %d %q", code, stderr)
 	}
+	// Bad arguments: cobra's "accepts 1 arg(s), received 0" and "unknown command" name neither the
+	// usage nor the command meant; the catalog's English does.
 	_, stderr, code = runCLI(t, "venv")
-	if code != ExitUsage || stderr != "gpuwiz: accepts 1 arg(s), received 0\n" {
+	if code != ExitUsage || stderr != "gpuwiz: the command takes 1 argument and got 0: gpuwiz venv PATH [flags]\n" {
+		t.Errorf("English: exit %d %q", code, stderr)
+	}
+	_, stderr, code = runCLI(t, "chanels")
+	if code != ExitUsage || !strings.Contains(stderr, `has no command "chanels": run gpuwiz --help for its commands. Did you mean gpuwiz channels?`) {
 		t.Errorf("English: exit %d %q", code, stderr)
 	}
 	// A value pflag cannot parse: pflag would name Go's parser (strconv.ParseInt...); the catalog's

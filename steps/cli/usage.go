@@ -220,12 +220,13 @@ var (
 	argsInvalid = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^invalid argument "(.*)" for "(.*)"$`) })
 )
 
-// argsIn wraps a command's cobra.PositionalArgs so that, in Chinese, its error says in Chinese what
-// was wrong and what to type; in English cobra's words stay. Either way it is a usage error (exit 2).
+// argsIn wraps a command's cobra.PositionalArgs so that its error says, in the current language,
+// what was wrong and what to type (cobra's own, "unknown command "chanels" for "gpuwiz"" or "accepts 1
+// arg(s), received 0", names neither the command meant nor its usage). It is a usage error (exit 2).
 func argsIn(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		err := check(c, args)
-		if err == nil || !i18n.IsChinese() {
+		if err == nil {
 			return err
 		}
 		return &ExitError{Code: ExitUsage, Err: argsError(c, err)}
