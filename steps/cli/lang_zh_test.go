@@ -150,6 +150,7 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 		{[]string{"venv"}, []string{"1", "gpuwiz venv PATH [选项]"}},
 		{[]string{"python", "install", "3.12", "3.13"}, []string{"1", "2"}},
 		{[]string{"chanels"}, []string{`"chanels"`, "gpuwiz channels"}},
+		{[]string{"chanels", "--json"}, []string{`"chanels"`, "gpuwiz channels"}},
 		{[]string{"venvs", "extra"}, []string{`"extra"`, "gpuwiz venvs --help"}},
 		{[]string{"matrix", "--json", "--toml"}, []string{"--json", "--toml"}},
 		{[]string{"install", "--venv", "a", "--env", "b", "--dry-run"}, []string{"--venv", "--env", "gpuwiz install --help"}},
@@ -183,9 +184,11 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 	if code != ExitUsage || stderr != "gpuwiz: the command takes 1 argument and got 0: gpuwiz venv PATH [flags]\n" {
 		t.Errorf("English: exit %d %q", code, stderr)
 	}
-	_, stderr, code = runCLI(t, "chanels")
-	if code != ExitUsage || !strings.Contains(stderr, `has no command "chanels": run gpuwiz --help for its commands. Did you mean gpuwiz channels?`) {
-		t.Errorf("English: exit %d %q", code, stderr)
+	for _, args := range [][]string{{"chanels"}, {"chanels", "--json"}} { // not "unknown flag: --json"
+		_, stderr, code = runCLI(t, args...)
+		if code != ExitUsage || !strings.Contains(stderr, `has no command "chanels": run gpuwiz --help for its commands. Did you mean gpuwiz channels?`) {
+			t.Errorf("English %v: exit %d %q", args, code, stderr)
+		}
 	}
 	// A value pflag cannot parse: pflag would name Go's parser (strconv.ParseInt...); the catalog's
 	// English says what the flag takes instead.

@@ -154,6 +154,11 @@ func useLine(c *cobra.Command) string {
 // flagError is pflag's error for a bad flag: cobra's English words (a value pflag cannot parse: the
 // catalog's), or a Chinese sentence that says what to do. Both end by pointing at --help.
 func flagError(c *cobra.Command, err error) error {
+	if a := c.Flags().Args(); c.HasAvailableSubCommands() && len(a) > 0 {
+		// "gpuwiz chanels --json": cobra found no command "chanels", so it parsed the flags as the
+		// parent's, which has no --json. The word before the flag is the mistake.
+		return argsError(c, fmt.Errorf("unknown command %q for %q", a[0], c.CommandPath())) //i18n:raw cobra's words, matched by argsError
+	}
 	var invalid *pflag.InvalidValueError
 	if !i18n.IsChinese() && !errors.As(err, &invalid) {
 		// pflag's English is plain for a flag that does not exist or lacks its value; a value it
