@@ -16,8 +16,12 @@ export NCCL_NVLS_ENABLE=0
 log() { printf '\n=== %s  (%s)\n' "$*" "$(date +%T)"; }
 wall() { local s=$(date +%s.%N); "$@"; local rc=$?; echo "rc=$rc wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s"; }
 codes() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); [print(" ", f["severity"], f["code"], "|", " / ".join(f["evidence"])[:300], "| fix:", f["fix"][:200]) for f in d["findings"]]' "$1"; }
-log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_index.py $W/idx torch torchvision torchaudio pip setuptools wheel numpy > $W/repack.txt 2>&1; tail -1 $W/repack.txt
-(cd $W/idx && exec $PY -m http.server 8766 --bind 127.0.0.1 > $W/http.log 2>&1) & HTTP=$!; sleep 2
+if [ -d /tmp/inst/idx/simple ]; then  # installer.sh ran before in this call (pending.sh): its index serves
+	log "the index installer.sh repacked"; ln -s /tmp/inst/idx $W/idx
+else
+	log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_index.py $W/idx torch torchvision torchaudio pip setuptools wheel numpy > $W/repack.txt 2>&1; tail -1 $W/repack.txt
+fi
+(cd $W/idx/ && exec $PY -m http.server 8766 --bind 127.0.0.1 > $W/http.log 2>&1) & HTTP=$!; sleep 2
 IDX=http://127.0.0.1:8766/simple
 inst() { local v=$1; shift; env "$@" $G install --venv $v --python $BASE --framework torch --framework-version 2.11.0 --channel cu130 --index-url $IDX --yes --json > $v.json 2> $v.err; echo "install $v exit $?"; }
 log "install: gpuwiz's installer (v-own), pip (v-pip)"; inst $W/v-own; inst $W/v-pip GPUWIZ_INSTALLER=pip
