@@ -186,7 +186,7 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 	}
 	for _, args := range [][]string{{"chanels"}, {"chanels", "--json"}} { // not "unknown flag: --json"
 		_, stderr, code = runCLI(t, args...)
-		if code != ExitUsage || !strings.Contains(stderr, `has no command "chanels": run gpuwiz --help for its commands. Did you mean gpuwiz channels?`) {
+		if code != ExitUsage || !strings.Contains(stderr, `gpuwiz: "chanels" is not a command of gpuwiz: run gpuwiz --help for its commands. Did you mean gpuwiz channels?`) {
 			t.Errorf("English %v: exit %d %q", args, code, stderr)
 		}
 	}
