@@ -35,7 +35,7 @@ for v in v-own v-pip; do
 	n=$((n+1)); env=""; [ $v = v-pip ] && env=GPUWIZ_INSTALLER=pip
 	log "$n. libcublasLt.so.13 deleted from $v: doctor --json, then doctor --fix --yes ($v's installer)"
 	CUB=$(find $W/$v -name 'libcublasLt.so*' | head -1); SUM=$(sha256sum "$CUB" | cut -c1-16); rm -f "$CUB"; echo "deleted $CUB ($SUM)"
-	wall env GPUWIZ_LANG=en $G doctor --venv $W/$v --json > $W/d-$v.json 2>$W/d-$v.err; codes $W/d-$v.json
+	wall sh -c "GPUWIZ_LANG=en $G doctor --venv $W/$v --json > $W/d-$v.json 2>$W/d-$v.err"; codes $W/d-$v.json  # the redirect inside: wall's own line goes to the screen
 	fix $W/$v cublas-$v $env; grep -m2 'Put back' $W/fix-cublas-$v.txt
 	[ -f "$CUB" ] && echo "back: $(sha256sum "$CUB" | cut -c1-16)" || echo "NOT BACK: $CUB"
 	n=$((n+1))

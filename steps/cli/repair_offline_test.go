@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -267,6 +268,7 @@ func TestDoctorFixPutsBackADeletedCUDALibrary(t *testing.T) {
 			must(t, os.Remove(lib))
 
 			out, _, _ := g.cli(t, "doctor", "--venv", g.venv, "--json")
+			oneJSON(t, "doctor --json", out)
 			if !strings.Contains(out, `"files-missing"`) || !strings.Contains(out, "nvidia-cublas-cu12 12.6.4.1: 1 file missing: nvidia/cublas/lib/libcublasLt.so.12") {
 				t.Fatalf("doctor does not name the deleted library:\n%s", out)
 			}
@@ -323,6 +325,19 @@ func TestDoctorFixDeclinedSaysTheCheckDidNotRun(t *testing.T) {
 	}
 	if diff := filetree.Diff(before, filetree.Sums(t, g.venv, filetree.Options{Skip: []string{".gpuwiz"}}, g.venv)); len(diff) > 0 {
 		t.Errorf("the venv changed: %q", diff)
+	}
+}
+
+// oneJSON fails unless out is one JSON document and nothing after it (a script reads it whole).
+func oneJSON(t testing.TB, what, out string) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(out))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%s: not JSON: %v\n%s", what, err, out)
+	}
+	if rest, _ := io.ReadAll(dec.Buffered()); strings.TrimSpace(string(rest)) != "" || dec.More() {
+		t.Fatalf("%s: more after the JSON document:\n%s", what, out)
 	}
 }
 
