@@ -150,6 +150,12 @@ func TestDoctorFixRepairsFromTheCacheWithNoNetwork(t *testing.T) {
 	if verifies != 1 || !strings.Contains(string(b), "\n# step install: ") || !strings.Contains(string(b), "\n# step uninstall: ") {
 		t.Errorf("the repair's log: %d runs of the verify script (want 1), step times %v:\n%s", verifies, strings.Contains(string(b), "# step install: "), b)
 	}
+	// The lock named the build's wheels, all in the cache and checked: pip's offline try (which
+	// hashes every wheel again on one core) did not run, pip's dry run against the venv did.
+	if !regexp.MustCompile(`(?m)^# the venv's requirements.lock names [0-9]+ wheels of this build, all in the cache and checked`).Match(b) ||
+		strings.Contains(string(b), " -m pip download ") || !strings.Contains(string(b), " -m pip install --dry-run --quiet --no-input --disable-pip-version-check --no-index --find-links ") {
+		t.Errorf("the repair's stage step did not take the wheels the lock named:\n%s", b)
+	}
 	// and how long the diagnosis before it took, and the whole repair.
 	if !regexp.MustCompile(`(?m)^# diagnosis before the repair: [0-9.]+ s$`).Match(b) || !regexp.MustCompile(`(?m)^# repair and the check after it: [0-9.]+ s$`).Match(b) {
 		t.Errorf("the repair's log does not say how long the diagnosis and the repair took:\n%s", b)
@@ -401,5 +407,42 @@ func TestDoctorFixLeavesAStrayCUDADistAsItWas(t *testing.T) {
 	}
 	if diff := filetree.Diff(before, filetree.Sums(t, g.venv, filetree.Options{Skip: []string{".gpuwiz"}}, g.venv)); len(diff) > 0 {
 		t.Errorf("the venv changed: %q", diff)
+	}
+}
+
+// A repair whose lock names the build's wheels, in a venv that has also lost one of the build's
+// dependencies: pip's dry run against the venv names that dependency, and the repair puts it back
+// from the cache with the rest, still without pip's offline try and with no network.
+func TestDoctorFixFromTheLockPutsBackAMissingDependency(t *testing.T) {
+	g, ix := cudaRig(t)
+	lib := installCUDABuild(t, g, ix)
+	t.Setenv("PATH", filepath.Join(g.venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // the venv is active
+	py := filepath.Join(g.venv, "bin", "python")
+	if out, err := exec.Command(py, "-m", "pip", "uninstall", "-y", "-q", "nvidia-cublas-cu12").CombinedOutput(); err != nil {
+		t.Fatalf("pip uninstall: %v %s", err, out)
+	}
+	sites, _ := filepath.Glob(filepath.Join(g.venv, "lib", "python3*", "site-packages", "torch", "_tensor.py"))
+	if len(sites) != 1 {
+		t.Fatalf("torch/_tensor.py not found: %v", sites)
+	}
+	must(t, os.Remove(sites[0]))
+	out, stderr, code := g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--json")
+	if code != 0 {
+		t.Fatalf("doctor --fix: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if _, err := os.Stat(lib); err != nil {
+		t.Errorf("nvidia-cublas-cu12 was not put back: %v", err)
+	}
+	if _, err := os.Stat(sites[0]); err != nil {
+		t.Errorf("torch/_tensor.py was not put back: %v", err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("doctor-fix logs: %v", logs)
+	}
+	b, err := os.ReadFile(logs[0])
+	must(t, err)
+	if !strings.Contains(string(b), "requirements.lock names 4 wheels of this build") || strings.Contains(string(b), " -m pip download ") {
+		t.Errorf("the stage step did not take the lock's 3 wheels and the dependency pip's dry run named:\n%s", b)
 	}
 }

@@ -601,6 +601,15 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	defer pre.stop()
 	first, _ := pre.wait()
 	offlineTry := first.offline
+	if first.locked != nil {
+		e.reportCache(first.cache)
+		for _, f := range first.locked {
+			e.noteStaged(f)
+		}
+		e.emitLine(Event{StepID: s.ID, Line: i18n.N("install.cache.from_lock", len(first.locked), nil)})
+		e.cachedStage(s)
+		return nil
+	}
 	if s.ID == StepStage {
 		if aside := e.reportCache(first.cache); len(aside) > 0 {
 			if err := quarantine(e.plan.StageDir, aside); err != nil {
@@ -619,12 +628,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		for _, l := range offline {
 			e.noteStagedWheel(l)
 		}
-		e.emit(Event{StepID: s.ID, Message: i18n.T("install.event.all_cached")})
-		e.did[s.ID] = e.fromCache(s)
-		if s.ID == StepStage {
-			e.stepSkip[StepStageDeps] = true
-			e.out.Source = "cache"
-		}
+		e.cachedStage(s)
 		return nil
 	} else if ctx.Err() != nil {
 		return err
@@ -652,6 +656,16 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		err = probeIndex(ctx, err, s.Argv, e.plan.env)
 	}
 	return err
+}
+
+// cachedStage ends a stage step that the wheel cache satisfied whole.
+func (e *engine) cachedStage(s Step) {
+	e.emit(Event{StepID: s.ID, Message: i18n.T("install.event.all_cached")})
+	e.did[s.ID] = e.fromCache(s)
+	if s.ID == StepStage {
+		e.stepSkip[StepStageDeps] = true
+		e.out.Source = "cache"
+	}
 }
 
 // checkBuildFits warns, once the build's wheels are staged and before anything in the venv changes,
@@ -695,7 +709,8 @@ func (e *engine) fromCache(s Step) string {
 // only) and the offline try begun beside it.
 type prestaged struct {
 	cache   cacheCheck
-	offline *background[[]string] // nil when the check set wheels aside: the try is made again after
+	offline *background[[]string] // nil when the check set wheels aside (the try is made again after), or the lock staged the build
+	locked  []string              // the build's wheels, when the venv's lock named them (stageFromLock): no offline try
 }
 
 // startPrestage begins s's first part in the background: the offline try (a pip start, about a
@@ -704,11 +719,23 @@ type prestaged struct {
 // starts it during the snapshot step, which reads the venv only, as the try and the check do.
 func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 	b := inBackground(ctx, func(ctx context.Context) (prestaged, error) {
-		p := prestaged{offline: e.startOffline(ctx, s)}
+		var p prestaged
+		locked := e.lockedWheels(s)
+		if locked == nil {
+			p.offline = e.startOffline(ctx, s)
+		}
 		if s.ID == StepStage {
 			if p.cache = checkCache(e.plan.StageDir, e.plan.lockHashes); len(p.cache.Bad)+len(p.cache.Unknown) > 0 {
 				p.offline.stop() // pip must not hold a wheel while it is moved (Windows)
 				p.offline = nil
+				return p, nil
+			}
+		}
+		if locked != nil {
+			if set, ok := e.stageFromLock(ctx, locked, p.cache); ok {
+				p.locked = set
+			} else {
+				p.offline = e.startOffline(ctx, s)
 			}
 		}
 		return p, nil

@@ -336,6 +336,12 @@ func (e *engine) dryRunSet(ctx context.Context, argv []string) ([]wheelinst.Whee
 	if err != nil || json.Unmarshal(b, &rep) != nil {
 		return nil, nil, false
 	}
+	return e.reportedWheels(rep)
+}
+
+// reportedWheels are the wheels a pip install --dry-run report would install, each a local file
+// (the stage folder's); ok is false when one is not.
+func (e *engine) reportedWheels(rep pipReport) ([]wheelinst.Wheel, []string, bool) {
 	hashes := readWheelRecord(e.plan.StageDir).Wheels
 	var wheels []wheelinst.Wheel
 	var names []string

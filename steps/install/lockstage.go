@@ -1,0 +1,109 @@
+package install
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gpuwiz/steps/pep"
+)
+
+// A repair's stage step from the venv's lock, without pip's offline try.
+//
+// The offline try (pip download --no-index from the wheel cache) decides that the cache holds the
+// whole build, and which wheels; but pip hashes every wheel it takes from a folder (for its download
+// record), one after another on one core: 4.5 GiB for torch cu130, seconds of a repair. The wheel
+// cache's own check has hashed the same wheels on every core a moment before. So when a repair
+// reinstalls the build the venv's lock recorded, the lock names the wheels instead: the framework's
+// and every dist the repair puts back, each in the cache with the sha256 the check found. What else
+// the build needs is installed in the venv already, which pip's dry run against the venv says
+// without opening a wheel (any dist it would install comes from the cache as well). Any doubt —
+// a wheel the lock does not name, one the check did not verify, pip's dry run failing — and the
+// offline try runs as before.
+
+// lockedWheels are the stage folder's wheels the venv's lock names for the pins and the dists the
+// repair puts back, or nil when the lock does not name each of them (no lock, another build).
+func (e *engine) lockedWheels(s Step) []string {
+	if s.ID != StepStage || len(e.plan.lockHashes) == 0 {
+		return nil
+	}
+	want := map[string]string{} // normalised name → version ("" for a dist put back: the lock's)
+	for _, p := range e.plan.pins {
+		name, version, ok := strings.Cut(p, "==")
+		if !ok {
+			return nil
+		}
+		want[pep.Normalize(name)] = version
+	}
+	for _, n := range e.plan.ReinstallDists {
+		if _, ok := want[pep.Normalize(n)]; !ok {
+			want[pep.Normalize(n)] = ""
+		}
+	}
+	found := map[string]string{}
+	for file := range e.plan.lockHashes {
+		w, err := pep.ParseWheel(file)
+		if err != nil {
+			continue
+		}
+		v, ok := want[w.Name]
+		if !ok || (v != "" && !pep.PinMatches(w.Version, v)) {
+			continue
+		}
+		if _, dup := found[w.Name]; dup {
+			return nil
+		}
+		path := filepath.Join(e.plan.StageDir, file)
+		if _, err := os.Stat(path); err != nil {
+			return nil
+		}
+		found[w.Name] = path
+	}
+	if len(found) != len(want) {
+		return nil
+	}
+	out := make([]string, 0, len(found))
+	for _, p := range found {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// stageFromLock finishes what lockedWheels began once the cache's check has run: every locked wheel
+// verified, and pip's dry run against the venv names what else the build needs (normally nothing).
+// It returns the staged set, or ok false (the offline try decides then).
+func (e *engine) stageFromLock(ctx context.Context, locked []string, c cacheCheck) ([]string, bool) {
+	for _, p := range locked {
+		if !slices.Contains(c.Verified, filepath.Base(p)) {
+			return nil, false
+		}
+	}
+	report := filepath.Join(e.plan.StageDir, ".gpuwiz-lock-report.json")
+	defer os.Remove(report)
+	argv := []string{e.py, "-m", "pip", "install", "--dry-run", "--quiet", "--no-input", "--disable-pip-version-check",
+		"--no-index", "--find-links", e.plan.StageDir, "--report", report}
+	if _, err := e.capture(ctx, "pip install --dry-run (the lock's build)", append(argv, e.plan.pins...)); err != nil { //i18n:raw the step's label in the log
+		return nil, false
+	}
+	b, err := os.ReadFile(report)
+	var rep pipReport
+	if err != nil || json.Unmarshal(b, &rep) != nil {
+		return nil, false
+	}
+	more, _, ok := e.reportedWheels(rep)
+	if !ok && len(rep.Install) > 0 {
+		return nil, false
+	}
+	out := slices.Clone(locked)
+	for _, w := range more {
+		if filepath.Dir(w.Path) != filepath.Clean(e.plan.StageDir) || !slices.Contains(c.Verified, filepath.Base(w.Path)) {
+			return nil, false
+		}
+		out = append(out, w.Path)
+	}
+	return out, true
+}
