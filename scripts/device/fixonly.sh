@@ -14,7 +14,7 @@ log "$($G --version) against $($P --version)"; nvidia-smi --query-gpu=name,drive
 log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_index.py $W/idx torch torchvision torchaudio pip setuptools wheel numpy > $W/repack.txt 2>&1; tail -1 $W/repack.txt
 (cd $W/idx && exec $PY -m http.server 8767 --bind 127.0.0.1 > $W/http.log 2>&1) & HTTP=$!; sleep 2
 $G install --venv $W/v --python $BASE --framework torch --framework-version 2.11.0 --channel cu130 --index-url http://127.0.0.1:8767/simple --yes --json > $W/i.json 2> $W/i.err; echo "install exit $?"
-for round in 1 2; do
+for round in $(seq 1 ${ROUNDS:-2}); do
 	for b in "$G" "$P"; do
 		CUB=$(find $W/v -name 'libcublasLt.so*' | head -1); rm -f "$CUB"
 		s=$(date +%s.%N); $b doctor --venv $W/v --fix --yes > $W/fix.txt 2>&1; rc=$?
