@@ -15,6 +15,9 @@ import (
 // torch's import and CUDA start, so the figures show what runs beside that and what waits for it:
 //
 //	go test ./steps/cli -run '^$' -bench DoctorFix -benchtime 3x
+//
+// GPUWIZ_BENCH_CUBLAS_MB gives the CUDA library's wheel that many MiB (a real one is hundreds): the
+// repair's stage step then shows what hashing the cached wheels costs.
 func BenchmarkDoctorFixAfterADeletedCUDALibrary(b *testing.B) {
 	importTime := 1500 * time.Millisecond
 	if s, err := strconv.ParseFloat(os.Getenv("GPUWIZ_BENCH_IMPORT_S"), 64); err == nil {

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -232,10 +234,17 @@ func cudaRigImporting(t testing.TB, importTime time.Duration) (repairRig, *pyind
 	spec := pyindex.StubSpec{Version: "2.6.0+cu126", CUDA: "12.6", CudaAvailable: true, CuDNN: 90100, ArchList: []string{"sm_80", "sm_90"},
 		Requires: []string{"nvidia-cublas-cu12==12.6.4.1"}, ImportTime: importTime}
 	files := pyindex.TorchFamily(t, dir, spec, 0)
-	cublas, err := pyindex.BuildWheel(dir, "nvidia-cublas-cu12", "12.6.4.1", map[string]string{
+	libs := map[string]string{
 		"nvidia/cublas/lib/libcublasLt.so.12": strings.Repeat("\x7fELF cublasLt ", 512),
 		"nvidia/cublas/lib/libcublas.so.12":   strings.Repeat("\x7fELF cublas ", 512),
-	}, nil, 0)
+	}
+	if mb, _ := strconv.Atoi(os.Getenv("GPUWIZ_BENCH_CUBLAS_MB")); mb > 0 {
+		// A wheel of a real CUDA library's size (the benchmark's knob): random bytes, stored.
+		blob := make([]byte, mb<<20)
+		_, _ = rand.NewChaCha8([32]byte{7}).Read(blob)
+		libs["nvidia/cublas/lib/blob.bin"] = string(blob)
+	}
+	cublas, err := pyindex.BuildWheel(dir, "nvidia-cublas-cu12", "12.6.4.1", libs, nil, 0)
 	must(t, err)
 	return g, pyindex.Serve(t, map[string][]string{"cu126": append(files, cublas)})
 }
