@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -603,10 +604,17 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	offlineTry := first.offline
 	if first.locked != nil {
 		e.reportCache(first.cache)
-		for _, f := range first.locked {
+		for _, f := range append(slices.Clone(first.locked), first.more...) {
 			e.noteStaged(f)
 		}
 		e.emitLine(Event{StepID: s.ID, Line: i18n.N("install.cache.from_lock", len(first.locked), nil)})
+		if len(first.more) > 0 {
+			var names []string
+			for _, f := range first.more {
+				names = append(names, filepath.Base(f))
+			}
+			e.emitLine(Event{StepID: s.ID, Line: i18n.N("install.cache.from_lock_more", len(first.more), i18n.D{"Wheels": strings.Join(names, " ")})})
+		}
 		e.cachedStage(s)
 		return nil
 	}
@@ -711,6 +719,7 @@ type prestaged struct {
 	cache   cacheCheck
 	offline *background[[]string] // nil when the check set wheels aside (the try is made again after), or the lock staged the build
 	locked  []string              // the build's wheels, when the venv's lock named them (stageFromLock): no offline try
+	more    []string              // with locked: the other wheels pip's dry run against the venv asked for
 }
 
 // startPrestage begins s's first part in the background: the offline try (a pip start, about a
@@ -732,8 +741,8 @@ func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 			}
 		}
 		if locked != nil {
-			if set, ok := e.stageFromLock(ctx, locked, p.cache); ok {
-				p.locked = set
+			if more, ok := e.stageFromLock(ctx, locked, p.cache); ok {
+				p.locked, p.more = locked, more
 			} else {
 				p.offline = e.startOffline(ctx, s)
 			}

@@ -75,7 +75,7 @@ func (e *engine) lockedWheels(s Step) []string {
 
 // stageFromLock finishes what lockedWheels began once the cache's check has run: every locked wheel
 // verified, and pip's dry run against the venv names what else the build needs (normally nothing).
-// It returns the staged set, or ok false (the offline try decides then).
+// It returns those other wheels (from the cache as well), or ok false (the offline try decides then).
 func (e *engine) stageFromLock(ctx context.Context, locked []string, c cacheCheck) ([]string, bool) {
 	for _, p := range locked {
 		if !slices.Contains(c.Verified, filepath.Base(p)) {
@@ -98,7 +98,7 @@ func (e *engine) stageFromLock(ctx context.Context, locked []string, c cacheChec
 	if !ok && len(rep.Install) > 0 {
 		return nil, false
 	}
-	out := slices.Clone(locked)
+	out := []string{}
 	for _, w := range more {
 		if filepath.Dir(w.Path) != filepath.Clean(e.plan.StageDir) || !slices.Contains(c.Verified, filepath.Base(w.Path)) {
 			return nil, false
