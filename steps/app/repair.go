@@ -143,19 +143,14 @@ func (s *RepairSession) Run(ctx context.Context, events chan<- doctor.RepairEven
 	r := runner.New(logw)
 	deps.Runner = r
 	began := time.Now()
-	note := func(text string) {
-		if n, ok := r.(runner.Noter); ok {
-			n.Note(text)
-		}
-	}
-	note(fmt.Sprintf("diagnosis before the repair: %.3f s", s.diagnosed.Seconds())) //i18n:raw the log, for support
+	runner.Note(r, fmt.Sprintf("diagnosis before the repair: %.3f s", s.diagnosed.Seconds())) //i18n:raw the log, for support
 	src := s.src
 	src.LogPath = logPath
 	deps.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error) {
 		return install.Reinstall(ctx, r, venv, c, src, lines)
 	}
 	res, err := doctor.ApplyRepair(ctx, deps, s.Plan, events)
-	note(fmt.Sprintf("repair and the check after it: %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
+	runner.Note(r, fmt.Sprintf("repair and the check after it: %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
 	out := RepairOutcome{Result: res, Err: err, Ended: RepairResult(res, err, ctx), LogPath: logPath}
 	switch {
 	case err != nil && ctx.Err() != nil:

@@ -528,9 +528,7 @@ func (e *engine) emitLine(ev Event) {
 
 // note writes a line of the engine's own into the run's log, where the runner keeps one.
 func (e *engine) note(text string) {
-	if n, ok := e.r.(runner.Noter); ok {
-		n.Note(text)
-	}
+	runner.Note(e.r, text)
 }
 
 // emit sends a state change or message; a full channel gets a moment, never the whole install.

@@ -51,6 +51,13 @@ type Noter interface {
 	Note(text string)
 }
 
+// Note writes text into r's log when r takes notes (a Noter), else nowhere.
+func Note(r Runner, text string) {
+	if n, ok := r.(Noter); ok {
+		n.Note(text)
+	}
+}
+
 // ExitCodeError is Result.Err for a child that exited non-zero.
 type ExitCodeError struct {
 	Name string
