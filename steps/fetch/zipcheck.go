@@ -3,6 +3,7 @@ package fetch
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -11,7 +12,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -102,22 +102,17 @@ func CheckZip(path string) error {
 
 	// Every member's bytes, read in parallel (a wheel of a few GiB holds tens of thousands); the
 	// first bad member stops the rest.
-	var g errgroup.Group
+	g, failed := errgroup.WithContext(context.Background())
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	bufs := sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
-	var failed atomic.Bool
 	for _, m := range members {
-		if failed.Load() {
+		if failed.Err() != nil {
 			break
 		}
 		g.Go(func() error {
 			buf := bufs.Get().(*[]byte)
 			defer bufs.Put(buf)
-			if err := readMember(m.f, *buf); err != nil {
-				failed.Store(true)
-				return err
-			}
-			return nil
+			return readMember(m.f, *buf)
 		})
 	}
 	return g.Wait()
