@@ -602,7 +602,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	offlineTry := first.offline
 	if first.locked != nil {
 		e.reportCache(first.cache)
-		for _, f := range append(slices.Clone(first.locked), first.more...) {
+		for _, f := range slices.Concat(first.locked, first.more) {
 			e.noteStaged(f)
 		}
 		e.emitLine(Event{StepID: s.ID, Line: i18n.N("install.cache.from_lock", len(first.locked), nil)})

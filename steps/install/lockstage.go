@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"gpuwiz/steps/pep"
 )
@@ -30,47 +29,30 @@ func (e *engine) lockedWheels(s Step) []string {
 	if s.ID != StepStage || len(e.plan.lockHashes) == 0 {
 		return nil
 	}
-	want := map[string]string{} // normalised name → version ("" for a dist put back: the lock's)
+	staged, _ := stagedWheels(e.plan.StageDir)
+	var locked []wheelInfo
+	for _, w := range staged {
+		if _, ok := e.plan.lockHashes[filepath.Base(w.file)]; ok {
+			locked = append(locked, w)
+		}
+	}
+	var out []string
 	for _, p := range e.plan.pins {
-		name, version, ok := strings.Cut(p, "==")
+		w, ok := wheelFor(locked, p)
 		if !ok {
 			return nil
 		}
-		want[pep.Normalize(name)] = version
+		out = append(out, w.file)
 	}
-	for _, n := range e.plan.ReinstallDists {
-		if _, ok := want[pep.Normalize(n)]; !ok {
-			want[pep.Normalize(n)] = ""
-		}
-	}
-	found := map[string]string{}
-	for file := range e.plan.lockHashes {
-		w, err := pep.ParseWheel(file)
-		if err != nil {
-			continue
-		}
-		v, ok := want[w.Name]
-		if !ok || (v != "" && !pep.PinMatches(w.Version, v)) {
-			continue
-		}
-		if _, dup := found[w.Name]; dup {
+	for _, n := range e.plan.ReinstallDists { // at the version the lock recorded
+		i := slices.IndexFunc(locked, func(w wheelInfo) bool { return w.name == pep.Normalize(n) })
+		if i < 0 {
 			return nil
 		}
-		path := filepath.Join(e.plan.StageDir, file)
-		if _, err := os.Stat(path); err != nil {
-			return nil
-		}
-		found[w.Name] = path
-	}
-	if len(found) != len(want) {
-		return nil
-	}
-	out := make([]string, 0, len(found))
-	for _, p := range found {
-		out = append(out, p)
+		out = append(out, locked[i].file)
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // stageFromLock finishes what lockedWheels began once the cache's check has run: every locked wheel
@@ -95,7 +77,7 @@ func (e *engine) stageFromLock(ctx context.Context, locked []string, c cacheChec
 		return nil, false
 	}
 	more, _, ok := e.reportedWheels(rep)
-	if !ok && len(rep.Install) > 0 {
+	if !ok {
 		return nil, false
 	}
 	out := []string{}

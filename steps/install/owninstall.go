@@ -336,7 +336,8 @@ func (e *engine) dryRunSet(ctx context.Context, argv []string) ([]wheelinst.Whee
 	if err != nil || json.Unmarshal(b, &rep) != nil {
 		return nil, nil, false
 	}
-	return e.reportedWheels(rep)
+	wheels, names, ok := e.reportedWheels(rep)
+	return wheels, names, ok && len(wheels) > 0
 }
 
 // reportedWheels are the wheels a pip install --dry-run report would install, each a local file
@@ -362,7 +363,7 @@ func (e *engine) reportedWheels(rep pipReport) ([]wheelinst.Wheel, []string, boo
 		wheels = append(wheels, wheelinst.Wheel{Path: p, SHA256: sum, Requested: it.Requested})
 		names = append(names, pep.Normalize(it.Metadata.Name))
 	}
-	return wheels, names, len(wheels) > 0
+	return wheels, names, true
 }
 
 // sameVolume says whether a hard link can join the two folders (the unpacked cache lives beside
