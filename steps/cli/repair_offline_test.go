@@ -111,6 +111,18 @@ type fixJSON struct {
 	} `json:"result"`
 }
 
+// fixLog is the log of the one doctor --fix run in g.
+func (g repairRig) fixLog(t *testing.T) []byte {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("doctor-fix logs: %v", logs)
+	}
+	b, err := os.ReadFile(logs[0])
+	must(t, err)
+	return b
+}
+
 func (g repairRig) fix(t *testing.T, extra ...string) fixJSON {
 	t.Helper()
 	out, stderr, code := g.cli(t, append([]string{"doctor", "--venv", g.venv, "--fix", "--yes", "--json"}, extra...)...)
@@ -137,12 +149,7 @@ func TestDoctorFixRepairsFromTheCacheWithNoNetwork(t *testing.T) {
 	}
 	// torch is imported once after the reinstall (the engine's verify step), not again by the check
 	// after the repair; the log says where the repair's time went, step by step.
-	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
-	if len(logs) != 1 {
-		t.Fatalf("doctor-fix logs: %v", logs)
-	}
-	b, err := os.ReadFile(logs[0])
-	must(t, err)
+	b := g.fixLog(t)
 	verifies := 0
 	for _, l := range strings.Split(string(b), "\n") {
 		if strings.HasPrefix(l, "$ ") && strings.Contains(l, "gpuwiz verify (torch)") {
@@ -351,7 +358,7 @@ func oneJSON(t testing.TB, what, out string) {
 	if err := dec.Decode(&v); err != nil {
 		t.Fatalf("%s: not JSON: %v\n%s", what, err, out)
 	}
-	if rest, _ := io.ReadAll(dec.Buffered()); strings.TrimSpace(string(rest)) != "" || dec.More() {
+	if err := dec.Decode(new(any)); err != io.EOF {
 		t.Fatalf("%s: more after the JSON document:\n%s", what, out)
 	}
 }
@@ -445,12 +452,7 @@ func TestDoctorFixFromTheLockPutsBackAMissingDependency(t *testing.T) {
 	if _, err := os.Stat(sites[0]); err != nil {
 		t.Errorf("torch/_tensor.py was not put back: %v", err)
 	}
-	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
-	if len(logs) != 1 {
-		t.Fatalf("doctor-fix logs: %v", logs)
-	}
-	b, err := os.ReadFile(logs[0])
-	must(t, err)
+	b := g.fixLog(t)
 	if !strings.Contains(string(b), "requirements.lock names 3 wheels of this build") || strings.Contains(string(b), " -m pip download ") ||
 		!regexp.MustCompile(`(?m)^# pip's dry run against the venv asks for 1 more wheel, from the cache: nvidia_cublas_cu12-12\.6\.4\.1-\S+\.whl$`).Match(b) {
 		t.Errorf("the stage step did not take the lock's 3 wheels and the dependency pip's dry run named:\n%s", b)
