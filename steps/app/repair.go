@@ -146,7 +146,9 @@ func (s *RepairSession) Run(ctx context.Context, events chan<- doctor.RepairEven
 	runner.Note(r, fmt.Sprintf("diagnosis before the repair: %.3f s", s.diagnosed.Seconds())) //i18n:raw the log, for support
 	src := s.src
 	src.LogPath = logPath
-	deps.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error) {
+	deps.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line, installed func()) (*verify.Report, error) {
+		src := src
+		src.Installed = installed
 		return install.Reinstall(ctx, r, venv, c, src, lines)
 	}
 	res, err := doctor.ApplyRepair(ctx, deps, s.Plan, events)

@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -49,7 +53,28 @@ func BenchmarkDoctorFixAfterADeletedCUDALibrary(b *testing.B) {
 				if _, err := os.Stat(lib); err != nil {
 					b.Fatalf("the library was not put back: %v", err)
 				}
+				logStepTimes(b, g)
 			}
 		})
 	}
+}
+
+// logStepTimes shows (with -v) where the newest doctor --fix's time went: its log's timing lines.
+func logStepTimes(b *testing.B, g repairRig) {
+	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
+	if len(logs) == 0 {
+		return
+	}
+	slices.Sort(logs) // named by time
+	data, err := os.ReadFile(logs[len(logs)-1])
+	if err != nil {
+		return
+	}
+	var lines []string
+	for sc := bufio.NewScanner(bytes.NewReader(data)); sc.Scan(); {
+		if l := sc.Text(); strings.HasPrefix(l, "# step") || strings.HasPrefix(l, "# diagnosis") {
+			lines = append(lines, l)
+		}
+	}
+	b.Logf("the last doctor --fix:\n%s", strings.Join(lines, "\n"))
 }

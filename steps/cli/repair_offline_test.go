@@ -273,6 +273,36 @@ func installCUDABuild(t testing.TB, g repairRig, ix *pyindex.Index) string {
 	return libs[0]
 }
 
+// The check after a repair reads the venv as the install step left it: its probes (what the venv
+// holds, pip's settings, the pip on PATH) run beside the engine's verify step, whose framework import
+// takes seconds, not after it. The stub torch's import takes 1.5 s here, pip's answers less.
+func TestDoctorFixChecksTheVenvBesideTheVerifyStep(t *testing.T) {
+	g, ix := cudaRigImporting(t, 1500*time.Millisecond)
+	lib := installCUDABuild(t, g, ix)
+	t.Setenv("PATH", filepath.Join(g.venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // the venv is active
+	must(t, os.Remove(lib))
+	rep := g.fix(t)
+	if rep.Result.Failed || rep.Result.After == nil || rep.Result.After.Problems != 0 {
+		t.Fatalf("repair: %+v", rep.Result)
+	}
+	if _, err := os.Stat(lib); err != nil {
+		t.Fatalf("the library was not put back: %v", err)
+	}
+	log := string(g.fixLog(t))
+	installed := strings.Index(log, "\n# step install: ")
+	verified := strings.Index(log, "\n# step verify: ")
+	// The runner writes a command into the log when it ends.
+	pipConfig := strings.LastIndex(log, " config list\n")
+	pipOnPath := strings.LastIndex(log, "/pip\" --version\n")
+	if installed < 0 || verified < 0 || pipConfig < 0 || pipOnPath < 0 {
+		t.Fatalf("the log lacks a step or a probe (install %d, verify %d, pip config list %d, pip --version %d):\n%s", installed, verified, pipConfig, pipOnPath, log)
+	}
+	if !(installed < pipConfig && pipConfig < verified && installed < pipOnPath && pipOnPath < verified) {
+		t.Errorf("the check after the repair did not probe the venv during the verify step (install step ended at %d, verify at %d; pip config list at %d, pip --version at %d):\n%s",
+			installed, verified, pipConfig, pipOnPath, log)
+	}
+}
+
 // A CUDA library deleted from the venv (a disk cleaner, by hand): doctor names it, and doctor --fix
 // reinstalls the build and puts that dist back at its version from the wheel cache, with no network,
 // through gpuwiz's installer and through pip alike.

@@ -4,25 +4,28 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gpuwiz/steps/shellquote"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/vcredist"
 	"gpuwiz/steps/verify"
 )
 
 // ReinstallFunc installs c into the venv through the safe install engine, reporting output lines.
 // It returns the engine's own verification of the installed build (nil when it has none), which
-// the check after the repair takes instead of importing the framework a second time.
-type ReinstallFunc func(ctx context.Context, venv, python string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error)
+// the check after the repair takes instead of importing the framework a second time. installed,
+// when not nil, is called once the engine's install step has written the new set into the venv
+// (its verify step follows): the check after the repair starts its probes then, beside the verify.
+type ReinstallFunc func(ctx context.Context, venv, python string, c matrix.Candidate, lines chan<- runner.Line, installed func()) (*verify.Report, error)
 
 // RepairEvent is progress of ApplyRepair; sends never block (a full channel drops lines, not steps' ends).
 type RepairEvent struct {
@@ -86,6 +89,8 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	stepOf, installStep := rep.StepNumbers()
 	var res RepairResult
 	var checked *verify.Report // the engine's verification of what it installed
+	var early *probes          // the check after's probes, started once the engine installed the set
+	defer func() { early.stop() }()
 	fail := func(step int, title string, err error) (RepairResult, error) {
 		res.Steps = append(res.Steps, StepResult{Title: title, Err: err.Error()})
 		res.Failed = true
@@ -126,7 +131,18 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 			return fail(installStep, title, errors.New(i18n.T("doctor.apply.no_engine", i18n.D{"Venv": shellquote.Command(runtime.GOOS, rep.Venv)})))
 		}
 		lines, stop := lineSender(send, installStep, total, title)
-		verified, err := d.Reinstall(ctx, rep.Venv, rep.Python, *c, lines)
+		var installed func()
+		if !slices.ContainsFunc(rep.Actions, isOwnAction) {
+			// Nothing of the plan's own runs after the engine, so the venv that the install step
+			// leaves is the one the check after the repair reads: its probes (a Python start and
+			// two pip starts) run beside the engine's verify step instead of after it.
+			installed = func() {
+				if python, venv, err := ResolvePython(afterOptions(rep), d.FS, d.GOOS, d.Env); err == nil {
+					early = startProbes(ctx, d, python, venv)
+				}
+			}
+		}
+		verified, err := d.Reinstall(ctx, rep.Venv, rep.Python, *c, lines, installed)
 		stop()
 		if ctx.Err() != nil {
 			return res, ctx.Err()
@@ -167,7 +183,10 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 			return frameworkCheckOf(*checked), nil
 		}
 	}
-	after, err := Run(ctx, afterDeps, Options{Venv: rep.Venv, Python: pythonIfNoVenv(rep)})
+	if !ran {
+		afterDeps.early = early
+	}
+	after, err := Run(ctx, afterDeps, afterOptions(rep))
 	if err != nil {
 		return res, err
 	}
@@ -193,13 +212,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 // failure is reported and the rest still run; otherwise the first failure ends the repair. ran says
 // whether the plan had any such action (it may have changed the venv after the engine's check).
 func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, total int, afterInstall bool, send func(RepairEvent), res *RepairResult) (ran bool, err error) {
-	first := -1
-	for i, a := range rep.Actions {
-		if !a.Engine && !a.Restore {
-			first = i
-			break
-		}
-	}
+	first := slices.IndexFunc(rep.Actions, isOwnAction)
 	if first < 0 {
 		return false, nil
 	}
@@ -224,7 +237,7 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, tota
 		defer unlock()
 	}
 	for i, a := range rep.Actions {
-		if a.Engine || a.Restore {
+		if !isOwnAction(a) {
 			continue
 		}
 		step := stepOf[i]
@@ -272,13 +285,19 @@ func (r Repair) StepNumbers() (stepOf []int, install int) {
 		install = n
 	}
 	for i, a := range r.Actions {
-		if !a.Engine && !a.Restore {
+		if isOwnAction(a) {
 			n++
 			stepOf[i] = n
 		}
 	}
 	return stepOf, install
 }
+
+// isOwnAction: doctor runs a itself, after the engine (neither the engine's removal nor the restore).
+func isOwnAction(a Action) bool { return !a.Engine && !a.Restore }
+
+// afterOptions name the environment the check after the repair reads.
+func afterOptions(r Repair) Options { return Options{Venv: r.Venv, Python: pythonIfNoVenv(r)} }
 
 // slicesIndexRestore is the index of the plan's restore action, -1 when there is none.
 func slicesIndexRestore(as []Action) int {

@@ -84,8 +84,8 @@ func newEngineRig(t *testing.T, indexURL string) engineRig {
 	t.Cleanup(func() { logw.Close() })
 	r := runner.New(logw)
 	d.Runner = r
-	d.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error) {
-		return install.Reinstall(ctx, r, venv, c, install.ReinstallOptions{LogPath: logPath}, lines)
+	d.Reinstall = func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line, installed func()) (*verify.Report, error) {
+		return install.Reinstall(ctx, r, venv, c, install.ReinstallOptions{LogPath: logPath, Installed: installed}, lines)
 	}
 	return engineRig{deps: d, matrix: m, venv: venv, sp: sp, logPath: logPath}
 }
@@ -223,7 +223,7 @@ func TestRepairRunsOwnStepsOnlyAfterTheEngine(t *testing.T) {
 			Verify: func(context.Context, runner.Runner, string, string, string) (FrameworkCheck, error) {
 				return FrameworkCheck{}, nil
 			}}
-		d.Reinstall = func(context.Context, string, string, matrix.Candidate, chan<- runner.Line) (*verify.Report, error) {
+		d.Reinstall = func(context.Context, string, string, matrix.Candidate, chan<- runner.Line, func()) (*verify.Report, error) {
 			log = append(log, "ENGINE")
 			if engineFails {
 				return nil, fmt.Errorf("install unchanged (the venv holds what it held before)")
@@ -280,7 +280,7 @@ func TestRepairRunsOwnStepsOnlyAfterTheEngine(t *testing.T) {
 				verifies++
 				return FrameworkCheck{Imported: true, Version: "2.6.0+cu126"}, nil
 			}}
-		d.Reinstall = func(context.Context, string, string, matrix.Candidate, chan<- runner.Line) (*verify.Report, error) {
+		d.Reinstall = func(context.Context, string, string, matrix.Candidate, chan<- runner.Line, func()) (*verify.Report, error) {
 			return &verify.Report{Framework: "torch", Version: "2.6.0+cu126", Checks: []verify.Check{{ID: "import", OK: true}}}, nil
 		}
 		res, err := ApplyRepair(context.Background(), d, p, nil)

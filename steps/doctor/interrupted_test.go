@@ -60,7 +60,7 @@ func TestInterruptedInstallIsTheFirstFindingAndThePlanPutsBack(t *testing.T) {
 			calls = append(calls, "recover "+venv)
 			return errors.New("backup gone")
 		},
-		Reinstall: func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line) (*verify.Report, error) {
+		Reinstall: func(ctx context.Context, venv, _ string, c matrix.Candidate, lines chan<- runner.Line, installed func()) (*verify.Report, error) {
 			calls = append(calls, "reinstall")
 			return nil, nil
 		}}

@@ -46,6 +46,11 @@ type Deps struct {
 	Journal func(venv string) *install.Interrupted
 	// Recover puts back what an interrupted run changed, from its backup (default: install.Recover).
 	Recover RecoverFunc
+
+	// early are probes started before Run was called, on the environment as Run will find it (the
+	// check after a repair starts them as soon as the install step has written the new set, beside
+	// the engine's verify step); nil: Run starts its own.
+	early *probes
 }
 
 // Options name the environment to check: a venv root or a Python; neither means the python on PATH.
@@ -177,7 +182,12 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	step := func(s string) { checked = append(checked, s) }
 
 	step("Python: " + python)
-	in, err := d.Inspect(ctx, d.Runner, python)
+	p := d.early
+	if !p.of(python, venv) {
+		p = startProbes(ctx, d, python, venv)
+	}
+	defer p.stop()
+	in, err := p.inspection()
 	ev.Python = in.Python
 	if ev.Python.Path == "" {
 		ev.Python.Path = python
@@ -209,8 +219,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	step(i18n.T("doctor.checked.build"))
 
 	// The framework's own check (a Python that imports the framework and starts CUDA: seconds) runs
-	// beside everything after it, which does not depend on it: the driver, pip's settings, the pip on
-	// PATH, the libraries and paths. Each writes its own fields of ev; the list of what was checked
+	// beside everything after it, which does not depend on it: the driver, the libraries and paths. Each writes its own fields of ev; the list of what was checked
 	// keeps the guides' order.
 	var wg sync.WaitGroup
 	fw := ev.installedFramework()
@@ -248,8 +257,6 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	if v, ok := d.Env.LookupEnv("CUDA_VISIBLE_DEVICES"); ok {
 		ev.CUDAVisibleDevices = &v
 	}
-	wg.Go(func() { ev.PipIndexes = collectIndexSettings(ctx, d, python, venv) })
-	wg.Go(func() { ev.PipOnPath = probePipOnPath(ctx, d) })
 	wg.Go(func() {
 		ev.DLLs = scanRuntimeDLLs(d.FS, d.GOOS, d.Env, []string{venv, ev.SitePackages})
 		if d.GOOS == "windows" {
@@ -260,6 +267,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 		}
 	})
 	wg.Wait()
+	ev.PipIndexes, ev.PipOnPath = p.pip()
 
 	step(i18n.T("doctor.checked.driver"))
 	if checkFramework {

@@ -49,6 +49,9 @@ type ReinstallOptions struct {
 	// Dists are put back from the same build's wheels besides the framework's own (a CUDA library
 	// whose files are missing); see Options.ReinstallDists.
 	Dists []string
+	// Installed, when not nil, is called once the install step has written the new set into the
+	// venv, before the verify step (doctor starts its check after the repair then).
+	Installed func()
 }
 
 // reinstallOptions are the install options of a repair: the user's sources, else the ones the
@@ -124,6 +127,9 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	go func() {
 		defer close(done)
 		for e := range ev {
+			if e.StepID == StepInstall && e.State == StateDone && o.Installed != nil {
+				o.Installed()
+			}
 			text := e.Line
 			if text == "" && e.State == StateRunning && e.Message != "" {
 				text = "gpuwiz: " + e.Message // the engine's own steps, so the order shows: download, back up, uninstall, install
