@@ -721,25 +721,31 @@ type prestaged struct {
 }
 
 // startPrestage begins s's first part in the background: the offline try (a pip start, about a
-// second) runs while the cached wheels are checked; when a wheel fails the check (it may have been
+// second), or for the lock's build pip's dry run (lockstage.go), runs while the cached wheels are
+// checked; when a wheel fails the check (it may have been
 // the try's choice), the try is stopped, to be made again once the wheel is set aside. The engine
 // starts it during the snapshot step, which reads the venv only, as the try and the check do.
 func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 	b := inBackground(ctx, func(ctx context.Context) (prestaged, error) {
 		var p prestaged
+		var dry *background[pipReport]
 		locked := e.lockedWheels(s)
 		if locked == nil {
 			p.offline = e.startOffline(ctx, s)
+		} else {
+			dry = inBackground(ctx, e.lockDryRun)
 		}
 		if s.ID == StepStage {
 			if p.cache = checkCache(e.plan.StageDir, e.plan.lockHashes); len(p.cache.Bad)+len(p.cache.Unknown) > 0 {
 				p.offline.stop() // pip must not hold a wheel while it is moved (Windows)
 				p.offline = nil
+				dry.stop()
 				return p, nil
 			}
 		}
 		if locked != nil {
-			if more, ok := e.stageFromLock(ctx, locked, p.cache); ok {
+			rep, err := dry.wait()
+			if more, ok := e.stageFromLock(locked, rep, err, p.cache); ok {
 				p.locked, p.more = locked, more
 			} else {
 				p.offline = e.startOffline(ctx, s)

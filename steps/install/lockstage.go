@@ -55,25 +55,37 @@ func (e *engine) lockedWheels(s Step) []string {
 	return slices.Compact(out)
 }
 
-// stageFromLock finishes what lockedWheels began once the cache's check has run: every locked wheel
-// verified, and pip's dry run against the venv names what else the build needs (normally nothing).
-// It returns those other wheels (from the cache as well), or ok false (the offline try decides then).
-func (e *engine) stageFromLock(ctx context.Context, locked []string, c cacheCheck) ([]string, bool) {
+// lockDryRun asks pip, against the venv, what the lock's build needs beyond what the venv holds,
+// from the stage folder alone. It runs beside the cache's check (it reads the wheels' names and
+// metadata, which the check does not change); stageFromLock takes its answer only for wheels the
+// check verified.
+func (e *engine) lockDryRun(ctx context.Context) (pipReport, error) {
+	report := filepath.Join(e.plan.StageDir, ".gpuwiz-lock-report.json")
+	defer os.Remove(report)
+	argv := []string{e.py, "-m", "pip", "install", "--dry-run", "--quiet", "--no-input", "--disable-pip-version-check",
+		"--no-index", "--find-links", e.plan.StageDir, "--report", report}
+	var rep pipReport
+	if _, err := e.capture(ctx, "pip install --dry-run (the lock's build)", append(argv, e.plan.pins...)); err != nil { //i18n:raw the step's label in the log
+		return rep, err
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		return rep, err
+	}
+	return rep, json.Unmarshal(b, &rep)
+}
+
+// stageFromLock finishes what lockedWheels began once the cache's check and pip's dry run (rep, or
+// its failure dryErr) have ended: every locked wheel verified, and the dry run names what else the
+// build needs (normally nothing). It returns those other wheels (from the cache as well), or ok
+// false (the offline try decides then).
+func (e *engine) stageFromLock(locked []string, rep pipReport, dryErr error, c cacheCheck) ([]string, bool) {
 	for _, p := range locked {
 		if !slices.Contains(c.Verified, filepath.Base(p)) {
 			return nil, false
 		}
 	}
-	report := filepath.Join(e.plan.StageDir, ".gpuwiz-lock-report.json")
-	defer os.Remove(report)
-	argv := []string{e.py, "-m", "pip", "install", "--dry-run", "--quiet", "--no-input", "--disable-pip-version-check",
-		"--no-index", "--find-links", e.plan.StageDir, "--report", report}
-	if _, err := e.capture(ctx, "pip install --dry-run (the lock's build)", append(argv, e.plan.pins...)); err != nil { //i18n:raw the step's label in the log
-		return nil, false
-	}
-	b, err := os.ReadFile(report)
-	var rep pipReport
-	if err != nil || json.Unmarshal(b, &rep) != nil {
+	if dryErr != nil {
 		return nil, false
 	}
 	more, _, ok := e.reportedWheels(rep)
