@@ -139,18 +139,16 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 	}
 	mark := time.Now()
 	lap := func(d *time.Duration) { now := time.Now(); *d = now.Sub(mark); mark = now }
-	archives := make([]*archive, 0, len(wheels))
+	archives, err := openAll(wheels, opt.Workers)
 	defer func() {
 		for _, a := range archives {
-			a.close()
+			if a != nil {
+				a.close()
+			}
 		}
 	}()
-	for _, w := range wheels {
-		a, err := openWheel(w)
-		if err != nil {
-			return res, fmt.Errorf("%s: %w", filepath.Base(w.Path), err)
-		}
-		archives = append(archives, a)
+	if err != nil {
+		return res, err
 	}
 	var files []placed
 	libOf := map[*archive]string{}
@@ -218,6 +216,29 @@ func Install(ctx context.Context, py Python, s Scheme, wheels []Wheel, opt Optio
 	}
 	lap(&res.Phases.Record)
 	return res, nil
+}
+
+// openAll opens and reads the wheels side by side (torch's holds some 12,000 members and a RECORD
+// as long): archives[i] is wheels[i]'s, nil where opening failed; the error is the first wheel's
+// in order that failed.
+func openAll(wheels []Wheel, workers int) ([]*archive, error) {
+	archives := make([]*archive, len(wheels))
+	errs := make([]error, len(wheels))
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i, w := range wheels {
+		g.Go(func() error {
+			archives[i], errs[i] = openWheel(w)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return archives, fmt.Errorf("%s: %w", filepath.Base(wheels[i].Path), err)
+		}
+	}
+	return archives, nil
 }
 
 // rollback removes what an install wrote (files, launchers, the dist-info's generated files) and
