@@ -19,7 +19,7 @@ for round in $(seq 1 ${ROUNDS:-2}); do
 		CUB=$(find $W/v -name 'libcublasLt.so*' | head -1); rm -f "$CUB"
 		s=$(date +%s.%N); $b doctor --venv $W/v --fix --yes > $W/fix.txt 2>&1; rc=$?
 		echo "$(basename $b) round $round: rc=$rc wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s; $( [ -f "$CUB" ] && echo 'libcublasLt back' || echo 'NOT BACK')"
-		l=$(grep -o 'log: .*doctor-fix-[^ ]*\.log' $W/fix.txt | tail -1 | cut -c6-); [ -f "$l" ] && grep -h '^# step\|^# diagnosis\|^# repair\|^# wheel cache\|requirements.lock names' "$l" | tr '\n' ' ' | cut -c1-600; echo
+		l=$(grep -o 'log: .*doctor-fix-[^ ]*\.log' $W/fix.txt | tail -1 | cut -c6-); [ -f "$l" ] && grep -h '^# step\|^# diagnosis\|^# repair\|^# the \|^# wheel cache\|requirements.lock names' "$l" | tr '\n' ' ' | cut -c1-1000; echo
 	done
 done
 $G verify --venv $W/v 2>&1 | tail -1

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +60,8 @@ func BenchmarkDoctorFixAfterADeletedCUDALibrary(b *testing.B) {
 	}
 }
 
+var timing = regexp.MustCompile(`: [0-9]+\.[0-9]+ s$`)
+
 // logStepTimes shows (with -v) where the newest doctor --fix's time went: its log's timing lines.
 func logStepTimes(b *testing.B, g repairRig) {
 	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
@@ -72,7 +75,7 @@ func logStepTimes(b *testing.B, g repairRig) {
 	}
 	var lines []string
 	for sc := bufio.NewScanner(bytes.NewReader(data)); sc.Scan(); {
-		if l := sc.Text(); strings.HasPrefix(l, "# step") || strings.HasPrefix(l, "# diagnosis") {
+		if l := sc.Text(); strings.HasPrefix(l, "# ") && timing.MatchString(l) {
 			lines = append(lines, l)
 		}
 	}

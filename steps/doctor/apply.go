@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
@@ -186,7 +187,9 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 	if !ran {
 		afterDeps.early = early
 	}
+	began := time.Now()
 	after, err := Run(ctx, afterDeps, afterOptions(rep))
+	runner.Note(d.Runner, fmt.Sprintf("the check after the repair: %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
 	if err != nil {
 		return res, err
 	}

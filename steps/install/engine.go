@@ -109,6 +109,8 @@ type engine struct {
 	site            *siteState          // site-packages and scripts as the snapshot found them
 	backedUp        map[string]bool     // files in the backup, by path (built on first use)
 	installedWheels []string            // the staged wheel files pip installed ("Processing …whl")
+	keptLibs        []string            // keepBytecode: one held folder a dist, numbered in this order
+	keptPycs        []keptPyc           // the bytecode set aside before the old dists went (bytecode.go)
 	fetched         []fetch.File        // what gpuwiz's downloader staged (URL and sha256 of each wheel)
 	stagedFiles     map[string]bool     // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
 	netw            *fetch.Network      // pip's network settings, read once
@@ -210,8 +212,11 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 	}
 	e.out.Result = ResultInstalled
 	e.out.Installed = e.pins
+	began := time.Now()
 	_ = os.RemoveAll(e.backupDir)
-	return e.finish()
+	out := e.finish()
+	e.note(fmt.Sprintf("the backup removed, the journal closed: %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
+	return out
 }
 
 // stepAfter is the plan's step after the one with id, unless it is skipped (nil: none).

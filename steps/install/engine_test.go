@@ -386,3 +386,62 @@ func TestInstallStepTakesTheStagesChoice(t *testing.T) {
 		}
 	}
 }
+
+// A reinstall keeps the bytecode Python wrote for the modules it writes unchanged: the verify step's
+// import after a repair need not compile them again. A module whose source changes (a switch to
+// another channel) does not get its old bytecode back.
+func TestReinstallKeepsTheBytecodeOfUnchangedModules(t *testing.T) {
+	ix := serve(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	v := pyenv.Venv{Root: filepath.Join(t.TempDir(), "venv")}
+	ctx := context.Background()
+	if _, out, _ := install(t, ctx, options(t, v, torchTarget(ix, "cu126"), cache), nil); !out.OK() {
+		t.Fatalf("fresh install: %+v", out)
+	}
+	// The verify step imported torch: Python wrote the bytecode of torch/__init__.py and _tensor.py.
+	pycs := func() map[string]os.FileInfo {
+		got := map[string]os.FileInfo{}
+		files, _ := filepath.Glob(filepath.Join(v.Root, "lib", "python3*", "site-packages", "torch", "__pycache__", "*.pyc"))
+		for _, f := range files {
+			if st, err := os.Stat(f); err == nil {
+				got[strings.SplitN(filepath.Base(f), ".", 2)[0]] = st
+			}
+		}
+		return got
+	}
+	before := pycs()
+	if before["__init__"] == nil || before["_tensor"] == nil {
+		t.Fatalf("no bytecode after the first import: %v", before)
+	}
+	putBack := regexp.MustCompile(`(?m)^# bytecode of ([0-9]+) unchanged modules put back, of ([0-9]+) set aside`)
+
+	o := options(t, v, torchTarget(ix, "cu126"), cache)
+	if _, out, events := install(t, ctx, o, nil); !out.OK() || !hasState(events, StepUninstall, StateDone) {
+		t.Fatalf("reinstall: %+v", out)
+	}
+	log, _ := os.ReadFile(o.LogPath)
+	m := putBack.FindSubmatch(log)
+	if m == nil || string(m[1]) != string(m[2]) || string(m[1]) == "0" {
+		t.Fatalf("the reinstall of the same build did not put every module's bytecode back: %q\n%s", m, log)
+	}
+	// The very files: Python found them matching their sources and wrote none anew.
+	after := pycs()
+	for _, mod := range []string{"__init__", "_tensor"} {
+		if after[mod] == nil || !os.SameFile(before[mod], after[mod]) {
+			t.Errorf("torch/%s.py's bytecode was compiled again after the reinstall", mod)
+		}
+	}
+
+	// torch/__init__.py differs between the channels (its version), _tensor.py does not.
+	o = options(t, v, torchTarget(ix, "cu118"), cache)
+	if _, out, _ := install(t, ctx, o, nil); !out.OK() {
+		t.Fatalf("switch: %+v", out)
+	}
+	log, _ = os.ReadFile(o.LogPath)
+	if m = putBack.FindSubmatch(log); m == nil || string(m[1]) == string(m[2]) {
+		t.Errorf("the switch put back the bytecode of a changed module (or said nothing): %q\n%s", m, log)
+	}
+	if got := importVersion(t, v, "torch"); got != "2.6.0+cu118" {
+		t.Errorf("import torch after the switch: %s", got)
+	}
+}

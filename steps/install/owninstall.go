@@ -209,6 +209,7 @@ func (e *engine) ownUninstall(ctx context.Context) (handled bool, err error) {
 	}
 	start, files := time.Now(), 0
 	for i, dir := range dirs {
+		e.keepBytecode(dir)
 		removed, err := uninstallDist(dir)
 		files += len(removed)
 		if err != nil {
@@ -286,6 +287,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	// was removed by the uninstall step) go first, as pip removes them.
 	for _, n := range names {
 		if dir, ok := installed[n]; ok {
+			e.keepBytecode(dir)
 			if _, err := wheelinst.Uninstall(dir); err != nil {
 				return true, i18n.Wrap(err, i18n.T("install.own.uninstall_failed", i18n.D{"Dist": n, "Err": err}))
 			}
@@ -305,6 +307,11 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	for _, w := range wheels {
 		e.installedWheels = append(e.installedWheels, filepath.Base(w.Path))
 	}
+	var infoDirs []string
+	for _, d := range res.Dists {
+		infoDirs = append(infoDirs, d.InfoDir)
+	}
+	e.putBackBytecode(infoDirs)
 	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.done", i18n.D{
 		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": i18n.Size(res.Bytes), "Seconds": time.Since(start).Round(time.Millisecond).Seconds()})})
 	sec := func(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }

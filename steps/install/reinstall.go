@@ -3,6 +3,7 @@ package install
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -108,6 +109,7 @@ func (s Source) Describe() string {
 // they stay in the log). It is doctor's ReinstallFunc: it returns the verify step's report.
 func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candidate, o ReinstallOptions, lines chan<- runner.Line) (*verify.Report, error) {
 	v := pyenv.Venv{Root: venv}
+	began := time.Now()
 	have, err := pyenv.Inspect(ctx, r, v.Python())
 	if err != nil {
 		return nil, i18n.Wrap(err, i18n.T("install.err.cannot_read", i18n.D{"Venv": venv, "Err": err}))
@@ -116,6 +118,7 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	if err != nil {
 		return nil, err
 	}
+	runner.Note(r, fmt.Sprintf("the reinstall's plan (what the venv holds, read again): %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
 	if lines != nil {
 		select {
 		case lines <- runner.Line{Text: i18n.T("install.repair.source", i18n.D{"Index": urls.Redact(p.Source.IndexURL), "Why": p.Source.Why})}:
