@@ -14,12 +14,14 @@ log "$($G --version) against $($P --version)"; nvidia-smi --query-gpu=name,drive
 log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_index.py $W/idx torch torchvision torchaudio pip setuptools wheel numpy > $W/repack.txt 2>&1; tail -1 $W/repack.txt
 (cd $W/idx && exec $PY -m http.server 8767 --bind 127.0.0.1 > $W/http.log 2>&1) & HTTP=$!; sleep 2
 $G install --venv $W/v --python $BASE --framework torch --framework-version 2.11.0 --channel cu130 --index-url http://127.0.0.1:8767/simple --yes --json > $W/i.json 2> $W/i.err; echo "install exit $?"
+# The bytecode a repair keeps is what Python wrote beside torch's modules on their first import.
+echo "PYTHON* in the environment: $(env | grep '^PYTHON' | tr '\n' ' ')"; echo "torch .pyc files after the install's verify: $(find $W/v -path '*torch/__pycache__/*.pyc' | wc -l)"
 for round in $(seq 1 ${ROUNDS:-2}); do
 	for b in "$G" "$P"; do
 		CUB=$(find $W/v -name 'libcublasLt.so*' | head -1); rm -f "$CUB"
 		s=$(date +%s.%N); $b doctor --venv $W/v --fix --yes > $W/fix.txt 2>&1; rc=$?
 		echo "$(basename $b) round $round: rc=$rc wall=$(python3 -c "print(round($(date +%s.%N)-$s,2))") s; $( [ -f "$CUB" ] && echo 'libcublasLt back' || echo 'NOT BACK')"
-		l=$(grep -o 'log: .*doctor-fix-[^ ]*\.log' $W/fix.txt | tail -1 | cut -c6-); [ -f "$l" ] && grep -h '^# step\|^# diagnosis\|^# repair\|^# the \|^# wheel cache\|requirements.lock names' "$l" | tr '\n' ' ' | cut -c1-1000; echo
+		l=$(grep -o 'log: .*doctor-fix-[^ ]*\.log' $W/fix.txt | tail -1 | cut -c6-); [ -f "$l" ] && grep -h '^# step\|^# diagnosis\|^# repair\|^# the \|^# bytecode\|^# wheel cache\|requirements.lock names' "$l" | tr '\n' ' ' | cut -c1-1000; echo
 	done
 done
 $G verify --venv $W/v 2>&1 | tail -1
