@@ -219,8 +219,9 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 	step(i18n.T("doctor.checked.build"))
 
 	// The framework's own check (a Python that imports the framework and starts CUDA: seconds) runs
-	// beside everything after it, which does not depend on it: the driver, the libraries and paths. Each writes its own fields of ev; the list of what was checked
-	// keeps the guides' order.
+	// beside everything after it, which does not depend on it: the driver, the libraries and paths
+	// (and pip's answers, started with the inspect). Each writes its own fields of ev; the list of
+	// what was checked keeps the guides' order.
 	var wg sync.WaitGroup
 	fw := ev.installedFramework()
 	checkFramework := fw != "" && ev.Python.Error == "" && !opts.SkipFrameworkCheck

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -177,12 +176,8 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 		}
 		return p, i18n.Wrap(res.Err, i18n.T("install.add.err.resolve", i18n.D{"Err": res.Err, "Tail": strings.Join(lastN(res.Tail, 6), "\n")}))
 	}
-	b, err := os.ReadFile(report)
+	rep, err := readReport(report)
 	if err != nil {
-		return p, err
-	}
-	var rep pipReport
-	if err := json.Unmarshal(b, &rep); err != nil {
 		return p, err
 	}
 	after := map[string]string{}

@@ -25,6 +25,7 @@ import (
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 	"gpuwiz/steps/verify"
+	"gpuwiz/steps/wheelinst"
 )
 
 // Event states.
@@ -109,8 +110,7 @@ type engine struct {
 	site            *siteState          // site-packages and scripts as the snapshot found them
 	backedUp        map[string]bool     // files in the backup, by path (built on first use)
 	installedWheels []string            // the staged wheel files pip installed ("Processing …whl")
-	keptLibs        []string            // keepBytecode: one held folder a dist, numbered in this order
-	keptPycs        []keptPyc           // the bytecode set aside before the old dists went (bytecode.go)
+	keptPycs        []wheelinst.Pyc     // the bytecode set aside before the old dists went (bytecode.go)
 	fetched         []fetch.File        // what gpuwiz's downloader staged (URL and sha256 of each wheel)
 	stagedFiles     map[string]bool     // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
 	netw            *fetch.Network      // pip's network settings, read once

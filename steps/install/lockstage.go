@@ -2,8 +2,6 @@ package install
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -61,18 +59,9 @@ func (e *engine) lockedWheels(s Step) []string {
 // check verified.
 func (e *engine) lockDryRun(ctx context.Context) (pipReport, error) {
 	report := filepath.Join(e.plan.StageDir, ".gpuwiz-lock-report.json")
-	defer os.Remove(report)
 	argv := []string{e.py, "-m", "pip", "install", "--dry-run", "--quiet", "--no-input", "--disable-pip-version-check",
 		"--no-index", "--find-links", e.plan.StageDir, "--report", report}
-	var rep pipReport
-	if _, err := e.capture(ctx, "pip install --dry-run (the lock's build)", append(argv, e.plan.pins...)); err != nil { //i18n:raw the step's label in the log
-		return rep, err
-	}
-	b, err := os.ReadFile(report)
-	if err != nil {
-		return rep, err
-	}
-	return rep, json.Unmarshal(b, &rep)
+	return e.dryRun(ctx, "pip install --dry-run (the lock's build)", report, append(argv, e.plan.pins...)) //i18n:raw the step's label in the log
 }
 
 // stageFromLock finishes what lockedWheels began once the cache's check and pip's dry run (rep, or

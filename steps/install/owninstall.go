@@ -326,7 +326,6 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 // dryRunSet asks pip which of the staged wheels the install needs (a dry run with a report).
 func (e *engine) dryRunSet(ctx context.Context, argv []string) ([]wheelinst.Wheel, []string, bool) {
 	report := filepath.Join(e.plan.StageDir, ".gpuwiz-install-report.json")
-	defer os.Remove(report)
 	dry := append(append(append([]string{}, argv[:4]...), "--dry-run", "--quiet", "--report", report), argv[4:]...)
 	for i := 0; i+1 < len(dry); i++ {
 		if dry[i] == "--progress-bar" {
@@ -334,17 +333,23 @@ func (e *engine) dryRunSet(ctx context.Context, argv []string) ([]wheelinst.Whee
 			break
 		}
 	}
-	if _, err := e.capture(ctx, "pip install --dry-run", dry); err != nil { //i18n:raw the step's label in the log
+	rep, err := e.dryRun(ctx, "pip install --dry-run", report, dry) //i18n:raw the step's label in the log
+	if err != nil {
 		e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.fallback", i18n.D{"Why": err.Error()})})
-		return nil, nil, false
-	}
-	b, err := os.ReadFile(report)
-	var rep pipReport
-	if err != nil || json.Unmarshal(b, &rep) != nil {
 		return nil, nil, false
 	}
 	wheels, names, ok := e.reportedWheels(rep)
 	return wheels, names, ok && len(wheels) > 0
+}
+
+// dryRun runs a pip install --dry-run (argv) that writes its report to report, and reads it; the
+// report file goes after.
+func (e *engine) dryRun(ctx context.Context, label, report string, argv []string) (pipReport, error) {
+	defer os.Remove(report)
+	if _, err := e.capture(ctx, label, argv); err != nil {
+		return pipReport{}, err
+	}
+	return readReport(report)
 }
 
 // reportedWheels are the wheels a pip install --dry-run report would install, each a local file

@@ -109,6 +109,16 @@ type pipReport struct {
 	} `json:"install"`
 }
 
+// readReport reads the installation report pip wrote to path.
+func readReport(path string) (pipReport, error) {
+	var r pipReport
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return r, err
+	}
+	return r, json.Unmarshal(b, &r)
+}
+
 var hexSHA256 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{64}$`) })
 
 // parseReport turns pip's report into the files to fetch; anything the downloader cannot take

@@ -1,7 +1,6 @@
 package wheelinst
 
 import (
-	"encoding/csv"
 	"errors"
 	"io/fs"
 	"os"
@@ -33,14 +32,7 @@ func Installed(site string) map[string]string {
 // on Windows) as its error, after trying all the others.
 func Uninstall(infoDir string) ([]string, error) {
 	lib := filepath.Dir(infoDir)
-	f, err := os.Open(filepath.Join(infoDir, "RECORD"))
-	if err != nil {
-		return nil, err
-	}
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	rows, err := r.ReadAll()
-	f.Close()
+	rows, err := readRecord(infoDir)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +43,7 @@ func Uninstall(infoDir string) ([]string, error) {
 			files[normcase(p)] = p
 		}
 	}
-	pycache := map[string][]string{}
+	find := pycFinder{}
 	for _, row := range rows {
 		if len(row) == 0 || row[0] == "" {
 			continue
@@ -62,20 +54,8 @@ func Uninstall(infoDir string) ([]string, error) {
 		}
 		add(p)
 		if strings.HasSuffix(p, ".py") {
-			cache := filepath.Join(filepath.Dir(p), "__pycache__")
-			names, ok := pycache[cache]
-			if !ok { // each __pycache__ read once, not once a module (torch has thousands)
-				ents, _ := os.ReadDir(cache)
-				for _, e := range ents {
-					names = append(names, e.Name())
-				}
-				pycache[cache] = names
-			}
-			stem := strings.TrimSuffix(filepath.Base(p), ".py") + "."
-			for _, n := range names {
-				if strings.HasPrefix(n, stem) && strings.HasSuffix(n, ".pyc") {
-					add(filepath.Join(cache, n))
-				}
+			for _, pyc := range find.of(p) {
+				add(pyc)
 			}
 		}
 	}
