@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,11 +63,10 @@ var timing = regexp.MustCompile(`: [0-9]+\.[0-9]+ s$`)
 
 // logStepTimes shows (with -v) where the newest doctor --fix's time went: its log's timing lines.
 func logStepTimes(b *testing.B, g repairRig) {
-	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
+	logs := g.fixLogs()
 	if len(logs) == 0 {
 		return
 	}
-	slices.Sort(logs) // named by time
 	data, err := os.ReadFile(logs[len(logs)-1])
 	if err != nil {
 		return

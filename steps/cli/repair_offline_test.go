@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,10 +112,17 @@ type fixJSON struct {
 	} `json:"result"`
 }
 
+// fixLogs are the logs of the doctor --fix runs in g, oldest first (named by time).
+func (g repairRig) fixLogs() []string {
+	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
+	slices.Sort(logs)
+	return logs
+}
+
 // fixLog is the log of the one doctor --fix run in g.
 func (g repairRig) fixLog(t *testing.T) []byte {
 	t.Helper()
-	logs, _ := filepath.Glob(filepath.Join(g.dir, "cache", "gpuwiz", "logs", "doctor-fix-*.log"))
+	logs := g.fixLogs()
 	if len(logs) != 1 {
 		t.Fatalf("doctor-fix logs: %v", logs)
 	}
