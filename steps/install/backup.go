@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/runner"
@@ -57,7 +58,7 @@ func (e *engine) backup(ctx context.Context) error {
 	// Go reads the dist-info RECORDs itself (no interpreter start-up); a layout it does not know
 	// for sure (no or several site-packages, an egg-info dist among the names) goes to backup.py.
 	if sites := venvSiteDirs(e.plan.Venv); len(sites) > 0 {
-		m, n, ok, err := backupDistInfo(sites, backupNames(e.plan.families, staged), filepath.Join(e.backupDir, "files"))
+		m, n, ok, err := backupDistInfo(sites, backupNames(e.plan.families, staged), filepath.Join(e.backupDir, "files"), e.prefixRoots())
 		if err != nil {
 			return i18n.Wrap(err, i18n.T("install.err.backup", i18n.D{"Err": err}))
 		}
@@ -80,6 +81,9 @@ func (e *engine) backup(ctx context.Context) error {
 	for _, d := range m.Dists {
 		n += len(d.Files)
 	}
+	if err := e.writeManifest(); err != nil { // readManifest kept only what lies inside the venv
+		return err
+	}
 	e.emitLine(Event{StepID: StepBackup, Line: i18n.N("install.event.backed_up", n, i18n.D{"Dists": i18n.N("install.event.dists", len(m.Dists))})})
 	return nil
 }
@@ -98,10 +102,11 @@ func venvSiteDirs(root string) []string {
 	return found
 }
 
-// backupDistInfo hard-links (or copies) every file of the named dists into filesDir, reading each
-// dist-info's METADATA and RECORD. ok is false when a named dist is not a dist-info one (an
-// egg-info install), so the caller falls back to importlib.metadata in backup.py.
-func backupDistInfo(sites, names []string, filesDir string) (m *manifest, files int, ok bool, err error) {
+// backupDistInfo hard-links (or copies) every file of the named dists that lies inside roots into
+// filesDir, reading each dist-info's METADATA and RECORD (a file outside is never removed, so it
+// needs no backup, and a restore never writes there). ok is false when a named dist is not a
+// dist-info one (an egg-info install), so the caller falls back to importlib.metadata in backup.py.
+func backupDistInfo(sites, names []string, filesDir string, roots envroot.Roots) (m *manifest, files int, ok bool, err error) {
 	want := map[string]bool{}
 	for _, n := range names {
 		want[pep.Normalize(n)] = true
@@ -148,9 +153,9 @@ func backupDistInfo(sites, names []string, filesDir string) (m *manifest, files 
 				if len(row) == 0 || row[0] == "" {
 					continue
 				}
-				src := filepath.Clean(filepath.Join(site, filepath.FromSlash(row[0])))
-				if filepath.IsAbs(row[0]) {
-					src = filepath.Clean(row[0])
+				src, inside := roots.Join(site, row[0])
+				if !inside {
+					continue
 				}
 				st, err := os.Lstat(src)
 				if err != nil || !st.Mode().IsRegular() {
@@ -203,8 +208,20 @@ func (e *engine) readManifest() (*manifest, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, i18n.Wrap(err, i18n.T("install.err.manifest", i18n.D{"Err": err}))
 	}
+	// The manifest is a file on disk: a path in it outside the venv is never written or moved.
+	roots, backup := e.prefixRoots(), envroot.New(e.backupDir)
+	for i := range m.Dists {
+		m.Dists[i].Files = slices.DeleteFunc(m.Dists[i].Files, func(f [2]string) bool {
+			return !roots.Inside(f[0]) || !backup.Inside(filepath.Join(e.backupDir, "files", f[1]))
+		})
+	}
+	m.Moved = slices.DeleteFunc(m.Moved, func(mv [2]string) bool { return !roots.Removable(mv[0]) || !backup.Inside(mv[1]) })
 	return &m, nil
 }
+
+// prefixRoots is the venv's prefix as the rule for the files gpuwiz touches knows it: the backup,
+// its restore and what a run moves aside stay inside it.
+func (e *engine) prefixRoots() envroot.Roots { return envroot.New(e.plan.Venv) }
 
 func (e *engine) writeManifest() error {
 	b, err := json.Marshal(e.manifest)

@@ -2,6 +2,7 @@ package install
 
 import (
 	"encoding/json"
+	"gpuwiz/steps/envroot"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,7 +44,7 @@ func TestGoBackupMatchesImportlibMetadata(t *testing.T) {
 		t.Fatalf("site-packages of %s: %q", v.Root, sites)
 	}
 	goDir := filepath.Join(t.TempDir(), "files")
-	m, n, ok, err := backupDistInfo(sites, names, goDir)
+	m, n, ok, err := backupDistInfo(sites, names, goDir, envroot.New(v.Root))
 	if err != nil || !ok {
 		t.Fatalf("Go backup: ok %v, %v", ok, err)
 	}

@@ -75,6 +75,9 @@ type Outcome struct {
 	VenvRemoved     bool           `json:"venv_removed,omitempty"` // the run created the venv and, failing, removed it again
 	Leftovers       []Leftover     `json:"leftovers,omitempty"`    // damaged: what still differs from the snapshot, each with the command that clears it
 	Warnings        []string       `json:"warnings,omitempty"`
+	// Outside lists, per dist, the paths its RECORD named outside the environment: gpuwiz left
+	// them alone (never removed, moved or written).
+	Outside []Outside `json:"outside,omitempty"`
 	// Protected is the venv's pip configuration file that now names constraints.txt, so every later
 	// pip install there keeps the build ("" when it could not be written: a warning says why).
 	Protected string `json:"protected,omitempty"`
@@ -86,6 +89,12 @@ type Outcome struct {
 	// InstallerSeconds is where gpuwiz's installer spent the install step (scheme, open, unpack,
 	// write, scripts, record), when it wrote the wheels.
 	InstallerSeconds map[string]float64 `json:"installer_seconds,omitempty"`
+}
+
+// Outside is what one dist's RECORD named outside the environment.
+type Outside struct {
+	Dist  string   `json:"dist"`
+	Paths []string `json:"paths"`
 }
 
 // OK reports an installed and verified build.

@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"gpuwiz/steps/envroot"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -181,12 +182,12 @@ func TestFailedUninstallStepPutsTheOldSetBack(t *testing.T) {
 	before := freeze(t, v)
 	was := uninstallDist
 	defer func() { uninstallDist = was }()
-	uninstallDist = func(dir string) ([]string, error) {
-		removed, err := was(dir) // every file goes, as far as Windows lets it
+	uninstallDist = func(dir string, roots envroot.Roots) ([]string, []string, error) {
+		removed, outside, err := was(dir, roots) // every file goes, as far as Windows lets it
 		if err == nil && strings.Contains(filepath.Base(dir), "torchvision") {
 			err = &fs.PathError{Op: "remove", Path: filepath.Join(filepath.Dir(dir), "torchvision", "_C.pyd"), Err: fs.ErrPermission}
 		}
-		return removed, err
+		return removed, outside, err
 	}
 	_, out, _ := install(t, context.Background(), options(t, v, torchTarget(ix, "cu126"), t.TempDir()), nil)
 	if out.Result != ResultRestored || !out.Restored || out.FailedStep != StepUninstall || !strings.Contains(out.Error, "close it and run gpuwiz again") {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/urls"
@@ -313,17 +314,18 @@ func pruneState(stateDir, keep string) {
 		return
 	}
 	var snaps []string
+	venv := envroot.New(filepath.Dir(stateDir)) // a state folder linked out of the venv is not pruned
 	for _, en := range entries {
 		name := en.Name()
 		switch {
-		case en.IsDir() && strings.HasPrefix(name, "backup-") && filepath.Join(stateDir, name) != keep:
+		case en.IsDir() && strings.HasPrefix(name, "backup-") && filepath.Join(stateDir, name) != keep && venv.Removable(filepath.Join(stateDir, name)):
 			_ = os.RemoveAll(filepath.Join(stateDir, name))
 		case strings.HasPrefix(name, "snapshot-") && strings.HasSuffix(name, ".txt"):
 			snaps = append(snaps, strings.TrimSuffix(name, ".txt"))
 		}
 	}
 	slices.Sort(snaps) // the stamp sorts by time
-	for len(snaps) > keepSnapshots {
+	for len(snaps) > keepSnapshots && venv.Inside(filepath.Join(stateDir, snaps[0]+".txt")) {
 		_ = os.Remove(filepath.Join(stateDir, snaps[0]+".txt"))
 		_ = os.Remove(filepath.Join(stateDir, snaps[0]+".json"))
 		snaps = snaps[1:]

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/wheelinst"
@@ -208,10 +209,12 @@ func (e *engine) ownUninstall(ctx context.Context) (handled bool, err error) {
 		names, dirs = append(names, n), append(dirs, dir)
 	}
 	start, files := time.Now(), 0
+	roots := e.envRoots(scheme)
 	for i, dir := range dirs {
-		e.keepBytecode(dir)
-		removed, err := uninstallDist(dir)
+		e.keepBytecode(dir, roots)
+		removed, outside, err := uninstallDist(dir, roots)
 		files += len(removed)
+		e.leftAlone(names[i], outside)
 		if err != nil {
 			return true, i18n.Wrap(err, i18n.T("install.own.uninstall_step_failed", i18n.D{"Dist": names[i], "Err": err}))
 		}
@@ -223,6 +226,24 @@ func (e *engine) ownUninstall(ctx context.Context) (handled bool, err error) {
 
 // uninstallDist removes one dist from its RECORD; a test stands in a file Windows will not delete.
 var uninstallDist = wheelinst.Uninstall
+
+// envRoots is the venv's own folders as the rule for every file gpuwiz touches there knows them:
+// its prefix and the install paths its interpreter reported.
+func (e *engine) envRoots(scheme wheelinst.Scheme) envroot.Roots {
+	return envroot.New(e.plan.Venv, scheme.Purelib, scheme.Platlib, scheme.Scripts, scheme.Data)
+}
+
+// leftAlone records the paths a dist's RECORD named outside the environment, which gpuwiz did not
+// touch: in the outcome (--json), in the log with each path, and as a line on screen.
+func (e *engine) leftAlone(dist string, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	e.out.Outside = append(e.out.Outside, Outside{Dist: dist, Paths: paths})
+	e.emitLine(Event{StepID: StepUninstall, Line: i18n.N("install.own.outside", len(paths), i18n.D{"Dist": dist})})
+	//i18n:raw the log, for support
+	e.note(dist + "'s RECORD names paths outside this environment; left alone:\n  " + strings.Join(paths, "\n  "))
+}
 
 // editable says whether the dist in dir was installed in editable mode (pip install -e), which
 // pip uninstall undoes through its .pth or .egg-link, not RECORD alone.
@@ -285,10 +306,13 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	}
 	// The versions the new wheels replace (a dependency the build upgrades; the framework itself
 	// was removed by the uninstall step) go first, as pip removes them.
+	roots := e.envRoots(scheme)
 	for _, n := range names {
 		if dir, ok := installed[n]; ok {
-			e.keepBytecode(dir)
-			if _, err := wheelinst.Uninstall(dir); err != nil {
+			e.keepBytecode(dir, roots)
+			_, outside, err := uninstallDist(dir, roots)
+			e.leftAlone(n, outside)
+			if err != nil {
 				return true, i18n.Wrap(err, i18n.T("install.own.uninstall_failed", i18n.D{"Dist": n, "Err": err}))
 			}
 		}
@@ -311,7 +335,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	for _, d := range res.Dists {
 		infoDirs = append(infoDirs, d.InfoDir)
 	}
-	e.putBackBytecode(infoDirs)
+	e.putBackBytecode(infoDirs, roots)
 	e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.done", i18n.D{
 		"Files": res.Linked + res.Copied, "Linked": res.Linked, "Size": i18n.Size(res.Bytes), "Seconds": time.Since(start).Round(time.Millisecond).Seconds()})})
 	sec := func(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
@@ -42,6 +43,12 @@ func Recover(ctx context.Context, r runner.Runner, venv string, events chan<- Ev
 		py = v.Python()
 	}
 	stateDir := filepath.Join(venv, ".gpuwiz")
+	// The journal is a file on disk: what it names to remove lies inside the venv's state folder,
+	// or is the run's own chain of new folders down to the venv.
+	if bad := journalOutside(*j, venv, stateDir); bad != "" {
+		out.Result, out.Err = ResultDamaged, errors.New(i18n.T("faults.recover.outside", i18n.D{"Path": bad, "Journal": JournalPath(venv)}))
+		return withError(out)
+	}
 	e := &engine{r: r, events: events, py: py, pins: j.Install, backupDir: j.Backup,
 		plan: Plan{Venv: venv, StateDir: stateDir, StageDir: j.StageDir, venv: v, leftovers: j.Leftovers,
 			families: j.Families, pins: j.Install, env: frameworkEnv(os.Environ(), j.IndexURL)}}
@@ -131,4 +138,38 @@ func withError(o Outcome) Outcome {
 		o.Error = urls.Redact(o.Err.Error())
 	}
 	return o
+}
+
+// journalOutside is the first path the journal names for removal that lies outside what the run
+// could have made: its backup and stage folders inside the venv's state folder, and the folder it
+// created, which is the venv or a folder above it holding nothing but the way down to the venv.
+func journalOutside(j Journal, venv, stateDir string) string {
+	state := envroot.New(stateDir)
+	for _, p := range []string{j.Backup} {
+		if p != "" && !state.Removable(p) {
+			return p
+		}
+	}
+	if j.NewVenv && j.CreatedAt != "" && !onlyTheWayDown(j.CreatedAt, venv) {
+		return j.CreatedAt
+	}
+	return ""
+}
+
+// onlyTheWayDown reports whether top is venv, or a folder above it each of whose folders down to
+// the venv holds only the next one: what a run that created them left.
+func onlyTheWayDown(top, venv string) bool {
+	top, venv = filepath.Clean(top), filepath.Clean(venv)
+	for d := venv; d != top; {
+		parent := filepath.Dir(d)
+		if parent == d {
+			return false // top is not above the venv
+		}
+		entries, err := os.ReadDir(parent)
+		if err != nil || len(entries) != 1 || entries[0].Name() != filepath.Base(d) {
+			return false
+		}
+		d = parent
+	}
+	return true
 }

@@ -83,8 +83,12 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 		_, _ = e.capture(ctx, "restore: uninstall", append([]string{e.py, "-m", "pip", "uninstall", "-y", "--no-input", "--disable-pip-version-check"}, remove...))
 	}
 	e.removeHalfInstalled(remove, backedUp, want)
+	roots := e.prefixRoots()
 	for _, d := range e.manifest.Dists {
 		for _, f := range d.Files {
+			if !roots.Inside(f[0]) {
+				continue // readManifest drops these; a manifest set by hand is checked again
+			}
 			if err := linkOrCopy(filepath.Join(e.backupDir, "files", f[1]), f[0]); err != nil {
 				return nil, i18n.Wrap(err, i18n.T("install.err.put_back", i18n.D{"Path": f[0], "Err": err}))
 			}
@@ -92,6 +96,9 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	}
 	for i := len(e.manifest.Moved) - 1; i >= 0; i-- {
 		m := e.manifest.Moved[i]
+		if !roots.Removable(m[0]) {
+			continue
+		}
 		_ = os.RemoveAll(m[0])
 		if err := os.Rename(m[1], m[0]); err != nil {
 			return nil, i18n.Wrap(err, i18n.T("install.err.move_back", i18n.D{"Path": m[0], "Err": err}))
@@ -101,7 +108,9 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	if e.site != nil {
 		if cur, err := readSiteState(e.stateDirs()); err == nil {
 			for _, p := range e.site.extraEntries(cur) {
-				_ = os.RemoveAll(p)
+				if roots.Removable(p) || roots.Inside(p) {
+					_ = os.RemoveAll(p)
+				}
 			}
 		}
 	}
@@ -148,6 +157,7 @@ func (e *engine) removeHalfInstalled(removed []string, backedUp map[string]bool,
 		}
 	}
 	site := e.manifest.Purelib
+	roots := e.prefixRoots()
 	dirs := map[string]bool{}
 	for _, w := range staged {
 		if !touch[w.name] {
@@ -158,7 +168,10 @@ func (e *engine) removeHalfInstalled(removed []string, backedUp map[string]bool,
 			continue
 		}
 		for _, p := range paths {
-			abs := filepath.Join(site, p)
+			abs, inside := roots.Join(site, p)
+			if !inside {
+				continue // a wheel's member named outside the venv: nothing of it was written there
+			}
 			if e.site != nil && e.site.owned[filepath.Clean(abs)] && !e.backedUpFile(abs) {
 				continue // another dist that stays owns it too (nvidia/__init__.py of every nvidia-* wheel)
 			}
@@ -190,7 +203,7 @@ func (e *engine) removeNewTildeDirs() {
 		entries, _ := os.ReadDir(site)
 		for _, en := range entries {
 			p := filepath.Join(site, en.Name())
-			if strings.HasPrefix(en.Name(), "~") && !slices.Contains(e.plan.leftovers, p) {
+			if strings.HasPrefix(en.Name(), "~") && !slices.Contains(e.plan.leftovers, p) && e.prefixRoots().Removable(p) {
 				_ = os.RemoveAll(p)
 			}
 		}
@@ -215,9 +228,10 @@ func (e *engine) moveLeftovers() error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	roots := e.prefixRoots()
 	for i, t := range targets {
-		if _, err := os.Lstat(t); err != nil {
-			continue
+		if _, err := os.Lstat(t); err != nil || !roots.Removable(t) {
+			continue // a journal is a file on disk: a folder it names outside the venv stays
 		}
 		dst := filepath.Join(dir, fmt.Sprint(i))
 		if err := os.Rename(t, dst); err != nil {

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
 )
@@ -151,7 +152,7 @@ func Protect(venv, constraints, goos string) (Status, error) {
 	if !strings.HasSuffix(text, eol) {
 		text += eol
 	}
-	if err := writeAtomic(file, text); err != nil {
+	if err := writeAtomic(venv, file, text); err != nil {
 		return Status{File: file}, err
 	}
 	return Read(venv, goos), nil
@@ -184,7 +185,7 @@ func Unprotect(venv, goos string) (Status, error) {
 	if strings.Contains(string(b), "\r\n") {
 		eol = "\r\n"
 	}
-	if err := writeAtomic(file, strings.Join(lines, eol)+eol); err != nil {
+	if err := writeAtomic(venv, file, strings.Join(lines, eol)+eol); err != nil {
 		return Status{File: file}, err
 	}
 	return Read(venv, goos), nil
@@ -249,9 +250,25 @@ func readLines(file string, lines []string) Status {
 	return tmp
 }
 
-func writeAtomic(file, text string) error {
+// writeAtomic writes file, which must lie inside venv, through a new temporary file beside it (a
+// link left at either name is replaced, never written through: nothing outside the venv changes).
+func writeAtomic(venv, file, text string) error {
+	if !envroot.New(venv).Inside(file) {
+		return errors.New(i18n.T("keep.err.outside", i18n.D{"File": file, "Venv": venv}))
+	}
 	tmp := file + ".gpuwiz-tmp"
-	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+	_ = os.Remove(tmp)
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	return os.Rename(tmp, file)
@@ -329,7 +346,7 @@ func Ensure(venv, goos string) (st Status, rewritten []string, err error) {
 	if missing := Stale(pins, ConstraintPins(have)); len(missing) > 0 {
 		//i18n:raw constraints.txt's comment: a file format, the same in every language
 		text := "# written by gpuwiz protect from requirements.lock: keeps the framework build gpuwiz installed.\n" + strings.Join(pins, "\n") + "\n"
-		if err := writeAtomic(cfile, text); err != nil {
+		if err := writeAtomic(venv, cfile, text); err != nil {
 			return Status{File: ConfigFile(venv, goos)}, nil, err
 		}
 		rewritten = pins

@@ -3,6 +3,7 @@ package wheelinst
 import (
 	"context"
 	"fmt"
+	"gpuwiz/steps/envroot"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -200,7 +201,7 @@ func BenchmarkUninstall(b *testing.B) {
 			fill(b)
 			for _, dir := range Installed(s.Platlib) {
 				if strings.Contains(dir, "big") || strings.Contains(dir, "small") {
-					if _, err := Uninstall(dir); err != nil {
+					if _, _, err := Uninstall(dir, envroot.New(filepath.Dir(dir))); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
+
+	"gpuwiz/steps/envroot"
 )
 
 // The bytecode of unchanged modules, kept across a reinstall.
@@ -73,22 +75,30 @@ func (f pycFinder) of(py string) []string {
 
 // KeepBytecode links the bytecode beside each module of the dist in infoDir into hold (a folder of
 // its own for this dist, under the caller's backup), before the dist is uninstalled. It returns
-// what it set aside.
-func KeepBytecode(infoDir, hold string) []Pyc {
+// what it set aside: only modules below lib (the folder above the .dist-info) with a hash to
+// compare, and only bytecode inside the environment's roots.
+func KeepBytecode(infoDir, hold string, roots envroot.Roots) []Pyc {
 	rows, err := readRecord(infoDir)
 	if err != nil {
 		return nil
 	}
 	lib := filepath.Dir(infoDir)
+	below := envroot.New(lib)
 	find := pycFinder{}
 	var kept []Pyc
 	dirs := map[string]bool{}
 	for _, row := range rows {
-		if len(row) < 2 || !strings.HasSuffix(row[0], ".py") || !strings.HasPrefix(row[1], "sha256=") ||
-			path.IsAbs(row[0]) || filepath.IsAbs(filepath.FromSlash(row[0])) || strings.HasPrefix(path.Clean(row[0]), "../") {
-			continue // only modules inside lib, with a hash to compare
+		if len(row) < 2 || !strings.HasSuffix(row[0], ".py") || !strings.HasPrefix(row[1], "sha256=") {
+			continue
 		}
-		for _, p := range find.of(filepath.Join(lib, filepath.FromSlash(row[0]))) {
+		module, ok := below.Join(lib, row[0])
+		if !ok || path.IsAbs(row[0]) || strings.HasPrefix(path.Clean(row[0]), "../") {
+			continue // only modules named below lib: their bytecode goes back to the same place
+		}
+		for _, p := range find.of(module) {
+			if !roots.Inside(p) {
+				continue
+			}
 			rel := path.Join(path.Dir(row[0]), "__pycache__", filepath.Base(p))
 			k := Pyc{held: filepath.Join(hold, filepath.FromSlash(rel)), lib: lib, rel: rel, source: row[0], hash: row[1]}
 			kept = append(kept, k)
@@ -120,8 +130,8 @@ func KeepBytecode(infoDir, hold string) []Pyc {
 }
 
 // PutBackBytecode links kept back beside each module whose source the dists in infoDirs (the new
-// set) hold with the same hash, and returns how many files went back.
-func PutBackBytecode(kept []Pyc, infoDirs []string) int {
+// set) hold with the same hash, inside the environment's roots, and returns how many files went back.
+func PutBackBytecode(kept []Pyc, infoDirs []string, roots envroot.Roots) int {
 	if len(kept) == 0 {
 		return 0
 	}
@@ -141,7 +151,7 @@ func PutBackBytecode(kept []Pyc, infoDirs []string) int {
 	var back []Pyc
 	dirs := map[string]bool{}
 	for _, k := range kept {
-		if now[k.lib+"\x00"+k.source] == k.hash {
+		if now[k.lib+"\x00"+k.source] == k.hash && roots.Inside(filepath.Join(k.lib, filepath.FromSlash(k.rel))) {
 			back = append(back, k)
 			dirs[filepath.Join(k.lib, filepath.FromSlash(path.Dir(k.rel)))] = true
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"io/fs"
 	"os"
@@ -45,12 +46,17 @@ func intact(dir string, a *archive, m cacheManifest) bool {
 	if len(m.Files) != len(a.members) {
 		return false
 	}
+	in := envroot.New(dir) // a file reached through a link out of the entry is not the entry's
 	for _, f := range a.members {
 		want, ok := m.Files[f.Name]
 		if !ok {
 			return false
 		}
-		st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Name)))
+		p, inside := in.Join(dir, f.Name)
+		if !inside {
+			return false
+		}
+		st, err := os.Lstat(p)
 		if err != nil || !st.Mode().IsRegular() || st.Size() != want[0] || st.ModTime().UnixNano() != want[1] {
 			return false
 		}

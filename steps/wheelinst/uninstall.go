@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/pep"
 )
 
@@ -27,19 +28,27 @@ func Installed(site string) map[string]string {
 // Uninstall removes one dist as pip uninstall does: every file its RECORD names (paths relative to
 // the folder above the .dist-info), the bytecode Python wrote beside each module, and what else is
 // in the .dist-info; a folder that holds such files and nothing else goes whole, as pip's
-// compress_for_rename has it, so a file the package made at run time keeps its folder. It returns
-// the files removed, and the first path that could not be removed (a DLL a running Python holds
-// on Windows) as its error, after trying all the others.
-func Uninstall(infoDir string) ([]string, error) {
+// compress_for_rename has it, so a file the package made at run time keeps its folder. Only what
+// lies inside the environment's roots is touched, as pip's uninstall keeps to sys.prefix: a path the
+// RECORD names outside them (absolute, through .., through a symlinked folder) is left alone and
+// returned in outside, and a folder goes whole only inside the roots and never a root itself. It
+// returns the files removed, and the first path that could not be removed (a DLL a running Python
+// holds on Windows) as its error, after trying all the others.
+func Uninstall(infoDir string, roots envroot.Roots) (removed, outside []string, err error) {
 	lib := filepath.Dir(infoDir)
 	rows, err := readRecord(infoDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// What goes: the files named, that exist (keyed as the file system compares names).
 	files := map[string]string{}
+	refused := map[string]bool{}
 	add := func(p string) {
 		if st, err := os.Lstat(p); err == nil && !st.IsDir() {
+			if !roots.Inside(p) {
+				refused[p] = true
+				return
+			}
 			files[normcase(p)] = p
 		}
 	}
@@ -48,9 +57,10 @@ func Uninstall(infoDir string) ([]string, error) {
 		if len(row) == 0 || row[0] == "" {
 			continue
 		}
-		p := filepath.FromSlash(row[0])
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(lib, p)
+		p, ok := roots.Join(lib, row[0])
+		if !ok {
+			refused[p] = true
+			continue
 		}
 		add(p)
 		if strings.HasSuffix(p, ".py") {
@@ -89,7 +99,7 @@ func Uninstall(infoDir string) ([]string, error) {
 		return ""
 	}
 	for _, d := range unchecked {
-		if wholeOf(normcase(d)) != "" {
+		if wholeOf(normcase(d)) != "" || !roots.Removable(d) {
 			continue
 		}
 		all := true
@@ -110,7 +120,6 @@ func Uninstall(infoDir string) ([]string, error) {
 			whole[normcase(d)+string(filepath.Separator)] = d
 		}
 	}
-	var removed []string
 	var firstErr error
 	keep := func(err error) {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) && firstErr == nil {
@@ -140,7 +149,11 @@ func Uninstall(infoDir string) ([]string, error) {
 		}
 	}
 	sort.Strings(removed)
-	return removed, firstErr
+	for p := range refused {
+		outside = append(outside, p)
+	}
+	sort.Strings(outside)
+	return removed, outside, firstErr
 }
 
 // remove and removeAll are the file system's; a test stands in a file Windows will not delete

@@ -2,6 +2,7 @@ package wheelinst
 
 import (
 	"context"
+	"gpuwiz/steps/envroot"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -85,7 +86,10 @@ func TestUninstallEqualsPip(t *testing.T) {
 		site, _ := filepath.Glob(filepath.Join(root, "lib", "python3*", "site-packages"))
 		dists := Installed(site[0])
 		for _, d := range []string{"fakelib", "fakedep"} {
-			removed, err := Uninstall(dists[d])
+			removed, outside, err := Uninstall(dists[d], envroot.New(root, site[0]))
+			if len(outside) > 0 {
+				t.Errorf("Uninstall %s: refused %v", d, outside)
+			}
 			if err != nil || len(removed) == 0 {
 				t.Fatalf("Uninstall %s: %v (%d removed)", d, err, len(removed))
 			}
@@ -130,7 +134,7 @@ func TestUninstallSaysWhatItCouldNotRemove(t *testing.T) {
 		}
 		return os.RemoveAll(p)
 	}
-	removed, err := Uninstall(info)
+	removed, _, err := Uninstall(info, envroot.New(site))
 	if err == nil || !strings.Contains(err.Error(), "held.dll") {
 		t.Fatalf("want an error naming held.dll, got %v", err)
 	}
