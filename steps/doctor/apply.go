@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
@@ -350,7 +351,7 @@ func removeRepairPath(p string, rep Repair) error {
 	if base != "paddle" && !strings.HasPrefix(base, "~") {
 		return errors.New(i18n.T("doctor.apply.refuse_not_leftover", i18n.D{"Path": p}))
 	}
-	if rep.Venv != "" && !under(p, []string{rep.Venv}, "linux") && !under(p, []string{rep.Venv}, "windows") {
+	if rep.Venv != "" && (!under(p, []string{rep.Venv}, "linux") && !under(p, []string{rep.Venv}, "windows") || !envroot.New(rep.Venv).Removable(p)) {
 		return errors.New(i18n.T("doctor.apply.refuse_outside", i18n.D{"Path": p, "Venv": rep.Venv}))
 	}
 	if !strings.Contains(strings.ToLower(filepath.ToSlash(p)), "-packages/") {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/csv"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
 
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/shellquote"
@@ -25,6 +27,16 @@ type MissingFiles struct {
 	Count   int      `json:"count"`
 }
 
+// RecordOutside is a dist whose RECORD names files outside its environment: a RECORD damaged on
+// disk, or written by an installer or a wheel that should not have. gpuwiz never touches those
+// files; a reinstall of the dist writes a RECORD that stays inside.
+type RecordOutside struct {
+	Dist    string   `json:"dist"`
+	Version string   `json:"version"`
+	Paths   []string `json:"paths"` // as the RECORD names them; the first few
+	Count   int      `json:"count"`
+}
+
 // checksFilesOf: the framework's dists and the CUDA libraries and compilers they bring.
 func checksFilesOf(name string) bool {
 	n := pep.Normalize(name)
@@ -32,14 +44,15 @@ func checksFilesOf(name string) bool {
 }
 
 // findMissingFiles reads the RECORD of each dist checksFilesOf names in site-packages and looks for
-// every file it lists.
-func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []MissingFiles {
+// every file it lists; a file the RECORD names outside roots (the environment's own folders) is
+// not looked for but listed in outside.
+func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist, roots envroot.Roots) (missing []MissingFiles, outside []RecordOutside) {
 	if sitePackages == "" {
-		return nil
+		return nil, nil
 	}
 	entries, err := fsys.ReadDir(sitePackages)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	infos := map[string]string{} // normalised name → dist-info folder
 	for _, en := range entries {
@@ -47,7 +60,6 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 			infos[name] = en.Name()
 		}
 	}
-	var out []MissingFiles
 	for _, d := range dists {
 		info, ok := infos[pep.Normalize(d.Name)]
 		if !ok || !checksFilesOf(d.Name) {
@@ -58,6 +70,7 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 			continue // no RECORD: leftovers and broken installs are other findings
 		}
 		m := MissingFiles{Dist: d.Name, Version: d.Version + d.LocalLabel}
+		o := RecordOutside{Dist: d.Name, Version: d.Version + d.LocalLabel}
 		var listed []string
 		r := csv.NewReader(bytes.NewReader(b))
 		r.FieldsPerRecord = -1
@@ -70,6 +83,15 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 				continue
 			}
 			p := rec[0]
+			if roots.Has() && goos == runtime.GOOS {
+				if _, inside := roots.Join(sitePackages, p); !inside {
+					o.Count++
+					if len(o.Paths) < 3 {
+						o.Paths = append(o.Paths, p)
+					}
+					continue
+				}
+			}
 			if strings.HasSuffix(p, ".pyc") || strings.Contains(p, "__pycache__") {
 				continue
 			}
@@ -99,10 +121,32 @@ func findMissingFiles(fsys FS, goos, sitePackages string, dists []Dist) []Missin
 			}
 		}
 		if m.Count > 0 {
-			out = append(out, m)
+			missing = append(missing, m)
+		}
+		if o.Count > 0 {
+			outside = append(outside, o)
 		}
 	}
-	return out
+	return missing, outside
+}
+
+// checkRecordOutside: a dist of the build whose RECORD names files outside the environment. gpuwiz
+// leaves those files alone in every uninstall; a reinstall of the dist writes a RECORD that stays
+// inside.
+func checkRecordOutside(e *Evidence) []Finding {
+	if len(e.RecordOutside) == 0 {
+		return nil
+	}
+	var ev []string
+	for _, o := range e.RecordOutside {
+		paths := strings.Join(o.Paths, ", ")
+		if o.Count > len(o.Paths) {
+			paths = i18n.T("doctor.files_missing.more", i18n.D{"Files": paths, "More": strconv.Itoa(o.Count - len(o.Paths))})
+		}
+		ev = append(ev, i18n.N("doctor.record_outside.dist", o.Count, i18n.D{"Dist": o.Dist, "Version": o.Version, "Count": o.Count, "Paths": paths}))
+	}
+	return []Finding{{Code: CodeRecordOutside, Severity: SeverityWarning, Title: i18n.T("doctor.record_outside.title"), Evidence: ev,
+		Fix: i18n.T("doctor.record_outside.fix")}}
 }
 
 // statWorkers look at a dist's files at once, statBatch files each turn (a goroutine per file

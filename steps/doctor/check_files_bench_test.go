@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gpuwiz/steps/envroot"
 )
 
 // BenchmarkFindMissingFiles: the files-missing check over a site-packages the size of torch 2.11's
@@ -34,7 +36,7 @@ func BenchmarkFindMissingFiles(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if got := findMissingFiles(OSFS{}, "linux", sp, dists); len(got) != 0 {
+		if got, _ := findMissingFiles(OSFS{}, "linux", sp, dists, envroot.New(sp)); len(got) != 0 {
 			b.Fatalf("missing: %+v", got)
 		}
 	}

@@ -18,6 +18,7 @@ func Diagnose(e *Evidence) []Finding {
 	add(checkProtection(e))
 	add(checkLeftovers(e))
 	add(checkMissingFiles(e))
+	add(checkRecordOutside(e))
 	add(checkTorchAndPaddle(e))
 	add(checkCondaConflict(e))
 	// 3. the driver and the card

@@ -18,6 +18,8 @@ type Evidence struct {
 	Leftovers []string // "~orch" style directories left by an interrupted pip uninstall
 	// MissingFiles: files the build's dists (framework, CUDA libraries) list in RECORD and the disk lacks.
 	MissingFiles []MissingFiles
+	// RecordOutside: the build's dists whose RECORD names files outside the environment.
+	RecordOutside []RecordOutside
 	// CondaConflicts: in a conda env, what conda itself installed that fights the framework's pip
 	// wheels (a conda pytorch, cudatoolkit …), one sentence each with the command that removes it.
 	CondaConflicts  []string

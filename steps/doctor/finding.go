@@ -49,6 +49,7 @@ const (
 	CodeNotProtected           = "not-protected"
 	CodeConstraintsStale       = "constraints-stale"
 	CodeFilesMissing           = "files-missing"
+	CodeRecordOutside          = "record-outside"
 	// Beyond the fixed list: the framework's own check failed for a reason no other code explains,
 	// no framework is installed at all, or the Python could not be inspected.
 	CodeFrameworkCheckFailed = "framework-check-failed"

@@ -68,7 +68,7 @@ type RepairOptions struct {
 // fixedByPlan are the codes a repair plan acts on; the others need the user (driver, registry, PATH).
 var fixedByPlan = map[string]bool{
 	CodePaddleMixed: true, CodeLeftoverPartial: true, CodeCPUBuild: true, CodeChannelMismatch: true,
-	CodeFrameworkCheckFailed: true, CodeArchMissing: true, CodeFilesMissing: true,
+	CodeFrameworkCheckFailed: true, CodeArchMissing: true, CodeFilesMissing: true, CodeRecordOutside: true,
 }
 
 // damagedOutsideFamily names the dists with missing files that a framework reinstall would keep as
@@ -78,6 +78,11 @@ func damagedOutsideFamily(rep Report) []string {
 	for _, m := range outsideFamily(rep.MissingFiles) {
 		if n := pep.Normalize(m.Dist); !slices.Contains(out, n) {
 			out = append(out, n)
+		}
+	}
+	for _, o := range rep.RecordOutside {
+		if n := pep.Normalize(o.Dist); !familyDist(n) && !slices.Contains(out, n) {
+			out = append(out, n) // its reinstall writes a RECORD that stays inside
 		}
 	}
 	return out
@@ -144,7 +149,7 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 		case CodeArchMissing:
 			byReinstall = append(byReinstall, f)
 			needReinstall, keepBuild = true, false
-		case CodeFrameworkCheckFailed, CodeFilesMissing:
+		case CodeFrameworkCheckFailed, CodeFilesMissing, CodeRecordOutside:
 			byReinstall = append(byReinstall, f)
 			needReinstall = true
 		}

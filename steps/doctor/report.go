@@ -21,6 +21,7 @@ type Report struct {
 	GPU             GPUSummary           `json:"gpu"`
 	Leftovers       []string             `json:"leftovers,omitempty"`
 	MissingFiles    []MissingFiles       `json:"missing_files,omitempty"`
+	RecordOutside   []RecordOutside      `json:"record_outside,omitempty"`
 	PaddleDirOrphan string               `json:"paddle_dir_orphan,omitempty"`
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
@@ -199,7 +200,11 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 		ev.Python.BasePrefix = venvHome(d.FS, d.GOOS, venv)
 	}
 	ev.SitePackages, ev.Dists, ev.Leftovers, ev.PaddleDirOrphan = in.SitePackages, in.Dists, in.Leftovers, in.PaddleDirOrphan
-	ev.MissingFiles = findMissingFiles(d.FS, d.GOOS, ev.SitePackages, ev.Dists)
+	prefix := venv
+	if prefix == "" && ev.SitePackages != "" {
+		prefix = ev.SitePackages // a Python named without its environment: its site-packages at least
+	}
+	ev.MissingFiles, ev.RecordOutside = findMissingFiles(d.FS, d.GOOS, ev.SitePackages, ev.Dists, envroot.New(prefix))
 	step(i18n.T("doctor.checked.packages"))
 
 	if venv != "" {
@@ -298,7 +303,7 @@ func buildReport(ev *Evidence, checked []string) Report {
 	rep := Report{
 		Findings: fs, Checked: checked, GOOS: ev.GOOS, Venv: ev.Venv, Python: ev.Python,
 		SitePackages: ev.SitePackages, Framework: ev.installedFramework(), Lock: ev.Lock,
-		FrameworkCheck: ev.Framework, Leftovers: ev.Leftovers, MissingFiles: ev.MissingFiles, Interrupted: ev.Interrupted, PaddleDirOrphan: ev.PaddleDirOrphan,
+		FrameworkCheck: ev.Framework, Leftovers: ev.Leftovers, MissingFiles: ev.MissingFiles, RecordOutside: ev.RecordOutside, Interrupted: ev.Interrupted, PaddleDirOrphan: ev.PaddleDirOrphan,
 		Installed: []Dist{},
 		GPU: GPUSummary{Available: ev.GPU.Available, Backend: ev.GPU.Backend, DriverVersion: ev.GPU.DriverVersion,
 			CUDAMax: ev.GPU.CUDAMax, Simulated: ev.GPU.Simulated, Message: ev.GPU.Message, GPUs: []GPULine{}},

@@ -196,7 +196,7 @@ func List(root string) ([]Entry, error) {
 }
 
 // Prune removes entries whose sha256 keep does not name (nil keep: all of them), and leftovers of
-// unpacks that did not finish. It returns what it removed. Environments linked to a removed entry
+// unpacks that did not finish. It stays inside root: a link there goes as a link, never followed. It returns what it removed. Environments linked to a removed entry
 // keep their files (a hard link outlives the cache's name for it).
 func Prune(root string, keep func(Entry) bool) ([]Entry, error) {
 	list, err := List(root)
@@ -219,6 +219,10 @@ func Prune(root string, keep func(Entry) bool) ([]Entry, error) {
 	for _, e := range ents {
 		dir := filepath.Join(root, e.Name())
 		if listed[dir] {
+			continue
+		}
+		if !e.IsDir() {
+			os.Remove(dir) // a link or a file is no entry; removing a link leaves what it points to
 			continue
 		}
 		if _, ok := readManifest(dir); !ok || strings.Contains(e.Name(), ".old-") || strings.HasPrefix(e.Name(), ".unpack-") {
