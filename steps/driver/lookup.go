@@ -31,7 +31,10 @@ type Query struct {
 
 // Errors of a lookup. ErrUnreachable means the service did not answer (no network, a proxy that
 // refuses): the caller uses the embedded table. The others are answers: the service does not know
-// the card, or lists no driver for it.
+// the card, or lists no driver for it. Front ends word them by kind (Resolve's reasons), never by
+// this text.
+//
+//i18n:raw sentinel errors for logs and tests; the user reads the reason codes worded from the catalog
 var (
 	ErrUnreachable = errors.New("driver lookup: service unreachable")
 	ErrNoProduct   = errors.New("driver lookup: the service does not list this card")
