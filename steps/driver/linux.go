@@ -11,10 +11,10 @@ import (
 // Advice is how a Linux distribution installs NVIDIA's driver. gpuwiz never installs a driver on
 // Linux: the distribution's packages build the kernel module for its kernels and keep it updated.
 type Advice struct {
-	Distro   string   `json:"distro"`              // /etc/os-release ID ("ubuntu"; "" unknown)
-	Name     string   `json:"name,omitempty"`      // PRETTY_NAME
-	Way      string   `json:"way"`                 // "ubuntu-drivers", "apt", "rpmfusion", "nvidia-repo", "pacman", "unknown"
-	Commands []string `json:"commands,omitempty"`  // to type, in order
+	Distro   string   `json:"distro"`             // /etc/os-release ID ("ubuntu"; "" unknown)
+	Name     string   `json:"name,omitempty"`     // PRETTY_NAME
+	Way      string   `json:"way"`                // "ubuntu-drivers", "apt", "rpmfusion", "nvidia-repo", "pacman", "unknown"
+	Commands []string `json:"commands,omitempty"` // to type, in order
 	Branch   string   `json:"branch_limit,omitempty"`
 	Version  string   `json:"version,omitempty"` // the newest driver gpuwiz knows within the limit
 	Source   string   `json:"source"`            // public reference for the commands
