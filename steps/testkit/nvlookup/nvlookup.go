@@ -52,6 +52,7 @@ type Server struct {
 	drivers  map[string][]Driver // by pfid
 	files    map[string][]byte
 	cutAfter atomic.Int64 // cut the next download of a file after this many bytes (0: never)
+	down     atomic.Bool  // after a cut, the download host answers 503 until Up
 	Requests atomic.Int64 // lookup requests answered
 	Ranges   []string     // Range headers the download host saw
 }
@@ -84,8 +85,12 @@ func (s *Server) File(version, name string, body []byte) string {
 	return s.URL + "/Windows/" + version + "/" + name
 }
 
-// CutNextAfter makes the next download stop after n bytes (the connection is closed mid-body).
+// CutNextAfter makes the next download stop after n bytes (the connection is closed mid-body);
+// from then on the download host answers 503 Service Unavailable until Up.
 func (s *Server) CutNextAfter(n int64) { s.cutAfter.Store(n) }
+
+// Up ends the outage that followed a cut.
+func (s *Server) Up() { s.down.Store(false) }
 
 func (s *Server) lookupValues(w http.ResponseWriter, r *http.Request) {
 	s.Requests.Add(1)
@@ -151,6 +156,10 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if s.down.Load() {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+		return
+	}
 	start, end := int64(0), int64(len(body))
 	if rg := r.Header.Get("Range"); strings.HasPrefix(rg, "bytes=") {
 		a, b, _ := strings.Cut(strings.TrimPrefix(rg, "bytes="), "-")
@@ -171,7 +180,8 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	part := body[start:end]
-	if cut := s.cutAfter.Swap(0); cut > 0 && cut < int64(len(part)) {
+	if cut := s.cutAfter.Load(); cut > 0 && cut < int64(len(part)) && s.cutAfter.CompareAndSwap(cut, 0) {
+		s.down.Store(true)
 		_, _ = w.Write(part[:cut])
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
