@@ -191,3 +191,58 @@ func joinNotes(parts []string) string {
 	}
 	return b.String()
 }
+
+// DriverLess reports whether NVIDIA driver version a is older than b ("528.33" < "560.35.05").
+func DriverLess(a, b string) bool { return driverLess(a, b) }
+
+// DriverNeed is what NVIDIA's driver needs on one OS for one CUDA version of the matrix.
+type DriverNeed struct {
+	CUDA     string `json:"cuda"`             // "12.8"
+	Minimum  string `json:"minimum"`          // minor-version compatibility: the least driver that runs it
+	Full     string `json:"full,omitempty"`   // the driver shipped with the full toolkit ("" not recorded)
+	MinCap   string `json:"min_compute_cap"`  // the oldest compute capability it builds kernels for
+	Verified bool   `json:"verified"`         // the row is checked against its sources
+	Source   string `json:"source,omitempty"` // public references
+}
+
+// DriverNeeds lists, oldest CUDA first, the driver each CUDA version of the matrix needs on goos.
+func (m *Matrix) DriverNeeds(goos string) []DriverNeed {
+	out := make([]DriverNeed, 0, len(m.CUDA))
+	for _, r := range m.CUDA {
+		n := DriverNeed{CUDA: r.Version, Minimum: r.MinorCompatLinux, Full: r.FullLinux, MinCap: r.MinComputeCap, Verified: r.Verified, Source: r.Source}
+		if goos == "windows" {
+			n.Minimum, n.Full = r.MinorCompatWindows, r.FullWindows
+		}
+		out = append(out, n)
+	}
+	slices.SortStableFunc(out, func(a, b DriverNeed) int {
+		pa, _ := parseMajorMinor(a.CUDA)
+		pb, _ := parseMajorMinor(b.CUDA)
+		switch {
+		case pa.less(pb):
+			return -1
+		case pb.less(pa):
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// ChannelCUDA is the CUDA version a wheel channel names ("cu128" → "12.8"); false for another name.
+func ChannelCUDA(channel string) (string, bool) {
+	m := channelRE().FindStringSubmatch(channel)
+	if m == nil {
+		return "", false
+	}
+	major := strings.TrimLeft(m[1], "0")
+	return major + "." + m[2], true
+}
+
+// CapLess reports whether compute capability a is older than b ("6.1" < "7.5"); false when either
+// does not read.
+func CapLess(a, b string) bool {
+	pa, okA := parseMajorMinor(a)
+	pb, okB := parseMajorMinor(b)
+	return okA && okB && pa.less(pb)
+}

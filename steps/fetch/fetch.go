@@ -36,6 +36,9 @@ type File struct {
 	// Ranges says the server already answered a Range request for this file with its Size (the
 	// resolve read the wheel's metadata so): nothing is asked before the download.
 	Ranges bool
+	// NotZip: a file that is no zip and has no sha256 (an installer its caller checks by its
+	// signature): it is kept as it arrives, whole by its size.
+	NotZip bool
 }
 
 // Options tune a fetch.
@@ -400,7 +403,7 @@ func (j *job) checkExisting(checked func(name, sha string) bool) bool {
 		j.Size, j.sum = info.Size(), j.SHA256
 		return true
 	}
-	sum, err := checkFile(j.path, j.SHA256)
+	sum, err := checkFile(j.path, j.SHA256, j.NotZip)
 	if err != nil {
 		_ = os.Remove(j.path)
 		return false
@@ -411,11 +414,11 @@ func (j *job) checkExisting(checked func(name, sha string) bool) bool {
 }
 
 // checkFile is the sha256 of the file at path when it is want, or, with want "", when the file is a
-// whole zip (CheckZip, read at the same time).
-func checkFile(path, want string) (string, error) {
-	if want != "" {
+// whole zip (CheckZip, read at the same time); with notZip, only its sha256.
+func checkFile(path, want string, notZip bool) (string, error) {
+	if want != "" || notZip {
 		sum, err := FileSHA256(path)
-		if err == nil && sum != want {
+		if err == nil && want != "" && sum != want {
 			err = ErrHashMismatch
 		}
 		return sum, err
@@ -764,7 +767,7 @@ func (o *Options) finish(j *job) error {
 			_ = os.Truncate(part, j.Size)
 		}
 	}
-	sum, err := checkFile(part, j.SHA256)
+	sum, err := checkFile(part, j.SHA256, j.NotZip)
 	var zp *zipProblem
 	if err != nil && !errors.Is(err, ErrHashMismatch) && !errors.As(err, &zp) {
 		return fmt.Errorf("%s: %w", j.Name, err)

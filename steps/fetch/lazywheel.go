@@ -299,7 +299,7 @@ func (s *Shim) keepWhole(resp *http.Response, l shimLink) (lazyResult, error) {
 	if err != nil {
 		return lazyResult{}, fmt.Errorf("%s: %s", l.name, urls.Redact(err.Error()))
 	}
-	sum, err := checkFile(part.Name(), l.sha256)
+	sum, err := checkFile(part.Name(), l.sha256, false)
 	if err != nil {
 		return lazyResult{}, fmt.Errorf("%s from %s: %s", l.name, hostOf(l.real), err) //i18n:raw becomes an HTTP body for the local pip (see stub); the download names the file again
 	}

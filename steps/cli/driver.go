@@ -1,0 +1,227 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"gpuwiz/steps/app"
+	"gpuwiz/steps/driver"
+	"gpuwiz/steps/i18n"
+)
+
+func init() { register(15, newDriverCmd) }
+
+type driverFlags struct {
+	json, check, offline, studio bool
+	os, channel                  string
+	windows                      int
+}
+
+func newDriverCmd(env *Env) *cobra.Command {
+	var fl driverFlags
+	cmd := &cobra.Command{
+		Use:     "driver",
+		Short:   i18n.T("cli.driver.short"),
+		Long:    i18n.T("cli.driver.long"),
+		Example: "  gpuwiz driver\n  gpuwiz driver --check --os windows --windows 11 --json\n  gpuwiz driver --channel cu128 --studio\n  gpuwiz driver --os linux", //i18n:raw commands
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			req := app.DriverRequest{OS: fl.os, WindowsVersion: fl.windows, Studio: fl.studio, Channel: fl.channel, Offline: fl.offline}
+			res, err := env.CheckDriver(cmd.Context(), req)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if fl.json {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(res); err != nil {
+					return err
+				}
+			} else {
+				printDriverCheck(out, res)
+			}
+			if fl.check && res.UpdateWanted() {
+				return Silent(ExitIncompatible)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&fl.json, "json", false, i18n.T("cli.driver.flag.json"))
+	f.BoolVar(&fl.check, "check", false, i18n.T("cli.driver.flag.check"))
+	f.StringVar(&fl.os, "os", "", i18n.T("cli.driver.flag.os"))
+	f.IntVar(&fl.windows, "windows", 0, i18n.T("cli.driver.flag.windows"))
+	f.BoolVar(&fl.studio, "studio", false, i18n.T("cli.driver.flag.studio"))
+	f.StringVar(&fl.channel, "channel", "", i18n.T("cli.driver.flag.channel"))
+	f.BoolVar(&fl.offline, "offline", false, i18n.T("cli.driver.flag.offline"))
+	return cmd
+}
+
+// DriverReason words one reason of a driver choice.
+func DriverReason(r driver.Reason) string {
+	a := r.Args
+	switch r.Code {
+	case "notebook_name":
+		return i18n.T("driver.why.notebook_name")
+	case "notebook_chassis":
+		return i18n.T("driver.why.notebook_chassis")
+	case "datacenter":
+		return i18n.T("driver.why.datacenter")
+	case "branch_580":
+		return i18n.T("driver.why.branch_580", i18n.D{"Arch": a["Arch"]})
+	case "kepler":
+		return i18n.T("driver.why.kepler", i18n.D{"Arch": a["Arch"]})
+	case "no_studio_offline":
+		return i18n.T("driver.why.no_studio_offline")
+	case "none_known":
+		return i18n.T("driver.why.none_known")
+	case "missing":
+		return i18n.T("driver.why.missing")
+	case "below_channel":
+		return i18n.T("driver.why.below_channel", i18n.D{"Current": a["Current"], "Need": a["Need"], "Channel": a["Channel"]})
+	case "branch_below_channel":
+		return i18n.T("driver.why.branch_below_channel", i18n.D{"Version": a["Version"], "Need": a["Need"], "Channel": a["Channel"]})
+	case "newer":
+		return i18n.T("driver.why.newer", i18n.D{"Current": a["Current"], "Version": a["Version"]})
+	case "up_to_date":
+		return i18n.T("driver.why.up_to_date", i18n.D{"Current": a["Current"]})
+	case "lookup_unreachable":
+		return i18n.T("driver.why.lookup_unreachable")
+	case "lookup_no_product":
+		return i18n.T("driver.why.lookup_no_product", i18n.D{"Name": a["Name"]})
+	case "lookup_no_driver":
+		return i18n.T("driver.why.lookup_no_driver")
+	}
+	return r.Code
+}
+
+// DriverFamily, DriverForm, DriverStatus and DriverFrom word the values of a choice.
+func DriverFamily(f driver.Family) string {
+	switch f {
+	case driver.Studio:
+		return i18n.T("driver.family.studio")
+	case driver.RTX:
+		return i18n.T("driver.family.rtx")
+	case driver.DataCenter:
+		return i18n.T("driver.family.datacenter")
+	case driver.LinuxRun:
+		return i18n.T("driver.family.linux")
+	}
+	return i18n.T("driver.family.geforce")
+}
+
+func DriverForm(f driver.Form) string {
+	switch f {
+	case driver.Notebook:
+		return i18n.T("driver.form.notebook")
+	case driver.AnyForm:
+		return i18n.T("driver.form.any")
+	}
+	return i18n.T("driver.form.desktop")
+}
+
+func DriverStatus(s driver.Status) string {
+	switch s {
+	case driver.StatusMissing:
+		return i18n.T("driver.status.missing")
+	case driver.StatusOld:
+		return i18n.T("driver.status.old")
+	case driver.StatusUpdate:
+		return i18n.T("driver.status.update")
+	case driver.StatusCurrent:
+		return i18n.T("driver.status.current")
+	case driver.StatusOwnPath:
+		return i18n.T("driver.status.own_path")
+	}
+	return i18n.T("driver.status.unknown")
+}
+
+func DriverFrom(from string) string {
+	switch from {
+	case "lookup":
+		return i18n.T("driver.from.lookup")
+	case "file":
+		return i18n.T("driver.from.file")
+	}
+	return i18n.T("driver.from.table")
+}
+
+func printDriverCheck(w io.Writer, c app.DriverCheck) {
+	cur := c.Current
+	if cur == "" {
+		cur = i18n.T("driver.none_installed")
+	}
+	osName := "Linux"
+	if c.OS == "windows" {
+		osName = fmt.Sprintf("Windows %d", c.Windows)
+	}
+	fmt.Fprintln(w, i18n.T("driver.title", i18n.D{"OS": osName, "Current": cur}))
+	for _, ch := range c.Choices {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, i18n.T("driver.card", i18n.D{"Name": ch.Card.Name, "Family": DriverFamily(ch.Family), "Form": DriverForm(ch.Form)}))
+		if d := ch.Driver; d != nil {
+			from := DriverFrom(ch.From)
+			fmt.Fprintln(w, "  "+i18n.T("driver.chosen", i18n.D{"Version": d.Version, "From": from}))
+			if c.OS == "windows" {
+				fmt.Fprintln(w, "    "+d.File)
+				fmt.Fprintln(w, "    "+d.URL)
+			}
+		}
+		fmt.Fprintln(w, "  "+DriverStatus(ch.Status))
+		for _, r := range ch.Why {
+			fmt.Fprintln(w, "  - "+DriverReason(r))
+		}
+	}
+	if a := c.Linux; a != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, LinuxAdviceText(*a))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, i18n.T("driver.cuda_title"))
+	var rows []app.ChannelNeed
+	rows = append(rows, c.Needs...)
+	var tw table
+	tw.row("CUDA", i18n.T("driver.col.minimum"), i18n.T("driver.col.now"), i18n.T("driver.col.after"))
+	for _, n := range rows {
+		yes := func(ok bool) string {
+			if ok {
+				return i18n.T("driver.yes")
+			}
+			return i18n.T("driver.no")
+		}
+		after := yes(n.ChosenOK)
+		if !n.CardOK {
+			after = i18n.T("driver.no_kernels")
+		}
+		tw.row(n.CUDA, n.Minimum, yes(n.CurrentOK && n.CardOK), after)
+	}
+	tw.write(w)
+}
+
+// LinuxAdviceText is the distribution's way in words, the commands indented to copy.
+func LinuxAdviceText(a driver.Advice) string {
+	var b strings.Builder
+	name := a.Name
+	if name == "" {
+		name = i18n.T("driver.linux.unknown_distro")
+	}
+	b.WriteString(i18n.T("driver.linux.never", i18n.D{"Distro": name}))
+	if a.Branch != "" {
+		b.WriteString("\n" + i18n.T("driver.linux.branch", i18n.D{"Branch": a.Branch, "Version": a.Version}))
+	} else if a.Version != "" {
+		b.WriteString("\n" + i18n.T("driver.linux.version", i18n.D{"Version": a.Version}))
+	}
+	if len(a.Commands) == 0 {
+		b.WriteString("\n" + i18n.T("driver.linux.unknown"))
+	}
+	for _, c := range a.Commands {
+		b.WriteString("\n    " + c)
+	}
+	b.WriteString("\n" + i18n.T("driver.linux.source", i18n.D{"Source": a.Source}))
+	return b.String()
+}
