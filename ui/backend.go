@@ -143,7 +143,9 @@ type Outcome struct {
 	Unchanged       bool       // the run ended before it changed anything in the venv (the engine's "unchanged")
 	VenvRemoved     bool       // the run had created the venv and removed it again
 	Leftovers       []Leftover
-	Err             error
+	// Outside: per dist, the files its RECORD named outside the venv, which the run left alone.
+	Outside []OutsideFiles
+	Err     error
 	LogPath         string
 	LockFile        string
 	ConstraintsFile string
@@ -151,6 +153,12 @@ type Outcome struct {
 	// later pip install in the venv keeps the build ("" when the venv was not protected).
 	Protected string
 	Verify    *VerifyReport
+}
+
+// OutsideFiles are the files one dist's RECORD named outside the venv.
+type OutsideFiles struct {
+	Dist  string
+	Paths []string
 }
 
 // AddRequest is a project's requirements for a venv: files (absolute) and package names.

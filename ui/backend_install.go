@@ -128,6 +128,9 @@ func outcomeOf(res app.InstallResult) Outcome {
 	for _, l := range o.Leftovers {
 		out.Leftovers = append(out.Leftovers, Leftover{What: l.What, Path: l.Path, Clear: l.Clear})
 	}
+	for _, x := range o.Outside {
+		out.Outside = append(out.Outside, OutsideFiles{Dist: x.Dist, Paths: x.Paths})
+	}
 	if res.Cancelled {
 		out.Result = app.Cancelled
 	}

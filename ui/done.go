@@ -129,6 +129,18 @@ func (s *doneScreen) body() string {
 			}
 		}
 	}
+	if o != nil {
+		for _, x := range o.Outside {
+			b.WriteString(st.Warn.Render(wrap(i18n.N("install.own.outside", len(x.Paths), i18n.D{"Dist": x.Dist}), s.w)) + "\n")
+			for i, p := range x.Paths {
+				if i == 3 {
+					b.WriteString(st.Dim.Render(wrap("  "+i18n.T("doctor.files_missing.more", i18n.D{"Files": "…", "More": len(x.Paths) - 3}), s.w)) + "\n")
+					break
+				}
+				b.WriteString(st.Dim.Render(wrap("  "+p, s.w)) + "\n")
+			}
+		}
+	}
 	if s.ch.venv != "" && (o == nil || !o.VenvRemoved) {
 		lv := i18n.T("ui.done.label_venv") + " "
 		b.WriteString("\n" + labelled(st.Label, lipgloss.NewStyle(), lv, i18n.Width(lv), s.ch.venv, s.w) + "\n")

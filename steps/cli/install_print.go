@@ -104,6 +104,12 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	for _, wn := range o.Warnings {
 		fmt.Fprintln(w, i18n.T("cli.install.warning", i18n.D{"Text": wn}))
 	}
+	for _, x := range o.Outside {
+		fmt.Fprintln(w, i18n.T("cli.install.warning", i18n.D{"Text": i18n.N("install.own.outside", len(x.Paths), i18n.D{"Dist": x.Dist})}))
+		for _, p := range x.Paths {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
 	if o.Result == install.ResultInstalled && len(activate) > 0 {
 		fmt.Fprintln(w, i18n.T("cli.install.result.activate"))
 		for _, h := range activate {
