@@ -137,15 +137,15 @@ type InstallEvent struct {
 
 // Outcome is how an install ended.
 type Outcome struct {
-	OK              bool
-	Result          app.Result // how it ended: app.Installed, app.Cancelled, app.Failed, ...
-	Restored        bool       // the run had changed the venv and put the previous set of packages back
-	Unchanged       bool       // the run ended before it changed anything in the venv (the engine's "unchanged")
-	VenvRemoved     bool       // the run had created the venv and removed it again
-	Leftovers       []Leftover
+	OK          bool
+	Result      app.Result // how it ended: app.Installed, app.Cancelled, app.Failed, ...
+	Restored    bool       // the run had changed the venv and put the previous set of packages back
+	Unchanged   bool       // the run ended before it changed anything in the venv (the engine's "unchanged")
+	VenvRemoved bool       // the run had created the venv and removed it again
+	Leftovers   []Leftover
 	// Outside: per dist, the files its RECORD named outside the venv, which the run left alone.
-	Outside []OutsideFiles
-	Err     error
+	Outside         []OutsideFiles
+	Err             error
 	LogPath         string
 	LockFile        string
 	ConstraintsFile string
