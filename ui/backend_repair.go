@@ -34,12 +34,30 @@ func (b *stepsBackend) RepairPlan(ctx context.Context, venv string, r DoctorRepo
 // planOfRepair lists a repair as the plan screen and the install screen show it.
 func planOfRepair(rp doctor.Repair) Plan {
 	p := Plan{Venv: rp.Venv, Impl: rp, Notes: rp.Notes}
-	// In the order ApplyRepair runs them, with its step numbers: the engine's removals and the
-	// install, then doctor's own steps.
-	stepOf, installStep := rp.StepNumbers()
-	add := func(i int) {
-		a := rp.Actions[i]
-		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(stepOf[i]), Title: a.Title})
+	for _, st := range rp.Steps() { // in the order ApplyRepair runs them, with its step numbers
+		id := strconv.Itoa(st.N)
+		a := st.Action
+		switch {
+		case a == nil:
+			c := rp.Reinstall
+			p.Candidate = *c
+			p.Steps = append(p.Steps, PlanStep{ID: id, Title: i18n.T("ui.backend.install_step",
+				i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})})
+			for _, pk := range c.Packages {
+				p.Install = append(p.Install, pk.Requirement()+pk.LocalLabel)
+			}
+			from := rp.Source
+			if from == "" {
+				from = i18n.T("ui.backend.index_only", i18n.D{"URL": urls.Redact(c.IndexURL)})
+			}
+			p.Commands = append(p.Commands, i18n.T("ui.backend.engine_install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "From": from}))
+			continue
+		case a.Restore:
+			// Putting back what an interrupted install changed, from its backup: gpuwiz's own step, no command.
+			p.Steps = append(p.Steps, PlanStep{ID: id, Title: a.Title})
+			continue
+		}
+		p.Steps = append(p.Steps, PlanStep{ID: id, Title: a.Title})
 		switch {
 		case a.RemovePath != "":
 			p.Uninstall = append(p.Uninstall, a.RemovePath)
@@ -47,36 +65,6 @@ func planOfRepair(rp doctor.Repair) Plan {
 		case len(a.Argv) > 0:
 			p.Commands = append(p.Commands, runner.QuoteArgv(a.Argv))
 			p.Uninstall = append(p.Uninstall, uninstalled(a.Argv)...)
-		}
-	}
-	for i, a := range rp.Actions {
-		if a.Restore {
-			// Putting back what an interrupted install changed, from its backup: gpuwiz's own step,
-			// no command; it runs first.
-			p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(stepOf[i]), Title: a.Title})
-		}
-	}
-	for i, a := range rp.Actions {
-		if a.Engine {
-			add(i)
-		}
-	}
-	if c := rp.Reinstall; c != nil {
-		p.Candidate = *c
-		p.Steps = append(p.Steps, PlanStep{ID: strconv.Itoa(installStep), Title: i18n.T("ui.backend.install_step",
-			i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})})
-		for _, pk := range c.Packages {
-			p.Install = append(p.Install, pk.Requirement()+pk.LocalLabel)
-		}
-		from := rp.Source
-		if from == "" {
-			from = i18n.T("ui.backend.index_only", i18n.D{"URL": urls.Redact(c.IndexURL)})
-		}
-		p.Commands = append(p.Commands, i18n.T("ui.backend.engine_install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "From": from}))
-	}
-	for i, a := range rp.Actions {
-		if !a.Engine && !a.Restore {
-			add(i)
 		}
 	}
 	if len(p.Steps) > 0 {

@@ -242,32 +242,20 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 	if p.Empty() {
 		fmt.Fprintf(out, "  %s\n", i18n.T("cli.doctor.plan.nothing"))
 	}
-	// In the order ApplyRepair runs them: the engine's removals and the install, then doctor's own steps.
-	i := 0
-	line := func(a doctor.Action) {
-		i++
-		if a.RemovePath != "" || len(a.Argv) == 0 { // the title says it all: no command to show
-			fmt.Fprintf(out, "  %d. %s\n", i, a.Title)
-		} else {
-			fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.action", i18n.D{"Title": a.Title, "Command": runner.QuoteArgv(a.Argv)}))
-		}
-	}
-	for _, a := range p.Actions {
-		if a.Engine {
-			line(a)
-		}
-	}
-	if c := p.Reinstall; c != nil {
-		i++
-		from := p.Source
-		if from == "" {
-			from = c.IndexURL
-		}
-		fmt.Fprintf(out, "  %d. %s\n", i, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": urls.Redact(from)}))
-	}
-	for _, a := range p.Actions {
-		if !a.Engine {
-			line(a)
+	for _, st := range p.Steps() { // in the order ApplyRepair runs them
+		a := st.Action
+		switch {
+		case a == nil:
+			c := p.Reinstall
+			from := p.Source
+			if from == "" {
+				from = c.IndexURL
+			}
+			fmt.Fprintf(out, "  %d. %s\n", st.N, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": urls.Redact(from)}))
+		case a.RemovePath != "" || len(a.Argv) == 0: // the title says it all: no command to show
+			fmt.Fprintf(out, "  %d. %s\n", st.N, a.Title)
+		default:
+			fmt.Fprintf(out, "  %d. %s\n", st.N, i18n.T("cli.doctor.plan.action", i18n.D{"Title": a.Title, "Command": runner.QuoteArgv(a.Argv)}))
 		}
 	}
 	for _, n := range p.Notes {

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -127,7 +128,7 @@ func ApplyRepair(ctx context.Context, deps Deps, rep Repair, events chan<- Repai
 			}
 		}
 	} else {
-		title := i18n.T("doctor.apply.install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel})
+		title := installTitle(*c)
 		send(RepairEvent{Step: installStep, Of: total, Title: title})
 		if d.Reinstall == nil {
 			return fail(installStep, title, errors.New(i18n.T("doctor.apply.no_engine", i18n.D{"Venv": shellquote.Command(runtime.GOOS, rep.Venv)})))
@@ -266,32 +267,59 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, tota
 	return true, nil
 }
 
-// StepNumbers numbers the plan in the order ApplyRepair runs it, which is also the order the CLI and
-// the wizard list it: the engine's removals, then the install, then doctor's own steps. stepOf[i] is
-// Actions[i]'s number (1-based); install is the install's number (0 without a Reinstall).
+// RepairStep is one step of a repair plan, numbered as ApplyRepair runs it: the restore of an
+// interrupted run, the engine's removals, the install, then doctor's own steps.
+type RepairStep struct {
+	N      int     `json:"n"`
+	Title  string  `json:"title"`
+	Action *Action `json:"action,omitempty"` // nil for the install
+	// Index is the action's place in Actions (-1 for the install).
+	Index int `json:"-"`
+}
+
+// Steps is the plan in the order ApplyRepair runs it: the one listing the CLI, the wizard and
+// --json show. The install's title is installTitle's words for the candidate.
+func (r Repair) Steps() []RepairStep {
+	var out []RepairStep
+	add := func(keep func(Action) bool) {
+		for i := range r.Actions {
+			if keep(r.Actions[i]) {
+				out = append(out, RepairStep{N: len(out) + 1, Title: r.Actions[i].Title, Action: &r.Actions[i], Index: i})
+			}
+		}
+	}
+	add(func(a Action) bool { return a.Restore })
+	add(func(a Action) bool { return a.Engine })
+	if c := r.Reinstall; c != nil {
+		out = append(out, RepairStep{N: len(out) + 1, Title: installTitle(*c), Index: -1})
+	}
+	add(isOwnAction)
+	return out
+}
+
+// installTitle names the repair's install step.
+func installTitle(c matrix.Candidate) string {
+	return i18n.T("doctor.apply.install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel})
+}
+
+// MarshalJSON writes the plan with its steps in the order they run.
+func (r Repair) MarshalJSON() ([]byte, error) {
+	type plain Repair
+	return json.Marshal(struct {
+		plain
+		Steps []RepairStep `json:"steps"`
+	}{plain(r), r.Steps()})
+}
+
+// StepNumbers is Steps as numbers: stepOf[i] is Actions[i]'s number (1-based); install is the
+// install's number (0 without a Reinstall).
 func (r Repair) StepNumbers() (stepOf []int, install int) {
 	stepOf = make([]int, len(r.Actions))
-	n := 0
-	for i, a := range r.Actions {
-		if a.Restore {
-			n++
-			stepOf[i] = n
-		}
-	}
-	for i, a := range r.Actions {
-		if a.Engine {
-			n++
-			stepOf[i] = n
-		}
-	}
-	if r.Reinstall != nil {
-		n++
-		install = n
-	}
-	for i, a := range r.Actions {
-		if isOwnAction(a) {
-			n++
-			stepOf[i] = n
+	for _, st := range r.Steps() {
+		if st.Index < 0 {
+			install = st.N
+		} else {
+			stepOf[st.Index] = st.N
 		}
 	}
 	return stepOf, install
