@@ -109,7 +109,11 @@ func (s *doctorScreen) refresh() {
 		if rankOf(f.Severity) <= 1 {
 			style = st.Err
 		}
-		b.WriteString(style.Render(severityWord(f.Severity)) + " " + st.Dim.Render("["+f.Code+"]") + "\n")
+		head := style.Render(severityWord(f.Severity))
+		if !i18n.IsChinese() { // the code is a tag to search for; a Chinese screen names the finding in words only
+			head += " " + st.Dim.Render("["+f.Code+"]")
+		}
+		b.WriteString(head + "\n")
 		b.WriteString(st.Label.Render(wrap("  "+f.Title, s.w)) + "\n")
 		for _, e := range strings.Split(f.Evidence, "\n") {
 			if e != "" {

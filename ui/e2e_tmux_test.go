@@ -420,7 +420,7 @@ func TestE2EChineseScreensInTmux(t *testing.T) {
 	r := newE2ERig(t, 0)
 	s := r.startLang(t, "更多按键", "--lang", "zh-CN")
 	scr := s.Screen()
-	for _, want := range []string{"欢迎", "只检查这台电脑", "界面语言：简体中文", "q 退出", "模拟运行"} {
+	for _, want := range []string{"欢迎", "只检查本机", "界面语言：简体中文", "q 退出", "模拟运行"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("the welcome lacks %q:\n%s", want, scr)
 		}

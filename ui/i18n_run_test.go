@@ -211,7 +211,7 @@ func TestVerifyScreenInChinese(t *testing.T) {
 	s.Update(verifyMsg{report: VerifyReport{OK: true, Checks: []Check{{Title: "导入 torch", OK: true, Evidence: "2.7.1+cu126"}}}})
 	chineseCheck(t, "verify screen, passed", s.View(), "导入 torch", "2.7.1+cu126", "全部检查通过。")
 	s.Update(verifyMsg{report: VerifyReport{Checks: []Check{{Title: "在显卡上计算", Evidence: "CUDA error", Cause: "驱动太旧", Fix: "更新显卡驱动"}}}})
-	chineseCheck(t, "verify screen, failed", s.View(), "现象：CUDA error", "原因：驱动太旧", "解决：更新显卡驱动", "有检查没有通过", "r：重新检查")
+	chineseCheck(t, "verify screen, failed", s.View(), "现象：CUDA error", "原因：驱动太旧", "解决办法：更新显卡驱动", "有检查没有通过", "r：重新检查")
 	s.Update(verifyMsg{err: errors.New("找不到 python.exe")})
 	chineseCheck(t, "verify screen, error", s.View(), "无法进行验证：找不到 python.exe", "按 r 重试")
 	if s.Title() != "验证" {
@@ -229,7 +229,7 @@ func TestDoctorScreenInChinese(t *testing.T) {
 		{Code: "cpu-build", Severity: "warning", Title: "装的是 CPU 版", Evidence: "torch 2.7.1+cpu", Fix: "重新安装 GPU 版"},
 		{Code: "mixed-paddle", Severity: "error", Title: "同时装了两个飞桨", Evidence: "paddlepaddle 3.0.0\npaddlepaddle-gpu 3.0.0"}}}})
 	view := s.View()
-	chineseCheck(t, "doctor screen", view, "错误 [mixed-paddle]", "警告 [cpu-build]", "现象：paddlepaddle 3.0.0", "解决：重新安装 GPU 版", "enter：查看修复计划")
+	chineseCheck(t, "doctor screen", view, "错误", "警告", "现象：paddlepaddle 3.0.0", "解决办法：重新安装 GPU 版", "enter：查看修复计划")
 	if strings.Index(view, "mixed-paddle") > strings.Index(view, "cpu-build") {
 		t.Errorf("the error is not first:\n%s", view)
 	}

@@ -42,6 +42,7 @@ var fromElsewhere = []string{
 	"PIP_INDEX_URL and PIP_EXTRA_INDEX_URL are cleared for these commands", "Create the venv",
 	"restoring the previous packages", "one matmul on the GPU matches the CPU", "rel err",
 	"paddlepaddle and paddlepaddle-gpu are both installed", "remove both and the paddle/ directory, reinstall paddlepaddle-gpu",
+	"remove both and the paddle/ directory, reinstall", // the same, wrapped at 80 columns
 }
 
 // TestChineseGoldensHaveNoEnglish: the Chinese frames of every screen hold no English sentence of
@@ -77,7 +78,7 @@ func TestWelcomeLanguageSwitch(t *testing.T) {
 		t.Fatal("l did not switch to Chinese")
 	}
 	zh := ansi.Strip(m.View())
-	mustContain(t, zh, "欢迎", "新建环境", "只检查这台电脑", "界面语言：简体中文。按 l 切换到 English。", "l English", "q 退出", "? 更多按键", "▸ 2. 更换现有环境")
+	mustContain(t, zh, "欢迎", "新建环境", "只检查本机", "界面语言：简体中文。按 l 切换到 English。", "l English", "q 退出", "? 更多按键", "▸ 2. 更换现有环境")
 	i18ntest.NoEnglishProse(t, "the welcome after l", zh)
 
 	press(t, m, "enter") // the second journey: change a channel, in Chinese
@@ -139,7 +140,7 @@ func TestGPUScreenInChinese(t *testing.T) {
 	press(t, m, "enter")
 	v := ansi.Strip(m.View())
 	mustContain(t, v, "显卡与驱动", "显卡驱动 560.94", "最高支持 CUDA 12.6",
-		"显卡 0（NVIDIA GeForce GTX 1080，算力 6.1）：在 Linux 上，带有它的内核的最新 PyTorch 是 2.14（cu126）。cu128 及更新通道的版本都不带它的内核；从 torch 2.15 起，所有版本都不带它的内核。",
+		"显卡 0（NVIDIA GeForce GTX 1080，算力 6.1）：在 Linux 上，支持这块显卡的最新 PyTorch 是 2.14（cu126）。cu128 及更新通道的版本都不支持这块显卡；从 torch 2.15 起，所有版本都不支持这块显卡。",
 		"nvmlDeviceGetPowerUsage not exported", "按 enter 选择框架。")
 	if strings.Count(v, "6.1") != 2 { // the table's column and the note, not the probe's warning too
 		t.Fatalf("the card is described more than once:\n%s", v)
@@ -152,9 +153,9 @@ func TestGPUScreenInChinese(t *testing.T) {
 func TestArchNotesInChinese(t *testing.T) {
 	i18ntest.Chinese(t)
 	for _, c := range []struct{ cc, goos, want string }{
-		{"6.1", "windows", "：在 Windows 上，带有它的内核的最新 PyTorch 是 2.14（cu126）。更新的 CUDA 通道：cu128 只到 torch 2.7；cu129 及更新的通道 从未带有；从 torch 2.15 起，所有版本都不带它的内核。"},
-		{"7.0", "linux", "：在 Linux 上，带有它的内核的最新 PyTorch 是 2.14（cu126）。更新的 CUDA 通道：cu128 只到 torch 2.10、cu129 只到 torch 2.10；cu130 及更新的通道 从未带有；从 torch 2.15 起，所有版本都不带它的内核。"},
-		{"3.5", "linux", "：在 Linux 上，PyTorch 2.4 到 2.15 的 GPU 版都不带它的内核，请使用 CPU 版。"},
+		{"6.1", "windows", "：在 Windows 上，支持这块显卡的最新 PyTorch 是 2.14（cu126）。更新的 CUDA 通道：cu128 只到 torch 2.7；cu129 及更新的通道从来不支持这块显卡；从 torch 2.15 起，所有版本都不支持这块显卡。"},
+		{"7.0", "linux", "：在 Linux 上，支持这块显卡的最新 PyTorch 是 2.14（cu126）。更新的 CUDA 通道：cu128 只到 torch 2.10、cu129 只到 torch 2.10；cu130 及更新的通道从来不支持这块显卡；从 torch 2.15 起，所有版本都不支持这块显卡。"},
+		{"3.5", "linux", "：在 Linux 上，PyTorch 2.4 到 2.15 的 GPU 版都不支持这块显卡，请使用 CPU 版。"},
 		{"8.6", "windows", ""},
 	} {
 		got := archFactsOf(c.cc, c.goos).words("", osWord(c.goos))
@@ -181,7 +182,7 @@ func TestArchNotesInChinese(t *testing.T) {
 // wrap breaks Chinese between characters, never before a closing mark, and within the width in
 // display columns.
 func TestWrapChinese(t *testing.T) {
-	text := "在你确认安装计划之前，这台电脑上不会有任何改动。请安装 NVIDIA 显卡驱动（nvidia.com/drivers）后重新运行 gpuwiz。"
+	text := "在你确认安装计划之前，本机不会有任何改动。请安装 NVIDIA 显卡驱动（nvidia.com/drivers）后重新运行 gpuwiz。"
 	for _, w := range []int{10, 17, 24, 40} {
 		out := wrap(text, w)
 		if strings.ReplaceAll(out, "\n", "") != strings.ReplaceAll(text, "\n", "") && strings.ReplaceAll(strings.ReplaceAll(out, "\n", ""), " ", "") != strings.ReplaceAll(text, " ", "") {

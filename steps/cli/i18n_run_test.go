@@ -454,7 +454,7 @@ func TestBenchLinesInChinese(t *testing.T) {
 	b.Reset()
 	printBenchEvent(&b, bench.OOM{N: 8192, RetryN: 4096})
 	printBenchEvent(&b, bench.Skip{Op: "matmul", DType: "bf16", N: 4096, Reason: "not supported"})
-	mustContain(t, "oom and skip", b.String(), "规模 8192 时显存不足，改用 4096 重试… ", "  跳过 matmul bf16 4096：not supported")
+	mustContain(t, "oom and skip", b.String(), "规模 8192 时显存不足，改用 4096 重试…… ", "  跳过 matmul bf16 4096：not supported")
 }
 
 func runnerProgress(done, total int64, rate, eta float64) runner.Progress {

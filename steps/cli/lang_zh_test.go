@@ -63,7 +63,7 @@ func TestChineseHelp(t *testing.T) {
 		i18ntest.NoEnglishProse(t, what, withoutOthers(out))
 	}
 	out, _, _ := runCLI(t, "--help")
-	for _, want := range []string{"可用命令：", `运行 "gpuwiz [命令] --help" 查看某个命令的详细说明。`, "-h, --help", "显示 gpuwiz 的帮助", "--lang string", "--simulate FILE"} {
+	for _, want := range []string{"可用命令：", `运行 gpuwiz [命令] --help 查看某个命令的详细说明。`, "-h, --help", "显示 gpuwiz 的帮助", "--lang string", "--simulate FILE"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("root help has no %q:\n%s", want, out)
 		}
@@ -149,9 +149,9 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 		{[]string{"venvs", "-q"}, []string{"-q", "gpuwiz venvs --help"}},
 		{[]string{"venv"}, []string{"1", "gpuwiz venv PATH [选项]"}},
 		{[]string{"python", "install", "3.12", "3.13"}, []string{"1", "2"}},
-		{[]string{"chanels"}, []string{`"chanels"`, "gpuwiz channels"}},
-		{[]string{"chanels", "--json"}, []string{`"chanels"`, "gpuwiz channels"}},
-		{[]string{"venvs", "extra"}, []string{`"extra"`, "gpuwiz venvs --help"}},
+		{[]string{"chanels"}, []string{"“chanels”", "gpuwiz channels"}},
+		{[]string{"chanels", "--json"}, []string{"“chanels”", "gpuwiz channels"}},
+		{[]string{"venvs", "extra"}, []string{"“extra”", "gpuwiz venvs --help"}},
 		{[]string{"matrix", "--json", "--toml"}, []string{"--json", "--toml"}},
 		{[]string{"install", "--venv", "a", "--env", "b", "--dry-run"}, []string{"--venv", "--env", "gpuwiz install --help"}},
 		{[]string{"doctor", "--env", "a", "--venv", "b"}, []string{"--venv", "--env", "gpuwiz doctor --help"}},

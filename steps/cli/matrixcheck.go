@@ -101,7 +101,7 @@ func printCheck(w io.Writer, rep indexcheck.Report) {
 		if n := len(r.Pythons); n > 0 {
 			py = r.Pythons[0] + "–" + r.Pythons[n-1]
 		}
-		tw.row("  "+r.Version, r.Channel, strings.Join(r.OS, ","), py, checkWords(r))
+		tw.row("  "+r.Version, r.Channel, osNames(r.OS), py, checkWords(r))
 	}
 	if tw != nil {
 		tw.write(w)

@@ -92,7 +92,7 @@ func printMatrix(w io.Writer, m *matrix.Matrix, only string) {
 		}
 		fmt.Fprintf(w, "%s\n", fw)
 		var tw table
-		tw.row("  "+i18n.T("cli.col.version"), i18n.T("cli.col.channel"), "CUDA", "CUDNN", i18n.T("cli.col.python"), i18n.T("cli.col.os"), i18n.T("cli.col.verified"), i18n.T("cli.col.index"))
+		tw.row("  "+i18n.T("cli.col.version"), i18n.T("cli.col.channel"), "CUDA", i18n.T("cli.col.cudnn"), i18n.T("cli.col.python"), i18n.T("cli.col.os"), i18n.T("cli.col.verified"), i18n.T("cli.col.index"))
 		releases := m.Torch
 		if fw == "paddle" {
 			releases = m.Paddle
@@ -114,10 +114,10 @@ func printMatrix(w io.Writer, m *matrix.Matrix, only string) {
 				case !r.Verified || !b.Verified || len(on) == 0:
 					verified = i18n.T("cli.no")
 				case len(on) < len(osList):
-					verified = i18n.T("cli.matrix.verified_on", i18n.D{"OS": strings.Join(on, ",")})
+					verified = i18n.T("cli.matrix.verified_on", i18n.D{"OS": osNames(on)})
 				}
 				tw.row("  "+r.Version, b.Channel, dash(b.CUDA), dash(b.CUDNN),
-					r.PythonMin+"–"+r.PythonMax, strings.Join(osList, ","), verified, b.IndexURL)
+					r.PythonMin+"–"+r.PythonMax, osNames(osList), verified, b.IndexURL)
 			}
 		}
 		tw.write(w)
@@ -145,4 +145,21 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// osNames is a list of the matrix's OS ids ("linux", "windows") as the current language names them:
+// "linux,windows" in English, "Linux、Windows" in Chinese. An id the catalog does not name stays as it is.
+func osNames(ids []string) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		switch id {
+		case "linux":
+			names[i] = i18n.T("cli.os.linux")
+		case "windows":
+			names[i] = i18n.T("cli.os.windows")
+		default:
+			names[i] = id
+		}
+	}
+	return strings.Join(names, i18n.T("cli.os.sep"))
 }

@@ -46,7 +46,11 @@ func WriteText(w io.Writer, r Report) {
 		fmt.Fprintln(w, i18n.T("doctor.text.no_problems"))
 	}
 	for i, f := range r.Findings {
-		fmt.Fprintf(w, "%d. [%s] %s  (%s)\n", i+1, severityLabel(f.Severity), f.Title, f.Code)
+		if i18n.IsChinese() { // a finding's code is for --json and the logs: a Chinese report names it in words only
+			fmt.Fprintf(w, "%d. 【%s】%s\n", i+1, severityLabel(f.Severity), f.Title)
+		} else {
+			fmt.Fprintf(w, "%d. [%s] %s  (%s)\n", i+1, severityLabel(f.Severity), f.Title, f.Code)
+		}
 		for _, e := range f.Evidence {
 			fmt.Fprintf(w, "     - %s\n", e)
 		}

@@ -84,7 +84,7 @@ func TestChineseNoDriverReport(t *testing.T) {
 	if r.Available {
 		t.Skip("nvidia-smi answered on this machine")
 	}
-	contains(t, "message", r.Message, "PCI 总线上有 2 个 NVIDIA 显示设备", "NVIDIA GeForce RTX 3060 Lite Hash Rate（Ampere 架构，计算能力 8.6；PCI 10DE:2504）", "GeForce GTX 1080 Ti（Pascal 架构，计算能力 6.1", "NVML：当前驱动没有导出 nvmlInit_v2", "；", "https://www.nvidia.com/Download/index.aspx")
+	contains(t, "message", r.Message, "PCI 总线上有 2 个 NVIDIA 显示设备", "NVIDIA GeForce RTX 3060 Lite Hash Rate（Ampere 架构，算力 8.6；PCI 10DE:2504）", "GeForce GTX 1080 Ti（Pascal 架构，算力 6.1", "NVML：当前驱动没有导出 nvmlInit_v2", "；", "https://www.nvidia.com/Download/index.aspx")
 	i18ntest.NoEnglishProse(t, "message", r.Message)
 	if msg := ErrNoGPU.Error(); msg != "没有可以采样的 NVIDIA 显卡" {
 		t.Errorf("ErrNoGPU reads %q", msg)
@@ -115,8 +115,8 @@ func TestChineseSimulateFile(t *testing.T) {
 	i18ntest.NoEnglishProse(t, "missing file", err.Error())
 	for body, want := range map[string]string{
 		`{}`:                           `缺少字段 "available"`,
-		`{"available":true,"gpus":[]}`: `"gpus" 为空`,
-		`{"available":false,"os":"darwin","gpus":[]}`:                       `请写 "windows" 或 "linux"`,
+		`{"available":true,"gpus":[]}`: `gpus 为空`,
+		`{"available":false,"os":"darwin","gpus":[]}`:                       `请写 windows 或 linux`,
 		`{"available":true,"driver_version":"566.36","gpus":[{"index":0}]}`: "gpus[0] 没有名称",
 	} {
 		f := filepath.Join(dir, "bad.json")

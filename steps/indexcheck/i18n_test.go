@@ -45,7 +45,7 @@ func TestCheckBuildInChinese(t *testing.T) {
 		}
 		why := down.Reason()
 		i18ntest.NoEnglishProse(t, how, why)
-		if !strings.Contains(why, "无法查看索引") || !strings.Contains(why, ix.URL+"/whl/cu124/") || !strings.Contains(why, "torch、torchvision") {
+		if !strings.Contains(why, "无法查看安装源") || !strings.Contains(why, ix.URL+"/whl/cu124/") || !strings.Contains(why, "torch、torchvision") {
 			t.Errorf("%s: %q", how, why)
 		}
 	}

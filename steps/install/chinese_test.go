@@ -50,7 +50,7 @@ func TestChinesePlan(t *testing.T) {
 		"验证安装的 torch（cu126）",
 		"所选 CUDA 通道的官方源",
 		"pip install -r requirements.txt -c " + plan.ConstraintsFile,
-		"所有 wheel 包都下载到 " + plan.StageDir + " 之前不会卸载任何东西",
+		"所有 wheel 包都下载到 " + plan.StageDir + " 之前，不会卸载任何东西",
 		"PYTHONPATH=/opt/other",
 	} {
 		if !strings.Contains(text, want) {
@@ -77,11 +77,11 @@ func TestChinesePlan(t *testing.T) {
 	for _, want := range []string{
 		"升级 pip（低于 25.1 的版本不支持断点续传）",
 		"只从 https://example.org/paddle/links.html 下载 paddlepaddle-gpu==3.0.0 本身",
-		"从镜像源 " + paddle.Mirror + " 下载它的依赖",
+		"从镜像源 " + paddle.Mirror + " 下载依赖包",
 		"卸载 paddlepaddle",
 		"不属于任何包的 paddle/ 目录",
 		"paddlepaddle-gpu 本身的文件只从 " + paddle.IndexURL,
-		"本次安装指定的索引",
+		"本次安装指定的安装源",
 		"PIP_EXTRA_INDEX_URL=https://example.org/simple",
 		"每个框架各用一个虚拟环境更稳妥",
 	} {
@@ -163,7 +163,7 @@ func TestChineseMidInstallFailureRestores(t *testing.T) {
 	}
 	said := eventText(events)
 	t.Log("\n" + said)
-	for _, want := range []string{"正在装回原来的包", "原来的包已装回（site-packages 与快照逐个文件一致）", "卸载 torch torchvision",
+	for _, want := range []string{"正在还原原来的包", "原来的包已还原（site-packages 与快照逐个文件一致）", "卸载 torch torchvision",
 		"备份所有将被改动的包的文件"} {
 		if !strings.Contains(said, want) {
 			t.Errorf("the events lack %q", want)

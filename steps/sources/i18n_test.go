@@ -47,7 +47,7 @@ func TestProbeInChinese(t *testing.T) {
 		2: {"Python 3.12", "linux/amd64", "cp310-win_amd64"},
 		5: {"有响应"},
 		6: {closed, "拒绝了连接", "没有设置代理"},
-		7: {"依赖包索引无响应", closed},
+		7: {"依赖包的安装源无响应", closed},
 	}
 	for i, ws := range want {
 		for _, w := range ws {
@@ -65,7 +65,7 @@ func TestProbeInChinese(t *testing.T) {
 	if !res[3].Usable() || !strings.Contains(res[3].Candidate.Where(), "wheel 包 ") || !strings.Contains(res[3].Candidate.Where(), "依赖包 ") {
 		t.Errorf("good flat page: %+v, %q", res[3], res[3].Candidate.Where())
 	}
-	if !res[4].Usable() || res[4].Candidate.Name != "你输入的网址（包索引）" {
+	if !res[4].Usable() || res[4].Candidate.Name != "你输入的网址（安装源）" {
 		t.Errorf("typed index: %+v", res[4])
 	}
 	if got := Propose(res); got != 3 && got != 4 {

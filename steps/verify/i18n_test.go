@@ -29,7 +29,7 @@ func TestChineseChecksOfAGoodBuild(t *testing.T) {
 	}
 	want := map[string][]string{
 		"import":         {"导入 torch"},
-		"cuda-build":     {"torch 是 CUDA 版", "torch.version.cuda = 12.6"},
+		"cuda-build":     {"torch 是 CUDA 版", "编译时用的 CUDA 版本：12.6"},
 		"channel":        {"cu126 通道", "+cu126 标签"},
 		"cudnn":          {"cuDNN", "90100"},
 		"cuda-available": {"torch 能识别到显卡", "1 个设备"},
@@ -70,7 +70,7 @@ func TestChineseCausesAndFixes(t *testing.T) {
 		evidence bool // the evidence is gpuwiz's words, not the framework's
 		want     []string
 	}{
-		{"cpu build", pyindex.TorchStub(cpu), "cuda-build", true, []string{"装的是 CPU 版", "gpuwiz install --framework torch --channel cuXYZ", "torch.version.cuda = 无"}},
+		{"cpu build", pyindex.TorchStub(cpu), "cuda-build", true, []string{"装的是 CPU 版", "gpuwiz install --framework torch --channel cuXYZ", "编译时用的 CUDA 版本：无"}},
 		{"cpu build's label", pyindex.TorchStub(cpu), "channel", true, []string{"装上的是别的版本", "pip install -r requirements.txt -c constraints.txt", "2.6.0+cpu"}},
 		{"arch missing", pyindex.TorchStub(noArch), "arch-0", true, []string{"算力 12.0", "不支持这块显卡的架构", "gpuwiz channels"}},
 		{"wrong numbers", pyindex.TorchStub(wrong), "matmul", true, []string{"GPU 算出的结果不对", "gpuwiz verify", "上限 0.01"}},

@@ -41,9 +41,11 @@ func judge(f facts, expectChannel string) Report {
 
 	build := Check{ID: "cuda-build", Title: i18n.T("verify.check.cuda_build", i18n.D{"Framework": fw}), OK: f.CompiledWithCUDA}
 	if fw == "torch" {
-		build.Evidence = fmt.Sprintf("torch.__version__ = %s, torch.version.cuda = %s", f.Version, orNone(f.CUDA))
+		build.Evidence = i18n.T("verify.evidence.torch_build", i18n.D{"Version": f.Version, "CUDA": orNone(f.CUDA)})
+	} else if f.CompiledWithCUDA {
+		build.Evidence = i18n.T("verify.evidence.paddle_gpu", i18n.D{"CUDA": orNone(f.CUDA)})
 	} else {
-		build.Evidence = fmt.Sprintf("paddle.is_compiled_with_cuda() = %v, paddle.version.cuda() = %s", f.CompiledWithCUDA, orNone(f.CUDA))
+		build.Evidence = i18n.T("verify.evidence.paddle_cpu", i18n.D{"CUDA": orNone(f.CUDA)})
 	}
 	if !build.OK {
 		build.Cause = i18n.T("verify.cause.cpu_build")
