@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/runner"
@@ -118,22 +119,8 @@ func WriteBundle(ctx context.Context, path string, in BundleInput) error {
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".gpuwiz-bundle-*.zip")
-	if err != nil {
+	if err := atomicfile.Write(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("%s: %w", i18n.T("doctor.bundle.cannot_write", i18n.D{"Path": path}), err)
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
 	}
 	return nil
 }

@@ -86,7 +86,7 @@ func TestChineseDownloadResumeAndCheck(t *testing.T) {
 	s3.corrupt[bad] = true
 	_, err := Fetch(context.Background(), files(s3, bad), Options{Dir: t.TempDir()})
 	if !errors.Is(err, ErrHashMismatch) || !strings.Contains(err.Error(), "sha256 校验值不符：从 "+s3.Listener.Addr().String()+" 下载的 "+bad) ||
-		!strings.Contains(err.Error(), "该文件已删除，没有安装任何东西") {
+		!strings.Contains(err.Error(), "文件已删除，没有安装任何东西") {
 		t.Fatalf("the sha256 error is not in Chinese: %v", err)
 	}
 	t.Log(err)

@@ -1,6 +1,8 @@
 package fetch
 
 import (
+	"gpuwiz/steps/atomicfile"
+
 	"encoding/json"
 	"os"
 	"strings"
@@ -74,9 +76,5 @@ func (j *job) saveState() error {
 	if err != nil {
 		return err
 	}
-	tmp := j.path + StateSuffix + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, j.path+StateSuffix)
+	return atomicfile.Write(j.path+StateSuffix, b, 0o644)
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
@@ -228,7 +229,7 @@ func (e *engine) writeManifest() error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(e.manifestPath(), b, 0o644)
+	return atomicfile.Durable(e.manifestPath(), b, 0o644) // a restore after a power loss reads it
 }
 
 // linkOrCopy puts src at dst (replacing dst), as a hard link when the filesystem allows.

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
@@ -585,10 +586,10 @@ func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
 	e.site = &site
 	site.Owned = site.ownedList()
 	listing, _ := json.MarshalIndent(site, "", " ")
-	if err := os.WriteFile(strings.TrimSuffix(e.out.SnapshotFile, ".txt")+".json", listing, 0o644); err != nil {
+	if err := atomicfile.Durable(strings.TrimSuffix(e.out.SnapshotFile, ".txt")+".json", listing, 0o644); err != nil {
 		return err
 	}
-	if err := os.WriteFile(e.out.SnapshotFile, out, 0o644); err != nil {
+	if err := atomicfile.Durable(e.out.SnapshotFile, out, 0o644); err != nil {
 		return err
 	}
 	e.journalSnapshot()
@@ -879,7 +880,7 @@ func (e *engine) stageDeps(ctx context.Context, s Step) error {
 	if len(reqs) == 0 {
 		return skipped(i18n.T("install.skip.no_deps", i18n.D{"Wheel": filepath.Base(w.file)}))
 	}
-	if err := os.WriteFile(e.plan.depsFile(), []byte(strings.Join(reqs, "\n")+"\n"), 0o644); err != nil {
+	if err := atomicfile.Write(e.plan.depsFile(), []byte(strings.Join(reqs, "\n")+"\n"), 0o644); err != nil {
 		return err
 	}
 	if done, err := e.stageWithFetch(ctx, s, nil); done {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
@@ -202,39 +203,9 @@ func (w *journal) write() {
 	}
 	w.j.Updated = time.Now().UTC()
 	b, _ := json.MarshalIndent(w.j, "", " ")
-	if err := writeFileSynced(w.path, b); err != nil && w.err == nil {
+	if err := atomicfile.Durable(w.path, b, 0o644); err != nil && w.err == nil {
 		w.err = err
 	}
-}
-
-func writeFileSynced(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync() // the rename itself survives a power loss (a no-op where folders cannot be synced)
-		d.Close()
-	}
-	return nil
 }
 
 // startJournal writes the journal before the run's first change.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
@@ -74,7 +75,7 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 		}
 		b.WriteString(line + "\n")
 	}
-	if err := os.WriteFile(e.plan.LockFile, []byte(b.String()), 0o644); err != nil {
+	if err := atomicfile.Write(e.plan.LockFile, []byte(b.String()), 0o644); err != nil {
 		return err
 	}
 	b.Reset()
@@ -87,7 +88,7 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	for _, p := range e.pins {
 		b.WriteString(p + "\n")
 	}
-	if err := os.WriteFile(e.plan.ConstraintsFile, []byte(b.String()), 0o644); err != nil {
+	if err := atomicfile.Write(e.plan.ConstraintsFile, []byte(b.String()), 0o644); err != nil {
 		return err
 	}
 	e.out.LockFile, e.out.ConstraintsFile = e.plan.LockFile, e.plan.ConstraintsFile

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/urls"
@@ -60,11 +61,7 @@ func writeWheelRecord(dir string, rec wheelRecord) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, cacheFile+".tmp")
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(dir, cacheFile))
+	return atomicfile.Write(filepath.Join(dir, cacheFile), b, 0o644)
 }
 
 // hashAll hashes files on every core: a torch build is 2.5–4.5 GB.

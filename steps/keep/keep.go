@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 
+	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
@@ -256,22 +257,7 @@ func writeAtomic(venv, file, text string) error {
 	if !envroot.New(venv).Inside(file) {
 		return errors.New(i18n.T("keep.err.outside", i18n.D{"File": file, "Venv": venv}))
 	}
-	tmp := file + ".gpuwiz-tmp"
-	_ = os.Remove(tmp)
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, file)
+	return atomicfile.Write(file, []byte(text), 0o644)
 }
 
 // LockPins are the framework family's exact pins in a venv's requirements.lock ("torch==2.6.0+cu126"),

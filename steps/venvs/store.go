@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/jsonfile"
 	"gpuwiz/steps/pyenv"
@@ -190,19 +191,7 @@ func (s Store) write(list []Entry) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.Path), ".venvs-*.json")
-	if err != nil {
-		return i18n.Wrap(err, i18n.T("venvs.store.write", i18n.D{"Err": err}))
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return i18n.Wrap(err, i18n.T("venvs.store.write", i18n.D{"Err": err}))
-	}
-	if err := os.Rename(tmp.Name(), s.Path); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Durable(s.Path, append(data, '\n'), 0o644); err != nil {
 		return i18n.Wrap(err, i18n.T("venvs.store.write", i18n.D{"Err": err}))
 	}
 	return nil
