@@ -15,6 +15,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/shellquote"
+	"gpuwiz/steps/urls"
 	"gpuwiz/steps/userpath"
 )
 
@@ -154,6 +155,14 @@ func newAddCmd(env *Env) *cobra.Command {
 func printAddPreview(w io.Writer, s *app.AddSession) {
 	p := s.Preview
 	fmt.Fprintln(w, i18n.T("cli.add.keeps", i18n.D{"Build": strings.Join(p.Build, " "), "Venv": p.Venv}))
+	switch {
+	case p.IndexURL == "":
+		fmt.Fprintln(w, i18n.T("cli.add.from_pip_settings"))
+	case p.ExtraIndexURL != "":
+		fmt.Fprintln(w, i18n.T("cli.add.from_lock_mirror", i18n.D{"Index": urls.Redact(p.IndexURL), "Framework": urls.Redact(p.ExtraIndexURL)}))
+	default:
+		fmt.Fprintln(w, i18n.T("cli.add.from_index", i18n.D{"Index": urls.Redact(p.IndexURL)}))
+	}
 	if ref := p.Refusal; ref != nil {
 		fmt.Fprintln(w, i18n.T("cli.add.refused", i18n.D{"Requirement": ref.Requirement, "Needs": ref.Needs, "Installed": ref.Installed}))
 		printWayOut(w, s)

@@ -27,9 +27,12 @@ type AddOptions struct {
 	Packages     []string // requirement specifiers ("ultralytics", "opencv-python<5")
 	IndexURL     string   // where the project's packages come from ("" = the lock's mirror, else the user's pip settings)
 	FindLinks    string
-	CacheDir     string
-	LogPath      string
-	Environ      []string // nil: os.Environ()
+	// ExtraIndexURL is the framework's own index beside the lock's mirror (set by withLockSources):
+	// a package of the framework's family the project asks for is found at its channel's label.
+	ExtraIndexURL string
+	CacheDir      string
+	LogPath       string
+	Environ       []string // nil: os.Environ()
 	// VerifyMatrixN is the side of the verification matmul after the install (0: a quick one).
 	VerifyMatrixN int
 }
@@ -66,14 +69,19 @@ type AddRefusal struct {
 // AddPreview is what installing the project's requirements would do, from pip's dry run under
 // the venv's constraints.
 type AddPreview struct {
-	Venv        string       `json:"venv"`
-	Framework   string       `json:"framework"`
-	Channel     string       `json:"channel"`
-	Build       []string     `json:"build"` // the lock's framework pins the install keeps
-	Constraints string       `json:"constraints"`
-	Changes     []AddChange  `json:"changes"`
-	Troubles    []AddTrouble `json:"troubles,omitempty"`
-	Refusal     *AddRefusal  `json:"refusal,omitempty"`
+	Venv        string   `json:"venv"`
+	Framework   string   `json:"framework"`
+	Channel     string   `json:"channel"`
+	Build       []string `json:"build"` // the lock's framework pins the install keeps
+	Constraints string   `json:"constraints"`
+	// IndexURL is where the project's packages are looked for ("" for the user's own pip
+	// settings): the one given, else the mirror the venv's lock recorded, with the framework's
+	// index beside it (ExtraIndexURL).
+	IndexURL      string       `json:"index_url,omitempty"`
+	ExtraIndexURL string       `json:"extra_index_url,omitempty"`
+	Changes       []AddChange  `json:"changes"`
+	Troubles      []AddTrouble `json:"troubles,omitempty"`
+	Refusal       *AddRefusal  `json:"refusal,omitempty"`
 }
 
 // ErrNotGpuwizVenv is a venv without gpuwiz's requirements.lock: there is no build to keep.
@@ -82,10 +90,27 @@ var ErrNotGpuwizVenv error = i18n.Lazy(func() string { return i18n.T("install.ad
 // ErrAddRefused is a preview with a Refusal.
 var ErrAddRefused error = i18n.Lazy(func() string { return i18n.T("install.add.err.refused") })
 
+// withLockSources takes the sources the venv's lock recorded when none was given: the mirror the
+// build's dependencies came from for the project's packages, and the framework's index beside it.
+// Without a recorded mirror the user's own pip settings stay (where their packages usually come from).
+func (o AddOptions) withLockSources(src LockSources) AddOptions {
+	if o.IndexURL != "" || o.FindLinks != "" || src.Mirror == "" {
+		return o
+	}
+	o.IndexURL = src.Mirror
+	if src.IndexURL != "" && src.IndexURL != src.Mirror {
+		o.ExtraIndexURL = src.IndexURL
+	}
+	return o
+}
+
 func (o AddOptions) sources() []string {
 	var out []string
 	if o.IndexURL != "" {
 		out = append(out, "--index-url", o.IndexURL)
+	}
+	if o.ExtraIndexURL != "" {
+		out = append(out, "--extra-index-url", o.ExtraIndexURL)
 	}
 	if o.FindLinks != "" {
 		out = append(out, "--find-links", o.FindLinks)
@@ -135,6 +160,8 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 	}
 	src := ReadLockSources(root)
 	p.Framework, p.Channel = src.Framework, src.Channel
+	o = o.withLockSources(src)
+	p.IndexURL, p.ExtraIndexURL = o.IndexURL, o.ExtraIndexURL
 	p.Build = keep.LockPins(lock)
 	if len(p.Build) == 0 {
 		return p, ErrNotGpuwizVenv
@@ -306,6 +333,7 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 		cache = DefaultCacheDir()
 	}
 	src := ReadLockSources(root)
+	o = o.withLockSources(src)
 	p := Plan{
 		Uninstall: []string{}, Install: []string{}, Commands: [][]string{}, Notes: []string{}, Warnings: []string{},
 		Venv: root, Target: Target{Framework: prev.Framework, Channel: prev.Channel, FrameworkVersion: src.Version},

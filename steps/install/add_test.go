@@ -197,3 +197,40 @@ func TestAddRefusesASuiteThatNeedsAnotherPaddle(t *testing.T) {
 		t.Fatalf("a venv without gpuwiz's lock: %v", err)
 	}
 }
+
+// A venv whose build came with a mirror for its dependencies (the lock records "# mirror:") takes
+// the project's packages from that mirror when no source is given, with the framework's index beside
+// it, not from the user's default index (here none is reachable).
+func TestAddUsesTheMirrorTheLockRecorded(t *testing.T) {
+	ix := projectIndex(t)
+	v := userVenv(t)
+	io := options(t, v, torchTarget(ix, "cu126"), t.TempDir())
+	io.Target.Mirror = ix.ChannelURL("pypi")
+	_, out, _ := install(t, context.Background(), io, nil)
+	if !out.OK() {
+		t.Fatalf("install: %+v", out)
+	}
+	if src := ReadLockSources(v.Root); src.Mirror != ix.ChannelURL("pypi") {
+		t.Fatalf("the lock records mirror %q", src.Mirror)
+	}
+	o := addOptions(t, v, ix)
+	o.IndexURL = "" // no source given: the user's pip settings name none, and pypi.org is not reachable here
+	o.Environ = append(o.Environ, "PIP_RETRIES=0", "PIP_TIMEOUT=3")
+	o.Packages = []string{"projx"}
+	prev, err := PreviewAdd(context.Background(), runner.New(nil), o)
+	if err != nil {
+		t.Fatalf("preview: %v", err)
+	}
+	if prev.IndexURL != ix.ChannelURL("pypi") || prev.ExtraIndexURL != ix.ChannelURL("cu126") {
+		t.Errorf("the preview names index %q, extra %q", prev.IndexURL, prev.ExtraIndexURL)
+	}
+	if got := runAdd(t, o, prev); !got.OK() {
+		t.Fatalf("add: %+v", got)
+	}
+	if got := importVersion(t, v, "torch"); got != "2.6.0+cu126" {
+		t.Errorf("torch after add: %s", got)
+	}
+	if _, err := userPip(t, v, "show", "projx"); err != nil {
+		t.Error("projx is not installed")
+	}
+}
