@@ -5,7 +5,6 @@ import (
 	"errors"
 	"runtime"
 	"strings"
-	"time"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
@@ -28,9 +27,6 @@ type stepsBackend struct {
 
 // NewStepsBackend builds the real backend over the run's environment (--matrix, --sources, --simulate).
 func NewStepsBackend(env *app.Env) Backend { return &stepsBackend{env: env, run: runner.New(nil)} }
-
-// benchSampleEvery is the live charts' sampling period (4 Hz).
-const benchSampleEvery = 250 * time.Millisecond
 
 func (b *stepsBackend) Probe(ctx context.Context) (gpu.Report, error) { return b.env.GPUReport(ctx) }
 
@@ -163,20 +159,10 @@ func activationFor(venv, goos string) Activation {
 }
 
 func (b *stepsBackend) Bench(ctx context.Context, venv string, gpuIndex int) (BenchFeed, string, error) {
-	python := pyenv.Venv{Root: venv}.Python()
-	fw, err := bench.DetectFramework(ctx, b.run, python)
+	run, err := b.env.StartBench(ctx, app.BenchRequest{Python: pyenv.Venv{Root: venv}.Python(),
+		Options: bench.Options{Quick: true, GPU: gpuIndex}, SimulatedReadings: true})
 	if err != nil {
 		return BenchFeed{}, "", err
 	}
-	events := make(chan bench.Event, 64)
-	feed := BenchFeed{Events: events}
-	sampleCtx, stopSampling := context.WithCancel(ctx)
-	if p, err := b.env.GPUProber(); err == nil {
-		feed.Samples = gpu.Watch(sampleCtx, p, benchSampleEvery)
-	}
-	go func() {
-		defer stopSampling() // the sampler's channel closes with the benchmark
-		_, _ = bench.Run(ctx, b.run, python, fw, bench.Options{Quick: true, GPU: gpuIndex}, events)
-	}()
-	return feed, fw, nil
+	return BenchFeed{Events: run.Events, Samples: run.Samples}, run.Framework, nil
 }

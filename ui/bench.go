@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
@@ -220,7 +221,7 @@ func (m *BenchModel) addSamples(samples []gpu.Sample) {
 		}
 		at := s.Time.Sub(m.first).Seconds()
 		if s.Time.IsZero() || m.first.IsZero() { // a reading without a time: the sampler's period
-			at = float64(m.readings) * benchSampleEvery.Seconds()
+			at = float64(m.readings) * app.BenchSampleEvery.Seconds()
 		}
 		m.readings++
 		for i, c := range m.charts {

@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/i18n"
 )
@@ -60,7 +61,8 @@ func TestBenchTUILeavingMidRunIsNoCrash(t *testing.T) {
 		t.Cleanup(func() { i18n.Set(i18n.English) })
 		runs := &benchRuns{}
 		ctx, cancel := context.WithCancel(context.Background())
-		feed, _, err := runs.start(ctx, nil, python, "torch", bench.Options{Quick: true, Timeout: time.Minute})
+		env := &app.Env{G: &app.Globals{SimulateFile: filepath.Join("..", "ui", "testdata", "e2e", "rig-rtx3060.json")}} // no live readings
+		feed, _, err := runs.start(ctx, env, app.BenchRequest{Python: python, Framework: "torch", Options: bench.Options{Quick: true, Timeout: time.Minute}})
 		if err != nil {
 			t.Fatal(err)
 		}

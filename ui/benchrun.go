@@ -11,9 +11,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/runner"
 )
 
 // RunBench shows the live benchmark screen alone (`gpuwiz bench --tui`): the wizard's benchmark
@@ -29,13 +27,9 @@ func RunBench(ctx context.Context, env *app.Env, python, framework string, opts 
 	configureLipgloss(env.G.NoColor)
 	c := NewCommon(ctx, *env.G, nil)
 	c.Simulated = false // the benchmark is real even with --simulate: it only has no live readings
-	var prober gpu.Prober
-	if p, err := env.GPUProber(); err == nil && env.G.SimulateFile == "" {
-		prober = p
-	}
 	runs := &benchRuns{}
 	start := func(ctx context.Context) (BenchFeed, string, error) {
-		return runs.start(ctx, prober, python, framework, opts)
+		return runs.start(ctx, env, app.BenchRequest{Python: python, Framework: framework, Options: opts})
 	}
 	m := newBenchRoot(c, func() screen { return newBenchScreen(c, opts.GPU, start) })
 	_, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithAltScreen()).Run()
@@ -74,25 +68,22 @@ type benchRuns struct {
 	last   bench.Summary
 }
 
-func (r *benchRuns) start(ctx context.Context, prober gpu.Prober, python, framework string, opts bench.Options) (BenchFeed, string, error) {
+func (r *benchRuns) start(ctx context.Context, env *app.Env, req app.BenchRequest) (BenchFeed, string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return BenchFeed{}, "", context.Canceled
 	}
+	run, err := env.StartBench(ctx, req)
+	if err != nil {
+		return BenchFeed{}, "", err
+	}
 	r.n++
 	n := r.n
-	events := make(chan bench.Event, 64)
-	feed := BenchFeed{Events: events}
-	sampleCtx, stopSampling := context.WithCancel(ctx)
-	if prober != nil {
-		feed.Samples = gpu.Watch(sampleCtx, prober, benchSampleEvery)
-	}
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		defer stopSampling() // the sampler's channel closes with the benchmark
-		s, err := bench.Run(ctx, runner.New(nil), python, framework, opts, events)
+		s, err := run.Wait()
 		switch {
 		case errors.Is(err, context.Canceled) && !s.OK:
 			// The user left the screen (q, ctrl+c) while it ran: the killed Python is not a crash.
@@ -106,7 +97,7 @@ func (r *benchRuns) start(ctx context.Context, prober gpu.Prober, python, framew
 			r.lastN, r.last = n, s
 		}
 	}()
-	return feed, framework, nil
+	return BenchFeed{Events: run.Events, Samples: run.Samples}, run.Framework, nil
 }
 
 func (r *benchRuns) wait() (bench.Summary, bool) {

@@ -13,15 +13,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
-
-// benchSampleEvery is the sampler's period during a benchmark (≥ 4 Hz, as the live screen draws it).
-const benchSampleEvery = 250 * time.Millisecond
 
 // BenchJSON is `gpuwiz bench --json`: the summary plus what the sampler saw while it ran.
 type BenchJSON struct {
@@ -89,53 +86,38 @@ func newBenchCommand(env *Env) *cobra.Command {
 
 func runBench(ctx context.Context, env *Env, out io.Writer, python, framework string, opts bench.Options, asJSON bool) error {
 	started := time.Now()
-	r := runner.New(nil)
-	if framework == "" {
-		fw, err := bench.DetectFramework(ctx, r, python)
-		if err != nil {
-			if ctx.Err() != nil {
-				return Exitf(ExitInterrupted, "%s", i18n.T("cli.bench.interrupted"))
-			}
-			return Exitf(ExitFailure, "%s", i18n.T("cli.bench.failed", i18n.D{"Err": err}))
+	run, err := env.StartBench(ctx, app.BenchRequest{Python: python, Framework: framework, Options: opts})
+	if err != nil {
+		if ctx.Err() != nil {
+			return Exitf(ExitInterrupted, "%s", i18n.T("cli.bench.interrupted"))
 		}
-		framework = fw
+		return Exitf(ExitFailure, "%s", i18n.T("cli.bench.failed", i18n.D{"Err": err}))
 	}
-
 	watch := bench.NewWatch()
-	sampleCtx, stopSampling := context.WithCancel(ctx)
-	samplerDone := make(chan struct{})
-	p, sampler := benchProber(env)
-	if p != nil {
-		go func() {
-			defer close(samplerDone)
-			for samples := range gpu.Watch(sampleCtx, p, benchSampleEvery) {
-				watch.Add(samples)
-			}
-		}()
-	} else {
-		close(samplerDone)
-	}
-
-	events := make(chan bench.Event, 64)
-	printed := make(chan struct{})
+	sampled := make(chan struct{})
 	go func() {
-		defer close(printed)
-		for e := range events {
-			if !asJSON {
-				printBenchEvent(out, e)
-			}
+		defer close(sampled)
+		if run.Samples == nil {
+			return // no sampler: nothing to read
+		}
+		for samples := range run.Samples {
+			watch.Add(samples)
 		}
 	}()
-	s, err := bench.Run(ctx, r, python, framework, opts, events)
-	<-printed
-	stopSampling()
-	<-samplerDone
+	for e := range run.Events {
+		if !asJSON {
+			printBenchEvent(out, e)
+		}
+	}
+	s, err := run.Wait()
+	<-sampled
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return Exitf(ExitInterrupted, "%s", i18n.T("cli.bench.interrupted"))
 	}
 	if err != nil {
 		return Exitf(ExitFailure, "%s", i18n.T("cli.bench.failed", i18n.D{"Err": err}))
 	}
+	sampler := benchSampler(run.Sampler)
 	if asJSON {
 		doc := BenchJSON{Summary: s, Sampler: sampler.in(i18n.English), GPUReadings: watch.Readings(s.PID),
 			WallSeconds: time.Since(started).Seconds(), PythonPath: python}
@@ -162,46 +144,21 @@ func benchExit(s bench.Summary) error {
 	}
 }
 
-// benchSampler names the sampler of a run, or says why there was none.
-type benchSampler struct {
-	backend   string // the GPU probe's backend when there is a sampler
-	simulated bool   // --simulate: no live readings
-	noDriver  string // the probe's message when no driver answered
-	err       error  // the probe failed
-}
+// benchSampler words the session's sampler of a run, or why there was none.
+type benchSampler app.BenchSampler
 
 // in is the sampler's name, or why there was none, in language l. --json's "sampler" is always the
 // English ("gpu probe (nvml)", "none (...)"), so a script reads the same in every language.
 func (s benchSampler) in(l i18n.Lang) string {
 	switch {
-	case s.simulated:
+	case s.Simulated:
 		return i18n.In(l, "cli.bench.sampler.simulated")
-	case s.err != nil:
-		return i18n.In(l, "cli.bench.sampler.error", i18n.D{"Err": s.err})
-	case s.backend == "":
-		return i18n.In(l, "cli.bench.sampler.no_driver", i18n.D{"Message": s.noDriver})
+	case s.Err != nil:
+		return i18n.In(l, "cli.bench.sampler.error", i18n.D{"Err": s.Err})
+	case s.Backend == "":
+		return i18n.In(l, "cli.bench.sampler.no_driver", i18n.D{"Message": s.NoDriver})
 	}
-	return "gpu probe (" + s.backend + ")" //i18n:raw the sampler's name, as --json has it
-}
-
-// benchProber is the GPU sampler used during the run; nil (with the reason) when there is none.
-// The live readings come from the GPU probe's Prober; --simulate has no live readings.
-func benchProber(env *Env) (gpu.Prober, benchSampler) {
-	if env.G.SimulateFile != "" {
-		return nil, benchSampler{simulated: true}
-	}
-	p, err := env.GPUProber()
-	if err != nil {
-		return nil, benchSampler{err: err}
-	}
-	r, err := env.GPUReport(context.Background())
-	switch {
-	case err != nil:
-		return nil, benchSampler{err: err}
-	case !r.Available:
-		return nil, benchSampler{noDriver: r.Message}
-	}
-	return p, benchSampler{backend: r.Backend}
+	return "gpu probe (" + s.Backend + ")" //i18n:raw the sampler's name, as --json has it
 }
 
 func printBenchEvent(w io.Writer, e bench.Event) {
