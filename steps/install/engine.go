@@ -406,7 +406,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		// The lock step's pip freeze reads the venv as the install left it, which the check does not
 		// change: it runs beside the check instead of after it.
 		if l := e.stepAfter(StepVerify); l != nil && l.ID == StepLock {
-			e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.capture(ctx, l.ID, l.Argv) })
+			e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.freezeLock(ctx, l.ID, l.Argv) })
 		}
 		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
 		if err != nil {
@@ -558,7 +558,7 @@ func (e *engine) capture(ctx context.Context, name string, argv []string) ([]byt
 }
 
 func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
-	out, err := e.capture(ctx, s.ID, s.Argv)
+	out, err := e.freezeAll(ctx, s.ID, s.Argv)
 	if err != nil {
 		return err
 	}

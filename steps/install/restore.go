@@ -62,7 +62,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 		return nil, errors.New(i18n.T("install.err.no_backup"))
 	}
 	want := freezeSet(e.snapshot)
-	now, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
+	now, err := e.freezeAll(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 			}
 		}
 	}
-	after, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
+	after, err := e.freezeAll(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
 	if err != nil {
 		return nil, err
 	}
