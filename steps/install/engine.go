@@ -21,6 +21,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -427,11 +428,19 @@ func (e *engine) pip(ctx context.Context, s Step, argv []string) error {
 		note := networkNote(res.Tail)
 		if note != "" {
 			note += proxyNote(e.plan.env)
-			return indexUnreachable{fmt.Errorf("%s: %w%s%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail), note)}
+			return indexUnreachable{fmt.Errorf("%s: %w%s%s", pipWords(argv), res.Err, tailNote(res.Tail), note)}
 		}
-		return fmt.Errorf("%s: %w%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail))
+		return fmt.Errorf("%s: %w%s", pipWords(argv), res.Err, tailNote(res.Tail))
 	}
 	return nil
+}
+
+// pipWords is "pip SUB" for a pip command line (what an error names), its argv otherwise.
+func pipWords(argv []string) string {
+	if i := pipcmd.SubIndex(argv); i > 0 {
+		return "pip " + argv[i]
+	}
+	return runner.QuoteArgv(argv)
 }
 
 func tailNote(tail []string) string {
@@ -901,7 +910,7 @@ func (e *engine) installArgv(argv []string) []string {
 // afterPipUpgrade switches later steps to raw progress when the upgraded pip has it.
 func (e *engine) afterPipUpgrade(ctx context.Context) {
 	out, err := e.capture(ctx, "pip --version", //i18n:raw the step's label in the log
-		[]string{e.py, "-m", "pip", "--version"})
+		e.plan.pip.Argv("--version"))
 	if err != nil {
 		return
 	}

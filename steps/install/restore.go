@@ -80,7 +80,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	if len(remove) > 0 {
 		// A dist a failed pip left without its RECORD refuses to uninstall: its files are removed
 		// below from the staged wheel's file list either way.
-		_, _ = e.capture(ctx, "restore: uninstall", append([]string{e.py, "-m", "pip", "uninstall", "-y", "--no-input", "--disable-pip-version-check"}, remove...))
+		_, _ = e.capture(ctx, "restore: uninstall", e.plan.pip.Argv(append([]string{"uninstall", "-y", "--no-input", "--disable-pip-version-check"}, remove...)...))
 	}
 	e.removeHalfInstalled(remove, backedUp, want)
 	for _, d := range e.manifest.Dists {
@@ -124,7 +124,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 }
 
 func (e *engine) freezeArgv() []string {
-	return []string{e.py, "-m", "pip", "freeze", "--all", "--no-input", "--disable-pip-version-check"}
+	return e.plan.pip.Argv("freeze", "--all", "--no-input", "--disable-pip-version-check")
 }
 
 // removeHalfInstalled deletes, for every dist the restore touches, the files its staged wheels

@@ -99,11 +99,11 @@ var validProject = regexp.MustCompile(`(?i)^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-
 
 func frozen(facts PathFacts) ([]frozenReq, error) {
 	if facts.EnvOverride {
-		return nil, notExact("_PIP_USE_IMPORTLIB_METADATA is set")
+		return nil, notExact("_PIP_USE_IMPORTLIB_METADATA is set") //i18n:raw why the Go reader left the freeze to pip, in the log
 	}
 	if !facts.Importlib {
 		// pip's pkg_resources backend (Python before 3.11) spells names and versions its own way.
-		return nil, notExact("pip reads this Python's dists with pkg_resources")
+		return nil, notExact("pip reads this Python's dists with pkg_resources") //i18n:raw why the Go reader left the freeze to pip, in the log
 	}
 	seen := map[string]bool{}
 	var out []frozenReq
@@ -114,7 +114,7 @@ func frozen(facts PathFacts) ([]frozenReq, error) {
 		}
 		if !st.IsDir() {
 			if isZip(loc) {
-				return nil, notExact("%s is a zip on sys.path", loc)
+				return nil, notExact("%s is a zip on sys.path", loc) //i18n:raw why the Go reader left the freeze to pip, in the log
 			}
 			continue
 		}
@@ -127,16 +127,16 @@ func frozen(facts PathFacts) ([]frozenReq, error) {
 			low := strings.ToLower(name)
 			switch {
 			case strings.HasSuffix(low, ".egg-info"), strings.HasSuffix(low, ".egg"), strings.HasSuffix(low, ".egg-link"):
-				return nil, notExact("%s: egg metadata", filepath.Join(loc, name))
+				return nil, notExact("%s: egg metadata", filepath.Join(loc, name)) //i18n:raw why the Go reader left the freeze to pip, in the log
 			case !strings.HasSuffix(low, ".dist-info"):
 				continue
 			}
 			if !strings.HasSuffix(name, ".dist-info") || !en.IsDir() {
-				return nil, notExact("%s: unusual dist-info", filepath.Join(loc, name))
+				return nil, notExact("%s: unusual dist-info", filepath.Join(loc, name)) //i18n:raw why the Go reader left the freeze to pip, in the log
 			}
 			dir := filepath.Join(loc, name)
 			if !validProject.MatchString(pep.Normalize(strings.SplitN(strings.TrimSuffix(name, ".dist-info"), "-", 2)[0])) {
-				return nil, notExact("%s: a name pip ignores", dir)
+				return nil, notExact("%s: a name pip ignores", dir) //i18n:raw why the Go reader left the freeze to pip, in the log
 			}
 			if _, err := os.Lstat(filepath.Join(dir, "direct_url.json")); err == nil {
 				return nil, notExact("%s: direct_url.json", dir) // a URL or editable form: pip's own words
@@ -147,7 +147,7 @@ func frozen(facts PathFacts) ([]frozenReq, error) {
 			}
 			c := pep.Normalize(raw)
 			if seen[c] {
-				return nil, notExact("two dists named %s", c)
+				return nil, notExact("two dists named %s", c) //i18n:raw why the Go reader left the freeze to pip, in the log
 			}
 			seen[c] = true
 			out = append(out, frozenReq{name: raw, canonical: c, line: raw + "==" + version})
@@ -197,13 +197,13 @@ func metadataNameVersion(path string) (name, version string, err error) {
 		}
 		if line[0] == ' ' || line[0] == '\t' {
 			if last == "name" || last == "version" {
-				return "", "", errors.New("a folded Name or Version")
+				return "", "", errors.New("a folded Name or Version") //i18n:raw why the Go reader left the freeze to pip, in the log
 			}
 			continue
 		}
 		k, v, ok := strings.Cut(line, ":")
 		if !ok {
-			return "", "", errors.New("a header line without a colon")
+			return "", "", errors.New("a header line without a colon") //i18n:raw why the Go reader left the freeze to pip, in the log
 		}
 		last = strings.ToLower(k)
 		if last != "name" && last != "version" {
@@ -218,7 +218,7 @@ func metadataNameVersion(path string) (name, version string, err error) {
 		return "", "", fmt.Errorf("Name %q", name)
 	}
 	if !normalVersion.MatchString(version) {
-		return "", "", fmt.Errorf("Version %q is not in its normal form", version)
+		return "", "", fmt.Errorf("Version %q is not in its normal form", version) //i18n:raw why the Go reader left the freeze to pip, in the log
 	}
 	return name, version, nil
 }
