@@ -346,7 +346,7 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 func (e *engine) step(ctx context.Context, s Step) error {
 	switch s.ID {
 	case StepVenv:
-		return pyenv.Create(ctx, e.r, e.plan.python, e.plan.Venv)
+		return CreateVenv(ctx, e.r, e.plan.python, e.plan.Venv, e.plan.userEnv, UnpackedDir(filepath.Dir(e.plan.StageDir)))
 	case StepPipUpgrade:
 		res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: s.Argv, Env: e.plan.userEnv})
 		if why := unreachableIndex(res.Tail); why != "" {
