@@ -42,7 +42,7 @@ const (
 	StepInstall     = "install"
 	StepVerify      = "verify"
 	StepLock        = "lock"
-	pipUpgradeBelow = "25.1"
+	pipUpgradeBelow = reportFrom // the first pip whose dry run reports what it would install
 	rawProgressFrom = "24.1"
 )
 
@@ -196,13 +196,12 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 		pyVersion = opts.newPythonVersion
 	}
 	cached, cachedFiles, cachedSize, cachedFrom := cachedBuild(p.StageDir, p.pins, pyVersion, goos)
-	// A newer pip is for continuing downloads; with the whole build in the cache there is nothing to
-	// download, and a repair with no network would only wait for the index.
-	if !opts.NoPipUpgrade && !cached && p.pip.Own == "" && pipOlderThan(installed.PipVersion, pipUpgradeBelow) {
-		args := []string{"--upgrade", "pip", "--retries", "1", "--timeout", "30", "--progress-bar", "off"}
-		if mirror != "" {
-			args = append(args, "--index-url", mirror)
-		}
+	// gpuwiz downloads and installs the build itself; the venv's pip still resolves (a dry run with a
+	// report, pip 22.2 and later). Only a pip too old for that is upgraded, and only from the mirror
+	// the user chose: never from pypi.org unasked (a network that drops packets to it waits a minute
+	// for nothing). Never in an environment without pip of its own, nor with the build in the cache.
+	if !opts.NoPipUpgrade && !cached && p.pip.Own == "" && mirror != "" && pipOlderThan(installed.PipVersion, pipUpgradeBelow) {
+		args := []string{"--upgrade", "pip", "--retries", "1", "--timeout", "30", "--progress-bar", "off", "--index-url", mirror}
 		p.add(Step{ID: StepPipUpgrade, Title: i18n.T("install.step.pip_upgrade", i18n.D{"Version": pipUpgradeBelow}), Kind: KindPip, Argv: pip("install", args...), BestEffort: true})
 	}
 	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Argv: pip("freeze", "--all")})
