@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/testkit/pyindex"
@@ -111,7 +112,7 @@ func TestSnapshotReadInGoEqualsPipFreeze(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "log")
 			lf, _ := os.Create(log)
 			defer lf.Close()
-			e := &engine{r: runner.New(lf), py: v.Python(), plan: Plan{env: pyindex.PipEnv(t)}}
+			e := &engine{r: runner.New(lf), py: v.Python(), plan: Plan{env: pyindex.PipEnv(t), pip: pipcmd.Pip{Python: v.Python()}}}
 			got, err := e.freezeAll(ctx, "snapshot", e.freezeArgv())
 			if err != nil || string(got) != freeze(t, v) {
 				t.Fatalf("engine's snapshot (%v):\n%s\nwant pip's:\n%s", err, got, freeze(t, v))
