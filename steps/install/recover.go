@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -42,9 +43,14 @@ func Recover(ctx context.Context, r runner.Runner, venv string, events chan<- Ev
 		py = v.Python()
 	}
 	stateDir := filepath.Join(venv, ".gpuwiz")
+	// The restore's freezes and uninstall run the venv's pip, or gpuwiz's own where it has none.
+	pip := pipcmd.Pip{Python: py}
+	if p, err := pipcmd.For(ctx, r, py, os.Environ(), UnpackedDir(filepath.Dir(j.StageDir))); err == nil {
+		pip = p
+	}
 	e := &engine{r: r, events: events, py: py, pins: j.Install, backupDir: j.Backup,
 		plan: Plan{Venv: venv, StateDir: stateDir, StageDir: j.StageDir, venv: v, leftovers: j.Leftovers,
-			families: j.Families, pins: j.Install, env: frameworkEnv(os.Environ(), j.IndexURL)}}
+			families: j.Families, pins: j.Install, env: pip.Env(frameworkEnv(os.Environ(), j.IndexURL)), pip: pip}}
 	e.jn = &journal{j: *j, path: JournalPath(venv)}
 	e.out.SnapshotFile = j.Snapshot
 	e.emit(Event{StepID: "restore", State: StateRunning, Message: i18n.T("faults.recover.start", i18n.D{"Summary": Interrupted{Journal: *j}.Summary()})})
