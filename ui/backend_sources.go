@@ -7,6 +7,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/sources"
 )
@@ -42,7 +43,7 @@ func (b *stepsBackend) Sources(ctx context.Context, req SourcesRequest) (Sources
 	} else {
 		cands = list.For(req.Candidate.Framework, req.Candidate.Channel, req.Candidate.IndexURL)
 	}
-	opts := sources.Options{PipProxy: sources.ReadPipProxy(ctx, b.run, python)}
+	opts := sources.Options{PipProxy: sources.ReadPipProxy(ctx, b.run, python, install.UnpackedDir(install.DefaultCacheDir()))}
 	results := sources.Probe(ctx, cands, build, opts)
 	return sourcesReportOf(build, results), nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -63,7 +64,7 @@ func newVenvCmd(env *Env) *cobra.Command {
 				}
 				rep.BasePython = base.Path
 				rep.Warnings = append(rep.Warnings, base.Warnings...)
-				if err := pyenv.Create(cmd.Context(), runner.New(io.Discard), base.Path, root); err != nil {
+				if err := install.CreateVenv(cmd.Context(), runner.New(io.Discard), base.Path, root, nil, install.UnpackedDir(install.DefaultCacheDir())); err != nil {
 					return Exitf(ExitFailure, "%v", err)
 				}
 				rep.Created = true

@@ -84,7 +84,7 @@ func WriteBundle(ctx context.Context, path string, in BundleInput) error {
 			env = in.Env.Environ()
 		}
 		//i18n:raw the command, as the log names it
-		out, res := capture(ctx, in.Runner, runner.Cmd{Name: "pip freeze", Argv: pipArgv(in.Report.Python.Path, "freeze", "--all"), Env: env})
+		out, res := capture(ctx, in.Runner, runner.Cmd{Name: "pip freeze", Argv: probePipArgv(ctx, in.Runner, in.Report.Python.Path, env, "freeze", "--all"), Env: env})
 		if !res.OK() {
 			out += fmt.Sprintf("\n# pip freeze failed: %v\n# %s\n", res.Err, strings.Join(res.Tail, "\n# ")) //i18n:raw a comment in pip-freeze.txt of a bug-report bundle, for support
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"gpuwiz/steps/install"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/runner"
 )
 
@@ -29,4 +31,15 @@ func capture(ctx context.Context, r runner.Runner, c runner.Cmd) (string, runner
 // pipArgv runs pip as a module of python, so it is that Python's pip whatever PATH says.
 func pipArgv(python string, args ...string) []string {
 	return append([]string{python, "-m", "pip", "--disable-pip-version-check", "--no-input"}, args...)
+}
+
+// probePipArgv is pipArgv for a probe that reads the environment: run by the environment's own pip
+// when it has one, else by gpuwiz's own pip against its interpreter (pipcmd.For), so an environment
+// without pip is still read.
+func probePipArgv(ctx context.Context, r runner.Runner, python string, env []string, args ...string) []string {
+	p, err := pipcmd.For(ctx, r, python, env, install.UnpackedDir(install.DefaultCacheDir()))
+	if err != nil {
+		return pipArgv(python, args...)
+	}
+	return p.Argv(append([]string{"--disable-pip-version-check", "--no-input"}, args...)...)
 }

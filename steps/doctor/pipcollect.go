@@ -25,7 +25,7 @@ func collectIndexSettings(ctx context.Context, d Deps, python, venv string) []In
 	}
 	// pip's own view catches locations this list does not know (and honours PIP_CONFIG_FILE=os.devnull).
 	//i18n:raw the command, as the log names it
-	if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip config list", Argv: pipArgv(python, "config", "list"), Env: d.Env.Environ()}); res.OK() {
+	if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip config list", Argv: probePipArgv(ctx, d.Runner, python, d.Env.Environ(), "config", "list"), Env: d.Env.Environ()}); res.OK() {
 		lists = append(lists, indexSettingsInPipConfigList(out))
 	}
 	return mergeIndexSettings(lists...)
@@ -61,7 +61,7 @@ func collectPaths(ctx context.Context, d Deps, python, venv string) []LabeledPat
 	ps := []LabeledPath{{"venv", venv}, {"python", python}, {"TEMP", getenv(d.Env, "TEMP")}, {"TMP", getenv(d.Env, "TMP")}}
 	if c := getenv(d.Env, "PIP_CACHE_DIR"); c != "" {
 		ps = append(ps, LabeledPath{"PIP_CACHE_DIR", c})
-	} else if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip cache dir", Argv: pipArgv(python, "cache", "dir"), Env: d.Env.Environ()}); res.OK() { //i18n:raw the command, as the log names it
+	} else if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip cache dir", Argv: probePipArgv(ctx, d.Runner, python, d.Env.Environ(), "cache", "dir"), Env: d.Env.Environ()}); res.OK() { //i18n:raw the command, as the log names it
 		ps = append(ps, LabeledPath{i18n.T("doctor.paths.pip_cache"), strings.TrimSpace(out)})
 	}
 	return ps

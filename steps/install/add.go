@@ -15,6 +15,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -191,10 +192,13 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 	report := filepath.Join(root, ".gpuwiz", "add-report.json")
 	os.MkdirAll(filepath.Dir(report), 0o755)
 	defer os.Remove(report)
-	argv := append([]string{o.Venv.Python(), "-m", "pip", "install", "--dry-run", "--report", report, "-c", p.Constraints}, o.sources()...)
-	argv = append(argv, o.wanted()...)
+	pip, err := o.pip(ctx, r)
+	if err != nil {
+		return p, err
+	}
+	argv := pip.Argv(append(append([]string{"install", "--dry-run", "--report", report, "-c", p.Constraints}, o.sources()...), o.wanted()...)...)
 	var out bytes.Buffer
-	res := r.Run(ctx, runner.Cmd{Name: "pip install --dry-run", Argv: argv, Env: o.addEnv(), Stdout: &out}, nil) //i18n:raw the step's label in the log
+	res := r.Run(ctx, runner.Cmd{Name: "pip install --dry-run", Argv: argv, Env: pip.Env(o.addEnv()), Stdout: &out}, nil) //i18n:raw the step's label in the log
 	if res.Err != nil {
 		lines := append(strings.Split(out.String(), "\n"), res.Tail...)
 		if ref := conflictRefusal(lines, p.Build, have); ref != nil {
@@ -311,6 +315,19 @@ func shortHash(s string) string {
 	return hex.EncodeToString(h[:4])
 }
 
+// pip is the pip that runs against the venv (pipcmd.For): its own, else gpuwiz's.
+func (o AddOptions) pip(ctx context.Context, r runner.Runner) (pipcmd.Pip, error) {
+	cache := o.CacheDir
+	if cache == "" {
+		cache = DefaultCacheDir()
+	}
+	pip, err := pipcmd.For(ctx, r, o.Venv.Python(), o.addEnv(), UnpackedDir(cache))
+	if err != nil {
+		return pip, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": o.Venv.Root, "Err": err}))
+	}
+	return pip, nil
+}
+
 func major(v string) string { m, _, _ := strings.Cut(v, "."); return m }
 
 // PrepareAdd turns a preview without a refusal into a plan for the install engine: snapshot, the
@@ -326,8 +343,14 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 	if err != nil {
 		return Plan{}, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": root, "Err": err}))
 	}
-	userEnv := o.addEnv()
-	py := o.Venv.Python()
+	runPip, err := o.pip(ctx, r)
+	if err != nil {
+		return Plan{}, err
+	}
+	if runPip.Own != "" {
+		installed.PipVersion = runPip.OwnVersion
+	}
+	userEnv := runPip.Env(o.addEnv())
 	cache := o.CacheDir
 	if cache == "" {
 		cache = DefaultCacheDir()
@@ -345,7 +368,7 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 		LogPath:         o.LogPath,
 		PipVersion:      installed.PipVersion,
 		venv:            o.Venv, verifyN: o.VerifyMatrixN, userEnv: userEnv, env: userEnv,
-		pins: prev.Build,
+		pins: prev.Build, pip: runPip,
 	}
 	if p.verifyN == 0 {
 		p.verifyN = 256
@@ -357,7 +380,7 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 	}
 	progress := progressFlag(installed.PipVersion)
 	pip := func(sub string, args ...string) []string {
-		return append([]string{py, "-m", "pip", sub, "--no-input", "--disable-pip-version-check"}, args...)
+		return p.pip.Argv(append([]string{sub, "--no-input", "--disable-pip-version-check"}, args...)...)
 	}
 	want := append([]string{"-c", prev.Constraints}, o.wanted()...)
 	// pip download resolves without the venv (it would look for the installed build on the

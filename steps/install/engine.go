@@ -22,6 +22,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -355,7 +356,7 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 func (e *engine) step(ctx context.Context, s Step) error {
 	switch s.ID {
 	case StepVenv:
-		return pyenv.Create(ctx, e.r, e.plan.python, e.plan.Venv)
+		return CreateVenv(ctx, e.r, e.plan.python, e.plan.Venv, e.plan.userEnv, UnpackedDir(filepath.Dir(e.plan.StageDir)))
 	case StepPipUpgrade:
 		res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: s.Argv, Env: e.plan.userEnv})
 		if why := unreachableIndex(res.Tail); why != "" {
@@ -416,7 +417,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		// The lock step's pip freeze reads the venv as the install left it, which the check does not
 		// change: it runs beside the check instead of after it.
 		if l := e.stepAfter(StepVerify); l != nil && l.ID == StepLock {
-			e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.capture(ctx, l.ID, l.Argv) })
+			e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.freezeLock(ctx, l.ID, l.Argv) })
 		}
 		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
 		if err != nil {
@@ -437,11 +438,19 @@ func (e *engine) pip(ctx context.Context, s Step, argv []string) error {
 		note := networkNote(res.Tail)
 		if note != "" {
 			note += proxyNote(e.plan.env)
-			return indexUnreachable{fmt.Errorf("%s: %w%s%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail), note)}
+			return indexUnreachable{fmt.Errorf("%s: %w%s%s", pipWords(argv), res.Err, tailNote(res.Tail), note)}
 		}
-		return fmt.Errorf("%s: %w%s", runner.QuoteArgv(argv[2:4]), res.Err, tailNote(res.Tail))
+		return fmt.Errorf("%s: %w%s", pipWords(argv), res.Err, tailNote(res.Tail))
 	}
 	return nil
+}
+
+// pipWords is "pip SUB" for a pip command line (what an error names), its argv otherwise.
+func pipWords(argv []string) string {
+	if i := pipcmd.SubIndex(argv); i > 0 {
+		return "pip " + argv[i]
+	}
+	return runner.QuoteArgv(argv)
 }
 
 func tailNote(tail []string) string {
@@ -568,7 +577,7 @@ func (e *engine) capture(ctx context.Context, name string, argv []string) ([]byt
 }
 
 func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
-	out, err := e.capture(ctx, s.ID, s.Argv)
+	out, err := e.freezeAll(ctx, s.ID, s.Argv)
 	if err != nil {
 		return err
 	}
@@ -911,7 +920,7 @@ func (e *engine) installArgv(argv []string) []string {
 // afterPipUpgrade switches later steps to raw progress when the upgraded pip has it.
 func (e *engine) afterPipUpgrade(ctx context.Context) {
 	out, err := e.capture(ctx, "pip --version", //i18n:raw the step's label in the log
-		[]string{e.py, "-m", "pip", "--version"})
+		e.plan.pip.Argv("--version"))
 	if err != nil {
 		return
 	}

@@ -59,8 +59,8 @@ func (e *engine) lockedWheels(s Step) []string {
 // check verified.
 func (e *engine) lockDryRun(ctx context.Context) (pipReport, error) {
 	report := filepath.Join(e.plan.StageDir, ".gpuwiz-lock-report.json")
-	argv := []string{e.py, "-m", "pip", "install", "--dry-run", "--quiet", "--no-input", "--disable-pip-version-check",
-		"--no-index", "--find-links", e.plan.StageDir, "--report", report}
+	argv := e.plan.pip.Argv("install", "--dry-run", "--quiet", "--no-input", "--disable-pip-version-check",
+		"--no-index", "--find-links", e.plan.StageDir, "--report", report)
 	return e.dryRun(ctx, "pip install --dry-run (the lock's build)", report, append(argv, e.plan.pins...)) //i18n:raw the step's label in the log
 }
 

@@ -14,6 +14,7 @@ import (
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/wheelinst"
 )
 
@@ -266,7 +267,7 @@ func editable(dir string) bool {
 // cache by hard links where it can. handled is false when gpuwiz's installer does not take this
 // install (asked for pip, pip too old to report, a wheel it does not handle): pip then does it.
 func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, err error) {
-	if pipAskedFor() || len(argv) < 5 || argv[3] != "install" {
+	if i := pipcmd.SubIndex(argv); pipAskedFor() || i < 0 || len(argv) < i+2 || argv[i] != "install" {
 		return false, nil
 	}
 	if e.plan.PipVersion != "" && pipOlderThan(e.plan.PipVersion, "22.2") {
@@ -350,7 +351,8 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 // dryRunSet asks pip which of the staged wheels the install needs (a dry run with a report).
 func (e *engine) dryRunSet(ctx context.Context, argv []string) ([]wheelinst.Wheel, []string, bool) {
 	report := filepath.Join(e.plan.StageDir, ".gpuwiz-install-report.json")
-	dry := append(append(append([]string{}, argv[:4]...), "--dry-run", "--quiet", "--report", report), argv[4:]...)
+	i := pipcmd.SubIndex(argv) + 1
+	dry := append(append(append([]string{}, argv[:i]...), "--dry-run", "--quiet", "--report", report), argv[i:]...)
 	for i := 0; i+1 < len(dry); i++ {
 		if dry[i] == "--progress-bar" {
 			dry = slices.Delete(dry, i, i+2)

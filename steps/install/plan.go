@@ -12,6 +12,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/urls"
 )
@@ -41,7 +42,7 @@ const (
 	StepInstall     = "install"
 	StepVerify      = "verify"
 	StepLock        = "lock"
-	pipUpgradeBelow = "25.1"
+	pipUpgradeBelow = reportFrom // the first pip whose dry run reports what it would install
 	rawProgressFrom = "24.1"
 )
 
@@ -93,6 +94,7 @@ type Plan struct {
 	leftovers  []string          // absolute ~* dirs known before the run
 	lockHashes map[string]string // wheel file → sha256 the venv's lock recorded
 	env        []string          // child environment for the framework's pip steps
+	pip        pipcmd.Pip        // the venv's own pip, or gpuwiz's own run against the venv (pipcmd)
 	userEnv    []string          // the user's environment (pip upgrade, pip config)
 	verifyN    int
 }
@@ -155,10 +157,10 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 		LogPath:         opts.LogPath,
 		PipVersion:      installed.PipVersion,
 		venv:            opts.Venv, python: opts.Python, verifyN: opts.VerifyMatrixN,
-		userEnv: opts.environ(), lockHashes: opts.LockHashes,
+		userEnv: opts.environ(), lockHashes: opts.LockHashes, pip: opts.pipFor(),
 	}
 	p.Target.Mirror = mirror
-	p.env = frameworkEnv(p.userEnv, index)
+	p.env = p.pip.Env(frameworkEnv(p.userEnv, index))
 	p.Warnings = append(p.Warnings, envInterference(p.userEnv)...)
 	if t.Framework == "torch" {
 		p.families = pep.TorchFamily
@@ -177,10 +179,9 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 			p.pins = append(p.pins, pin(pkg))
 		}
 	}
-	py := opts.Venv.Python()
 	progress := progressFlag(installed.PipVersion)
 	pip := func(sub string, args ...string) []string {
-		return append([]string{py, "-m", "pip", sub, "--no-input", "--disable-pip-version-check"}, args...)
+		return p.pip.Argv(append([]string{sub, "--no-input", "--disable-pip-version-check"}, args...)...)
 	}
 
 	if newVenv {
@@ -195,13 +196,12 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 		pyVersion = opts.newPythonVersion
 	}
 	cached, cachedFiles, cachedSize, cachedFrom := cachedBuild(p.StageDir, p.pins, pyVersion, goos)
-	// A newer pip is for continuing downloads; with the whole build in the cache there is nothing to
-	// download, and a repair with no network would only wait for the index.
-	if !opts.NoPipUpgrade && !cached && pipOlderThan(installed.PipVersion, pipUpgradeBelow) {
-		args := []string{"--upgrade", "pip", "--retries", "1", "--timeout", "30", "--progress-bar", "off"}
-		if mirror != "" {
-			args = append(args, "--index-url", mirror)
-		}
+	// gpuwiz downloads and installs the build itself; the venv's pip still resolves (a dry run with a
+	// report, pip 22.2 and later). Only a pip too old for that is upgraded, and only from the mirror
+	// the user chose: never from pypi.org unasked (a network that drops packets to it waits a minute
+	// for nothing). Never in an environment without pip of its own, nor with the build in the cache.
+	if !opts.NoPipUpgrade && !cached && p.pip.Own == "" && mirror != "" && pipOlderThan(installed.PipVersion, pipUpgradeBelow) {
+		args := []string{"--upgrade", "pip", "--retries", "1", "--timeout", "30", "--progress-bar", "off", "--index-url", mirror}
 		p.add(Step{ID: StepPipUpgrade, Title: i18n.T("install.step.pip_upgrade", i18n.D{"Version": pipUpgradeBelow}), Kind: KindPip, Argv: pip("install", args...), BestEffort: true})
 	}
 	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Argv: pip("freeze", "--all")})

@@ -71,8 +71,19 @@ func TestPlanOldPipAndNewVenv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Steps[0].ID != StepVenv || p.Steps[1].ID != StepPipUpgrade || !p.Steps[1].BestEffort {
+	// pip 23.2 resolves with a report: no upgrade (by design since gpuwiz downloads and installs itself).
+	if p.Steps[0].ID != StepVenv || p.Steps[1].ID != StepSnapshot {
 		t.Fatalf("steps %+v", p.Steps[:2])
+	}
+	// A pip too old for the dry run's report is upgraded from the chosen mirror only, never pypi.org.
+	old := o
+	if p, _ = MakePlan(old, pyenv.Installed{PipVersion: "21.3.1"}); slices.ContainsFunc(p.Steps, func(s Step) bool { return s.ID == StepPipUpgrade }) {
+		t.Errorf("pip 21.3 without a mirror: upgraded from pypi.org: %+v", p.Steps)
+	}
+	old.Mirror = "https://mirrors.example.cn/pypi/simple"
+	p, _ = MakePlan(old, pyenv.Installed{PipVersion: "21.3.1"})
+	if up, ok := p.Step(StepPipUpgrade); !ok || !up.BestEffort || !slices.Contains(up.Argv, old.Mirror) {
+		t.Errorf("pip 21.3 with a mirror: %+v", p.Steps)
 	}
 	st, _ := p.Step(StepStage)
 	if !slices.Contains(st.Argv, "off") || slices.Contains(st.Argv, "raw") {

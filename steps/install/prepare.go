@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -37,6 +38,16 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 			return Plan{}, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": opts.Venv.Root, "Err": err}))
 		}
 		python = opts.Venv.Python()
+		cache := opts.CacheDir
+		if cache == "" {
+			cache = DefaultCacheDir()
+		}
+		if opts.pip, err = pipcmd.For(ctx, r, python, opts.environ(), UnpackedDir(cache)); err != nil {
+			return Plan{}, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": opts.Venv.Root, "Err": err}))
+		}
+		if opts.pip.Own != "" {
+			installed.PipVersion = opts.pip.OwnVersion // what runs pip's steps
+		}
 	} else if python != "" {
 		// A Python without venv or ensurepip (Debian and Ubuntu without python3.X-venv) is refused
 		// here, with the package to install, not half-way through python -m venv.
@@ -60,7 +71,7 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 		p.Warnings = append(p.Warnings, pyenv.CondaConflictWarnings(opts.Venv.Root, p.Target.Framework)...)
 	}
 	if python != "" {
-		p.Warnings = append(p.Warnings, PipConfigWarnings(ctx, r, python, opts.environ())...)
+		p.Warnings = append(p.Warnings, PipConfigWarnings(ctx, r, p.pip, opts.environ())...)
 	}
 	return p, nil
 }
@@ -82,10 +93,10 @@ var interferingKeys = []string{"index-url", "extra-index-url", "find-links", "no
 // PipConfigWarnings runs `pip config list` with the user's environment and names every setting
 // (from pip.ini/pip.conf in the user, global or venv scope, or PIP_* variables) that would have
 // changed where pip finds the framework. gpuwiz overrides them for its own runs.
-func PipConfigWarnings(ctx context.Context, r runner.Runner, python string, environ []string) []string {
+func PipConfigWarnings(ctx context.Context, r runner.Runner, pip pipcmd.Pip, environ []string) []string {
 	var out bytes.Buffer
 	//i18n:raw the step's label in the log, and argv
-	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{python, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Env: environ, Stdout: &out}, nil)
+	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: pip.Argv("config", "list", "--no-input", "--disable-pip-version-check"), Env: pip.Env(environ), Stdout: &out}, nil)
 	if res.Err != nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -49,9 +50,14 @@ func Recover(ctx context.Context, r runner.Runner, venv string, events chan<- Ev
 		out.Result, out.Err = ResultDamaged, errors.New(i18n.T("faults.recover.outside", i18n.D{"Path": bad, "Journal": JournalPath(venv)}))
 		return withError(out)
 	}
+	// The restore's freezes and uninstall run the venv's pip, or gpuwiz's own where it has none.
+	pip := pipcmd.Pip{Python: py}
+	if p, err := pipcmd.For(ctx, r, py, os.Environ(), UnpackedDir(filepath.Dir(j.StageDir))); err == nil {
+		pip = p
+	}
 	e := &engine{r: r, events: events, py: py, pins: j.Install, backupDir: j.Backup,
 		plan: Plan{Venv: venv, StateDir: stateDir, StageDir: j.StageDir, venv: v, leftovers: j.Leftovers,
-			families: j.Families, pins: j.Install, env: frameworkEnv(os.Environ(), j.IndexURL)}}
+			families: j.Families, pins: j.Install, env: pip.Env(frameworkEnv(os.Environ(), j.IndexURL)), pip: pip}}
 	e.jn = &journal{j: *j, path: JournalPath(venv)}
 	e.out.SnapshotFile = j.Snapshot
 	e.emit(Event{StepID: "restore", State: StateRunning, Message: i18n.T("faults.recover.start", i18n.D{"Summary": Interrupted{Journal: *j}.Summary()})})

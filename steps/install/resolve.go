@@ -14,6 +14,7 @@ import (
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 )
@@ -35,12 +36,13 @@ const reportFrom = "22.2"
 // constraints and requirements, and every index and find-links page replaced by index(url) (the
 // shim's stand-in). Options only `pip download` has (a foreign platform) leave the stage to pip.
 func reportArgv(download []string, report string, index func(string) string) ([]string, error) {
-	if len(download) < 4 || download[1] != "-m" || download[2] != "pip" || download[3] != "download" {
+	sub := pipcmd.SubIndex(download)
+	if sub < 0 || download[sub] != "download" {
 		return nil, usePip(i18n.T("install.fallback.not_download", i18n.D{"Argv": runner.QuoteArgv(download)}))
 	}
-	out := append([]string{}, download[:3]...)
+	out := append([]string{}, download[:sub]...)
 	out = append(out, "install", "--dry-run", "--ignore-installed", "--no-cache-dir", "--report", report, "--quiet")
-	for i := 4; i < len(download); i++ {
+	for i := sub + 1; i < len(download); i++ {
 		a := download[i]
 		switch {
 		case a == "-d" || a == "--dest" || a == "-D" || a == "--progress-bar":

@@ -62,7 +62,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 		return nil, errors.New(i18n.T("install.err.no_backup"))
 	}
 	want := freezeSet(e.snapshot)
-	now, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
+	now, err := e.freezeAll(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	if len(remove) > 0 {
 		// A dist a failed pip left without its RECORD refuses to uninstall: its files are removed
 		// below from the staged wheel's file list either way.
-		_, _ = e.capture(ctx, "restore: uninstall", append([]string{e.py, "-m", "pip", "uninstall", "-y", "--no-input", "--disable-pip-version-check"}, remove...))
+		_, _ = e.capture(ctx, "restore: uninstall", e.plan.pip.Argv(append([]string{"uninstall", "-y", "--no-input", "--disable-pip-version-check"}, remove...)...))
 	}
 	e.removeHalfInstalled(remove, backedUp, want)
 	roots := e.prefixRoots()
@@ -114,7 +114,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 			}
 		}
 	}
-	after, err := e.capture(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
+	after, err := e.freezeAll(ctx, "restore: pip freeze", e.freezeArgv()) //i18n:raw the step's label in the log
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 }
 
 func (e *engine) freezeArgv() []string {
-	return []string{e.py, "-m", "pip", "freeze", "--all", "--no-input", "--disable-pip-version-check"}
+	return e.plan.pip.Argv("freeze", "--all", "--no-input", "--disable-pip-version-check")
 }
 
 // removeHalfInstalled deletes, for every dist the restore touches, the files its staged wheels

@@ -267,7 +267,7 @@ func (e *engine) network(ctx context.Context) (fetch.Network, error) {
 	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror, e.plan.FindLinks}}
 	var out bytes.Buffer
 	//i18n:raw the step's label in the log, and argv
-	res := e.r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{e.py, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Env: e.plan.env, Stdout: &out}, nil)
+	res := e.r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: e.plan.pip.Argv("config", "list", "--no-input", "--disable-pip-version-check"), Env: e.plan.env, Stdout: &out}, nil)
 	if res.Err != nil && ctx.Err() != nil {
 		return n, res.Err
 	}

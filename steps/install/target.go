@@ -4,6 +4,7 @@
 package install
 
 import (
+	"gpuwiz/steps/pipcmd"
 	"os"
 	"path/filepath"
 
@@ -53,7 +54,16 @@ type Options struct {
 	// must be among the wheels the build stages, else the run stops before changing anything.
 	ReinstallDists []string
 
-	newPythonVersion string // the version of Python, when a new venv is made from it (Prepare reads it)
+	newPythonVersion string     // the version of Python, when a new venv is made from it (Prepare reads it)
+	pip              pipcmd.Pip // how pip runs against the venv (Prepare asks pipcmd.For); zero: the venv's own pip
+}
+
+// pipFor is the pip the plan runs against the venv: the one Prepare found, else the venv's own.
+func (o Options) pipFor() pipcmd.Pip {
+	if o.pip.Python != "" {
+		return o.pip
+	}
+	return pipcmd.Pip{Python: o.Venv.Python()}
 }
 
 // CacheDirEnv names a wheel cache elsewhere (another drive) for every run that is not given --cache-dir.

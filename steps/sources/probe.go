@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
+	"gpuwiz/steps/pipcmd"
 	"io"
 	"net"
 	"net/http"
@@ -457,12 +458,17 @@ func (p *prober) proxyFor(u string) string {
 	return urls.Redact(px.String()) + " (" + p.proxy.Where() + ")"
 }
 
-// ReadPipProxy runs `python -m pip config list` and returns pip's own proxy setting (PIP_PROXY
-// included); "" when none or when pip cannot say.
-func ReadPipProxy(ctx context.Context, r runner.Runner, python string) string {
+// ReadPipProxy runs `pip config list` against python (its own pip, else gpuwiz's own pip unpacked
+// under unpacked: pipcmd.For) and returns pip's own proxy setting (PIP_PROXY included); "" when
+// none or when pip cannot say.
+func ReadPipProxy(ctx context.Context, r runner.Runner, python, unpacked string) string {
+	pip, err := pipcmd.For(ctx, r, python, nil, unpacked)
+	if err != nil {
+		return ""
+	}
 	var out bytes.Buffer
 	//i18n:raw the command's name in the log
-	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: []string{python, "-m", "pip", "config", "list", "--no-input", "--disable-pip-version-check"}, Stdout: &out}, nil)
+	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: pip.Argv("config", "list", "--no-input", "--disable-pip-version-check"), Stdout: &out}, nil)
 	if res.Err != nil {
 		return ""
 	}

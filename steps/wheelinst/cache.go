@@ -231,3 +231,26 @@ func Prune(root string, keep func(Entry) bool) ([]Entry, error) {
 	}
 	return gone, nil
 }
+
+// OwnPipEnv names the variable that points the launcher helper at a folder holding pip/ (gpuwiz's
+// own pip), for an environment that has no pip of its own: it is searched after the environment's
+// own paths.
+const OwnPipEnv = "GPUWIZ_OWN_PIP"
+
+// Unpacked returns the folder of the unpacked cache under root that holds w (its SHA256 set) whole,
+// unpacking it there first when it is missing or no longer intact.
+func Unpacked(ctx context.Context, root string, w Wheel) (string, error) {
+	if w.SHA256 == "" {
+		return "", errors.New("wheelinst: Unpacked needs the wheel's sha256") //i18n:raw a programming error
+	}
+	a, err := openWheel(w)
+	if err != nil {
+		return "", err
+	}
+	defer a.close()
+	dirs, errs := ensureUnpackedAll(ctx, root, []*archive{a}, 4, 0o022)
+	if err := errs[a]; err != nil {
+		return "", err
+	}
+	return dirs[a], nil
+}

@@ -7,6 +7,10 @@
 #               on stdin (UTF-8 JSON; end of input: nothing to make) gets its answer (one line).
 import json, os, sys
 
+# An environment without pip of its own: gpuwiz's own pip (an unpacked pip wheel), after its own paths.
+if os.environ.get("GPUWIZ_OWN_PIP"):
+    sys.path.append(os.environ["GPUWIZ_OWN_PIP"])
+
 def scheme(name):
     try:
         from pip._internal.locations import get_scheme
