@@ -24,9 +24,7 @@ type DriverActRequest struct {
 	Silent  bool   // -s -noreboot: no NVIDIA screens (fleets)
 	// CacheDir holds the downloads ("" driver.CacheDir()).
 	CacheDir string
-	// Wizard: the wizard asks (the resume point says so); false for the command.
-	Wizard bool
-	System DriverSystem
+	System   DriverSystem
 }
 
 // DriverSystem is what the session asks of Windows; nil fields are the machine's own
