@@ -231,6 +231,8 @@ func (s *gpuScreen) View() string {
 		words = append(story.lines(), words...)
 		if story.ready {
 			words = append(words, i18n.T("ui.driver.story.offer"))
+		} else if f := s.offer.Failure; f != nil {
+			words = append(words, driverFailureWords(f, *s.offer)) // why u is not offered here
 		}
 	}
 	if len(words) == 0 {

@@ -62,8 +62,12 @@ type driverRig struct {
 
 func newDriverRig(t *testing.T, rig string, body []byte) *driverRig {
 	t.Helper()
+	return newDriverRigIn(t, t.TempDir(), rig, body)
+}
+
+func newDriverRigIn(t *testing.T, dir, rig string, body []byte) *driverRig {
+	t.Helper()
 	s, l := lookup1060(t, body)
-	dir := t.TempDir()
 	return &driverRig{env: &Env{G: &Globals{SimulateFile: rig}}, server: s, lookup: l,
 		cache: filepath.Join(dir, "drivers"), resume: filepath.Join(dir, "config", "resume.json"), run: &recorder{}}
 }
