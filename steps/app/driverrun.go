@@ -42,7 +42,7 @@ type DriverSystem struct {
 // Failure codes of a driver session (DriverFailure.Code); the front ends word them
 // ("driver.fail.<code>") with the next step.
 const (
-	DriverFailLinux         = "linux"          // --install on Linux: the distribution's way, never gpuwiz
+	DriverFailLinux         = "linux"          // --download or --install for Linux: the distribution's way, never gpuwiz
 	DriverFailNotWindows    = "not_windows"    // --install for Windows asked on another system
 	DriverFailNoDriver      = "no_driver"      // the lookup and the table know no installer for the card
 	DriverFailOwnPath       = "own_path"       // a data-centre card: its own driver channel
@@ -133,7 +133,15 @@ func (e *Env) PlanDriver(ctx context.Context, req DriverActRequest) (*DriverSess
 	if req.System.ResumePath == "" {
 		s.req.System.ResumePath = ResumePath()
 	}
-	if req.Install && chk.OS == "linux" {
+	if chk.OS == "linux" {
+		// Neither fetched nor installed: the distribution's packages are the way. The choice stays
+		// in the session, for the front end to say what that driver would add.
+		for _, ch := range chk.Choices {
+			if ch.Driver != nil {
+				s.Choice, s.Release = ch, *ch.Driver
+				break
+			}
+		}
 		return s, s.fail(DriverFailLinux, ExitIncompatible)
 	}
 	if req.Install && runtime.GOOS != "windows" && req.System.Runner == nil {

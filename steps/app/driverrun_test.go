@@ -303,6 +303,10 @@ func TestDriverFailuresAreNamed(t *testing.T) {
 	if !errors.As(err, &f) || f.Code != DriverFailLinux || f.Exit == 0 || s == nil || s.Check.Linux == nil {
 		t.Errorf("linux --install: %v", err)
 	}
+	req.Install = false
+	if _, err := r.env.PlanDriver(context.Background(), req); !errors.As(err, &f) || f.Code != DriverFailLinux {
+		t.Errorf("linux --download: %v", err)
+	}
 
 	dc := filepath.Join(t.TempDir(), "h100.json")
 	_ = os.WriteFile(dc, []byte(`{"available": true, "backend": "simulated", "driver_version": "550.54", "cuda_max": "12.4", "os": "windows", "simulated": true,

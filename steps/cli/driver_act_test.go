@@ -64,7 +64,7 @@ func TestDriverDownloadCommand(t *testing.T) {
 func TestDriverInstallRefusesOffWindows(t *testing.T) {
 	t.Setenv("GPUWIZ_NVIDIA_LOOKUP", "http://127.0.0.1:9")
 	out, stderr, code := runCLI(t, "--simulate", rig1060, "driver", "--install", "--os", "linux")
-	if code != ExitIncompatible || !strings.Contains(stderr, "gpuwiz never installs a driver on Linux") || !strings.Contains(stderr, "580") {
+	if code != ExitIncompatible || !strings.Contains(stderr, "gpuwiz never downloads or installs a driver on Linux") || !strings.Contains(stderr, "580") {
 		t.Errorf("linux --install: exit %d\n%s\n%s", code, out, stderr)
 	}
 	_, stderr, code = runCLI(t, "--simulate", rig1060, "driver", "--install", "--os", "windows")
@@ -74,7 +74,7 @@ func TestDriverInstallRefusesOffWindows(t *testing.T) {
 	i18n.Set(i18n.Chinese)
 	defer i18n.Set(i18n.English)
 	_, stderr, code = runCLI(t, "--simulate", rig1060, "driver", "--install", "--os", "linux")
-	if code != ExitIncompatible || !strings.Contains(stderr, "在 Linux 上 gpuwiz 从不自己装驱动") {
+	if code != ExitIncompatible || !strings.Contains(stderr, "在 Linux 上 gpuwiz 从不自己下载或安装驱动") {
 		t.Errorf("zh-CN linux --install: exit %d %s", code, stderr)
 	}
 }
