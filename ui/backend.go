@@ -6,6 +6,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
+	"gpuwiz/steps/driver"
 	"gpuwiz/steps/gpu"
 )
 
@@ -39,6 +40,30 @@ type Backend interface {
 	PlanAdd(ctx context.Context, req AddRequest) (AddPreview, error)
 	// Bench starts the benchmark with the venv's Python; the feed closes when it ends or ctx is done.
 	Bench(ctx context.Context, venv string, gpuIndex int) (BenchFeed, string, error)
+	// DriverOffer is the driver for the machine's cards and, when one can be installed here, the
+	// installer ready to fetch, check and start (the driver session of steps/app).
+	DriverOffer(ctx context.Context) (DriverOffer, error)
+	// RunDriver downloads, checks and starts the offer's installer, sending progress on events (not
+	// closed); a new GPU probe after it sees the new driver.
+	RunDriver(ctx context.Context, o DriverOffer, events chan<- app.DriverEvent) app.DriverResult
+	// Resume is where an earlier driver install that asked for a restart left the wizard (nil: none),
+	// with the GPU report now.
+	Resume(ctx context.Context) (*app.Resumed, gpu.Report, error)
+}
+
+// DriverOffer is the driver step as the GPU screen shows it.
+type DriverOffer struct {
+	Check   app.DriverCheck
+	Card    string
+	Version string // the installer's driver
+	File    string
+	Have    int64 // bytes of it already in the cache (an interrupted download)
+	Why     []driver.Reason
+	// Ready: u can fetch and start it here (Windows, an installer known, no restart pending);
+	// Failure says why not.
+	Ready   bool
+	Failure *app.DriverFailure
+	Impl    any // the session, handed back to RunDriver
 }
 
 // Interpreter is one Python found on the machine.

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 )
@@ -27,6 +28,8 @@ type channelScreen struct {
 	err       error
 	cursor    int
 	notice    string
+	story     *driverStory // the GPU screen's driver story: what an update would add
+	resumed   *app.Resumed // the wizard started here after the restart a driver install asked for
 	w, h      int
 }
 
@@ -239,9 +242,23 @@ func (s *channelScreen) View() string {
 	} else {
 		b.WriteString(wrap(i18n.T("ui.channel.legend", i18n.D{"Star": st.Star}), s.w) + "\n")
 	}
+	if r := s.resumed; r != nil {
+		b.WriteString(st.OK.Render(wrap(i18n.T("ui.channel.resumed", i18n.D{"Driver": r.Now, "Before": orWord(r.Point.Before, i18n.T("driver.none_installed"))}), s.w)) + "\n")
+	}
+	if d := s.story; d != nil && len(d.adds) > 0 {
+		say := i18n.T("ui.channel.driver_update", i18n.D{"Version": d.version, "CUDA": cudaList(d.adds)})
+		if d.ready {
+			say = i18n.T("ui.channel.driver_update_u", i18n.D{"Version": d.version, "CUDA": cudaList(d.adds)})
+		}
+		b.WriteString(st.Dim.Render(wrap(say, s.w)) + "\n")
+	}
 	detail := s.detail(s.rows[s.cursor])
 	foot := s.footnotes(max(s.h-2-len(detail)-3, 0))
-	listH := max(s.h-2-len(detail)-len(foot), 3)
+	extra := 0 // the lines of the resume and driver notes above the list
+	if s.resumed != nil || s.story != nil {
+		extra = max(strings.Count(b.String(), "\n")-1, 0)
+	}
+	listH := max(s.h-2-len(detail)-len(foot)-extra, 3)
 	start := min(max(s.cursor-listH/2, 0), max(len(s.rows)-listH, 0))
 	for i := start; i < len(s.rows) && i < start+listH; i++ {
 		b.WriteString(s.rowLine(s.rows[i], i == s.cursor) + "\n")

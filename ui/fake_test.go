@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
 )
@@ -46,6 +47,10 @@ type fakeBackend struct {
 	installed    []Plan
 	adds         []AddRequest // every PlanAdd call
 	cancelled    bool
+	driverOffer  *DriverOffer     // what DriverOffer answers; nil: an error (no driver step)
+	driverResult app.DriverResult // what RunDriver ends with, after its events
+	driverRuns   []DriverOffer    // every RunDriver call
+	resumed      *app.Resumed     // what Resume answers
 }
 
 func rtx3060() gpu.Report {
@@ -75,6 +80,39 @@ func cand(fw, v, ch, cuda string, ok bool, reasons ...string) matrix.Candidate {
 }
 
 func (f *fakeBackend) Probe(ctx context.Context) (gpu.Report, error) { return f.report, f.probeErr }
+
+func (f *fakeBackend) DriverOffer(ctx context.Context) (DriverOffer, error) {
+	if f.driverOffer == nil {
+		return DriverOffer{}, errors.New("no driver step in this test")
+	}
+	return *f.driverOffer, nil
+}
+
+func (f *fakeBackend) RunDriver(ctx context.Context, o DriverOffer, events chan<- app.DriverEvent) app.DriverResult {
+	f.mu.Lock()
+	f.driverRuns = append(f.driverRuns, o)
+	f.mu.Unlock()
+	total := int64(823_000_000)
+	events <- app.DriverEvent{Step: "download", State: app.StepRunning, Done: o.Have, Total: total}
+	events <- app.DriverEvent{Step: "download", Done: total, Total: total}
+	events <- app.DriverEvent{Step: "download", State: app.StepDone}
+	r := f.driverResult
+	if r.Failure != nil && r.Failure.Code == app.DriverFailRefused {
+		events <- app.DriverEvent{Step: "check", State: app.StepFailed}
+		return r
+	}
+	events <- app.DriverEvent{Step: "check", State: app.StepDone}
+	if r.Failure != nil {
+		events <- app.DriverEvent{Step: "install", State: app.StepFailed}
+		return r
+	}
+	events <- app.DriverEvent{Step: "install", State: app.StepDone}
+	return r
+}
+
+func (f *fakeBackend) Resume(ctx context.Context) (*app.Resumed, gpu.Report, error) {
+	return f.resumed, f.report, nil
+}
 
 func (f *fakeBackend) Channels(ctx context.Context, facts matrix.Facts) (matrix.Selection, error) {
 	f.mu.Lock()

@@ -96,6 +96,12 @@ func TestGolden(t *testing.T) {
 		{name: "gpu_old_card", edit: func(f *fakeBackend) {
 			f.report.GPUs[0].Name, f.report.GPUs[0].ComputeCapability, f.report.CUDAMax = "NVIDIA GeForce GTX 1060 6GB", "6.1", "12.2"
 		}, steps: []goldenStep{k("Set up"), k("no build at all", "enter")}},
+		{name: "gpu_driver_update", edit: driver1060(), steps: []goldenStep{k("Set up"), k("Press u to update", "enter")}},
+		{name: "driver_offer", edit: driver1060(), steps: []goldenStep{k("Set up"), k("Press u to update", "enter"), k("Press enter to start", "u")}},
+		{name: "driver_restart", edit: driverRestart(), steps: []goldenStep{k("Set up"), k("Press u to update", "enter"), k("Press enter to start", "u"), k("You can quit now", "enter")}},
+		{name: "driver_refused", edit: driverRefused(), steps: []goldenStep{k("Set up"), k("Press u to update", "enter"), k("Press enter to start", "u"), k("Nothing was run", "enter")}},
+		{name: "channel_driver_update", edit: driver1060(), steps: []goldenStep{k("Set up"), k("Press u to update", "enter"), k("< 2.7.1 >", "enter"), k("would add CUDA", "enter")}},
+		{name: "resumed_at_channel", edit: resumed1060(), steps: []goldenStep{k("found after the restart")}},
 		{name: "framework", steps: toPlan[:3]},
 		{name: "channel", steps: toPlan[:4]},
 		// Rows that share a text carry its number and the text is printed once under the list; the
@@ -202,6 +208,12 @@ func chineseGoldens() []goldenCase {
 		{name: "gpu_old_card", edit: func(f *fakeBackend) {
 			f.report.GPUs[0].Name, f.report.GPUs[0].ComputeCapability, f.report.CUDAMax = "NVIDIA GeForce GTX 1060 6GB", "6.1", "12.2"
 		}, steps: []goldenStep{k("新建环境"), k("所有版本都不支持这块显卡", "enter")}},
+		{name: "gpu_driver_update", edit: driver1060(), steps: []goldenStep{k("新建环境"), k("按 u 更新驱动", "enter")}},
+		{name: "driver_offer", edit: driver1060(), steps: []goldenStep{k("新建环境"), k("按 u 更新驱动", "enter"), k("按 enter 开始", "u")}},
+		{name: "driver_restart", edit: driverRestart(), steps: []goldenStep{k("新建环境"), k("按 u 更新驱动", "enter"), k("按 enter 开始", "u"), k("现在可以按 q 退出", "enter")}},
+		{name: "driver_refused", edit: driverRefused(), steps: []goldenStep{k("新建环境"), k("按 u 更新驱动", "enter"), k("按 enter 开始", "u"), k("什么都没有运行", "enter")}},
+		{name: "channel_driver_update", edit: driver1060(), steps: []goldenStep{k("新建环境"), k("按 u 更新驱动", "enter"), k("< 2.7.1 >", "enter"), k("再按 u 更新", "enter")}},
+		{name: "resumed_at_channel", edit: resumed1060(), steps: []goldenStep{k("重启后找到了驱动")}},
 		{name: "gpu_two_cards_wide", size: wide, edit: twoCards, steps: []goldenStep{k("新建环境"), k("按 enter 选择框架", "enter")}},
 		{name: "framework", steps: toSources[:3]},
 		{name: "channel", steps: toSources[:4]},

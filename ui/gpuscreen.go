@@ -26,8 +26,9 @@ type gpuScreen struct {
 	probes  int // answers received; more than one: r asked again
 	spin    spinner.Model
 	table   table.Model
-	sel     int // position in the card choice: 0 is every card, i is the i-th card (several cards only)
-	keys    struct{ up, down, probe key.Binding }
+	sel     int          // position in the card choice: 0 is every card, i is the i-th card (several cards only)
+	offer   *DriverOffer // the driver step's answer (nil until it comes, or when it failed)
+	keys    struct{ up, down, probe, driver key.Binding }
 	w, h    int
 }
 
@@ -35,6 +36,7 @@ func newGPUScreen(c *Common, j Journey) *gpuScreen {
 	s := &gpuScreen{c: c, id: c.newID(), journey: j, spin: newSpinner(c)}
 	k := c.Keys
 	s.keys.up, s.keys.down, s.keys.probe = relabel(k.Up, i18n.T("ui.key.card")), relabel(k.Down, i18n.T("ui.key.card")), relabel(k.Rerun, i18n.T("ui.key.probe_again"))
+	s.keys.driver = k.Driver
 	return s
 }
 
@@ -69,6 +71,9 @@ func (s *gpuScreen) ShortHelp() []key.Binding {
 	if s.several() {
 		out = append(out, s.keys.up, s.keys.down)
 	}
+	if s.canUpdate() {
+		out = append(out, s.keys.driver)
+	}
 	if s.report != nil {
 		out = append(out, s.c.Keys.Select)
 	}
@@ -78,6 +83,16 @@ func (s *gpuScreen) ShortHelp() []key.Binding {
 	return out
 }
 func (s *gpuScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+// story is what the screen says about the driver: what it runs now and what the update adds.
+func (s *gpuScreen) story() *driverStory { return storyOf(s.offer) }
+
+// canUpdate: u works (the driver is missing or older than current builds need, and an installer
+// can be fetched and started here).
+func (s *gpuScreen) canUpdate() bool {
+	st := s.story()
+	return s.report != nil && st != nil && st.ready
+}
 
 // several is true when there is a card to choose: more than one GPU.
 func (s *gpuScreen) several() bool { return s.report != nil && len(s.report.GPUs) > 1 }
@@ -111,6 +126,14 @@ func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			r := msg.report
 			s.report = &r
 			s.table = s.buildTable()
+			return s, driverOfferCmd(s.id, s.c.Ctx, s.c.Backend)
+		}
+		return s, nil
+	case driverOfferMsg:
+		s.offer = nil
+		if msg.err == nil {
+			o := msg.offer
+			s.offer = &o
 		}
 		return s, nil
 	case spinner.TickMsg:
@@ -123,13 +146,15 @@ func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		k := s.c.Keys
 		switch {
 		case key.Matches(msg, k.Select) && s.report != nil:
-			return s, navigate(gpuDoneMsg{*s.report, s.chosen()})
+			return s, navigate(gpuDoneMsg{*s.report, s.chosen(), s.story()})
+		case key.Matches(msg, s.keys.driver) && s.canUpdate():
+			return s, navigate(driverRequestMsg{*s.offer})
 		case key.Matches(msg, k.Up) && s.several():
 			s.move(-1)
 		case key.Matches(msg, k.Down) && s.several():
 			s.move(1)
 		case key.Matches(msg, s.keys.probe) && (s.report != nil || s.err != nil):
-			s.report, s.err, s.sel = nil, nil, 0
+			s.report, s.err, s.sel, s.offer = nil, nil, 0, nil
 			return s, s.Init()
 		}
 	}
@@ -199,6 +224,17 @@ func (s *gpuScreen) View() string {
 		b.WriteString(wrap(st.Label.Render(i18n.T("ui.gpu.label.use"))+" "+use, s.w) + "\n")
 	}
 	words := driverWords(forCards(*r, s.chosen()), reportOS(*r, s.c.OS)) // about the card(s) the builds will be judged for
+	story := s.story()
+	if story != nil {
+		// The story says what the driver runs and what the update adds: the age sentence goes.
+		words = slices.DeleteFunc(words, func(w string) bool { return isDriverAgeWord(*r, w, story.ready) })
+		words = append(story.lines(), words...)
+		if story.ready {
+			words = append(words, i18n.T("ui.driver.story.offer"))
+		} else if f := s.offer.Failure; f != nil {
+			words = append(words, driverFailureWords(f, *s.offer)) // why u is not offered here
+		}
+	}
 	if len(words) == 0 {
 		words = []string{i18n.T("ui.gpu.fine")}
 	}
@@ -224,6 +260,14 @@ func (s *gpuScreen) View() string {
 	}
 	b.WriteString("\n" + st.Dim.Render(next))
 	return b.String()
+}
+
+// isDriverAgeWord is whether w is driverWords' sentence on the driver's age.
+// With u on offer the advice to install a driver by hand goes too.
+func isDriverAgeWord(r gpu.Report, w string, offered bool) bool {
+	return w == i18n.T("ui.gpu.driver.too_old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}) ||
+		w == i18n.T("ui.gpu.driver.old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}) ||
+		offered && (w == i18n.T("ui.gpu.driver.none") || w == i18n.T("ui.gpu.driver.none_hint"))
 }
 
 // screenWarnings are the probe's warnings less its per-card architecture ones: the screen says what

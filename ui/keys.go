@@ -21,6 +21,7 @@ type KeyMap struct {
 	Bench, Rerun, Pick    key.Binding
 	Add                   key.Binding // the done screen's a: install the project's requirements
 	Lang                  key.Binding // the welcome's l: English ⇄ 简体中文
+	Driver                key.Binding // the GPU screen's u: update the NVIDIA driver
 }
 
 // DefaultKeyMap is the wizard's key map, its help in the current language: after i18n.Set, build
@@ -46,6 +47,7 @@ func DefaultKeyMap() KeyMap {
 		Add:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", i18n.T("ui.key.add_project"))),
 		Pick:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", i18n.T("ui.key.pick"))),
 		Lang:      key.NewBinding(key.WithKeys("l", "L"), key.WithHelp("l", i18n.T("lang.switch_hint"))),
+		Driver:    key.NewBinding(key.WithKeys("u", "U"), key.WithHelp("u", i18n.T("ui.key.update_driver"))),
 	}
 }
 

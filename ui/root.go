@@ -46,6 +46,7 @@ type choices struct {
 	outcome   *Outcome
 	verify    *VerifyReport
 	doctor    *DoctorReport
+	story     *driverStory // the GPU screen's driver story, said again on the channel screen
 }
 
 // Navigation: screens return these; the root decides what comes next.
@@ -55,7 +56,8 @@ type (
 	journeyChosenMsg struct{ journey Journey }
 	gpuDoneMsg       struct {
 		report gpu.Report
-		gpu    int // -1: every card
+		gpu    int          // -1: every card
+		story  *driverStory // what the driver runs and what an update adds (nil: nothing to say)
 	}
 	frameworkMsg     struct{ framework, version string }
 	channelChosenMsg struct{ candidate matrix.Candidate }
@@ -117,7 +119,14 @@ func (m *Model) Wait() { m.wg.Wait() }
 
 func (m *Model) top() screen { return m.stack[len(m.stack)-1] }
 
-func (m *Model) Init() tea.Cmd { return m.top().Init() }
+// Init starts the top screen and, when the wizard starts at the welcome, asks whether a driver
+// install that asked for a restart left it a place to continue from.
+func (m *Model) Init() tea.Cmd {
+	if _, ok := m.top().(*welcomeScreen); !ok || m.c.Backend == nil {
+		return m.top().Init()
+	}
+	return tea.Batch(m.top().Init(), resumeCmd(m.c.Ctx, m.c.Backend))
+}
 
 func (m *Model) push(s screen) tea.Cmd {
 	m.stack = append(m.stack, s)

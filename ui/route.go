@@ -34,20 +34,34 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		}
 	case gpuDoneMsg:
 		full := msg.report
-		m.ch.report, m.ch.gpu = &full, msg.gpu
+		m.ch.report, m.ch.gpu, m.ch.story = &full, msg.gpu, msg.story
 		r := forCards(full, msg.gpu) // the channel screens judge builds against the chosen card(s)
 		switch m.ch.journey {
 		case JourneyCheck:
 			return m, m.push(newCheckScreen(c, r)), true
 		case JourneyChange:
 			cur := m.ch.current
-			return m, m.push(newChannelScreen(c, r, cur.Framework, cur.FrameworkVersion, cur)), true
+			cs := newChannelScreen(c, r, cur.Framework, cur.FrameworkVersion, cur)
+			cs.story = m.ch.story
+			return m, m.push(cs), true
 		default:
 			return m, m.push(newFrameworkScreen(c, r)), true
 		}
 	case frameworkMsg:
 		m.ch.framework, m.ch.version = msg.framework, msg.version
-		return m, m.push(newChannelScreen(c, forCards(*m.ch.report, m.ch.gpu), msg.framework, msg.version, nil)), true
+		cs := newChannelScreen(c, forCards(*m.ch.report, m.ch.gpu), msg.framework, msg.version, nil)
+		cs.story = m.ch.story
+		return m, m.push(cs), true
+	case driverRequestMsg:
+		return m, m.push(newDriverScreen(c, msg.offer, m.wg)), true
+	case driverReprobeMsg:
+		// The driver screen and the GPU screen under it go; a new GPU screen probes the new driver.
+		if len(m.stack) >= 2 {
+			m.stack = m.stack[:len(m.stack)-2]
+		}
+		return m, m.push(newGPUScreen(c, m.ch.journey)), true
+	case resumeMsg:
+		return m, m.resume(msg), true
 	case channelChosenMsg:
 		cand := msg.candidate
 		m.ch.candidate = &cand
@@ -125,6 +139,29 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		return m, m.rerunBench(), true
 	}
 	return m, nil, false
+}
+
+// resume continues at the channel step when the wizard starts after the restart a driver install
+// asked for and the new driver answers: the welcome, the GPU screen with the new report, the
+// framework screen and the channel screen, which says so. Anything else leaves the welcome as it is.
+func (m *Model) resume(msg resumeMsg) tea.Cmd {
+	r := msg.resumed
+	if msg.err != nil || r == nil || !r.Found || len(m.stack) != 1 {
+		return nil
+	}
+	if _, ok := m.top().(*welcomeScreen); !ok {
+		return nil
+	}
+	c := m.c
+	rep := msg.report
+	m.ch = choices{journey: JourneyNew, report: &rep, gpu: -1, framework: "torch"}
+	gs := newGPUScreen(c, JourneyNew)
+	gs.report, gs.probes = &rep, 1
+	cmds := []tea.Cmd{m.push(gs), driverOfferCmd(gs.id, c.Ctx, c.Backend), m.push(newFrameworkScreen(c, rep))}
+	cs := newChannelScreen(c, forCards(rep, -1), "torch", "", nil)
+	cs.resumed = r
+	cmds = append(cmds, m.push(cs))
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) candidate() matrix.Candidate {

@@ -206,3 +206,11 @@ func cardWithoutDriver(rep gpu.Report, f *matrix.Facts) []string {
 	f.DriverMissing = len(f.ComputeCaps) > 0
 	return notes
 }
+
+// ForgetGPUReport drops the report read so far: the next GPUReport probes again (after a driver
+// install, the new driver answers).
+func (e *Env) ForgetGPUReport() {
+	e.probeMu.Lock()
+	defer e.probeMu.Unlock()
+	e.report, e.reportE = nil, nil
+}

@@ -17,7 +17,8 @@ func init() { register(15, newDriverCmd) }
 
 type driverFlags struct {
 	json, check, offline, studio bool
-	os, channel                  string
+	download, install, silent    bool
+	os, channel, file            string
 	windows                      int
 }
 
@@ -27,10 +28,13 @@ func newDriverCmd(env *Env) *cobra.Command {
 		Use:     "driver",
 		Short:   i18n.T("cli.driver.short"),
 		Long:    i18n.T("cli.driver.long"),
-		Example: "  gpuwiz driver\n  gpuwiz driver --check --os windows --windows 11 --json\n  gpuwiz driver --channel cu128 --studio\n  gpuwiz driver --os linux", //i18n:raw commands
+		Example: "  gpuwiz driver\n  gpuwiz driver --check --os windows --windows 11 --json\n  gpuwiz driver --channel cu128 --studio\n  gpuwiz driver --os linux\n  gpuwiz driver --download\n  gpuwiz driver --install --silent\n  gpuwiz driver --install --file 581.57-desktop-win10-win11-64bit-international-dch-whql.exe", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			req := app.DriverRequest{OS: fl.os, WindowsVersion: fl.windows, Studio: fl.studio, Channel: fl.channel, Offline: fl.offline}
+			if fl.download || fl.install || fl.file != "" {
+				return runDriverAct(cmd, env, fl, req)
+			}
 			res, err := env.CheckDriver(cmd.Context(), req)
 			if err != nil {
 				return err
@@ -59,6 +63,10 @@ func newDriverCmd(env *Env) *cobra.Command {
 	f.BoolVar(&fl.studio, "studio", false, i18n.T("cli.driver.flag.studio"))
 	f.StringVar(&fl.channel, "channel", "", i18n.T("cli.driver.flag.channel"))
 	f.BoolVar(&fl.offline, "offline", false, i18n.T("cli.driver.flag.offline"))
+	f.BoolVar(&fl.download, "download", false, i18n.T("cli.driver.flag.download"))
+	f.BoolVar(&fl.install, "install", false, i18n.T("cli.driver.flag.install"))
+	f.StringVar(&fl.file, "file", "", i18n.T("cli.driver.flag.file"))
+	f.BoolVar(&fl.silent, "silent", false, i18n.T("cli.driver.flag.silent"))
 	return cmd
 }
 

@@ -73,3 +73,15 @@ func Install(ctx context.Context, path string, size int64, silent bool, v Verifi
 	res.ExitCode = code
 	return res, err
 }
+
+// Exit codes of an installer that mean success with a restart to come: Windows's
+// ERROR_SUCCESS_REBOOT_REQUIRED (3010) and ERROR_SUCCESS_REBOOT_INITIATED (1641), from Microsoft's
+// System Error Codes, which Windows installers return. NVIDIA publishes no list of its installer's
+// own codes; any other code but 0 is a failure, named by its number.
+const (
+	ExitRebootRequired  = 3010
+	ExitRebootInitiated = 1641
+)
+
+// AsksRestart says whether an installer's exit code means it succeeded and Windows must restart.
+func AsksRestart(code int) bool { return code == ExitRebootRequired || code == ExitRebootInitiated }

@@ -1,0 +1,323 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"gpuwiz/steps/app"
+	"gpuwiz/steps/driver"
+	"gpuwiz/steps/i18n"
+)
+
+// driverStory is what the GPU and channel screens say once about the driver: what it runs now,
+// and what the update would add, with the exact version.
+type driverStory struct {
+	current string   // the installed driver ("" none)
+	runs    []string // CUDA versions whose builds it runs for the card(s)
+	version string   // the update's driver
+	adds    []string // CUDA versions the update adds
+	ready   bool     // u can install it here
+}
+
+// storyOf is the story of an offer: nil when there is nothing to say (no update would add a CUDA
+// version and a driver is installed, or no installer is known).
+func storyOf(o *DriverOffer) *driverStory {
+	if o == nil || o.Version == "" {
+		return nil
+	}
+	st := &driverStory{current: o.Check.Current, version: o.Version, ready: o.Ready}
+	for _, n := range o.Check.Needs {
+		if !n.CardOK {
+			continue
+		}
+		switch {
+		case n.CurrentOK:
+			st.runs = append(st.runs, n.CUDA)
+		case n.ChosenOK:
+			st.adds = append(st.adds, n.CUDA)
+		}
+	}
+	if len(st.adds) == 0 && st.current != "" {
+		return nil
+	}
+	return st
+}
+
+// lines are the story in words, one sentence each.
+func (d *driverStory) lines() []string {
+	var out []string
+	switch {
+	case d.current == "":
+		out = append(out, i18n.T("ui.driver.story.none"))
+	case len(d.runs) == 0:
+		out = append(out, i18n.T("ui.driver.story.runs_nothing", i18n.D{"Driver": d.current}))
+	default:
+		out = append(out, i18n.T("ui.driver.story.runs", i18n.D{"Driver": d.current, "CUDA": cudaList(d.runs)}))
+	}
+	if len(d.adds) > 0 {
+		out = append(out, i18n.T("ui.driver.story.adds", i18n.D{"Version": d.version, "CUDA": cudaList(d.adds)}))
+	}
+	return out
+}
+
+// cudaList is CUDA versions in words: "11.8", "12.6, 12.8", "12.1 to 12.9" (a run of them: the
+// versions a driver runs are always the oldest up to some newest).
+func cudaList(vs []string) string {
+	if len(vs) > 2 {
+		return i18n.T("ui.driver.cuda_range", i18n.D{"From": vs[0], "To": vs[len(vs)-1]})
+	}
+	return strings.Join(vs, ", ")
+}
+
+// driverRequestMsg is the GPU screen's u: the driver screen next.
+type driverRequestMsg struct{ offer DriverOffer }
+
+// driverReprobeMsg: the driver was installed with no restart asked: the GPU screen probes again.
+type driverReprobeMsg struct{}
+
+// driverScreen shows the chosen installer (version, file, why), then fetches, checks and starts it
+// with progress, and says how it ended.
+type driverScreen struct {
+	c      *Common
+	id     screenID
+	offer  DriverOffer
+	wg     *sync.WaitGroup
+	job    *driverJob
+	states map[string]string
+	done   int64
+	total  int64
+	rate   float64
+	eta    time.Duration
+	result *app.DriverResult
+	bar    progress.Model
+	keys   struct{ start, again key.Binding }
+	w, h   int
+}
+
+func newDriverScreen(c *Common, o DriverOffer, wg *sync.WaitGroup) *driverScreen {
+	s := &driverScreen{c: c, id: c.newID(), offer: o, wg: wg, states: map[string]string{}, bar: c.Styles.NewBar()}
+	s.keys.start = relabel(c.Keys.Select, i18n.T("ui.driver.key_start"))
+	s.keys.again = relabel(c.Keys.Rerun, i18n.T("ui.key.probe_again"))
+	return s
+}
+
+func (s *driverScreen) Init() tea.Cmd   { return nil }
+func (s *driverScreen) ident() screenID { return s.id }
+func (s *driverScreen) Title() string   { return i18n.T("ui.driver.title") }
+func (s *driverScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+}
+func (s *driverScreen) Busy() bool { return s.job != nil && s.result == nil }
+
+func (s *driverScreen) ShortHelp() []key.Binding {
+	switch {
+	case s.job == nil && s.offer.Ready:
+		return []key.Binding{s.keys.start}
+	case s.result != nil && s.result.Failure == nil && !s.result.Restart && s.result.Ran:
+		return []key.Binding{s.keys.again}
+	}
+	return nil
+}
+func (s *driverScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+func (s *driverScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case driverBatchMsg:
+		for _, e := range msg.events {
+			if e.State != "" {
+				s.states[e.Step] = e.State
+			}
+			if e.Step == "download" && e.Total > 0 {
+				s.done, s.total, s.rate, s.eta = e.Done, e.Total, e.Rate, e.ETA
+			}
+		}
+		if msg.result != nil {
+			r := *msg.result
+			s.result = &r
+			s.job.cancel()
+			return s, nil
+		}
+		return s, driverTickCmd(s.job)
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, s.keys.start) && s.job == nil && s.offer.Ready:
+			ctx, cancel := context.WithCancel(s.c.Ctx)
+			s.job = &driverJob{to: s.id, events: make(chan app.DriverEvent, installEventBuffer), result: make(chan app.DriverResult, 1), cancel: cancel}
+			return s, tea.Batch(startDriverCmd(ctx, s.c.Backend, s.offer, s.job, s.wg), driverTickCmd(s.job))
+		case key.Matches(msg, s.keys.again) && s.result != nil && s.result.Failure == nil && s.result.Ran && !s.result.Restart:
+			return s, navigate(driverReprobeMsg{})
+		}
+	}
+	return s, nil
+}
+
+func (s *driverScreen) View() string {
+	st := s.c.Styles
+	var b strings.Builder
+	line := func(text string) { b.WriteString(wrap(text, s.w) + "\n") }
+	o := s.offer
+	if o.Version != "" || o.File != "" {
+		line(st.Label.Render(i18n.T("ui.driver.label.card")) + " " + o.Card)
+		line(st.Label.Render(i18n.T("ui.driver.label.driver")) + " " + orWord(o.Version, "?"))
+		line(st.Label.Render(i18n.T("ui.driver.label.file")) + " " + o.File)
+		for _, r := range o.Why {
+			line(st.Bullet + " " + driverReasonWords(r))
+		}
+	}
+	if s.job == nil {
+		b.WriteString("\n")
+		if o.Failure != nil {
+			line(st.Warn.Render(driverFailureWords(o.Failure, o)))
+			return b.String()
+		}
+		if o.Have > 0 {
+			line(i18n.T("ui.driver.have", i18n.D{"Size": i18n.Size(o.Have)}))
+		}
+		line(i18n.T("ui.driver.will"))
+		line(st.Dim.Render(i18n.T("ui.driver.press_enter")))
+		return b.String()
+	}
+	b.WriteString("\n")
+	for _, step := range []struct{ id, title string }{
+		{"download", i18n.T("ui.driver.step.download")}, {"check", i18n.T("ui.driver.step.check")}, {"install", i18n.T("ui.driver.step.install")},
+	} {
+		mark, style := st.Pending, st.Dim
+		switch s.states[step.id] {
+		case app.StepRunning:
+			mark, style = st.Running, st.Label
+		case app.StepDone:
+			mark, style = st.Pass, st.OK
+		case app.StepFailed:
+			mark, style = st.Fail, st.Err
+		case app.StepSkipped:
+			mark = st.Skipped
+		}
+		b.WriteString(" " + style.Render(i18n.Pad(mark, 2)+" "+step.title) + "\n")
+		if step.id == "download" && s.states["download"] == app.StepRunning && s.total > 0 {
+			size := fmt.Sprintf(" %s / %s", i18n.Size(s.done), i18n.Size(s.total)) + rateText(s.rate, s.eta)
+			bar := s.bar
+			bar.Width = max(min(s.w-4-ansi.StringWidth(size), 50), 10)
+			b.WriteString(ansi.Truncate("    "+bar.ViewAs(float64(s.done)/float64(s.total))+size, s.w, "") + "\n")
+		}
+	}
+	if r := s.result; r != nil {
+		b.WriteString("\n")
+		switch {
+		case r.Failure != nil:
+			line(st.Err.Render(driverFailureWords(r.Failure, o)))
+		case r.Restart:
+			line(st.OK.Render(i18n.T("ui.driver.installed", i18n.D{"Version": o.Version})))
+			line(i18n.T("ui.driver.restart"))
+		default:
+			line(st.OK.Render(i18n.T("ui.driver.installed", i18n.D{"Version": o.Version})))
+			line(i18n.T("ui.driver.probe_again"))
+		}
+	}
+	return b.String()
+}
+
+func orWord(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
+
+// driverReasonWords words one reason of a driver choice (the same sentences as gpuwiz driver).
+func driverReasonWords(r driver.Reason) string {
+	a := r.Args
+	switch r.Code {
+	case "notebook_name":
+		return i18n.T("driver.why.notebook_name")
+	case "notebook_chassis":
+		return i18n.T("driver.why.notebook_chassis")
+	case "branch_580":
+		return i18n.T("driver.why.branch_580", i18n.D{"Arch": a["Arch"]})
+	case "kepler":
+		return i18n.T("driver.why.kepler", i18n.D{"Arch": a["Arch"]})
+	case "missing":
+		return i18n.T("driver.why.missing")
+	case "below_channel":
+		return i18n.T("driver.why.below_channel", i18n.D{"Current": a["Current"], "Need": a["Need"], "Channel": a["Channel"]})
+	case "branch_below_channel":
+		return i18n.T("driver.why.branch_below_channel", i18n.D{"Version": a["Version"], "Need": a["Need"], "Channel": a["Channel"]})
+	case "newer":
+		return i18n.T("driver.why.newer", i18n.D{"Current": a["Current"], "Version": a["Version"]})
+	case "up_to_date":
+		return i18n.T("driver.why.up_to_date", i18n.D{"Current": a["Current"]})
+	case "lookup_unreachable":
+		return i18n.T("driver.why.lookup_unreachable")
+	case "lookup_no_product":
+		return i18n.T("driver.why.lookup_no_product", i18n.D{"Name": a["Name"]})
+	case "lookup_no_driver":
+		return i18n.T("driver.why.lookup_no_driver")
+	case "datacenter":
+		return i18n.T("driver.why.datacenter")
+	}
+	return r.Code
+}
+
+// driverFailureWords words why the driver session cannot go on or stopped, with the next step
+// (the same sentences as gpuwiz driver).
+func driverFailureWords(f *app.DriverFailure, o DriverOffer) string {
+	switch f.Code {
+	case app.DriverFailLinux:
+		return i18n.T("ui.driver.linux")
+	case app.DriverFailNotWindows:
+		return i18n.T("ui.driver.not_windows")
+	case app.DriverFailNoDriver:
+		return i18n.T("driver.fail.no_driver")
+	case app.DriverFailOwnPath:
+		return i18n.T("driver.fail.own_path")
+	case app.DriverFailRebootPending:
+		return i18n.T("driver.fail.reboot_pending")
+	case app.DriverFailNoNetwork:
+		return i18n.T("ui.driver.no_network", i18n.D{"File": o.File})
+	case app.DriverFailDownload:
+		return i18n.T("ui.driver.download", i18n.D{"Err": f.Detail})
+	case app.DriverFailCancelled:
+		return i18n.T("driver.fail.cancelled")
+	case app.DriverFailUAC:
+		return i18n.T("driver.fail.uac_refused")
+	case app.DriverFailExitCode:
+		return i18n.T("ui.driver.exit_code", i18n.D{"Code": f.ExitCode})
+	case app.DriverFailStart:
+		return i18n.T("ui.driver.start", i18n.D{"Err": f.Detail})
+	case app.DriverFailRefused:
+		return driverRefusalWords(f.Refusal) + " " + i18n.T("ui.driver.refused")
+	}
+	return f.Code
+}
+
+func driverRefusalWords(r *driver.Refusal) string {
+	if r == nil {
+		return i18n.T("driver.refusal.not_found", i18n.D{"Path": ""})
+	}
+	switch r.Code {
+	case "not_found":
+		return i18n.T("driver.refusal.not_found", i18n.D{"Path": r.Detail})
+	case "empty":
+		return i18n.T("driver.refusal.empty")
+	case "size":
+		return i18n.T("driver.refusal.size", i18n.D{"Size": r.Detail})
+	case "not_program":
+		return i18n.T("driver.refusal.not_program")
+	case "unsigned":
+		return i18n.T("driver.refusal.unsigned")
+	case "bad_signature":
+		return i18n.T("driver.refusal.bad_signature", i18n.D{"Err": r.Detail})
+	case "signer":
+		return i18n.T("driver.refusal.signer", i18n.D{"Signer": r.Detail})
+	case "no_check":
+		return i18n.T("driver.refusal.no_check")
+	}
+	return r.Code
+}
