@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/driver"
 	"gpuwiz/steps/i18n"
 )
 
@@ -169,7 +168,7 @@ func (s *driverScreen) View() string {
 		line(st.Label.Render(i18n.T("ui.driver.label.driver")) + " " + orWord(o.Version, "?"))
 		line(st.Label.Render(i18n.T("ui.driver.label.file")) + " " + o.File)
 		for _, r := range o.Why {
-			line(st.Bullet + " " + driverReasonWords(r))
+			line(st.Bullet + " " + r.Words())
 		}
 	}
 	if s.job == nil {
@@ -231,39 +230,6 @@ func orWord(s, alt string) string {
 	return s
 }
 
-// driverReasonWords words one reason of a driver choice (the same sentences as gpuwiz driver).
-func driverReasonWords(r driver.Reason) string {
-	a := r.Args
-	switch r.Code {
-	case "notebook_name":
-		return i18n.T("driver.why.notebook_name")
-	case "notebook_chassis":
-		return i18n.T("driver.why.notebook_chassis")
-	case "branch_580":
-		return i18n.T("driver.why.branch_580", i18n.D{"Arch": a["Arch"]})
-	case "kepler":
-		return i18n.T("driver.why.kepler", i18n.D{"Arch": a["Arch"]})
-	case "missing":
-		return i18n.T("driver.why.missing")
-	case "below_channel":
-		return i18n.T("driver.why.below_channel", i18n.D{"Current": a["Current"], "Need": a["Need"], "Channel": a["Channel"]})
-	case "branch_below_channel":
-		return i18n.T("driver.why.branch_below_channel", i18n.D{"Version": a["Version"], "Need": a["Need"], "Channel": a["Channel"]})
-	case "newer":
-		return i18n.T("driver.why.newer", i18n.D{"Current": a["Current"], "Version": a["Version"]})
-	case "up_to_date":
-		return i18n.T("driver.why.up_to_date", i18n.D{"Current": a["Current"]})
-	case "lookup_unreachable":
-		return i18n.T("driver.why.lookup_unreachable")
-	case "lookup_no_product":
-		return i18n.T("driver.why.lookup_no_product", i18n.D{"Name": a["Name"]})
-	case "lookup_no_driver":
-		return i18n.T("driver.why.lookup_no_driver")
-	case "datacenter":
-		return i18n.T("driver.why.datacenter")
-	}
-	return r.Code
-}
 
 // driverFailureWords words why the driver session cannot go on or stopped, with the next step
 // (the same sentences as gpuwiz driver).
@@ -292,32 +258,8 @@ func driverFailureWords(f *app.DriverFailure, o DriverOffer) string {
 	case app.DriverFailStart:
 		return i18n.T("ui.driver.start", i18n.D{"Err": f.Detail})
 	case app.DriverFailRefused:
-		return driverRefusalWords(f.Refusal) + " " + i18n.T("ui.driver.refused")
+		return f.Refusal.Words() + " " + i18n.T("ui.driver.refused")
 	}
 	return f.Code
 }
 
-func driverRefusalWords(r *driver.Refusal) string {
-	if r == nil {
-		return i18n.T("driver.refusal.not_found", i18n.D{"Path": ""})
-	}
-	switch r.Code {
-	case "not_found":
-		return i18n.T("driver.refusal.not_found", i18n.D{"Path": r.Detail})
-	case "empty":
-		return i18n.T("driver.refusal.empty")
-	case "size":
-		return i18n.T("driver.refusal.size", i18n.D{"Size": r.Detail})
-	case "not_program":
-		return i18n.T("driver.refusal.not_program")
-	case "unsigned":
-		return i18n.T("driver.refusal.unsigned")
-	case "bad_signature":
-		return i18n.T("driver.refusal.bad_signature", i18n.D{"Err": r.Detail})
-	case "signer":
-		return i18n.T("driver.refusal.signer", i18n.D{"Signer": r.Detail})
-	case "no_check":
-		return i18n.T("driver.refusal.no_check")
-	}
-	return r.Code
-}

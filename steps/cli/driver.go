@@ -70,43 +70,6 @@ func newDriverCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-// DriverReason words one reason of a driver choice.
-func DriverReason(r driver.Reason) string {
-	a := r.Args
-	switch r.Code {
-	case "notebook_name":
-		return i18n.T("driver.why.notebook_name")
-	case "notebook_chassis":
-		return i18n.T("driver.why.notebook_chassis")
-	case "datacenter":
-		return i18n.T("driver.why.datacenter")
-	case "branch_580":
-		return i18n.T("driver.why.branch_580", i18n.D{"Arch": a["Arch"]})
-	case "kepler":
-		return i18n.T("driver.why.kepler", i18n.D{"Arch": a["Arch"]})
-	case "no_studio_offline":
-		return i18n.T("driver.why.no_studio_offline")
-	case "none_known":
-		return i18n.T("driver.why.none_known")
-	case "missing":
-		return i18n.T("driver.why.missing")
-	case "below_channel":
-		return i18n.T("driver.why.below_channel", i18n.D{"Current": a["Current"], "Need": a["Need"], "Channel": a["Channel"]})
-	case "branch_below_channel":
-		return i18n.T("driver.why.branch_below_channel", i18n.D{"Version": a["Version"], "Need": a["Need"], "Channel": a["Channel"]})
-	case "newer":
-		return i18n.T("driver.why.newer", i18n.D{"Current": a["Current"], "Version": a["Version"]})
-	case "up_to_date":
-		return i18n.T("driver.why.up_to_date", i18n.D{"Current": a["Current"]})
-	case "lookup_unreachable":
-		return i18n.T("driver.why.lookup_unreachable")
-	case "lookup_no_product":
-		return i18n.T("driver.why.lookup_no_product", i18n.D{"Name": a["Name"]})
-	case "lookup_no_driver":
-		return i18n.T("driver.why.lookup_no_driver")
-	}
-	return r.Code
-}
 
 // DriverFamily, DriverForm, DriverStatus and DriverFrom word the values of a choice.
 func DriverFamily(f driver.Family) string {
@@ -182,7 +145,7 @@ func printDriverCheck(w io.Writer, c app.DriverCheck) {
 		}
 		fmt.Fprintln(w, "  "+DriverStatus(ch.Status))
 		for _, r := range ch.Why {
-			fmt.Fprintln(w, "  - "+DriverReason(r))
+			fmt.Fprintln(w, "  - "+r.Words())
 		}
 	}
 	if a := c.Linux; a != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/driver"
 	"gpuwiz/steps/i18n"
 )
 
@@ -141,9 +140,9 @@ func DriverFailureText(f *app.DriverFailure, s *app.DriverSession) string {
 		return i18n.T("driver.fail.linux")
 	case app.DriverFailRefused:
 		if s != nil && s.Release.URL != "" {
-			return DriverRefusalText(f.Refusal) + " " + i18n.T("driver.fail.refused_cache", i18n.D{"URL": link})
+			return f.Refusal.Words() + " " + i18n.T("driver.fail.refused_cache", i18n.D{"URL": link})
 		}
-		return DriverRefusalText(f.Refusal) + " " + i18n.T("driver.fail.refused_file")
+		return f.Refusal.Words() + " " + i18n.T("driver.fail.refused_file")
 	}
 	switch f.Code {
 	case app.DriverFailNotWindows:
@@ -170,28 +169,3 @@ func DriverFailureText(f *app.DriverFailure, s *app.DriverSession) string {
 	return f.Code
 }
 
-// DriverRefusalText words why a file was not run.
-func DriverRefusalText(r *driver.Refusal) string {
-	if r == nil {
-		return i18n.T("driver.refusal.not_found", i18n.D{"Path": ""})
-	}
-	switch r.Code {
-	case "not_found":
-		return i18n.T("driver.refusal.not_found", i18n.D{"Path": r.Detail})
-	case "empty":
-		return i18n.T("driver.refusal.empty")
-	case "size":
-		return i18n.T("driver.refusal.size", i18n.D{"Size": r.Detail})
-	case "not_program":
-		return i18n.T("driver.refusal.not_program")
-	case "unsigned":
-		return i18n.T("driver.refusal.unsigned")
-	case "bad_signature":
-		return i18n.T("driver.refusal.bad_signature", i18n.D{"Err": r.Detail})
-	case "signer":
-		return i18n.T("driver.refusal.signer", i18n.D{"Signer": r.Detail})
-	case "no_check":
-		return i18n.T("driver.refusal.no_check")
-	}
-	return r.Code
-}
