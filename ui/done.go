@@ -94,7 +94,22 @@ func (s *doneScreen) body() string {
 		if c := s.ch.candidate; c != nil {
 			what = i18n.T("ui.done.installed", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 		}
-		b.WriteString(st.OK.Render(st.Pass+" "+what) + "\n")
+		if s.ch.journey == JourneyRepair {
+			what = i18n.T("ui.done.repaired")
+			if c := s.ch.candidate; c != nil {
+				what = i18n.T("ui.done.repaired_build", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
+			}
+		}
+		b.WriteString(st.OK.Render(wrapHanging(st.Pass+" "+what, s.w, "  ")) + "\n")
+		if v := s.ch.verify; v != nil {
+			// What doctor saw that changes nothing about the build: listed, never a ✗.
+			for _, c := range v.Context {
+				b.WriteString(wrapHanging("  "+st.Bullet+" "+i18n.T("ui.done.context", i18n.D{"Title": c.Title}), s.w, "    ") + "\n")
+				if c.Fix != "" {
+					b.WriteString(st.Dim.Render(wrapHanging("    "+c.Fix, s.w, "    ")) + "\n")
+				}
+			}
+		}
 	case o.OK && s.ch.journey == JourneyRepair:
 		// Doctor has just run again: sending the user back to doctor would be a loop. What is left,
 		// each with its fix, is what to do next.

@@ -222,6 +222,9 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		if res.After != nil {
 			fmt.Fprintln(out)
 			doctor.WriteText(out, *res.After)
+			if !res.Failed {
+				writeRepairVerdict(out, *res.After)
+			}
 		}
 		if logPath != "" {
 			fmt.Fprintln(out, i18n.T("cli.doctor.log", i18n.D{"Path": logPath}))
@@ -234,6 +237,21 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		return Silent(ExitProblems)
 	}
 	return nil
+}
+
+// writeRepairVerdict is the repair's last word: ✓ when the check afterwards finds nothing that
+// blocks or threatens the build (its context listed under it), ✗ with the count otherwise.
+func writeRepairVerdict(out io.Writer, after doctor.Report) {
+	if after.Problems > 0 {
+		fmt.Fprintln(out, "✗ "+i18n.N("cli.doctor.verdict.problems_left", after.Problems))
+		return
+	}
+	fmt.Fprintln(out, "✓ "+i18n.T("cli.doctor.verdict.repaired"))
+	for _, f := range after.Findings {
+		if !f.IsProblem() {
+			fmt.Fprintf(out, "  %s\n", i18n.T("cli.doctor.verdict.context", i18n.D{"Title": f.Title}))
+		}
+	}
 }
 
 func writeRepairPlan(out io.Writer, p doctor.Repair) {

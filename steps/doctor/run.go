@@ -161,6 +161,24 @@ func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv s
 	return "", "", &InputError{i18n.T("doctor.input.no_python_on_path")}
 }
 
+// isActive: the environment checked is the one the user's shell has active: the venv VIRTUAL_ENV
+// or CONDA_PREFIX names, or (no venv) the python a shell finds first on PATH.
+func isActive(d Deps, python, venv string) bool {
+	if venv == "" {
+		p := findOnPath(d.FS, d.GOOS, d.Env, "python")
+		if p == "" {
+			p = findOnPath(d.FS, d.GOOS, d.Env, "python3")
+		}
+		return p != "" && samePath(p, python, d.GOOS)
+	}
+	for _, k := range []string{"VIRTUAL_ENV", "CONDA_PREFIX"} {
+		if v := getenv(d.Env, k); v != "" && samePath(v, venv, d.GOOS) {
+			return true
+		}
+	}
+	return false
+}
+
 // Run collects the evidence in the guides' order and diagnoses it. Only bad input is an error:
 // everything the machine does wrong becomes a finding.
 func Run(ctx context.Context, deps Deps, opts Options) (Report, error) {
@@ -177,7 +195,7 @@ func Run(ctx context.Context, deps Deps, opts Options) (Report, error) {
 }
 
 func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*Evidence, []string) {
-	ev := &Evidence{GOOS: d.GOOS, Venv: venv, Matrix: d.Matrix, SelfPID: d.SelfPID}
+	ev := &Evidence{GOOS: d.GOOS, Venv: venv, Matrix: d.Matrix, SelfPID: d.SelfPID, Active: isActive(d, python, venv)}
 	var checked []string
 	step := func(s string) { checked = append(checked, s) }
 
