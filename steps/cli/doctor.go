@@ -10,15 +10,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/urls"
 )
 
@@ -95,6 +98,15 @@ func newDoctorCommand(env *Env) *cobra.Command {
 					return err
 				}
 				python = p
+			}
+			if venv == "" && python == "" {
+				// The active environment, else the user picks one: the first python on PATH is
+				// rarely the environment meant.
+				_, active := doctor.ActiveEnv(nil, runtime.GOOS, doctor.OSEnviron{})
+				if active == "" {
+					return Usagef("%s", noActiveEnv(cmd.Context()))
+				}
+				venv = active
 			}
 			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, finish, src)
 		},
@@ -237,6 +249,24 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		return Silent(ExitProblems)
 	}
 	return nil
+}
+
+// noActiveEnv says that no environment is active and lists the ones gpuwiz knows, each with the
+// command that checks it.
+func noActiveEnv(ctx context.Context) string {
+	var b strings.Builder
+	b.WriteString(i18n.T("cli.doctor.no_active"))
+	found, _ := app.KnownVenvs(ctx)
+	if len(found) == 0 {
+		b.WriteString("\n" + i18n.T("cli.doctor.no_active.none_known"))
+		return b.String()
+	}
+	b.WriteString("\n" + i18n.T("cli.doctor.no_active.known"))
+	for _, f := range found {
+		b.WriteString("\n  " + shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", f.Path))
+		b.WriteString("\n      " + app.VenvLine(f))
+	}
+	return b.String()
 }
 
 // writeRepairVerdict is the repair's last word: ✓ when the check afterwards finds nothing that

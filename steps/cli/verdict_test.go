@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"gpuwiz/steps/app"
+	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/testkit/pyindex"
 )
 
@@ -39,5 +42,46 @@ func TestDoctorFixWithAForeignPipOnPathEndsRepaired(t *testing.T) {
 	out, stderr, code = g.cli(t, "doctor", "--venv", g.venv)
 	if code != 0 || !strings.Contains(out, "For your information (nothing to fix for this environment):") {
 		t.Fatalf("plain doctor on the healthy venv: exit %d, want 0\n%s\nstderr: %s", code, out, stderr)
+	}
+}
+
+// doctor without --venv checks the active environment (VIRTUAL_ENV, else CONDA_PREFIX); with none
+// active it checks nothing, lists the environments gpuwiz knows with the command for each, and exits 2.
+func TestDoctorTakesTheActiveEnvironment(t *testing.T) {
+	useConfigDir(t)
+	g := newRepairRig(t)
+	t.Setenv("VIRTUAL_ENV", "")
+	t.Setenv("CONDA_PREFIX", "")
+	out, stderr, code := g.cli(t, "doctor")
+	if code != ExitUsage || !strings.Contains(stderr, "No environment is active") || !strings.Contains(stderr, "gpuwiz knows no environment on this machine yet.") || out != "" {
+		t.Fatalf("no environment active, none known: exit %d\nstdout: %s\nstderr: %s", code, out, stderr)
+	}
+
+	v := pyindex.NewVenv(t, filepath.Join(g.dir, "my venv"))
+	if err := app.RecordVenv(t.Context(), v.Root, app.ActionCreate, app.Created, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code = g.cli(t, "doctor", "--json")
+	want := "gpuwiz doctor --venv " + shellquote.Posix(v.Root)
+	if code != ExitUsage || !strings.Contains(stderr, "The environments gpuwiz knows") || !strings.Contains(stderr, "\n  "+want+"\n") || !strings.Contains(out, `"exit_code": 2`) {
+		t.Fatalf("no environment active: exit %d, want %d and %q listed\nstdout: %s\nstderr: %s", code, ExitUsage, want, out, stderr)
+	}
+
+	for _, k := range []string{"VIRTUAL_ENV", "CONDA_PREFIX"} {
+		t.Run(k, func(t *testing.T) {
+			root := v.Root
+			if k == "CONDA_PREFIX" { // a conda env: conda-meta/ and its own python
+				root = filepath.Join(g.dir, "conda env")
+				must(t, os.MkdirAll(filepath.Join(root, "conda-meta"), 0o755))
+				must(t, os.MkdirAll(filepath.Join(root, "bin"), 0o755))
+				must(t, os.Symlink(v.Python(), filepath.Join(root, "bin", "python")))
+			}
+			t.Setenv(k, root)
+			out, stderr, code := g.cli(t, "doctor", "--json")
+			var rep struct{ Venv string }
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Venv != root {
+				t.Fatalf("%s=%s: exit %d, the report is of %q (%v)\n%s\nstderr: %s", k, root, code, rep.Venv, err, out, stderr)
+			}
+		})
 	}
 }

@@ -106,6 +106,30 @@ func (d Deps) withDefaults() Deps {
 	return d
 }
 
+// ActiveEnv is the environment the shell has active, with its python: the venv VIRTUAL_ENV names,
+// else the conda env CONDA_PREFIX names (conda activate sets it); "" when neither names one that
+// holds its python.
+func ActiveEnv(fsys FS, goos string, env Environ) (python, venv string) {
+	if fsys == nil {
+		fsys = OSFS{}
+	}
+	if ve := getenv(env, "VIRTUAL_ENV"); ve != "" {
+		v := pyenv.Venv{Root: ve, GOOS: goos}
+		if _, err := fsys.Stat(v.Python()); err == nil {
+			return v.Python(), ve
+		}
+	}
+	if cp := getenv(env, "CONDA_PREFIX"); cp != "" {
+		v := pyenv.Venv{Root: cp, GOOS: goos}
+		if st, err := fsys.Stat(v.CondaMeta()); err == nil && st.IsDir() {
+			if _, err := fsys.Stat(v.CondaPython()); err == nil {
+				return v.CondaPython(), cp
+			}
+		}
+	}
+	return "", ""
+}
+
 // ResolvePython turns the options into the interpreter to check and the venv root ("" when none).
 func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv string, err error) {
 	switch {
@@ -137,20 +161,8 @@ func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv s
 		}
 		return o.Python, "", nil
 	}
-	if ve := getenv(env, "VIRTUAL_ENV"); ve != "" {
-		v := pyenv.Venv{Root: ve, GOOS: goos}
-		if _, err := fsys.Stat(v.Python()); err == nil {
-			return v.Python(), ve, nil
-		}
-	}
-	// An activated conda env (conda activate sets CONDA_PREFIX).
-	if cp := getenv(env, "CONDA_PREFIX"); cp != "" {
-		v := pyenv.Venv{Root: cp, GOOS: goos}
-		if st, err := fsys.Stat(v.CondaMeta()); err == nil && st.IsDir() {
-			if _, err := fsys.Stat(v.CondaPython()); err == nil {
-				return v.CondaPython(), cp, nil
-			}
-		}
+	if python, venv := ActiveEnv(fsys, goos, env); venv != "" {
+		return python, venv, nil
 	}
 	if p := findOnPath(fsys, goos, env, "python"); p != "" {
 		return p, "", nil
