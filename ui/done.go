@@ -177,8 +177,12 @@ func (s *doneScreen) body() string {
 		if o.ConstraintsFile != "" {
 			b.WriteString(labelled(st.Label, lipgloss.NewStyle(), cons, col, o.ConstraintsFile, s.w) + "\n")
 		}
-		if o.LockFile != "" {
+		switch {
+		case o.LockFile != "" && (ok || o.Protected != ""):
 			b.WriteString(protectionText(s.c, s.ch.venv, o, s.w))
+		case o.LockFile != "" && o.OK:
+			// Verification failed: the venv does not hold on to this build, and nothing says it does.
+			b.WriteString(st.Dim.Render(wrapHanging("  "+i18n.T("ui.done.not_kept"), s.w, "  ")) + "\n")
 		}
 		if o.LogPath != "" {
 			b.WriteString(labelled(st.Label, lipgloss.NewStyle(), log, col, o.LogPath, s.w) + "\n")

@@ -98,6 +98,8 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	case o.Protected != "":
 		fmt.Fprintln(w, i18n.T("cli.install.result.protected", i18n.D{"Config": o.Protected, "File": o.ConstraintsFile,
 			"Off": shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--off", "--venv", filepath.Dir(o.ConstraintsFile))}))
+	case o.Result == install.ResultInstalled && o.Verify != nil && !o.Verify.OK:
+		fmt.Fprintln(w, i18n.T("cli.install.result.not_kept", i18n.D{"Doctor": shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", filepath.Dir(o.ConstraintsFile))}))
 	case o.ConstraintsFile != "":
 		fmt.Fprintln(w, i18n.T("cli.install.result.constraints", i18n.D{"File": shellquote.Command(runtime.GOOS, o.ConstraintsFile)}))
 	}

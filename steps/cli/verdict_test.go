@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"gpuwiz/steps/app"
+	"gpuwiz/steps/keep"
 	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/testkit/pyindex"
 )
@@ -83,5 +85,42 @@ func TestDoctorTakesTheActiveEnvironment(t *testing.T) {
 				t.Fatalf("%s=%s: exit %d, the report is of %q (%v)\n%s\nstderr: %s", k, root, code, rep.Venv, err, out, stderr)
 			}
 		})
+	}
+}
+
+// An install whose build fails verification (the GPU's answers are wrong) is not protected: gpuwiz's
+// lines from an earlier build leave the venv's pip configuration, and the summary says what to do
+// instead of claiming the venv keeps the build.
+func TestInstallThatFailsVerifyIsNotKept(t *testing.T) {
+	useConfigDir(t)
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	t.Setenv("HOME", dir)
+	t.Setenv("GPUWIZ_VERIFY_MATRIX_N", "8")
+	isolatePip(t)
+	spec := pyindex.StubSpec{Version: "2.6.0+cu126", CUDA: "12.6", CudaAvailable: true, CuDNN: 90100, ArchList: []string{"sm_80", "sm_90"}, WrongResult: true}
+	ix := pyindex.Serve(t, map[string][]string{"cu126": pyindex.TorchFamily(t, filepath.Join(dir, "wheels"), spec, 0)})
+
+	// The venv was protected by an earlier install.
+	v := pyindex.NewVenv(t, filepath.Join(dir, "my venv"))
+	must(t, os.WriteFile(filepath.Join(v.Root, "constraints.txt"), []byte("torch==2.5.1+cu124\n"), 0o644))
+	if _, err := keep.Protect(v.Root, filepath.Join(v.Root, "constraints.txt"), runtime.GOOS); err != nil {
+		t.Fatal(err)
+	}
+
+	out, stderr, code := runCLI(t, withRig(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+		"--venv", v.Root, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--no-pip-upgrade", "--yes")...)
+	if code != ExitVerifyFailed {
+		t.Fatalf("exit %d, want %d\n%s\nstderr: %s", code, ExitVerifyFailed, out, stderr)
+	}
+	if strings.Contains(out, "keeps the build by itself") || !strings.Contains(out, "This build failed verification, so gpuwiz did not set the venv to keep it") ||
+		!strings.Contains(out, "gpuwiz doctor --venv "+shellquote.Posix(v.Root)) {
+		t.Errorf("the summary should say the venv does not keep the failed build, and what to do:\n%s", out)
+	}
+	if st := keep.Read(v.Root, runtime.GOOS); st.Protected {
+		t.Errorf("the venv still names constraints for the failed build: %+v", st)
+	}
+	if c, _ := os.ReadFile(filepath.Join(v.Root, "constraints.txt")); !strings.Contains(string(c), "torch==2.6.0+cu126") || strings.Contains(string(c), "keeps the build") {
+		t.Errorf("constraints.txt should pin the installed build without claiming it is kept:\n%s", c)
 	}
 }
