@@ -166,7 +166,7 @@ func TestInstallDryRunInChinese(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("Chinese plan: exit %d: %s", code, stderr)
 	}
-	mustContain(t, "plan", out, "计划：把 torch 2.6.0（cu126）安装到 "+venv, "安装：torch==2.6.0 torchvision==0.21.0 torchaudio==2.6.0",
+	mustContain(t, "plan", out, "计划：把 torch 2.6.0（cu126）安装到 "+venv, "安装：torch==2.6.0+cu126 torchvision==0.21.0+cu126 torchaudio==2.6.0+cu126",
 		"wheel 包来源：", ix.ChannelURL("cu126"))
 	if strings.Contains(out, "Plan:") || strings.Contains(out, "wheels from:") {
 		t.Errorf("English frame in the Chinese plan:\n%s", out)

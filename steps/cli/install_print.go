@@ -25,6 +25,9 @@ func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
 	}
 	for i, s := range p.Steps {
 		fmt.Fprintf(w, "  %2d. %s\n", i+1, s.Title)
+		if !p.Shows(s) {
+			continue // gpuwiz's own uninstaller or installer: no pip command runs (a note says so)
+		}
 		if s.Offline != nil {
 			fmt.Fprintf(w, "      %s\n", i18n.T("cli.install.plan.offline", i18n.D{"Command": runner.QuoteArgv(s.Offline)}))
 		}
@@ -33,9 +36,9 @@ func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
 		}
 	}
 	if len(p.Uninstall) > 0 {
-		fmt.Fprintln(w, i18n.T("cli.install.plan.uninstall", i18n.D{"Packages": strings.Join(p.Uninstall, " ")}))
+		fmt.Fprintln(w, i18n.T("cli.install.plan.uninstall", i18n.D{"Packages": strings.Join(p.Removing(), " ")}))
 	}
-	fmt.Fprintln(w, i18n.T("cli.install.plan.install", i18n.D{"Packages": strings.Join(p.Install, " ")}))
+	fmt.Fprintln(w, i18n.T("cli.install.plan.install", i18n.D{"Packages": strings.Join(p.Pins, " ")}))
 	fmt.Fprintln(w, i18n.T("cli.install.plan.source", i18n.D{"Source": p.Source.Describe()}))
 	for _, n := range p.Notes {
 		fmt.Fprintln(w, i18n.T("cli.install.note", i18n.D{"Text": n}))

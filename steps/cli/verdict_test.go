@@ -124,3 +124,52 @@ func TestInstallThatFailsVerifyIsNotKept(t *testing.T) {
 		t.Errorf("constraints.txt should pin the installed build without claiming it is kept:\n%s", c)
 	}
 }
+
+// install --dry-run of a channel change: the summary names the builds with their local labels (what
+// goes, what comes), and shows no pip uninstall or pip install command for the steps gpuwiz's own
+// uninstaller and installer do; GPUWIZ_INSTALLER=pip shows them again, as pip then runs them.
+func TestChannelChangeDryRunShowsLabelsAndWhatRuns(t *testing.T) {
+	useConfigDir(t)
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	t.Setenv("HOME", dir)
+	t.Setenv("GPUWIZ_VERIFY_MATRIX_N", "8")
+	isolatePip(t)
+	family := func(channel, cuda string) []string {
+		return pyindex.TorchFamily(t, filepath.Join(dir, "wheels", channel), pyindex.StubSpec{Version: "2.6.0+" + channel, CUDA: cuda,
+			CudaAvailable: true, CuDNN: 90100, ArchList: []string{"sm_80", "sm_90"}}, 0)
+	}
+	ix := pyindex.Serve(t, map[string][]string{"cu126": family("cu126", "12.6"), "cu118": family("cu118", "11.8")})
+	venv := filepath.Join(dir, "my venv")
+	install := func(channel string, extra ...string) (string, string, int) {
+		return runCLI(t, withRig(t, append([]string{"install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", channel,
+			"--venv", venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL(channel), "--no-pip-upgrade", "--yes"}, extra...)...)...)
+	}
+	if out, stderr, code := install("cu126"); code != 0 {
+		t.Fatalf("install cu126: exit %d\n%s\n%s", code, out, stderr)
+	}
+	out, stderr, code := install("cu118", "--dry-run")
+	if code != 0 {
+		t.Fatalf("dry run: exit %d\n%s\n%s", code, out, stderr)
+	}
+	for _, want := range []string{
+		"uninstall: torch==2.6.0+cu126 torchaudio==2.6.0+cu126 torchvision==0.21.0+cu126\n",
+		"install: torch==2.6.0+cu118 torchvision==0.21.0+cu118 torchaudio==2.6.0+cu118\n",
+		"gpuwiz itself removes the old packages",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, " -m pip uninstall ") || strings.Contains(l, " -m pip install ") {
+			t.Errorf("the plan shows a pip command gpuwiz's own installer replaces: %q\n%s", l, out)
+		}
+	}
+	t.Setenv("GPUWIZ_INSTALLER", "pip")
+	out, _, _ = install("cu118", "--dry-run")
+	if !strings.Contains(out, " -m pip uninstall --no-input --disable-pip-version-check -y torch torchaudio torchvision") || !strings.Contains(out, " -m pip install ") ||
+		strings.Contains(out, "gpuwiz itself removes") {
+		t.Errorf("with GPUWIZ_INSTALLER=pip the plan should show pip's commands:\n%s", out)
+	}
+}
