@@ -124,7 +124,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
 	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
 	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
-	f.Var(userpath.NewFlag(&src.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir"))
+	f.Var(userpath.NewFlag(&src.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
 	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.doctor.flag.config"))
 	f.Var(userpath.NewFlag(&reqFile), "requirements", i18n.T("cli.doctor.flag.requirements"))
 	return cmd

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"gpuwiz/steps/app"
+	"gpuwiz/steps/install"
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/testkit/pyindex"
@@ -171,5 +172,23 @@ func TestChannelChangeDryRunShowsLabelsAndWhatRuns(t *testing.T) {
 	if !strings.Contains(out, " -m pip uninstall --no-input --disable-pip-version-check -y torch torchaudio torchvision") || !strings.Contains(out, " -m pip install ") ||
 		strings.Contains(out, "gpuwiz itself removes") {
 		t.Errorf("with GPUWIZ_INSTALLER=pip the plan should show pip's commands:\n%s", out)
+	}
+}
+
+// --cache-dir's help names the real default folder, not a root-looking "/gpuwiz/wheels".
+func TestCacheDirHelpNamesTheDefaultFolder(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "xdg cache")
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(install.CacheDirEnv, "")
+	wheels := filepath.Join(cache, "gpuwiz", "wheels")
+	for _, c := range []string{"install", "add", "doctor"} {
+		out, _, code := runCLI(t, c, "--help")
+		if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "(default: "+wheels+")") {
+			t.Errorf("%s --help: exit %d, --cache-dir should name %s:\n%s", c, code, wheels, out)
+		}
+	}
+	out, _, _ := runCLI(t, "install", "--help")
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "(default: a new file in "+filepath.Join(cache, "gpuwiz", "logs")+")") {
+		t.Errorf("install --help: --log should name the logs folder:\n%s", out)
 	}
 }
