@@ -12,6 +12,7 @@ import (
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/urls"
 )
 
@@ -183,7 +184,9 @@ func (e *InterruptedError) Error() string {
 	if e.In.Running {
 		return i18n.T("faults.install.running", i18n.D{"Summary": e.In.Summary()})
 	}
-	return i18n.T("faults.install.interrupted", i18n.D{"Summary": e.In.Summary(), "Venv": e.In.Journal.Venv})
+	return i18n.T("faults.install.interrupted", i18n.D{"Summary": e.In.Summary(),
+		"Fix":    shellquote.Command(hostGOOS(), "gpuwiz", "doctor", "--venv", e.In.Journal.Venv, "--fix"),
+		"Finish": shellquote.Command(hostGOOS(), "gpuwiz", "doctor", "--venv", e.In.Journal.Venv, "--fix", "--finish")})
 }
 
 // journal keeps an engine's journal file up to date.
