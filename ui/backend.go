@@ -231,6 +231,9 @@ type Leftover struct{ What, Path, Clear string }
 type VerifyReport struct {
 	OK     bool
 	Checks []Check
+	// Context is what the check saw that changes nothing about the build (doctor's context
+	// findings after a repair): listed under the verdict, never a failed check.
+	Context []Check
 }
 
 // Check is one verification with its evidence and, when failed, cause and fix.

@@ -36,19 +36,14 @@ func (b *stepsBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) 
 	if n := indexNote(sess.Index); n != "" {
 		notes = append(notes, n)
 	}
-	removing := make([]string, 0, len(p.Uninstall))
-	for _, name := range p.Uninstall { // shown with the version the venv holds: "torch==2.6.0+cu118"
-		if d, ok := p.Had.Dist(name); ok && d.Version != "" {
-			name += "==" + d.Version
-		}
-		removing = append(removing, name)
-	}
-	out := Plan{Venv: req.Venv, Candidate: req.Candidate, Uninstall: removing, Install: p.Install,
+	// Shown with their local labels: what the venv holds ("torch==2.6.0+cu118") and the build that
+	// replaces it ("torch==2.6.0+cu126").
+	out := Plan{Venv: req.Venv, Candidate: req.Candidate, Uninstall: p.Removing(), Install: p.Pins,
 		Notes: notes, Warnings: p.Warnings, Impl: sess}
 	for _, s := range p.Steps {
 		out.Steps = append(out.Steps, PlanStep{ID: s.ID, Title: s.Title})
 	}
-	for _, argv := range p.Commands {
+	for _, argv := range p.ShownCommands() {
 		out.Commands = append(out.Commands, runner.QuoteArgv(argv))
 	}
 	return out, nil

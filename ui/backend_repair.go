@@ -128,6 +128,7 @@ func verifyOfDoctor(r doctor.Report) VerifyReport {
 	}
 	for _, f := range r.Findings {
 		if !f.IsProblem() {
+			v.Context = append(v.Context, Check{ID: f.Code, Title: f.Title, OK: true, Fix: f.Fix})
 			continue
 		}
 		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: strings.Join(f.Evidence, "; "), Fix: f.Fix}) // no Cause: the code is no word of what went wrong

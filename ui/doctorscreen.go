@@ -44,9 +44,27 @@ func (s *doctorScreen) SetSize(w, h int) {
 	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the plan line below
 	s.refresh()
 }
+
+// problems: the findings that block or threaten the build; the rest (info) is context, which
+// no repair changes.
+func (s *doctorScreen) problems() int {
+	n := 0
+	if s.report != nil {
+		for _, f := range s.report.Findings {
+			if !isContext(f) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// isContext: the finding changes nothing about the build (doctor's info severity).
+func isContext(f Finding) bool { return strings.EqualFold(f.Severity, "info") }
+
 func (s *doctorScreen) ShortHelp() []key.Binding {
 	var out []key.Binding
-	if s.report != nil && len(s.report.Findings) > 0 {
+	if s.problems() > 0 {
 		out = append(out, s.keys.repair)
 	}
 	if s.report != nil || s.err != nil {
@@ -82,7 +100,7 @@ func (s *doctorScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return s, nil
 	case tea.KeyMsg:
 		switch {
-		case key.Matches(msg, s.keys.repair) && s.report != nil && len(s.report.Findings) > 0:
+		case key.Matches(msg, s.keys.repair) && s.problems() > 0:
 			return s, navigate(doctorFinishMsg{*s.report})
 		case key.Matches(msg, s.keys.again) && (s.report != nil || s.err != nil):
 			s.report, s.err = nil, nil
@@ -104,6 +122,11 @@ func (s *doctorScreen) refresh() {
 	}
 	st := s.c.Styles
 	var b strings.Builder
+	if s.problems() == 0 {
+		// Only context: the verdict first, then what doctor saw, none of it a problem.
+		b.WriteString(st.OK.Render(wrap(st.Pass+" "+i18n.T("ui.doctor.no_problem", i18n.D{"Venv": s.venv}), s.w)) + "\n\n")
+		b.WriteString(st.Label.Render(wrap(i18n.T("ui.doctor.context"), s.w)) + "\n")
+	}
 	for _, f := range s.report.Findings {
 		style := st.Warn
 		if rankOf(f.Severity) <= 1 {
@@ -136,6 +159,8 @@ func (s *doctorScreen) View() string {
 		return s.spin.view() + " " + i18n.T("ui.doctor.examining", i18n.D{"Venv": s.venv})
 	case len(s.report.Findings) == 0:
 		return st.OK.Render(st.Pass+" "+i18n.T("ui.doctor.no_problem", i18n.D{"Venv": s.venv})) + "\n\n" + i18n.T("ui.doctor.no_problem_keys")
+	case s.problems() == 0:
+		return vpView(s.vp, st) + "\n" + i18n.T("ui.doctor.no_problem_keys")
 	}
 	return vpView(s.vp, st) + "\n" + st.Selected.Render(i18n.T("ui.doctor.see_plan"))
 }

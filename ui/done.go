@@ -94,7 +94,22 @@ func (s *doneScreen) body() string {
 		if c := s.ch.candidate; c != nil {
 			what = i18n.T("ui.done.installed", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 		}
-		b.WriteString(st.OK.Render(st.Pass+" "+what) + "\n")
+		if s.ch.journey == JourneyRepair {
+			what = i18n.T("ui.done.repaired")
+			if c := s.ch.candidate; c != nil {
+				what = i18n.T("ui.done.repaired_build", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
+			}
+		}
+		b.WriteString(st.OK.Render(wrapHanging(st.Pass+" "+what, s.w, "  ")) + "\n")
+		if v := s.ch.verify; v != nil {
+			// What doctor saw that changes nothing about the build: listed, never a ✗.
+			for _, c := range v.Context {
+				b.WriteString(wrapHanging("  "+st.Bullet+" "+i18n.T("ui.done.context", i18n.D{"Title": c.Title}), s.w, "    ") + "\n")
+				if c.Fix != "" {
+					b.WriteString(st.Dim.Render(wrapHanging("    "+c.Fix, s.w, "    ")) + "\n")
+				}
+			}
+		}
 	case o.OK && s.ch.journey == JourneyRepair:
 		// Doctor has just run again: sending the user back to doctor would be a loop. What is left,
 		// each with its fix, is what to do next.
@@ -174,8 +189,12 @@ func (s *doneScreen) body() string {
 		if o.ConstraintsFile != "" {
 			b.WriteString(labelled(st.Label, lipgloss.NewStyle(), cons, col, o.ConstraintsFile, s.w) + "\n")
 		}
-		if o.LockFile != "" {
+		switch {
+		case o.LockFile != "" && (ok || o.Protected != ""):
 			b.WriteString(protectionText(s.c, s.ch.venv, o, s.w))
+		case o.LockFile != "" && o.OK:
+			// Verification failed: the venv does not hold on to this build, and nothing says it does.
+			b.WriteString(st.Dim.Render(wrapHanging("  "+i18n.T("ui.done.not_kept"), s.w, "  ")) + "\n")
 		}
 		if o.LogPath != "" {
 			b.WriteString(labelled(st.Label, lipgloss.NewStyle(), log, col, o.LogPath, s.w) + "\n")

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,23 @@ func writeMatrix(t *testing.T, dir, indexURL string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// waitExit waits for the shell's "EXIT=<code>" line after the wizard (the typed command line
+// holds "EXIT=$?", which is no exit) and returns the code.
+func waitExit(t *testing.T, s *tmuxSession, limit time.Duration) string {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^EXIT=([0-9]+)`)
+	deadline := time.Now().Add(limit)
+	for {
+		if m := re.FindStringSubmatch(s.Screen()); m != nil {
+			return m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %s for the wizard's exit; the screen shows:\n%s", limit, s.Screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // wholeScreen is every page of a screen that scrolls by itself: the screen as shown, then pgdn

@@ -374,6 +374,13 @@ func TestE2ERepairFromTheCacheWithTheIndexGoneInTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix.Close()
+	// Another Python's pip first on PATH, and no environment active: context, not a problem.
+	other := pyindex.NewVenv(t, filepath.Join(dir, "other"))
+	for i, kv := range r.env {
+		if strings.HasPrefix(kv, "PATH=") {
+			r.env[i] = "PATH=" + other.BinDir() + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
 
 	s := r.start(t)
 	s.Keys("3")
@@ -394,9 +401,15 @@ func TestE2ERepairFromTheCacheWithTheIndexGoneInTmux(t *testing.T) {
 		t.Fatalf("doctor still finds the framework broken after the repair:\n%s", scr)
 	}
 	s.Keys("Enter")
-	s.WaitFor("q or enter to quit", 30*time.Second)
+	scr = s.WaitFor("q or enter to quit", 30*time.Second)
+	if !strings.Contains(scr, "✓ Repaired: PyTorch 2.6.0 (cu126) is installed and verified") ||
+		!strings.Contains(scr, "for your information: `pip` on PATH installs into another") || strings.Contains(scr, "✗") {
+		t.Fatalf("the repair worked: the done screen should say ✓ with the foreign pip as context:\n%s", scr)
+	}
 	s.Keys("q")
-	s.WaitFor("EXIT=", 40*time.Second)
+	if code := waitExit(t, s, 40*time.Second); code != "0" {
+		t.Fatalf("the wizard should exit 0 after a repair that worked, exit %s:\n%s", code, s.Screen())
+	}
 	got := strings.TrimSpace(run(t, r.env, filepath.Join(venv, "bin", "python"), "-c", "import torch; print(torch.__version__)"))
 	if got != "2.6.0+cu126" {
 		t.Fatalf("after the repair the venv holds torch %q", got)
@@ -533,7 +546,11 @@ func TestE2EChineseInstallAndDoctorInTmux(t *testing.T) {
 	s.Text(pvenv)
 	s.WaitFor("已有：", 30*time.Second)
 	s.Keys("Enter")
-	check("doctor", s.WaitFor("[paddle-mixed]", 90*time.Second), "错误", "诊断", "查看修复计划")
+	doc := s.WaitFor("同时装了 paddlepaddle（CPU 版）和 paddlepaddle-gpu", 90*time.Second)
+	check("doctor", doc, "错误", "诊断", "查看修复计划")
+	if strings.Contains(doc, "paddle-mixed") {
+		t.Errorf("the Chinese doctor screen shows the finding's code:\n%s", doc)
+	}
 	s.Keys("Enter")
 	check("the repair plan", s.WaitFor("执行这个计划吗", 30*time.Second), "将卸载", "paddlepaddle-gpu")
 	s.Keys("q")

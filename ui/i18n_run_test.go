@@ -177,7 +177,7 @@ func TestDoneScreenInChinese(t *testing.T) {
 	chineseCheck(t, "done screen with nothing done", s.View(), "没有做任何改动。")
 	s = newDoneScreen(c, choices{venv: "/work/new", outcome: ok, verify: &VerifyReport{}})
 	s.SetSize(80, 30)
-	chineseCheck(t, "done screen, verification failed", s.View(), "验证没有通过", "gpuwiz doctor --venv /work/new")
+	chineseCheck(t, "done screen, verification failed", s.View(), "验证没有通过", "gpuwiz doctor --venv /work/new", "这个虚拟环境不会保住这个版本")
 }
 
 func TestCheckScreenInChinese(t *testing.T) {

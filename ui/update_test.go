@@ -821,6 +821,23 @@ func TestRepairWithErrorsLeftIsNoSuccess(t *testing.T) {
 	}
 }
 
+// A build that failed verification is not kept: the done screen claims no protection (nor the -c
+// way of keeping it) and says what to do instead.
+func TestDoneAfterAFailedVerifyClaimsNoProtection(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	o := &Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: "/work/env/requirements.lock", ConstraintsFile: "/work/env/constraints.txt"}
+	d := newDoneScreen(c, choices{venv: "/work/env", outcome: o, verify: &VerifyReport{Checks: []Check{{Title: "matmul on the GPU"}}}})
+	d.SetSize(78, 30)
+	v := d.View()
+	mustContain(t, v, "Installed, but verification failed", "This build failed verification, so the venv does not keep it")
+	mustContain(t, strings.Join(strings.Fields(v), " "), "then run gpuwiz again to choose another channel or version")
+	for _, claim := range []string{"keeps its build by itself", "keeps later installs from replacing"} {
+		if strings.Contains(v, claim) {
+			t.Errorf("the done screen says %q of a build that failed verification:\n%s", claim, v)
+		}
+	}
+}
+
 // Issue: at 80x24 content was cut with no sign that more followed. A screen taller than the body
 // says how much more there is and scrolls with pgdn/pgup (listed in the help bar); a line wider
 // than the body ends with … .

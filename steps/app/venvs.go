@@ -2,12 +2,14 @@ package app
 
 import (
 	"context"
+	"runtime"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/venvs"
 )
 
@@ -90,7 +92,8 @@ func VenvLine(f venvs.Found) string {
 	s := f.Holds.Describe()
 	if in := f.Interrupted; in != nil && !in.Running {
 		// A run that stopped half-way: the venv may be between two builds.
-		return s + " · " + i18n.T("cli.venvs.interrupted", i18n.D{"What": in.Journal.What(), "Date": in.Journal.Started.Local().Format("2006-01-02 15:04"), "Venv": f.Path})
+		return s + " · " + i18n.T("cli.venvs.interrupted", i18n.D{"What": in.Journal.What(), "Date": in.Journal.Started.Local().Format("2006-01-02 15:04"),
+			"Fix": shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", f.Path, "--fix")})
 	}
 	switch {
 	case f.Known != nil:

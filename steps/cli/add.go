@@ -143,7 +143,7 @@ func newAddCmd(env *Env) *cobra.Command {
 	f.StringArrayVarP(&reqs, "requirement", "r", nil, i18n.T("cli.add.flag.requirement"))
 	f.StringVar(&indexURL, "index-url", "", i18n.T("cli.add.flag.index_url"))
 	f.StringVar(&findLinks, "find-links", "", i18n.T("cli.add.flag.find_links"))
-	f.StringVar(&cacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir"))
+	f.StringVar(&cacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
 	f.StringVar(&logFile, "log", "", i18n.T("cli.add.flag.log"))
 	f.BoolVar(&dryRun, "dry-run", false, i18n.T("cli.add.flag.dry_run"))
 	f.BoolVarP(&yes, "yes", "y", false, i18n.T("cli.add.flag.yes"))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -109,6 +110,7 @@ func TestAddThroughTheCommand(t *testing.T) {
 	t.Setenv("GPUWIZ_VERIFY_MATRIX_N", "8")
 	ix := addIndex(t)
 	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "xdg")) // add's stage folder, in the default wheel cache
 	venv := filepath.Join(dir, "my venv")
 	if out, stderr, code := runCLI(t, withRig(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
 		"--venv", venv, "--python", pyindex.Python(t), "--index-url", ix.ChannelURL("cu126"), "--cache-dir", filepath.Join(dir, "cache"), "--yes", "--no-pip-upgrade")...); code != 0 {
@@ -215,6 +217,11 @@ func TestAddThroughTheCommand(t *testing.T) {
 	}
 	if o, err := exec.Command(pyenv.Venv{Root: venv}.Python(), "-c", "import projx, gpuwiz_dep").CombinedOutput(); err != nil {
 		t.Fatalf("the project is not importable: %v %s", err, o)
+	}
+	// gpuwiz cache counts the wheels add downloaded, in the venv's own folder under add/.
+	out, _, _ = runCLI(t, "cache")
+	if !regexp.MustCompile(`(?m)^  add/my venv-[0-9a-f]+ +2 wheels, `).MatchString(out) {
+		t.Errorf("gpuwiz cache should count add's 2 wheels (projx, gpuwiz_dep):\n%s", out)
 	}
 	// Again: nothing to do, said so.
 	out, _, code = runCLI(t, "add", "--venv", venv, "-r", req, "--index-url", pypi, "--yes")

@@ -10,15 +10,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/urls"
 )
 
@@ -96,6 +99,15 @@ func newDoctorCommand(env *Env) *cobra.Command {
 				}
 				python = p
 			}
+			if venv == "" && python == "" {
+				// The active environment, else the user picks one: the first python on PATH is
+				// rarely the environment meant.
+				_, active := doctor.ActiveEnv(nil, runtime.GOOS, doctor.OSEnviron{})
+				if active == "" {
+					return Usagef("%s", noActiveEnv(cmd.Context()))
+				}
+				venv = active
+			}
 			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, finish, src)
 		},
 	}
@@ -112,7 +124,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
 	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
 	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
-	f.Var(userpath.NewFlag(&src.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir"))
+	f.Var(userpath.NewFlag(&src.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
 	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.doctor.flag.config"))
 	f.Var(userpath.NewFlag(&reqFile), "requirements", i18n.T("cli.doctor.flag.requirements"))
 	return cmd
@@ -222,6 +234,9 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		if res.After != nil {
 			fmt.Fprintln(out)
 			doctor.WriteText(out, *res.After)
+			if !res.Failed {
+				writeRepairVerdict(out, *res.After)
+			}
 		}
 		if logPath != "" {
 			fmt.Fprintln(out, i18n.T("cli.doctor.log", i18n.D{"Path": logPath}))
@@ -234,6 +249,39 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 		return Silent(ExitProblems)
 	}
 	return nil
+}
+
+// noActiveEnv says that no environment is active and lists the ones gpuwiz knows, each with the
+// command that checks it.
+func noActiveEnv(ctx context.Context) string {
+	var b strings.Builder
+	b.WriteString(i18n.T("cli.doctor.no_active"))
+	found, _ := app.KnownVenvs(ctx)
+	if len(found) == 0 {
+		b.WriteString("\n" + i18n.T("cli.doctor.no_active.none_known"))
+		return b.String()
+	}
+	b.WriteString("\n" + i18n.T("cli.doctor.no_active.known"))
+	for _, f := range found {
+		b.WriteString("\n  " + shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", f.Path))
+		b.WriteString("\n      " + app.VenvLine(f))
+	}
+	return b.String()
+}
+
+// writeRepairVerdict is the repair's last word: ✓ when the check afterwards finds nothing that
+// blocks or threatens the build (its context listed under it), ✗ with the count otherwise.
+func writeRepairVerdict(out io.Writer, after doctor.Report) {
+	if after.Problems > 0 {
+		fmt.Fprintln(out, "✗ "+i18n.N("cli.doctor.verdict.problems_left", after.Problems))
+		return
+	}
+	fmt.Fprintln(out, "✓ "+i18n.T("cli.doctor.verdict.repaired"))
+	for _, f := range after.Findings {
+		if !f.IsProblem() {
+			fmt.Fprintf(out, "  %s\n", i18n.T("cli.doctor.verdict.context", i18n.D{"Title": f.Title}))
+		}
+	}
 }
 
 func writeRepairPlan(out io.Writer, p doctor.Repair) {

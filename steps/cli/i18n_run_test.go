@@ -166,7 +166,7 @@ func TestInstallDryRunInChinese(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("Chinese plan: exit %d: %s", code, stderr)
 	}
-	mustContain(t, "plan", out, "计划：把 torch 2.6.0（cu126）安装到 "+venv, "安装：torch==2.6.0 torchvision==0.21.0 torchaudio==2.6.0",
+	mustContain(t, "plan", out, "计划：把 torch 2.6.0（cu126）安装到 "+venv, "安装：torch==2.6.0+cu126 torchvision==0.21.0+cu126 torchaudio==2.6.0+cu126",
 		"wheel 包来源：", ix.ChannelURL("cu126"))
 	if strings.Contains(out, "Plan:") || strings.Contains(out, "wheels from:") {
 		t.Errorf("English frame in the Chinese plan:\n%s", out)
@@ -489,10 +489,10 @@ func TestRunLinesInEnglishAreUnchanged(t *testing.T) {
 	}
 	var b bytes.Buffer
 	printPlan(&b, install.Plan{Venv: "/v", Conda: true, Steps: []install.Step{{Title: "Stage", Offline: []string{"pip", "download", "--no-index"}, Argv: []string{"pip", "download"}}},
-		Uninstall: []string{"torch"}, Install: []string{"torch==2.6.0"}, Notes: []string{"N"}, Warnings: []string{"W"}},
+		Uninstall: []string{"torch"}, Install: []string{"torch==2.6.0"}, Pins: []string{"torch==2.6.0+cu126"}, Notes: []string{"N"}, Warnings: []string{"W"}},
 		matrix.Candidate{Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu126"})
 	want := "Plan: torch 2.6.0 (cu126) into /v (a conda env)\n   1. Stage\n      first, from the cache: pip download --no-index\n      pip download\n" +
-		"uninstall: torch\ninstall: torch==2.6.0\nwheels from: " + install.Source{}.Describe() + "\nnote: N\nwarning: W\n"
+		"uninstall: torch\ninstall: torch==2.6.0+cu126\nwheels from: " + install.Source{}.Describe() + "\nnote: N\nwarning: W\n"
 	if b.String() != want {
 		t.Errorf("plan\n got %q\nwant %q", b.String(), want)
 	}

@@ -25,6 +25,9 @@ func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
 	}
 	for i, s := range p.Steps {
 		fmt.Fprintf(w, "  %2d. %s\n", i+1, s.Title)
+		if !p.Shows(s) {
+			continue // gpuwiz's own uninstaller or installer: no pip command runs (a note says so)
+		}
 		if s.Offline != nil {
 			fmt.Fprintf(w, "      %s\n", i18n.T("cli.install.plan.offline", i18n.D{"Command": runner.QuoteArgv(s.Offline)}))
 		}
@@ -33,9 +36,9 @@ func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
 		}
 	}
 	if len(p.Uninstall) > 0 {
-		fmt.Fprintln(w, i18n.T("cli.install.plan.uninstall", i18n.D{"Packages": strings.Join(p.Uninstall, " ")}))
+		fmt.Fprintln(w, i18n.T("cli.install.plan.uninstall", i18n.D{"Packages": strings.Join(p.Removing(), " ")}))
 	}
-	fmt.Fprintln(w, i18n.T("cli.install.plan.install", i18n.D{"Packages": strings.Join(p.Install, " ")}))
+	fmt.Fprintln(w, i18n.T("cli.install.plan.install", i18n.D{"Packages": strings.Join(p.Pins, " ")}))
 	fmt.Fprintln(w, i18n.T("cli.install.plan.source", i18n.D{"Source": p.Source.Describe()}))
 	for _, n := range p.Notes {
 		fmt.Fprintln(w, i18n.T("cli.install.note", i18n.D{"Text": n}))
@@ -98,6 +101,8 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	case o.Protected != "":
 		fmt.Fprintln(w, i18n.T("cli.install.result.protected", i18n.D{"Config": o.Protected, "File": o.ConstraintsFile,
 			"Off": shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--off", "--venv", filepath.Dir(o.ConstraintsFile))}))
+	case o.Result == install.ResultInstalled && o.Verify != nil && !o.Verify.OK:
+		fmt.Fprintln(w, i18n.T("cli.install.result.not_kept", i18n.D{"Doctor": shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", filepath.Dir(o.ConstraintsFile))}))
 	case o.ConstraintsFile != "":
 		fmt.Fprintln(w, i18n.T("cli.install.result.constraints", i18n.D{"File": shellquote.Command(runtime.GOOS, o.ConstraintsFile)}))
 	}

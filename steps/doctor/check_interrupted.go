@@ -6,6 +6,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/shellquote"
 )
 
 // CodeInterrupted is an install whose journal is still open: gpuwiz or the machine stopped in the
@@ -34,9 +35,12 @@ func checkInterrupted(e *Evidence) []Finding {
 		return []Finding{{Code: CodeInterrupted, Severity: SeverityWarning, Title: in.Summary(), Evidence: ev,
 			Fix: i18n.T("doctor.interrupted.fix_running")}}
 	}
-	fix := i18n.T("doctor.interrupted.fix", i18n.D{"Venv": j.Venv, "Framework": j.Framework, "Version": j.Version, "Channel": j.Channel})
+	// The commands as a shell takes them, whatever the path holds (spaces, quotes).
+	putBack := shellquote.Command(e.GOOS, "gpuwiz", "doctor", "--venv", j.Venv, "--fix")
+	fix := i18n.T("doctor.interrupted.fix", i18n.D{"Fix": putBack, "Finish": shellquote.Command(e.GOOS, "gpuwiz", "doctor", "--venv", j.Venv, "--fix", "--finish"),
+		"Framework": j.Framework, "Version": j.Version, "Channel": j.Channel})
 	if j.NewVenv {
-		fix = i18n.T("doctor.interrupted.fix_new", i18n.D{"Venv": j.Venv, "Framework": j.Framework, "Version": j.Version, "Channel": j.Channel})
+		fix = i18n.T("doctor.interrupted.fix_new", i18n.D{"Fix": putBack, "Framework": j.Framework, "Version": j.Version, "Channel": j.Channel})
 	}
 	return []Finding{{Code: CodeInterrupted, Severity: SeverityError, Title: in.Summary(), Evidence: ev, Fix: fix}}
 }

@@ -130,10 +130,18 @@ func checkPipOnPath(e *Evidence) []Finding {
 	if samePath(pipSite, e.SitePackages, e.GOOS) {
 		return nil
 	}
+	ev := []string{i18n.T("doctor.pip_path.pip", i18n.D{"Path": p.Path}), installsInto(pipSite, p.PythonVer), i18n.T("doctor.pip_path.site", i18n.D{"Dir": e.SitePackages})}
+	sev := SeverityWarning
+	if !e.Active {
+		// The user's shell has another environment active (or none): `pip` there is meant for that
+		// one, and nothing gpuwiz does goes through it. Context, not a threat to this build.
+		sev = SeverityInfo
+		ev = append(ev, i18n.T("doctor.pip_path.not_active"))
+	}
 	return []Finding{{
-		Code: CodePipPythonMismatch, Severity: SeverityWarning,
+		Code: CodePipPythonMismatch, Severity: sev,
 		Title:    i18n.T("doctor.pip_path.title"),
-		Evidence: []string{i18n.T("doctor.pip_path.pip", i18n.D{"Path": p.Path}), installsInto(pipSite, p.PythonVer), i18n.T("doctor.pip_path.site", i18n.D{"Dir": e.SitePackages})},
+		Evidence: ev,
 		Fix:      activateHint(e),
 	}}
 }

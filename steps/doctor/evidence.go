@@ -10,8 +10,12 @@ import (
 
 // Evidence is everything doctor collected about one environment; every check is a pure function of it.
 type Evidence struct {
-	GOOS   string
-	Venv   string // venv root; "" when only a Python was named
+	GOOS string
+	Venv string // venv root; "" when only a Python was named
+	// Active: this environment is the one the user's shell has active (VIRTUAL_ENV or CONDA_PREFIX
+	// names the venv; for a bare Python, it is the python on PATH), so `pip` typed there is meant
+	// for it.
+	Active bool
 	Python PythonFacts
 	// Installed distributions, read from the metadata without importing anything.
 	Dists     []Dist

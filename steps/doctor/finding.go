@@ -4,7 +4,8 @@ package doctor
 
 import "sort"
 
-// Severity says how much a finding matters: errors stop the GPU build from working.
+// Severity says how much a finding matters: errors stop the GPU build from working, warnings
+// threaten it later, info is context. Consequence names the same three in words of the build.
 type Severity string
 
 const (
@@ -12,6 +13,28 @@ const (
 	SeverityWarning Severity = "warning"
 	SeverityInfo    Severity = "info"
 )
+
+// Consequence is what a finding means for the build: it blocks it now, it threatens it later
+// (the next pip install, a driver update), or it is context that changes nothing about it. Only
+// the first two make a check fail and a run end non-zero; context is listed, never a ✗.
+type Consequence string
+
+const (
+	ConsequenceBlocks    Consequence = "blocks"
+	ConsequenceThreatens Consequence = "threatens"
+	ConsequenceContext   Consequence = "context"
+)
+
+// Consequence of a finding of this severity.
+func (s Severity) Consequence() Consequence {
+	switch s {
+	case SeverityError:
+		return ConsequenceBlocks
+	case SeverityWarning:
+		return ConsequenceThreatens
+	}
+	return ConsequenceContext
+}
 
 func (s Severity) rank() int {
 	switch s {
@@ -61,17 +84,24 @@ const (
 type Finding struct {
 	Code     string   `json:"code"`
 	Severity Severity `json:"severity"`
-	Title    string   `json:"title"`
-	Evidence []string `json:"evidence"`
-	Fix      string   `json:"fix"`
+	// Consequence is the severity's meaning for the build ("blocks", "threatens", "context").
+	Consequence Consequence `json:"consequence"`
+	Title       string      `json:"title"`
+	Evidence    []string    `json:"evidence"`
+	Fix         string      `json:"fix"`
 }
 
-// IsProblem is true for errors and warnings; info findings do not change the exit code.
+// IsProblem is true for what blocks the build or threatens it; context does not change the
+// exit code.
 func (f Finding) IsProblem() bool {
-	return f.Severity == SeverityError || f.Severity == SeverityWarning
+	return f.Severity.Consequence() != ConsequenceContext
 }
 
 // sortFindings puts the most severe first and keeps the troubleshooting order within a severity.
+// Each finding's Consequence is set from its severity here, the one place findings are ordered.
 func sortFindings(fs []Finding) {
+	for i := range fs {
+		fs[i].Consequence = fs[i].Severity.Consequence()
+	}
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.rank() < fs[j].Severity.rank() })
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/verify"
 )
 
@@ -23,6 +25,30 @@ func interruptedReport(t *testing.T) Report {
 	return buildReport(ev, nil)
 }
 
+// The way out of an unfinished run is a command a shell runs as it stands, whatever the venv's path
+// holds: a quote, a double quote, a space.
+func TestInterruptedFixIsAShellCommand(t *testing.T) {
+	venv := `/home/o'brien/my "gpu" venv`
+	j := install.Journal{Format: 1, PID: 99, Started: time.Now(), Venv: venv, Framework: "torch", Version: "2.6.0", Channel: "cu126",
+		Step: install.StepInstall, Changed: true, Backup: venv + "/.gpuwiz/backup-1"}
+	rep := buildReport(&Evidence{GOOS: "linux", Venv: venv, Interrupted: &install.Interrupted{Journal: j}}, nil)
+	f := rep.Finding(CodeInterrupted)
+	if f == nil {
+		t.Fatalf("findings: %+v", rep.Findings)
+	}
+	for _, argv := range [][]string{{"gpuwiz", "doctor", "--venv", venv, "--fix"}, {"gpuwiz", "doctor", "--venv", venv, "--fix", "--finish"}} {
+		cmd := shellquote.Posix(argv...)
+		if !strings.Contains(f.Fix, cmd) {
+			t.Fatalf("the fix does not hold %s:\n%s", cmd, f.Fix)
+		}
+		// bash reads it back as the same words.
+		out, err := exec.Command("bash", "-c", `set -- `+cmd+`; printf '%s\n' "$@"`).Output()
+		if err != nil || string(out) != strings.Join(argv, "\n")+"\n" {
+			t.Fatalf("bash reads %s as %q (%v)", cmd, out, err)
+		}
+	}
+}
+
 // An unfinished run is the first finding, an error with both ways out; the plan puts back from the
 // backup first and leaves the rest for doctor's second look; --finish adds the build it was installing.
 func TestInterruptedInstallIsTheFirstFindingAndThePlanPutsBack(t *testing.T) {
@@ -31,7 +57,7 @@ func TestInterruptedInstallIsTheFirstFindingAndThePlanPutsBack(t *testing.T) {
 		t.Fatalf("findings: %+v", rep.Findings)
 	}
 	f := rep.Findings[0]
-	if !strings.Contains(f.Fix, `gpuwiz doctor --venv "/v" --fix`) || !strings.Contains(f.Fix, "--fix --finish") || !strings.Contains(strings.Join(f.Evidence, "\n"), "/v/.gpuwiz/backup-1") {
+	if !strings.Contains(f.Fix, `gpuwiz doctor --venv /v --fix`) || !strings.Contains(f.Fix, "--fix --finish") || !strings.Contains(strings.Join(f.Evidence, "\n"), "/v/.gpuwiz/backup-1") {
 		t.Fatalf("finding: %+v", f)
 	}
 	m, err := matrix.Embedded()

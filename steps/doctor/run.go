@@ -107,6 +107,30 @@ func (d Deps) withDefaults() Deps {
 	return d
 }
 
+// ActiveEnv is the environment the shell has active, with its python: the venv VIRTUAL_ENV names,
+// else the conda env CONDA_PREFIX names (conda activate sets it); "" when neither names one that
+// holds its python.
+func ActiveEnv(fsys FS, goos string, env Environ) (python, venv string) {
+	if fsys == nil {
+		fsys = OSFS{}
+	}
+	if ve := getenv(env, "VIRTUAL_ENV"); ve != "" {
+		v := pyenv.Venv{Root: ve, GOOS: goos}
+		if _, err := fsys.Stat(v.Python()); err == nil {
+			return v.Python(), ve
+		}
+	}
+	if cp := getenv(env, "CONDA_PREFIX"); cp != "" {
+		v := pyenv.Venv{Root: cp, GOOS: goos}
+		if st, err := fsys.Stat(v.CondaMeta()); err == nil && st.IsDir() {
+			if _, err := fsys.Stat(v.CondaPython()); err == nil {
+				return v.CondaPython(), cp
+			}
+		}
+	}
+	return "", ""
+}
+
 // ResolvePython turns the options into the interpreter to check and the venv root ("" when none).
 func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv string, err error) {
 	switch {
@@ -138,20 +162,8 @@ func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv s
 		}
 		return o.Python, "", nil
 	}
-	if ve := getenv(env, "VIRTUAL_ENV"); ve != "" {
-		v := pyenv.Venv{Root: ve, GOOS: goos}
-		if _, err := fsys.Stat(v.Python()); err == nil {
-			return v.Python(), ve, nil
-		}
-	}
-	// An activated conda env (conda activate sets CONDA_PREFIX).
-	if cp := getenv(env, "CONDA_PREFIX"); cp != "" {
-		v := pyenv.Venv{Root: cp, GOOS: goos}
-		if st, err := fsys.Stat(v.CondaMeta()); err == nil && st.IsDir() {
-			if _, err := fsys.Stat(v.CondaPython()); err == nil {
-				return v.CondaPython(), cp, nil
-			}
-		}
+	if python, venv := ActiveEnv(fsys, goos, env); venv != "" {
+		return python, venv, nil
 	}
 	if p := findOnPath(fsys, goos, env, "python"); p != "" {
 		return p, "", nil
@@ -160,6 +172,24 @@ func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv s
 		return p, "", nil
 	}
 	return "", "", &InputError{i18n.T("doctor.input.no_python_on_path")}
+}
+
+// isActive: the environment checked is the one the user's shell has active: the venv VIRTUAL_ENV
+// or CONDA_PREFIX names, or (no venv) the python a shell finds first on PATH.
+func isActive(d Deps, python, venv string) bool {
+	if venv == "" {
+		p := findOnPath(d.FS, d.GOOS, d.Env, "python")
+		if p == "" {
+			p = findOnPath(d.FS, d.GOOS, d.Env, "python3")
+		}
+		return p != "" && samePath(p, python, d.GOOS)
+	}
+	for _, k := range []string{"VIRTUAL_ENV", "CONDA_PREFIX"} {
+		if v := getenv(d.Env, k); v != "" && samePath(v, venv, d.GOOS) {
+			return true
+		}
+	}
+	return false
 }
 
 // Run collects the evidence in the guides' order and diagnoses it. Only bad input is an error:
@@ -178,7 +208,7 @@ func Run(ctx context.Context, deps Deps, opts Options) (Report, error) {
 }
 
 func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*Evidence, []string) {
-	ev := &Evidence{GOOS: d.GOOS, Venv: venv, Matrix: d.Matrix, SelfPID: d.SelfPID}
+	ev := &Evidence{GOOS: d.GOOS, Venv: venv, Matrix: d.Matrix, SelfPID: d.SelfPID, Active: isActive(d, python, venv)}
 	var checked []string
 	step := func(s string) { checked = append(checked, s) }
 

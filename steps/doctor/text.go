@@ -42,27 +42,48 @@ func WriteText(w io.Writer, r Report) {
 		fmt.Fprintln(w, i18n.T("doctor.text.no_driver"))
 	}
 	fmt.Fprintln(w)
-	if len(r.Findings) == 0 {
-		fmt.Fprintln(w, i18n.T("doctor.text.no_problems"))
-	}
-	for i, f := range r.Findings {
-		if i18n.IsChinese() { // a finding's code is for --json and the logs: a Chinese report names it in words only
-			fmt.Fprintf(w, "%d. 【%s】%s\n", i+1, severityLabel(f.Severity), f.Title)
-		} else {
-			fmt.Fprintf(w, "%d. [%s] %s  (%s)\n", i+1, severityLabel(f.Severity), f.Title, f.Code)
+	// What blocks or threatens the build first, numbered; then the context, under its own heading
+	// (it changes nothing about the build, and no exit code).
+	n, context := 0, 0
+	for _, f := range r.Findings {
+		if !f.IsProblem() {
+			context++
+			continue
 		}
-		for _, e := range f.Evidence {
-			fmt.Fprintf(w, "     - %s\n", e)
-		}
-		fmt.Fprintf(w, "   %s\n\n", i18n.T("doctor.text.fix", i18n.D{"Fix": f.Fix}))
+		n++
+		writeFinding(w, n, f)
 	}
 	if r.Problems > 0 {
 		fmt.Fprintln(w, i18n.N("doctor.text.problems", r.Problems))
+	} else {
+		fmt.Fprintln(w, i18n.T("doctor.text.no_problems"))
+	}
+	if context > 0 {
+		fmt.Fprintln(w, "\n"+i18n.T("doctor.text.context"))
+		n = 0
+		for _, f := range r.Findings {
+			if !f.IsProblem() {
+				n++
+				writeFinding(w, n, f)
+			}
+		}
 	}
 	fmt.Fprintln(w, "\n"+i18n.T("doctor.text.checked"))
 	for i, c := range r.Checked {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, c)
 	}
+}
+
+func writeFinding(w io.Writer, n int, f Finding) {
+	if i18n.IsChinese() { // a finding's code is for --json and the logs: a Chinese report names it in words only
+		fmt.Fprintf(w, "%d. 【%s】%s\n", n, severityLabel(f.Severity), f.Title)
+	} else {
+		fmt.Fprintf(w, "%d. [%s] %s  (%s)\n", n, severityLabel(f.Severity), f.Title, f.Code)
+	}
+	for _, e := range f.Evidence {
+		fmt.Fprintf(w, "     - %s\n", e)
+	}
+	fmt.Fprintf(w, "   %s\n\n", i18n.T("doctor.text.fix", i18n.D{"Fix": f.Fix}))
 }
 
 // severityLabel is a finding's severity as the text report shows it (the JSON keeps the code).

@@ -105,12 +105,29 @@ func TestLockSaysCu126InstalledCu118(t *testing.T) {
 	evidenceContains(t, f, "torch==2.6.0+cu126")
 }
 
+// A pip on PATH that installs elsewhere is a real warning only where this venv is the active one
+// (the user's pip goes elsewhere); otherwise it is context: listed, no problem, exit 0.
 func TestPipOnPathBelongsToAnotherPython(t *testing.T) {
 	venv, other := newVenv(t), newVenv(t)
-	rep := runDoctor(t, linuxDeps(t, "gpu-cc90.json", map[string]string{"PATH": filepath.Join(other, "bin")}), venv)
-	f := requireCode(t, rep, CodePipPythonMismatch, SeverityWarning)
+	path := map[string]string{"PATH": filepath.Join(other, "bin")}
+	rep := runDoctor(t, linuxDeps(t, "gpu-cc90.json", path), venv)
+	f := requireCode(t, rep, CodePipPythonMismatch, SeverityInfo)
 	evidenceContains(t, f, sitePackages(t, other))
 	evidenceContains(t, f, sitePackages(t, venv))
+	evidenceContains(t, f, "not the one active in your shell")
+	if f.Consequence != ConsequenceContext || f.IsProblem() {
+		t.Fatalf("not active: %+v is not context", *f)
+	}
+
+	for _, k := range []string{"VIRTUAL_ENV", "CONDA_PREFIX"} {
+		path[k] = venv + "/"
+		rep = runDoctor(t, linuxDeps(t, "gpu-cc90.json", path), venv)
+		delete(path, k)
+		f = requireCode(t, rep, CodePipPythonMismatch, SeverityWarning)
+		if f.Consequence != ConsequenceThreatens || rep.Problems == 0 || strings.Contains(strings.Join(f.Evidence, "\n"), "not the one active") {
+			t.Fatalf("%s names the venv: %+v, %d problems", k, *f, rep.Problems)
+		}
+	}
 }
 
 // A GPU whose matmul gives wrong numbers: verify's CPU comparison fails, and doctor reports the

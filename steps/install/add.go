@@ -21,6 +21,9 @@ import (
 	"gpuwiz/steps/urls"
 )
 
+// addStageRoot is the wheel cache's folder of the project packages add stages, one folder per venv.
+const addStageRoot = "add"
+
 // AddOptions asks for a project's requirements in a venv gpuwiz installed a framework into.
 type AddOptions struct {
 	Venv         pyenv.Venv
@@ -361,7 +364,7 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 		Uninstall: []string{}, Install: []string{}, Commands: [][]string{}, Notes: []string{}, Warnings: []string{},
 		Venv: root, Target: Target{Framework: prev.Framework, Channel: prev.Channel, FrameworkVersion: src.Version},
 		IndexURL: src.IndexURL, FindLinks: src.FindLinks,
-		StageDir:        filepath.Join(cache, "add", pep.Normalize(filepath.Base(root))+"-"+shortHash(root)),
+		StageDir:        filepath.Join(cache, addStageRoot, pep.Normalize(filepath.Base(root))+"-"+shortHash(root)),
 		StateDir:        filepath.Join(root, ".gpuwiz"),
 		LockFile:        filepath.Join(root, "requirements.lock"),
 		ConstraintsFile: prev.Constraints,

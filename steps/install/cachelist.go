@@ -11,7 +11,7 @@ import (
 
 // CacheBuild is one build's folder in the wheel cache.
 type CacheBuild struct {
-	Name   string `json:"name"` // framework-version-channel
+	Name   string `json:"name"` // framework-version-channel; "add/<venv>-<hash>" for a venv's project packages
 	Dir    string `json:"dir"`
 	Wheels int    `json:"wheels"`
 	Bytes  int64  `json:"bytes"`
@@ -39,11 +39,25 @@ func ReadCache(dir string) (CacheReport, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return rep, err
 	}
+	var folders []string // relative to dir
 	for _, e := range ents {
 		if !e.IsDir() || e.Name() == filepath.Base(rep.UnpackedDir) {
 			continue
 		}
-		b := CacheBuild{Name: e.Name(), Dir: filepath.Join(dir, e.Name())}
+		if e.Name() == addStageRoot {
+			// add stages each venv's project packages one level down: add/<venv>-<hash>.
+			subs, _ := os.ReadDir(filepath.Join(dir, e.Name()))
+			for _, s := range subs {
+				if s.IsDir() && s.Name() != filepath.Base(rep.UnpackedDir) { // add's own unpacked wheels are no build
+					folders = append(folders, e.Name()+"/"+s.Name())
+				}
+			}
+			continue
+		}
+		folders = append(folders, e.Name())
+	}
+	for _, f := range folders {
+		b := CacheBuild{Name: f, Dir: filepath.Join(dir, filepath.FromSlash(f))}
 		ws, _ := stagedWheels(b.Dir)
 		for _, w := range ws {
 			b.Wheels++

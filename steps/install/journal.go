@@ -14,6 +14,7 @@ import (
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/urls"
 )
 
@@ -185,7 +186,9 @@ func (e *InterruptedError) Error() string {
 	if e.In.Running {
 		return i18n.T("faults.install.running", i18n.D{"Summary": e.In.Summary()})
 	}
-	return i18n.T("faults.install.interrupted", i18n.D{"Summary": e.In.Summary(), "Venv": e.In.Journal.Venv})
+	return i18n.T("faults.install.interrupted", i18n.D{"Summary": e.In.Summary(),
+		"Fix":    shellquote.Command(hostGOOS(), "gpuwiz", "doctor", "--venv", e.In.Journal.Venv, "--fix"),
+		"Finish": shellquote.Command(hostGOOS(), "gpuwiz", "doctor", "--venv", e.In.Journal.Venv, "--fix", "--finish")})
 }
 
 // journal keeps an engine's journal file up to date.

@@ -31,7 +31,7 @@ func TestInterruptedSummaryInBothLanguages(t *testing.T) {
 		}
 	}
 	err := (&InterruptedError{In: in}).Error()
-	if !strings.Contains(err, `gpuwiz doctor --venv "/v" --fix`) || !strings.Contains(err, "--fix --finish") || !strings.Contains(err, "Nothing was changed") {
+	if !strings.Contains(err, `gpuwiz doctor --venv /v --fix`) || !strings.Contains(err, "--fix --finish") || !strings.Contains(err, "Nothing was changed") {
 		t.Errorf("the refusal should give both ways out: %s", err)
 	}
 	i18ntest.Chinese(t)

@@ -79,12 +79,18 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 		return err
 	}
 	b.Reset()
+	// A build that failed verification is no build to keep: the venv does not hold on to it.
+	failed := e.out.Verify != nil && !e.out.Verify.OK
 	//i18n:raw constraints.txt's comments: a file format, the same in every language
-	fmt.Fprintf(&b, "# written by gpuwiz: keeps the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, urls.Strip(e.plan.IndexURL))
-	//i18n:raw constraints.txt: a file format
-	fmt.Fprintf(&b, "# gpuwiz names this file in %s, so every pip install in this venv keeps the build\n", keep.ConfigFile(e.plan.Venv, hostGOOS()))
-	b.WriteString("# (pip refuses another torch/paddle build instead of silently replacing this one). Outside it:\n") //i18n:raw constraints.txt: a file format
-	b.WriteString("#   " + shellquote.Command(hostGOOS(), "pip", "install", "-r", "requirements.txt", "-c", e.plan.ConstraintsFile) + "\n")
+	fmt.Fprintf(&b, "# written by gpuwiz: pins the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, urls.Strip(e.plan.IndexURL))
+	if failed {
+		b.WriteString("# This build failed gpuwiz's verification, so the venv's pip configuration does not name this file.\n") //i18n:raw constraints.txt: a file format
+	} else {
+		//i18n:raw constraints.txt: a file format
+		fmt.Fprintf(&b, "# gpuwiz names this file in %s, so every pip install in this venv keeps the build\n", keep.ConfigFile(e.plan.Venv, hostGOOS()))
+		b.WriteString("# (pip refuses another torch/paddle build instead of silently replacing this one). Outside it:\n") //i18n:raw constraints.txt: a file format
+		b.WriteString("#   " + shellquote.Command(hostGOOS(), "pip", "install", "-r", "requirements.txt", "-c", e.plan.ConstraintsFile) + "\n")
+	}
 	for _, p := range e.pins {
 		b.WriteString(p + "\n")
 	}
@@ -92,6 +98,13 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 		return err
 	}
 	e.out.LockFile, e.out.ConstraintsFile = e.plan.LockFile, e.plan.ConstraintsFile
+	if failed {
+		// gpuwiz's lines from an earlier build would now name constraints that pin this one: they go.
+		if st, err := keep.Unprotect(e.plan.Venv, hostGOOS()); err != nil {
+			e.out.Warnings = append(e.out.Warnings, i18n.T("install.warn.not_unprotected", i18n.D{"File": st.File, "Err": err}))
+		}
+		return nil
+	}
 	// The venv defends the build from now on: its own pip configuration names constraints.txt.
 	st, err := keep.Protect(e.plan.Venv, e.plan.ConstraintsFile, hostGOOS())
 	if err != nil {

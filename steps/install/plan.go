@@ -60,12 +60,18 @@ type Step struct {
 
 // Plan is everything an install will do, produced before anything runs.
 type Plan struct {
-	Steps     []Step     `json:"steps"`
-	Uninstall []string   `json:"uninstall"` // dist names removed before the install
-	Install   []string   `json:"install"`   // requirement strings: "torch==2.6.0"
-	Commands  [][]string `json:"commands"`  // every child argv, in order (a stage's offline try first)
-	Notes     []string   `json:"notes"`
-	Warnings  []string   `json:"warnings"`
+	Steps     []Step   `json:"steps"`
+	Uninstall []string `json:"uninstall"` // dist names removed before the install
+	Install   []string `json:"install"`   // requirement strings: "torch==2.6.0"
+	// Pins are the exact builds the install writes, local label included ("torch==2.6.0+cu118"),
+	// optional packages last: what a summary shows, so a channel change does not read as the same build.
+	Pins []string `json:"pins"`
+	// OwnInstaller: gpuwiz's own uninstaller and installer do the uninstall and install steps (pip
+	// only for what they do not handle, which the log then says): no pip command of theirs is shown.
+	OwnInstaller bool       `json:"own_installer"`
+	Commands     [][]string `json:"commands"` // every child argv, in order (a stage's offline try first)
+	Notes        []string   `json:"notes"`
+	Warnings     []string   `json:"warnings"`
 
 	Venv            string `json:"venv"`
 	NewVenv         bool   `json:"new_venv"`
@@ -148,7 +154,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 	root := opts.Venv.Root
 	p := Plan{
-		Uninstall: []string{}, Install: []string{}, Commands: [][]string{}, Notes: []string{}, Warnings: []string{},
+		Uninstall: []string{}, Install: []string{}, Pins: []string{}, Commands: [][]string{}, Notes: []string{}, Warnings: []string{},
 		Venv: root, NewVenv: newVenv, Target: t, IndexURL: index, FindLinks: opts.FindLinks, Had: installed,
 		StageDir:        StageDir(cache, t),
 		StateDir:        filepath.Join(root, ".gpuwiz"),
@@ -283,6 +289,11 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	installArgs := append([]string{progress[0], progress[1], "--no-compile", "--no-index", "--find-links", p.StageDir}, p.pins...)
 	p.add(Step{ID: StepInstall, Title: i18n.T("install.step.install", i18n.D{"Pins": strings.Join(append(append([]string{}, p.pins...), p.optional...), " ")}), Kind: KindPip,
 		Argv: pip("install", append(installArgs, p.optional...)...)})
+	p.Pins = append(append([]string{}, p.pins...), p.optional...)
+	p.OwnInstaller = !pipAskedFor()
+	if p.OwnInstaller {
+		p.Notes = append(p.Notes, i18n.T("install.note.own_installer"))
+	}
 	p.add(Step{ID: StepVerify, Title: i18n.T("install.step.verify", i18n.D{"Framework": t.Framework, "Channel": t.Channel}), Kind: KindVerify})
 	p.add(Step{ID: StepLock, Title: i18n.T("install.step.lock"), Kind: KindLock, Argv: pip("freeze")})
 
@@ -316,6 +327,43 @@ func (p *Plan) add(s Step) {
 	if s.Argv != nil {
 		p.Commands = append(p.Commands, s.Argv)
 	}
+}
+
+// Shows says whether a summary shows s's command: not the uninstall and install steps that
+// gpuwiz's own uninstaller and installer do (Plan.Commands still lists every child argv, pip's
+// fallback included).
+func (p Plan) Shows(s Step) bool {
+	return !(p.OwnInstaller && (s.ID == StepUninstall || s.ID == StepInstall))
+}
+
+// ShownCommands are the commands a summary shows, in order: each step's that Shows (a stage's
+// offline try first).
+func (p Plan) ShownCommands() [][]string {
+	var out [][]string
+	for _, s := range p.Steps {
+		if !p.Shows(s) {
+			continue
+		}
+		if s.Offline != nil {
+			out = append(out, s.Offline)
+		}
+		if s.Argv != nil {
+			out = append(out, s.Argv)
+		}
+	}
+	return out
+}
+
+// Removing is Uninstall with the version the venv holds: "torch==2.6.0+cu126".
+func (p Plan) Removing() []string {
+	out := make([]string, 0, len(p.Uninstall))
+	for _, name := range p.Uninstall {
+		if d, ok := p.Had.Dist(name); ok && d.Version != "" {
+			name += "==" + d.Version
+		}
+		out = append(out, name)
+	}
+	return out
 }
 
 // Step returns the plan's step with id.
