@@ -230,7 +230,6 @@ func orWord(s, alt string) string {
 	return s
 }
 
-
 // driverFailureWords words why the driver session cannot go on or stopped, with the next step
 // (the same sentences as gpuwiz driver).
 func driverFailureWords(f *app.DriverFailure, o DriverOffer) string {
@@ -262,4 +261,3 @@ func driverFailureWords(f *app.DriverFailure, o DriverOffer) string {
 	}
 	return f.Code
 }
-

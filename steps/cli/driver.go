@@ -70,7 +70,6 @@ func newDriverCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-
 // DriverFamily, DriverForm, DriverStatus and DriverFrom word the values of a choice.
 func DriverFamily(f driver.Family) string {
 	switch f {

@@ -168,4 +168,3 @@ func DriverFailureText(f *app.DriverFailure, s *app.DriverSession) string {
 	}
 	return f.Code
 }
-
