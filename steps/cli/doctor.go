@@ -34,165 +34,178 @@ type DoctorFixJSON struct {
 	Result *doctor.RepairResult `json:"result,omitempty"`
 }
 
+// doctorOptions is what `gpuwiz doctor` was asked (its flags) and the streams it talks on.
+type doctorOptions struct {
+	In                     io.Reader
+	Out, ErrOut            io.Writer
+	Venv                   string
+	Python                 string
+	Bundle                 string // --bundle: the support bundle's file
+	Config                 string // --config: an answer file for the repair's sources
+	Requirements           string // --requirements: predict a project's requirements instead
+	JSON, Fix, Yes, Finish bool
+	Source                 install.ReinstallOptions // where a repair takes its wheels from
+}
+
 func newDoctorCommand(env *Env) *cobra.Command {
-	var venv, python, bundle, config, reqFile string
-	var asJSON, fix, yes, finish bool
-	var src install.ReinstallOptions
+	var o doctorOptions
 	cmd := &cobra.Command{
 		Use:   "doctor [--venv PATH | --python PATH]", //i18n:raw the command and its syntax, typed as it is
 		Short: i18n.T("cli.doctor.short"),
 		Long:  i18n.T("cli.doctor.long"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if venv != "" && python != "" {
+			if o.Venv != "" && o.Python != "" {
 				return Usagef("%s", i18n.T("cli.doctor.venv_and_python"))
 			}
-			if bundle != "" {
-				if st, err := os.Stat(filepath.Dir(bundle)); err != nil || !st.IsDir() {
-					return Usagef("%s", i18n.T("cli.doctor.bundle_folder", i18n.D{"File": bundle, "Folder": filepath.Dir(bundle)}))
+			if o.Bundle != "" {
+				if st, err := os.Stat(filepath.Dir(o.Bundle)); err != nil || !st.IsDir() {
+					return Usagef("%s", i18n.T("cli.doctor.bundle_folder", i18n.D{"File": o.Bundle, "Folder": filepath.Dir(o.Bundle)}))
 				}
 			}
-			if reqFile != "" {
-				if fix || bundle != "" || python != "" || config != "" {
+			if o.Requirements != "" {
+				if o.Fix || o.Bundle != "" || o.Python != "" || o.Config != "" {
 					return Usagef("%s", i18n.T("cli.doctor.req.alone"))
 				}
-				if venv == "" {
+				if o.Venv == "" {
 					return Usagef("%s", i18n.T("cli.doctor.req.needs_venv"))
 				}
 			}
-			if yes && !fix {
+			if o.Yes && !o.Fix {
 				return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--yes"}))
 			}
-			if finish && !fix {
+			if o.Finish && !o.Fix {
 				return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--finish"}))
 			}
-			if config != "" {
-				if !fix {
+			if o.Config != "" {
+				if !o.Fix {
 					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--config"}))
 				}
-				if err := readRepairAnswers(config, cmd, &src, &yes); err != nil {
+				if err := readRepairAnswers(o.Config, cmd, &o.Source, &o.Yes); err != nil {
 					return err
 				}
 			}
-			for name, u := range map[string]string{"--index-url": src.IndexURL, "--mirror": src.Mirror, "--find-links": src.FindLinks} {
+			for name, u := range map[string]string{"--index-url": o.Source.IndexURL, "--mirror": o.Source.Mirror, "--find-links": o.Source.FindLinks} {
 				if u == "" {
 					continue
 				}
-				if !fix && reqFile == "" {
+				if !o.Fix && o.Requirements == "" {
 					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": name}))
 				}
 				if _, err := urls.Check(u); err != nil {
 					return Usagef("%s: %v", name, err)
 				}
 			}
-			if reqFile != "" {
-				idx := src.IndexURL
+			if o.Requirements != "" {
+				idx := o.Source.IndexURL
 				if idx == "" {
-					idx = src.Mirror
+					idx = o.Source.Mirror
 				}
-				return predictAdd(cmd.Context(), env, cmd.OutOrStdout(), venv, reqFile, idx, src.FindLinks, asJSON)
+				return predictAdd(cmd.Context(), env, cmd.OutOrStdout(), o.Venv, o.Requirements, idx, o.Source.FindLinks, o.JSON)
 			}
-			if python != "" {
-				p, err := pythonFlag(python)
+			if o.Python != "" {
+				p, err := pythonFlag(o.Python)
 				if err != nil {
 					return err
 				}
-				python = p
+				o.Python = p
 			}
-			if venv == "" && python == "" {
+			if o.Venv == "" && o.Python == "" {
 				// The active environment, else the user picks one: the first python on PATH is
 				// rarely the environment meant.
 				_, active := doctor.ActiveEnv(nil, runtime.GOOS, doctor.OSEnviron{})
 				if active == "" {
 					return Usagef("%s", noActiveEnv(cmd.Context()))
 				}
-				venv = active
+				o.Venv = active
 			}
-			return runDoctor(cmd.Context(), env, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), doctor.Options{Venv: venv, Python: python}, bundle, asJSON, fix, yes, finish, src)
+			o.In, o.Out, o.ErrOut = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return runDoctor(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.doctor.flag.venv"))
-	f.Var(userpath.NewFlag(&venv), "env", i18n.T("cli.doctor.flag.env"))
+	f.Var(userpath.NewFlag(&o.Venv), "venv", i18n.T("cli.doctor.flag.venv"))
+	f.Var(userpath.NewFlag(&o.Venv), "env", i18n.T("cli.doctor.flag.env"))
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
-	f.StringVar(&python, "python", "", i18n.T("cli.doctor.flag.python"))
-	f.BoolVar(&asJSON, "json", false, i18n.T("cli.doctor.flag.json"))
-	f.Var(userpath.NewFlag(&bundle), "bundle", i18n.T("cli.doctor.flag.bundle"))
-	f.BoolVar(&fix, "fix", false, i18n.T("cli.doctor.flag.fix"))
-	f.BoolVar(&yes, "yes", false, i18n.T("cli.doctor.flag.yes"))
-	f.BoolVar(&finish, "finish", false, i18n.T("cli.doctor.flag.finish"))
-	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
-	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
-	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
-	f.Var(userpath.NewFlag(&src.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
-	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.doctor.flag.config"))
-	f.Var(userpath.NewFlag(&reqFile), "requirements", i18n.T("cli.doctor.flag.requirements"))
+	f.StringVar(&o.Python, "python", "", i18n.T("cli.doctor.flag.python"))
+	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.doctor.flag.json"))
+	f.Var(userpath.NewFlag(&o.Bundle), "bundle", i18n.T("cli.doctor.flag.bundle"))
+	f.BoolVar(&o.Fix, "fix", false, i18n.T("cli.doctor.flag.fix"))
+	f.BoolVar(&o.Yes, "yes", false, i18n.T("cli.doctor.flag.yes"))
+	f.BoolVar(&o.Finish, "finish", false, i18n.T("cli.doctor.flag.finish"))
+	f.StringVar(&o.Source.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
+	f.StringVar(&o.Source.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
+	f.StringVar(&o.Source.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
+	f.Var(userpath.NewFlag(&o.Source.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
+	f.Var(userpath.NewFlag(&o.Config), "config", i18n.T("cli.doctor.flag.config"))
+	f.Var(userpath.NewFlag(&o.Requirements), "requirements", i18n.T("cli.doctor.flag.requirements"))
 	return cmd
 }
 
-func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Writer, opts doctor.Options, bundle string, asJSON, fix, yes, finish bool, src install.ReinstallOptions) error {
+func runDoctor(ctx context.Context, env *Env, o doctorOptions) error {
+	opts := doctor.Options{Venv: o.Venv, Python: o.Python}
 	var cmdLog bytes.Buffer
 	// A repair's own check runs the framework's check on the reinstalled build; a support bundle
 	// wants the whole diagnosis.
-	opts.RepairFollows = fix && bundle == ""
+	opts.RepairFollows = o.Fix && o.Bundle == ""
 	diag, err := env.Diagnose(ctx, opts, &cmdLog)
 	if err != nil {
 		return err
 	}
 	for _, n := range diag.Notes {
-		fmt.Fprintln(errOut, "gpuwiz doctor:", n) //i18n:raw the program's name, before its message
+		fmt.Fprintln(o.ErrOut, "gpuwiz doctor:", n) //i18n:raw the program's name, before its message
 	}
 	rep := diag.Report
-	if bundle != "" {
+	if o.Bundle != "" {
 		g, _ := env.GPUReport(ctx)
 		in := doctor.BundleInput{Report: rep, GPU: g, Runner: runner.New(&cmdLog), Env: doctor.OSEnviron{}, LogDirs: doctor.LogDirs(rep.Venv), CommandLog: cmdLog.Bytes()}
-		if err := doctor.WriteBundle(ctx, bundle, in); err != nil {
-			return Exitf(ExitFailure, "%s", i18n.T("cli.doctor.bundle_failed", i18n.D{"File": bundle, "Err": err}))
+		if err := doctor.WriteBundle(ctx, o.Bundle, in); err != nil {
+			return Exitf(ExitFailure, "%s", i18n.T("cli.doctor.bundle_failed", i18n.D{"File": o.Bundle, "Err": err}))
 		}
-		fmt.Fprintln(errOut, "gpuwiz doctor:", i18n.T("cli.doctor.bundle_written", i18n.D{"File": bundle})) //i18n:raw the program's name, before its message
+		fmt.Fprintln(o.ErrOut, "gpuwiz doctor:", i18n.T("cli.doctor.bundle_written", i18n.D{"File": o.Bundle})) //i18n:raw the program's name, before its message
 	}
-	if !fix {
-		if asJSON {
-			if err := writeDoctorJSON(out, rep); err != nil {
+	if !o.Fix {
+		if o.JSON {
+			if err := writeDoctorJSON(o.Out, rep); err != nil {
 				return err
 			}
 		} else {
-			doctor.WriteText(out, rep)
+			doctor.WriteText(o.Out, rep)
 		}
 		if rep.Problems > 0 {
 			return Silent(ExitProblems)
 		}
 		return nil
 	}
-	sess, err := env.PlanRepairFinishing(ctx, diag, src, finish)
+	sess, err := env.PlanRepairFinishing(ctx, diag, o.Source, o.Finish)
 	if err != nil {
 		return err
 	}
 	plan, rep := sess.Plan, sess.Report // the report the plan was made from
-	if !asJSON {
-		doctor.WriteText(out, rep)
-		writeRepairPlan(out, plan)
+	if !o.JSON {
+		doctor.WriteText(o.Out, rep)
+		writeRepairPlan(o.Out, plan)
 	}
 	if plan.Empty() {
-		if asJSON {
-			_ = writeDoctorJSON(out, DoctorFixJSON{Report: rep, Repair: plan})
+		if o.JSON {
+			_ = writeDoctorJSON(o.Out, DoctorFixJSON{Report: rep, Repair: plan})
 		}
 		if rep.Problems > 0 {
 			return Silent(ExitProblems)
 		}
 		return nil
 	}
-	if !yes {
-		if asJSON {
+	if !o.Yes {
+		if o.JSON {
 			return Usagef("%s", i18n.T("cli.doctor.fix_json_needs_yes"))
 		}
-		fmt.Fprint(out, i18n.T("cli.doctor.confirm"))
+		fmt.Fprint(o.Out, i18n.T("cli.doctor.confirm"))
 		var answer string
-		fmt.Fscanln(stdin, &answer)
+		fmt.Fscanln(o.In, &answer)
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			fmt.Fprintln(out, i18n.T("cli.doctor.nothing_changed"))
+			fmt.Fprintln(o.Out, i18n.T("cli.doctor.nothing_changed"))
 			if rep.FrameworkCheck.Deferred {
-				fmt.Fprintln(out, i18n.T("cli.doctor.check_left_for_repair"))
+				fmt.Fprintln(o.Out, i18n.T("cli.doctor.check_left_for_repair"))
 			}
 			return Silent(ExitProblems)
 		}
@@ -202,18 +215,18 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 	done := make(chan struct{})
 	go func() {
 		for e := range events {
-			if asJSON {
+			if o.JSON {
 				continue
 			}
 			switch {
 			case e.Line != "":
 			case e.Done && e.Err != "":
-				fmt.Fprintf(out, "  %s\n", i18n.T("cli.doctor.step_failed", i18n.D{"Err": e.Err}))
+				fmt.Fprintf(o.Out, "  %s\n", i18n.T("cli.doctor.step_failed", i18n.D{"Err": e.Err}))
 			case e.Done:
 			case e.Step == 0:
-				fmt.Fprintln(out, i18n.T("cli.doctor.checking_again"))
+				fmt.Fprintln(o.Out, i18n.T("cli.doctor.checking_again"))
 			default:
-				fmt.Fprintf(out, "[%d/%d] %s\n", e.Step, e.Of, e.Title)
+				fmt.Fprintf(o.Out, "[%d/%d] %s\n", e.Step, e.Of, e.Title)
 			}
 		}
 		close(done)
@@ -221,25 +234,25 @@ func runDoctor(ctx context.Context, env *Env, stdin io.Reader, out, errOut io.Wr
 	ran := sess.Run(ctx, events)
 	close(events)
 	<-done
-	warnNotRecorded(errOut, ran.RecordErr)
+	warnNotRecorded(o.ErrOut, ran.RecordErr)
 	res, logPath := ran.Result, ran.LogPath
 	if ran.Err != nil {
 		return ran.Err
 	}
-	if asJSON {
-		if err := writeDoctorJSON(out, DoctorFixJSON{Report: rep, Repair: plan, Result: &res}); err != nil {
+	if o.JSON {
+		if err := writeDoctorJSON(o.Out, DoctorFixJSON{Report: rep, Repair: plan, Result: &res}); err != nil {
 			return err
 		}
 	} else {
 		if res.After != nil {
-			fmt.Fprintln(out)
-			doctor.WriteText(out, *res.After)
+			fmt.Fprintln(o.Out)
+			doctor.WriteText(o.Out, *res.After)
 			if !res.Failed {
-				writeRepairVerdict(out, *res.After)
+				writeRepairVerdict(o.Out, *res.After)
 			}
 		}
 		if logPath != "" {
-			fmt.Fprintln(out, i18n.T("cli.doctor.log", i18n.D{"Path": logPath}))
+			fmt.Fprintln(o.Out, i18n.T("cli.doctor.log", i18n.D{"Path": logPath}))
 		}
 	}
 	switch {
