@@ -229,27 +229,32 @@ func (e *Env) ChooseCandidate(ctx context.Context, req InstallRequest) (*matrix.
 		}
 		return sel.Recommended, notes, nil
 	}
-	// The builds on the channel asked for, newest first (Select orders compatible ones first).
-	var first *matrix.Candidate
+	// The builds on the channel asked for, newest first (Select orders compatible ones first): the
+	// newest verified one, else the newest unverified one, said as such.
+	var first, unverified *matrix.Candidate
 	for i := range sel.Candidates {
 		c := &sel.Candidates[i]
 		if c.Channel != req.Channel {
 			continue
 		}
-		if c.Compatible {
-			if !c.Verified {
-				// Asked for by its channel: the selection's offer of it ("to install it anyway, pass ...")
-				// gives way to what installing it means.
-				if a := sel.AlsoFits; a != nil && a.FrameworkVersion == c.FrameworkVersion && a.Channel == c.Channel {
-					notes = slices.DeleteFunc(notes, sel.IsAlsoFitsNote)
-				}
-				notes = append(notes, i18n.T("cli.install.unverified_asked", i18n.D{"Framework": req.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Why": c.Note}))
-			}
+		if c.Compatible && c.Verified {
 			return c, notes, nil
 		}
-		if first == nil {
+		if c.Compatible && unverified == nil {
+			unverified = c
+		}
+		if !c.Compatible && first == nil {
 			first = c
 		}
+	}
+	if c := unverified; c != nil {
+		// Asked for by its channel: the selection's offer of it ("to install it anyway, pass ...")
+		// gives way to what installing it means.
+		if a := sel.AlsoFits; a != nil && a.FrameworkVersion == c.FrameworkVersion && a.Channel == c.Channel {
+			notes = slices.DeleteFunc(notes, sel.IsAlsoFitsNote)
+		}
+		notes = append(notes, i18n.T("cli.install.unverified_asked", i18n.D{"Framework": req.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Why": c.Note}))
+		return c, notes, nil
 	}
 	if first == nil {
 		return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.no_build_on_channel", i18n.D{"Framework": req.Framework, "Version": req.FrameworkVersion, "Channel": req.Channel}))

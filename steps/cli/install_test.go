@@ -318,3 +318,26 @@ func TestInstallOfAnUnverifiedBuildSaysWhatItMeans(t *testing.T) {
 		t.Errorf("notes %q", rep.Plan.Notes)
 	}
 }
+
+// A channel asked for alone takes its newest verified build, not a newer unverified one.
+func TestChannelAloneTakesItsNewestVerifiedBuild(t *testing.T) {
+	venv := filepath.Join(t.TempDir(), "v")
+	out, stderr, code := runCLI(t, withRig(t, "install", "--channel", "cu130", "--python", pyindex.Python(t),
+		"--venv", venv, "--dry-run", "--json", "--lang", "en")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Candidate struct {
+			FrameworkVersion string `json:"framework_version"`
+			Channel          string `json:"channel"`
+			Verified         bool   `json:"verified"`
+		} `json:"candidate"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Candidate.Channel != "cu130" || !rep.Candidate.Verified || rep.Candidate.FrameworkVersion == "2.15.0" {
+		t.Fatalf("--channel cu130 alone chose %+v", rep.Candidate)
+	}
+}
