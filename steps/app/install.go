@@ -243,8 +243,8 @@ func (e *Env) ChooseCandidate(ctx context.Context, req InstallRequest) (*matrix.
 		if c.Compatible && unverified == nil {
 			unverified = c
 		}
-		if !c.Compatible && first == nil {
-			first = c
+		if !c.Compatible && (first == nil || c.Verified && !first.Verified) {
+			first = c // the newest verified build that does not fit, else the newest one
 		}
 	}
 	if c := unverified; c != nil {

@@ -340,4 +340,10 @@ func TestChannelAloneTakesItsNewestVerifiedBuild(t *testing.T) {
 	if rep.Candidate.Channel != "cu130" || !rep.Candidate.Verified || rep.Candidate.FrameworkVersion == "2.15.0" {
 		t.Fatalf("--channel cu130 alone chose %+v", rep.Candidate)
 	}
+	// On a driver too old for the channel, the refusal (and --force) names its newest verified build.
+	rig, _ := filepath.Abs(filepath.Join("..", "..", "ui", "testdata", "e2e", "rig-rtx3060.json"))
+	_, stderr, code = runCLI(t, "--simulate", rig, "install", "--channel", "cu130", "--python", pyindex.Python(t), "--venv", venv, "--dry-run", "--lang", "en")
+	if code != 3 || !strings.Contains(stderr, "torch 2.14.1 on cu130 does not fit") {
+		t.Fatalf("an old driver and cu130 alone: exit %d\n%s", code, stderr)
+	}
 }
