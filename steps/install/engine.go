@@ -130,6 +130,7 @@ type engine struct {
 	scheme          *schemeQuery        // the venv's install paths, asked while the wheels download (nil: not asked yet)
 	lockFreeze      *background[[]byte] // the lock step's pip freeze, started beside the verify step
 	prestage        *prestage           // the stage step's first part, started beside the snapshot step
+	stageFrom       string              // "record": the stage took the recorded resolution (resolved.go); "lock": the venv's lock named the wheels; "": pip chose them
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -393,6 +394,9 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		if err := e.checkReinstallStaged(); err != nil {
 			return err
 		}
+		if err := e.recordResolution(); err != nil {
+			e.note("stage: the resolution was not recorded: " + err.Error()) //i18n:raw the log, for support
+		}
 		e.checkBuildFits()
 		return e.backup(ctx)
 	case StepUninstall:
@@ -615,6 +619,11 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	if err := os.MkdirAll(e.plan.StageDir, 0o755); err != nil {
 		return i18n.Wrap(err, i18n.T("install.err.cache_dir", i18n.D{"Dir": e.plan.StageDir, "Err": err}))
 	}
+	if s.ID == StepStageOpt && e.stageFrom == "record" {
+		// The recorded set holds the optional packages' wheels as well: staged with the first step.
+		e.cachedStage(s)
+		return nil
+	}
 	pre := e.prestage
 	e.prestage = nil
 	if pre == nil || pre.step != s.ID {
@@ -624,7 +633,18 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	defer pre.stop()
 	first, _ := pre.wait()
 	offlineTry := first.offline
+	if first.recorded != nil {
+		e.stageFrom = "record"
+		e.reportCache(first.cache)
+		for _, f := range first.recorded {
+			e.noteStaged(f)
+		}
+		e.emitLine(Event{StepID: s.ID, Line: i18n.N("install.cache.from_record", len(first.recorded), nil)})
+		e.cachedStage(s)
+		return nil
+	}
 	if first.locked != nil {
+		e.stageFrom = "lock"
 		e.reportCache(first.cache)
 		for _, f := range slices.Concat(first.locked, first.more) {
 			e.noteStaged(f)
@@ -738,10 +758,11 @@ func (e *engine) fromCache(s Step) string {
 // prestaged is the start of a stage step: the check of every cached wheel (the first stage step's
 // only) and the offline try begun beside it.
 type prestaged struct {
-	cache   cacheCheck
-	offline *background[[]string] // nil when the check set wheels aside (the try is made again after), or the lock staged the build
-	locked  []string              // the build's wheels, when the venv's lock named them (stageFromLock): no offline try
-	more    []string              // with locked: the other wheels pip's dry run against the venv asked for
+	cache    cacheCheck
+	recorded []string              // the build's wheels, when the resolution recorded for this run's key was taken (resolved.go): no pip at all
+	offline  *background[[]string] // nil when the check set wheels aside (the try is made again after), or the lock staged the build
+	locked   []string              // the build's wheels, when the venv's lock named them (stageFromLock): no offline try
+	more     []string              // with locked: the other wheels pip's dry run against the venv asked for
 }
 
 // startPrestage begins s's first part in the background: the offline try (a pip start, about a
@@ -752,6 +773,26 @@ type prestaged struct {
 func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 	b := inBackground(ctx, func(ctx context.Context) (prestaged, error) {
 		var p prestaged
+		checked := false // the cache's check ran already
+		if s.ID == StepStage {
+			// The resolution recorded for this request: when the cache still holds its wheels
+			// unchanged, pip is not started. The cache's check runs first here (it decides).
+			set, why := e.recordedSet()
+			if set != nil {
+				p.cache, checked = checkCache(e.plan.StageDir, e.plan.lockHashes), true
+				files, err := e.acceptSet(set, p.cache)
+				if err == nil {
+					e.note(fmt.Sprintf("stage: the resolution recorded %s taken (%d wheels): pip is not started", set.Recorded.Format(time.RFC3339), len(files))) //i18n:raw the log, for support
+					p.recorded = files
+					return p, nil
+				}
+				why = err.Error()
+			}
+			e.note("stage: no recorded resolution taken: " + why) //i18n:raw the log, for support
+			if set != nil && len(p.cache.Bad)+len(p.cache.Unknown) > 0 {
+				return p, nil // set aside first; the offline try follows
+			}
+		}
 		var dry *background[pipReport]
 		locked := e.lockedWheels(s)
 		if locked == nil {
@@ -759,7 +800,7 @@ func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 		} else {
 			dry = inBackground(ctx, e.lockDryRun)
 		}
-		if s.ID == StepStage {
+		if s.ID == StepStage && !checked {
 			if p.cache = checkCache(e.plan.StageDir, e.plan.lockHashes); len(p.cache.Bad)+len(p.cache.Unknown) > 0 {
 				p.offline.stop() // pip must not hold a wheel while it is moved (Windows)
 				p.offline = nil
