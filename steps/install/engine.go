@@ -843,6 +843,10 @@ func (p *prestage) stop() {
 // reportCache says what the check of the cached wheels found, and returns those to set aside
 // (quarantine): a wheel that fails its sha256, or has none recorded.
 func (e *engine) reportCache(c cacheCheck) []string {
+	if n := len(c.Verified) + len(c.Bad) + len(c.Unknown); n > 0 {
+		//i18n:raw the log, for support
+		e.note(fmt.Sprintf("the cache's check: %d wheels, %d hashed (their stamp was not the recorded one)", n, len(c.Hashed)))
+	}
 	for _, f := range c.Bad {
 		e.emit(Event{StepID: StepStage, Message: i18n.T("install.cache.bad", i18n.D{"File": f})})
 	}
