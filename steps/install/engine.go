@@ -118,19 +118,22 @@ type engine struct {
 	out             Outcome
 	stepSkip        map[string]bool
 	optionalDropped bool
-	site            *siteState          // site-packages and scripts as the snapshot found them
-	backedUp        map[string]bool     // files in the backup, by path (built on first use)
-	installedWheels []string            // the staged wheel files pip installed ("Processing …whl")
-	keptPycs        []wheelinst.Pyc     // the bytecode set aside before the old dists went (bytecode.go)
-	fetched         []fetch.File        // what gpuwiz's downloader staged (URL and sha256 of each wheel)
-	stagedFiles     map[string]bool     // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
-	netw            *fetch.Network      // pip's network settings, read once
-	jn              *journal            // the run's journal in the venv's state folder (nil until the first write)
-	spaceNeed       uint64              // what the build takes in the venv, as the check before the first change found it
-	scheme          *schemeQuery        // the venv's install paths, asked while the wheels download (nil: not asked yet)
-	lockFreeze      *background[[]byte] // the lock step's pip freeze, started beside the verify step
-	prestage        *prestage           // the stage step's first part, started beside the snapshot step
-	stageFrom       string              // "record": the stage took the recorded resolution (resolved.go); "lock": the venv's lock named the wheels; "": pip chose them
+	site            *siteState            // site-packages and scripts as the snapshot found them
+	backedUp        map[string]bool       // files in the backup, by path (built on first use)
+	installedWheels []string              // the staged wheel files pip installed ("Processing …whl")
+	keptPycs        []wheelinst.Pyc       // the bytecode set aside before the old dists went (bytecode.go)
+	fetched         []fetch.File          // what gpuwiz's downloader staged (URL and sha256 of each wheel)
+	stagedFiles     map[string]bool       // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
+	netw            *fetch.Network        // pip's network settings, read once
+	jn              *journal              // the run's journal in the venv's state folder (nil until the first write)
+	spaceNeed       uint64                // what the build takes in the venv, as the check before the first change found it
+	scheme          *schemeQuery          // the venv's install paths, asked while the wheels download (nil: not asked yet)
+	lockFreeze      *background[[]byte]   // the lock step's pip freeze, started beside the verify step
+	prestage        *prestage             // the stage step's first part, started beside the snapshot step
+	kept            bool                  // the install step ended: the new set stays, whatever verify finds (keepSet)
+	lockWrite       *background[struct{}] // the lock step's files, written beside the verify step
+	backupGone      chan struct{}         // closed when the backup's removal (begun beside verify) has ended
+	stageFrom       string                // "record": the stage took the recorded resolution (resolved.go); "lock": the venv's lock named the wheels; "": pip chose them
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -176,7 +179,11 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			e.emit(Event{StepID: s.ID, State: StateSkipped})
 			continue
 		}
-		if err := ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil && e.kept {
+			// The new set is installed and stays: what is left (the lock files) is not done.
+			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: i18n.T("install.event.cancelled_after_install")})
+			continue
+		} else if err != nil {
 			e.fail(ctx, s.ID, i18n.Wrap(err, i18n.T("install.err.cancelled_before", i18n.D{"Step": s.ID, "Err": err})))
 			return e.finish()
 		}
@@ -206,7 +213,8 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			e.emit(Event{StepID: s.ID, State: StateDone, Did: e.did[s.ID]})
 		case errors.Is(err, errSkipped):
 			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: err.Error()})
-		case s.BestEffort || s.ID == StepLock:
+		case s.BestEffort || s.ID == StepLock || e.kept:
+			// After the install step the new set stays: a step that fails then is said, not undone.
 			e.out.Warnings = append(e.out.Warnings, s.ID+": "+err.Error())
 			e.emit(Event{StepID: s.ID, State: StateFailed, Message: i18n.T("install.event.best_effort", i18n.D{"Err": err})})
 		default:
@@ -225,10 +233,50 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 	e.out.Result = ResultInstalled
 	e.out.Installed = e.pins
 	began := time.Now()
-	_ = os.RemoveAll(e.backupDir)
+	if e.backupGone != nil {
+		<-e.backupGone // begun beside the verify step
+	} else {
+		_ = os.RemoveAll(e.backupDir)
+	}
 	out := e.finish()
 	e.note(fmt.Sprintf("the backup removed, the journal closed: %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
 	return out
+}
+
+// keepSet is the moment the install step has ended well: the new set is in place and stays,
+// whatever the verify step finds (a failed check is said, never undone). From here the work that
+// does not depend on the check runs beside it: the journal is closed as installed (a power loss now
+// leaves the complete new set, and nothing for the next gpuwiz to put back), so the backup is no
+// longer needed and its removal begins; the lock step's freeze, requirements.lock and
+// constraints.txt are written. Only the protection waits for the check's verdict (protect).
+func (e *engine) keepSet(ctx context.Context) {
+	if e.kept {
+		return
+	}
+	e.kept = true
+	closed := true
+	if e.jn != nil {
+		e.jn.j.Finished, e.jn.j.Result = time.Now().UTC(), ResultInstalled
+		e.jn.write()
+		closed = e.jn.err == nil
+	}
+	if closed {
+		done := make(chan struct{})
+		e.backupGone = done
+		go func() {
+			defer close(done)
+			began := time.Now()
+			_ = os.RemoveAll(e.backupDir)
+			pruneState(e.plan.StateDir, "")
+			e.note(fmt.Sprintf("the backup removed beside the verify step: %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
+		}()
+	}
+	if l := e.stepAfter(StepVerify); l != nil && l.ID == StepLock {
+		// The lock's freeze reads the venv as the install left it, which the check does not change.
+		lock := *l
+		e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.freezeLock(ctx, lock.ID, lock.Argv) })
+		e.lockWrite = inBackground(ctx, func(ctx context.Context) (struct{}, error) { return struct{}{}, e.writeLockFiles(ctx, lock) })
+	}
 }
 
 // stepAfter is the plan's step after the one with id, unless it is skipped (nil: none).
@@ -285,6 +333,12 @@ func (e *engine) removeCreated() error {
 
 func (e *engine) finish() Outcome {
 	e.endScheme()
+	if e.lockWrite != nil {
+		_, _ = e.lockWrite.wait() // its files are whole or not written (atomicfile)
+	}
+	if e.backupGone != nil {
+		<-e.backupGone
+	}
 	e.lockFreeze.stop()
 	e.prestage.stop()
 	e.closeJournal()
@@ -418,11 +472,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		e.out.Installer = "pip"
 		return e.pip(ctx, s, argv)
 	case StepVerify:
-		// The lock step's pip freeze reads the venv as the install left it, which the check does not
-		// change: it runs beside the check instead of after it.
-		if l := e.stepAfter(StepVerify); l != nil && l.ID == StepLock {
-			e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.freezeLock(ctx, l.ID, l.Argv) })
-		}
+		e.keepSet(ctx)
 		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
 		if err != nil {
 			return err
@@ -430,7 +480,17 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		e.out.Verify = &rep
 		return nil
 	case StepLock:
-		return e.writeLockFiles(ctx, s)
+		var err error
+		if e.lockWrite != nil {
+			_, err = e.lockWrite.wait()
+		} else {
+			err = e.writeLockFiles(ctx, s)
+		}
+		if err != nil {
+			return err
+		}
+		e.protect()
+		return nil
 	}
 	return errors.New(i18n.T("install.err.unknown_step", i18n.D{"Step": strconv.Quote(s.ID)}))
 }

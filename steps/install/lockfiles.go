@@ -92,14 +92,28 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 		return err
 	}
 	e.out.LockFile, e.out.ConstraintsFile = e.plan.LockFile, e.plan.ConstraintsFile
-	// The venv defends the build from now on: its own pip configuration names constraints.txt.
+	return nil
+}
+
+// protect has the venv defend a build that passed its check from now on: its own pip
+// configuration names constraints.txt. A build that failed the check is not defended: a
+// protection an earlier build left there is taken away (constraints.txt now pins this build).
+func (e *engine) protect() {
+	if _, verified := e.plan.Step(StepVerify); verified && (e.out.Verify == nil || !e.out.Verify.OK) {
+		st, err := keep.Unprotect(e.plan.Venv, hostGOOS())
+		if err != nil {
+			e.out.Warnings = append(e.out.Warnings, i18n.T("install.warn.not_unprotected", i18n.D{"File": st.File, "Err": err}))
+			return
+		}
+		e.out.Warnings = append(e.out.Warnings, i18n.T("install.warn.not_protected_failed"))
+		return
+	}
 	st, err := keep.Protect(e.plan.Venv, e.plan.ConstraintsFile, hostGOOS())
 	if err != nil {
 		e.out.Warnings = append(e.out.Warnings, i18n.T("install.warn.not_protected", i18n.D{"File": st.File, "Err": err}))
-		return nil
+		return
 	}
 	e.out.Protected = st.File
-	return nil
 }
 
 // LockSources is what requirements.lock says about where a venv's build came from.

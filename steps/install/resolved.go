@@ -84,7 +84,7 @@ func readResolved(dir string) resolvedRecord {
 // resolveKey is this run's key; ok is false when the Python's version is not known (no key then).
 func (e *engine) resolveKey() (resolveKey, bool) {
 	p := e.plan
-	if p.pyVersion == "" {
+	if p.pyVersion == "" || len(p.pins) == 0 {
 		return resolveKey{}, false
 	}
 	goos := p.venv.GOOS
@@ -104,7 +104,7 @@ func (e *engine) resolveKey() (resolveKey, bool) {
 func (e *engine) recordedSet() (set *resolvedSet, why string) {
 	k, ok := e.resolveKey()
 	if !ok {
-		return nil, "the Python's version is not known"
+		return nil, "the Python's version is not known" //i18n:raw the log's reason, for support
 	}
 	rec := readResolved(e.plan.StageDir)
 	var other *resolvedSet
@@ -118,11 +118,11 @@ func (e *engine) recordedSet() (set *resolvedSet, why string) {
 	}
 	switch {
 	case other != nil && other.Key.Python != k.Python:
-		return nil, fmt.Sprintf("the recorded resolution is for Python %s, this is Python %s", other.Key.Python, k.Python)
+		return nil, fmt.Sprintf("the recorded resolution is for Python %s, this is Python %s", other.Key.Python, k.Python) //i18n:raw the log's reason, for support
 	case other != nil:
-		return nil, fmt.Sprintf("the recorded resolution is for %s, this is %s", other.Key.Platform, k.Platform)
+		return nil, fmt.Sprintf("the recorded resolution is for %s, this is %s", other.Key.Platform, k.Platform) //i18n:raw the log's reason, for support
 	}
-	return nil, "no resolution recorded for this request"
+	return nil, "no resolution recorded for this request" //i18n:raw the log's reason, for support
 }
 
 // acceptSet checks a recorded set against the cache folder as the cache's check found it and
@@ -141,33 +141,33 @@ func (e *engine) acceptSet(set *resolvedSet, c cacheCheck) ([]string, error) {
 		p := filepath.Join(e.plan.StageDir, w.File)
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s is no longer in the cache", w.File)
+			return nil, fmt.Errorf("%s is no longer in the cache", w.File) //i18n:raw the log's reason, for support
 		}
 		if !slices.Contains(c.Verified, w.File) || !strings.EqualFold(hashes[w.File].SHA256, w.SHA256) {
-			return nil, fmt.Errorf("%s changed since the resolution was recorded", w.File)
+			return nil, fmt.Errorf("%s changed since the resolution was recorded", w.File) //i18n:raw the log's reason, for support
 		}
 		name, version, ok := parseWheelName(w.File)
 		if !ok {
-			return nil, fmt.Errorf("%s is not a wheel's name", w.File)
+			return nil, fmt.Errorf("%s is not a wheel's name", w.File) //i18n:raw the log's reason, for support
 		}
 		if v, dup := versions[name]; dup && v != version {
-			return nil, fmt.Errorf("two versions of %s (%s and %s)", name, v, version)
+			return nil, fmt.Errorf("two versions of %s (%s and %s)", name, v, version) //i18n:raw the log's reason, for support
 		}
 		versions[name] = version
 		if !wheelRuns(p, e.plan.pyVersion, goos) {
-			return nil, fmt.Errorf("%s does not install on Python %s (%s)", w.File, e.plan.pyVersion, goos)
+			return nil, fmt.Errorf("%s does not install on Python %s (%s)", w.File, e.plan.pyVersion, goos) //i18n:raw the log's reason, for support
 		}
 		files = append(files, p)
 		infos = append(infos, wheelInfo{file: p, name: name, version: version, size: info.Size()})
 	}
 	for _, pin := range slices.Concat(e.plan.pins, e.plan.optional) {
 		if _, ok := wheelFor(infos, pin); !ok {
-			return nil, fmt.Errorf("no wheel of the set is %s", pin)
+			return nil, fmt.Errorf("no wheel of the set is %s", pin) //i18n:raw the log's reason, for support
 		}
 	}
 	for _, n := range e.plan.ReinstallDists {
 		if _, ok := versions[pep.Normalize(n)]; !ok {
-			return nil, fmt.Errorf("no wheel of the set puts back %s", n)
+			return nil, fmt.Errorf("no wheel of the set puts back %s", n) //i18n:raw the log's reason, for support
 		}
 	}
 	// Each requirement a wheel always has (no marker: pip evaluated the others for this same Python
@@ -182,7 +182,7 @@ func (e *engine) acceptSet(set *resolvedSet, c cacheCheck) ([]string, error) {
 				continue
 			}
 			if n := requirementName(r); n != "" && versions[n] == "" {
-				return nil, fmt.Errorf("%s requires %s, which no wheel of the set is", filepath.Base(w.file), r)
+				return nil, fmt.Errorf("%s requires %s, which no wheel of the set is", filepath.Base(w.file), r) //i18n:raw the log's reason, for support
 			}
 		}
 	}
