@@ -167,11 +167,11 @@ func TestDoctorFixRepairsFromTheCacheWithNoNetwork(t *testing.T) {
 	if verifies != 1 || !strings.Contains(string(b), "\n# step install: ") || !strings.Contains(string(b), "\n# step uninstall: ") {
 		t.Errorf("the repair's log: %d runs of the verify script (want 1), step times %v:\n%s", verifies, strings.Contains(string(b), "# step install: "), b)
 	}
-	// The lock named the build's wheels, all in the cache and checked: pip's offline try (which
-	// hashes every wheel again on one core) did not run, pip's dry run against the venv did.
-	if !regexp.MustCompile(`(?m)^# the venv's requirements.lock names [0-9]+ wheels of this build, all in the cache and checked`).Match(b) ||
-		strings.Contains(string(b), " -m pip download ") || !strings.Contains(string(b), " -m pip install --dry-run --quiet --no-input --disable-pip-version-check --no-index --find-links ") {
-		t.Errorf("the repair's stage step did not take the wheels the lock named:\n%s", b)
+	// The wheel cache kept the build's resolution for this Python and these sources, every wheel
+	// in the cache and checked: the stage step started no pip (no offline try, no dry run).
+	if !regexp.MustCompile(`(?m)^# the wheel cache kept how this build was resolved for this Python and these sources: [0-9]+ wheels, all in the cache and checked, taken without starting pip`).Match(b) ||
+		strings.Contains(string(b), " -m pip download ") || strings.Contains(string(b), " -m pip install --dry-run ") {
+		t.Errorf("the repair's stage step did not take the recorded resolution:\n%s", b)
 	}
 	// and how long the diagnosis before it took, and the whole repair.
 	if !regexp.MustCompile(`(?m)^# diagnosis before the repair: [0-9.]+ s$`).Match(b) || !regexp.MustCompile(`(?m)^# repair and the check after it: [0-9.]+ s$`).Match(b) {
@@ -481,6 +481,12 @@ func TestDoctorFixFromTheLockPutsBackAMissingDependency(t *testing.T) {
 		t.Fatalf("torch/_tensor.py not found: %v", sites)
 	}
 	must(t, os.Remove(sites[0]))
+	// Without the resolution the cache records (a cache from an older gpuwiz), the lock names the wheels.
+	recorded, _ := filepath.Glob(filepath.Join(g.cache, "*", "gpuwiz-resolved.json"))
+	if len(recorded) != 1 {
+		t.Fatalf("the install recorded no resolution in the cache: %v", recorded)
+	}
+	must(t, os.Remove(recorded[0]))
 	out, stderr, code := g.cli(t, "doctor", "--venv", g.venv, "--fix", "--yes", "--json")
 	if code != 0 {
 		t.Fatalf("doctor --fix: exit %d\n%s\n%s", code, out, stderr)

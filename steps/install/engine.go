@@ -118,18 +118,22 @@ type engine struct {
 	out             Outcome
 	stepSkip        map[string]bool
 	optionalDropped bool
-	site            *siteState          // site-packages and scripts as the snapshot found them
-	backedUp        map[string]bool     // files in the backup, by path (built on first use)
-	installedWheels []string            // the staged wheel files pip installed ("Processing …whl")
-	keptPycs        []wheelinst.Pyc     // the bytecode set aside before the old dists went (bytecode.go)
-	fetched         []fetch.File        // what gpuwiz's downloader staged (URL and sha256 of each wheel)
-	stagedFiles     map[string]bool     // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
-	netw            *fetch.Network      // pip's network settings, read once
-	jn              *journal            // the run's journal in the venv's state folder (nil until the first write)
-	spaceNeed       uint64              // what the build takes in the venv, as the check before the first change found it
-	scheme          *schemeQuery        // the venv's install paths, asked while the wheels download (nil: not asked yet)
-	lockFreeze      *background[[]byte] // the lock step's pip freeze, started beside the verify step
-	prestage        *prestage           // the stage step's first part, started beside the snapshot step
+	site            *siteState            // site-packages and scripts as the snapshot found them
+	backedUp        map[string]bool       // files in the backup, by path (built on first use)
+	installedWheels []string              // the staged wheel files pip installed ("Processing …whl")
+	keptPycs        []wheelinst.Pyc       // the bytecode set aside before the old dists went (bytecode.go)
+	fetched         []fetch.File          // what gpuwiz's downloader staged (URL and sha256 of each wheel)
+	stagedFiles     map[string]bool       // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
+	netw            *fetch.Network        // pip's network settings, read once
+	jn              *journal              // the run's journal in the venv's state folder (nil until the first write)
+	spaceNeed       uint64                // what the build takes in the venv, as the check before the first change found it
+	scheme          *schemeQuery          // the venv's install paths, asked while the wheels download (nil: not asked yet)
+	lockFreeze      *background[[]byte]   // the lock step's pip freeze, started beside the verify step
+	prestage        *prestage             // the stage step's first part, started beside the snapshot step
+	kept            bool                  // the install step ended: the new set stays, whatever verify finds (keepSet)
+	lockWrite       *background[struct{}] // the lock step's files, written beside the verify step
+	backupGone      chan struct{}         // closed when the backup's removal (begun beside verify) has ended
+	stageFrom       string                // "record": the stage took the recorded resolution (resolved.go); "lock": the venv's lock named the wheels; "": pip chose them
 }
 
 // restoreTimeout bounds putting the old set back after a failure or a cancel.
@@ -175,7 +179,11 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			e.emit(Event{StepID: s.ID, State: StateSkipped})
 			continue
 		}
-		if err := ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil && e.kept {
+			// The new set is installed and stays: what is left (the lock files) is not done.
+			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: i18n.T("install.event.cancelled_after_install")})
+			continue
+		} else if err != nil {
 			e.fail(ctx, s.ID, i18n.Wrap(err, i18n.T("install.err.cancelled_before", i18n.D{"Step": s.ID, "Err": err})))
 			return e.finish()
 		}
@@ -205,7 +213,8 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			e.emit(Event{StepID: s.ID, State: StateDone, Did: e.did[s.ID]})
 		case errors.Is(err, errSkipped):
 			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: err.Error()})
-		case s.BestEffort || s.ID == StepLock:
+		case s.BestEffort || s.ID == StepLock || e.kept:
+			// After the install step the new set stays: a step that fails then is said, not undone.
 			e.out.Warnings = append(e.out.Warnings, s.ID+": "+err.Error())
 			e.emit(Event{StepID: s.ID, State: StateFailed, Message: i18n.T("install.event.best_effort", i18n.D{"Err": err})})
 		default:
@@ -224,10 +233,50 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 	e.out.Result = ResultInstalled
 	e.out.Installed = e.pins
 	began := time.Now()
-	_ = os.RemoveAll(e.backupDir)
+	if e.backupGone != nil {
+		<-e.backupGone // begun beside the verify step
+	} else {
+		_ = os.RemoveAll(e.backupDir)
+	}
 	out := e.finish()
 	e.note(fmt.Sprintf("the backup removed, the journal closed: %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
 	return out
+}
+
+// keepSet is the moment the install step has ended well: the new set is in place and stays,
+// whatever the verify step finds (a failed check is said, never undone). From here the work that
+// does not depend on the check runs beside it: the journal is closed as installed (a power loss now
+// leaves the complete new set, and nothing for the next gpuwiz to put back), so the backup is no
+// longer needed and its removal begins; the lock step's freeze, requirements.lock and
+// constraints.txt are written. Only the protection waits for the check's verdict (protect).
+func (e *engine) keepSet(ctx context.Context) {
+	if e.kept {
+		return
+	}
+	e.kept = true
+	closed := true
+	if e.jn != nil {
+		e.jn.j.Finished, e.jn.j.Result = time.Now().UTC(), ResultInstalled
+		e.jn.write()
+		closed = e.jn.err == nil
+	}
+	if closed {
+		done := make(chan struct{})
+		e.backupGone = done
+		go func() {
+			defer close(done)
+			began := time.Now()
+			_ = os.RemoveAll(e.backupDir)
+			pruneState(e.plan.StateDir, "")
+			e.note(fmt.Sprintf("the backup removed beside the verify step: %.3f s", time.Since(began).Seconds())) //i18n:raw the log, for support
+		}()
+	}
+	if l := e.stepAfter(StepVerify); l != nil && l.ID == StepLock {
+		// The lock's freeze reads the venv as the install left it, which the check does not change.
+		lock := *l
+		e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.freezeLock(ctx, lock.ID, lock.Argv) })
+		e.lockWrite = inBackground(ctx, func(ctx context.Context) (struct{}, error) { return struct{}{}, e.writeLockFiles(ctx, lock) })
+	}
 }
 
 // stepAfter is the plan's step after the one with id, unless it is skipped (nil: none).
@@ -284,6 +333,12 @@ func (e *engine) removeCreated() error {
 
 func (e *engine) finish() Outcome {
 	e.endScheme()
+	if e.lockWrite != nil {
+		_, _ = e.lockWrite.wait() // its files are whole or not written (atomicfile)
+	}
+	if e.backupGone != nil {
+		<-e.backupGone
+	}
 	e.lockFreeze.stop()
 	e.prestage.stop()
 	e.closeJournal()
@@ -393,6 +448,9 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		if err := e.checkReinstallStaged(); err != nil {
 			return err
 		}
+		if err := e.recordResolution(); err != nil {
+			e.note("stage: the resolution was not recorded: " + err.Error()) //i18n:raw the log, for support
+		}
 		e.checkBuildFits()
 		return e.backup(ctx)
 	case StepUninstall:
@@ -414,11 +472,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		e.out.Installer = "pip"
 		return e.pip(ctx, s, argv)
 	case StepVerify:
-		// The lock step's pip freeze reads the venv as the install left it, which the check does not
-		// change: it runs beside the check instead of after it.
-		if l := e.stepAfter(StepVerify); l != nil && l.ID == StepLock {
-			e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.freezeLock(ctx, l.ID, l.Argv) })
-		}
+		e.keepSet(ctx)
 		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
 		if err != nil {
 			return err
@@ -426,7 +480,17 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		e.out.Verify = &rep
 		return nil
 	case StepLock:
-		return e.writeLockFiles(ctx, s)
+		var err error
+		if e.lockWrite != nil {
+			_, err = e.lockWrite.wait()
+		} else {
+			err = e.writeLockFiles(ctx, s)
+		}
+		if err != nil {
+			return err
+		}
+		e.protect()
+		return nil
 	}
 	return errors.New(i18n.T("install.err.unknown_step", i18n.D{"Step": strconv.Quote(s.ID)}))
 }
@@ -615,6 +679,11 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	if err := os.MkdirAll(e.plan.StageDir, 0o755); err != nil {
 		return i18n.Wrap(err, i18n.T("install.err.cache_dir", i18n.D{"Dir": e.plan.StageDir, "Err": err}))
 	}
+	if s.ID == StepStageOpt && e.stageFrom == "record" {
+		// The recorded set holds the optional packages' wheels as well: staged with the first step.
+		e.cachedStage(s)
+		return nil
+	}
 	pre := e.prestage
 	e.prestage = nil
 	if pre == nil || pre.step != s.ID {
@@ -624,7 +693,18 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	defer pre.stop()
 	first, _ := pre.wait()
 	offlineTry := first.offline
+	if first.recorded != nil {
+		e.stageFrom = "record"
+		e.reportCache(first.cache)
+		for _, f := range first.recorded {
+			e.noteStaged(f)
+		}
+		e.emitLine(Event{StepID: s.ID, Line: i18n.N("install.cache.from_record", len(first.recorded), nil)})
+		e.cachedStage(s)
+		return nil
+	}
 	if first.locked != nil {
+		e.stageFrom = "lock"
 		e.reportCache(first.cache)
 		for _, f := range slices.Concat(first.locked, first.more) {
 			e.noteStaged(f)
@@ -738,10 +818,11 @@ func (e *engine) fromCache(s Step) string {
 // prestaged is the start of a stage step: the check of every cached wheel (the first stage step's
 // only) and the offline try begun beside it.
 type prestaged struct {
-	cache   cacheCheck
-	offline *background[[]string] // nil when the check set wheels aside (the try is made again after), or the lock staged the build
-	locked  []string              // the build's wheels, when the venv's lock named them (stageFromLock): no offline try
-	more    []string              // with locked: the other wheels pip's dry run against the venv asked for
+	cache    cacheCheck
+	recorded []string              // the build's wheels, when the resolution recorded for this run's key was taken (resolved.go): no pip at all
+	offline  *background[[]string] // nil when the check set wheels aside (the try is made again after), or the lock staged the build
+	locked   []string              // the build's wheels, when the venv's lock named them (stageFromLock): no offline try
+	more     []string              // with locked: the other wheels pip's dry run against the venv asked for
 }
 
 // startPrestage begins s's first part in the background: the offline try (a pip start, about a
@@ -752,6 +833,26 @@ type prestaged struct {
 func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 	b := inBackground(ctx, func(ctx context.Context) (prestaged, error) {
 		var p prestaged
+		checked := false // the cache's check ran already
+		if s.ID == StepStage {
+			// The resolution recorded for this request: when the cache still holds its wheels
+			// unchanged, pip is not started. The cache's check runs first here (it decides).
+			set, why := e.recordedSet()
+			if set != nil {
+				p.cache, checked = checkCache(e.plan.StageDir, e.plan.lockHashes), true
+				files, err := e.acceptSet(set, p.cache)
+				if err == nil {
+					e.note(fmt.Sprintf("stage: the resolution recorded %s taken (%d wheels): pip is not started", set.Recorded.Format(time.RFC3339), len(files))) //i18n:raw the log, for support
+					p.recorded = files
+					return p, nil
+				}
+				why = err.Error()
+			}
+			e.note("stage: no recorded resolution taken: " + why) //i18n:raw the log, for support
+			if set != nil && len(p.cache.Bad)+len(p.cache.Unknown) > 0 {
+				return p, nil // set aside first; the offline try follows
+			}
+		}
 		var dry *background[pipReport]
 		locked := e.lockedWheels(s)
 		if locked == nil {
@@ -759,7 +860,7 @@ func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 		} else {
 			dry = inBackground(ctx, e.lockDryRun)
 		}
-		if s.ID == StepStage {
+		if s.ID == StepStage && !checked {
 			if p.cache = checkCache(e.plan.StageDir, e.plan.lockHashes); len(p.cache.Bad)+len(p.cache.Unknown) > 0 {
 				p.offline.stop() // pip must not hold a wheel while it is moved (Windows)
 				p.offline = nil
@@ -802,6 +903,10 @@ func (p *prestage) stop() {
 // reportCache says what the check of the cached wheels found, and returns those to set aside
 // (quarantine): a wheel that fails its sha256, or has none recorded.
 func (e *engine) reportCache(c cacheCheck) []string {
+	if n := len(c.Verified) + len(c.Bad) + len(c.Unknown); n > 0 {
+		//i18n:raw the log, for support
+		e.note(fmt.Sprintf("the cache's check: %d wheels, %d hashed (their stamp was not the recorded one)", n, len(c.Hashed)))
+	}
 	for _, f := range c.Bad {
 		e.emit(Event{StepID: StepStage, Message: i18n.T("install.cache.bad", i18n.D{"File": f})})
 	}

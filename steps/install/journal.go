@@ -275,6 +275,9 @@ func (e *engine) closeJournal() {
 	if e.out.VenvRemoved {
 		return // the journal went with the venv
 	}
+	if !e.jn.j.Open() {
+		return // closed as installed once the install step ended (keepSet)
+	}
 	e.jn.j.Finished, e.jn.j.Result = time.Now().UTC(), e.out.Result
 	e.jn.write()
 	pruneState(e.plan.StateDir, "")

@@ -79,18 +79,14 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 		return err
 	}
 	b.Reset()
-	// A build that failed verification is no build to keep: the venv does not hold on to it.
-	failed := e.out.Verify != nil && !e.out.Verify.OK
+	// Written while the build is verified, so it says what the file is for, not whether the venv
+	// keeps this build: the protection is set (or taken away) once the check has answered.
 	//i18n:raw constraints.txt's comments: a file format, the same in every language
 	fmt.Fprintf(&b, "# written by gpuwiz: pins the %s build that gpuwiz installed (%s from %s).\n", e.plan.Target.Framework, e.plan.Target.Channel, urls.Strip(e.plan.IndexURL))
-	if failed {
-		b.WriteString("# This build failed gpuwiz's verification, so the venv's pip configuration does not name this file.\n") //i18n:raw constraints.txt: a file format
-	} else {
-		//i18n:raw constraints.txt: a file format
-		fmt.Fprintf(&b, "# gpuwiz names this file in %s, so every pip install in this venv keeps the build\n", keep.ConfigFile(e.plan.Venv, hostGOOS()))
-		b.WriteString("# (pip refuses another torch/paddle build instead of silently replacing this one). Outside it:\n") //i18n:raw constraints.txt: a file format
-		b.WriteString("#   " + shellquote.Command(hostGOOS(), "pip", "install", "-r", "requirements.txt", "-c", e.plan.ConstraintsFile) + "\n")
-	}
+	//i18n:raw constraints.txt: a file format
+	fmt.Fprintf(&b, "# When %s names this file, pip refuses another torch/paddle build there instead of\n", keep.ConfigFile(e.plan.Venv, hostGOOS()))
+	b.WriteString("# silently replacing this one (gpuwiz names it after the build passes its check). Elsewhere:\n") //i18n:raw constraints.txt: a file format
+	b.WriteString("#   " + shellquote.Command(hostGOOS(), "pip", "install", "-r", "requirements.txt", "-c", e.plan.ConstraintsFile) + "\n")
 	for _, p := range e.pins {
 		b.WriteString(p + "\n")
 	}
@@ -98,21 +94,26 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 		return err
 	}
 	e.out.LockFile, e.out.ConstraintsFile = e.plan.LockFile, e.plan.ConstraintsFile
-	if failed {
-		// gpuwiz's lines from an earlier build would now name constraints that pin this one: they go.
+	return nil
+}
+
+// protect has the venv defend a build that passed its check from now on: its own pip
+// configuration names constraints.txt. A build that failed the check is not defended: a
+// protection an earlier build left there is taken away (constraints.txt now pins this build).
+func (e *engine) protect() {
+	if _, verified := e.plan.Step(StepVerify); verified && (e.out.Verify == nil || !e.out.Verify.OK) {
+		// The front ends say the venv does not keep this build; a line that could not go is a warning.
 		if st, err := keep.Unprotect(e.plan.Venv, hostGOOS()); err != nil {
 			e.out.Warnings = append(e.out.Warnings, i18n.T("install.warn.not_unprotected", i18n.D{"File": st.File, "Err": err}))
 		}
-		return nil
+		return
 	}
-	// The venv defends the build from now on: its own pip configuration names constraints.txt.
 	st, err := keep.Protect(e.plan.Venv, e.plan.ConstraintsFile, hostGOOS())
 	if err != nil {
 		e.out.Warnings = append(e.out.Warnings, i18n.T("install.warn.not_protected", i18n.D{"File": st.File, "Err": err}))
-		return nil
+		return
 	}
 	e.out.Protected = st.File
-	return nil
 }
 
 // LockSources is what requirements.lock says about where a venv's build came from.

@@ -101,6 +101,7 @@ type Plan struct {
 	lockHashes map[string]string // wheel file → sha256 the venv's lock recorded
 	env        []string          // child environment for the framework's pip steps
 	pip        pipcmd.Pip        // the venv's own pip, or gpuwiz's own run against the venv (pipcmd)
+	pyVersion  string            // the venv's Python ("3.12.4"; "" when unknown): the recorded resolution's key
 	userEnv    []string          // the user's environment (pip upgrade, pip config)
 	verifyN    int
 }
@@ -201,6 +202,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	if pyVersion == "" {
 		pyVersion = opts.newPythonVersion
 	}
+	p.pyVersion = pyVersion
 	cached, cachedFiles, cachedSize, cachedFrom := cachedBuild(p.StageDir, p.pins, pyVersion, goos)
 	// gpuwiz downloads and installs the build itself; the venv's pip still resolves (a dry run with a
 	// report, pip 22.2 and later). Only a pip too old for that is upgraded, and only from the mirror

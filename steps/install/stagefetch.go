@@ -181,7 +181,8 @@ func recordFetched(dir, from string, files []fetch.File) error {
 		if r, ok := rec.Wheels[f.Name]; ok && r.SHA256 == f.SHA256 && r.Size == info.Size() {
 			continue
 		}
-		rec.Wheels[f.Name] = cachedWheel{SHA256: f.SHA256, Size: info.Size(), From: urls.Strip(from), Staged: now}
+		// The downloader checked every byte against this sha256 as it wrote them: the stamp now is theirs.
+		rec.Wheels[f.Name] = cachedWheel{SHA256: f.SHA256, Size: info.Size(), From: urls.Strip(from), Staged: now, Stamp: stampOf(filepath.Join(dir, f.Name))}
 		changed = true
 	}
 	if !changed {

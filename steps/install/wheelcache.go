@@ -2,6 +2,7 @@ package install
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,6 +22,9 @@ import (
 // reuses them from any source, and with none at all. cacheFile records, for every wheel in the
 // folder, the sha256 it had when it was staged (pip checks a download against the hash the index
 // gives) and where it came from; a wheel is reused only when its bytes still have that hash.
+// Each record keeps the wheel's stamp as well (size, modification time and the file's id where the
+// system gives one): while the stamp is the same, the bytes are, and the check does not read them
+// again; a wheel whose stamp differs is hashed whole.
 const cacheFile = "gpuwiz-wheels.json"
 
 type cachedWheel struct {
@@ -28,6 +32,26 @@ type cachedWheel struct {
 	Size   int64     `json:"size"`
 	From   string    `json:"from"` // the index or find-links page it was staged from (credentials removed)
 	Staged time.Time `json:"staged"`
+	Stamp  string    `json:"stamp,omitempty"` // the file's stamp when its sha256 was last computed or checked (stampOf)
+}
+
+// stampOf is a file's stamp: its size, modification time (to the nanosecond) and id (fileID: the
+// inode and change time on Linux, the volume and file index on Windows); "" when it cannot be read.
+func stampOf(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d:%s", fi.Size(), fi.ModTime().UnixNano(), fileID(path, fi))
+}
+
+// stampsOf takes the stamps of files (before they are hashed: a change during the hash shows next time).
+func stampsOf(files []string) map[string]string {
+	out := make(map[string]string, len(files))
+	for _, f := range files {
+		out[f] = stampOf(f)
+	}
+	return out
 }
 
 type wheelRecord struct {
@@ -91,10 +115,13 @@ type cacheCheck struct {
 	Bad      []string // wheels whose bytes changed since they were staged: never reused
 	Unknown  []string // wheels with no recorded hash: never reused
 	Bytes    int64    // size of the verified wheels
+	Hashed   []string // wheels whose bytes were read (their stamp was not the recorded one)
 }
 
-// checkCache hashes every wheel in dir and compares it with the cache's record, else with the hash
-// the venv's lock recorded for that file name (wheels copied from another machine).
+// checkCache checks every wheel in dir against the cache's record, else against the hash the venv's
+// lock recorded for that file name (wheels copied from another machine): a wheel whose stamp is the
+// one recorded with its sha256 is taken as it is; any other is hashed (on every core) and compared,
+// and its new stamp recorded when the hash matches.
 func checkCache(dir string, lockHashes map[string]string) cacheCheck {
 	var c cacheCheck
 	staged, _ := stagedWheels(dir)
@@ -102,18 +129,33 @@ func checkCache(dir string, lockHashes map[string]string) cacheCheck {
 		return c
 	}
 	rec := readWheelRecord(dir)
-	files := make([]string, 0, len(staged))
+	var files []string
+	stamps := map[string]string{}
 	for _, w := range staged {
+		r := rec.Wheels[filepath.Base(w.file)]
+		st := stampOf(w.file)
+		if r.SHA256 != "" && r.Stamp != "" && st == r.Stamp {
+			continue
+		}
+		stamps[w.file] = st
 		files = append(files, w.file)
 	}
 	sums := hashAll(files)
+	changed := false
 	for _, w := range staged {
 		base := filepath.Base(w.file)
-		want := rec.Wheels[base].SHA256
+		r, inRecord := rec.Wheels[base]
+		want := r.SHA256
 		if want == "" {
 			want = lockHashes[base]
 		}
-		switch got := sums[w.file]; {
+		got, hashed := sums[w.file]
+		if !hashed {
+			got = want // its stamp vouches for it
+		} else {
+			c.Hashed = append(c.Hashed, base)
+		}
+		switch {
 		case want == "":
 			c.Unknown = append(c.Unknown, base)
 		case got != want:
@@ -121,7 +163,15 @@ func checkCache(dir string, lockHashes map[string]string) cacheCheck {
 		default:
 			c.Verified = append(c.Verified, base)
 			c.Bytes += w.size
+			if hashed && inRecord && r.SHA256 != "" && stamps[w.file] != "" && r.Stamp != stamps[w.file] {
+				r.Stamp = stamps[w.file]
+				rec.Wheels[base] = r
+				changed = true
+			}
 		}
+	}
+	if changed {
+		_ = writeWheelRecord(dir, rec) // without it the next check hashes those wheels again
 	}
 	return c
 }
@@ -159,6 +209,7 @@ func recordNew(dir, from string) error {
 	if len(todo) == 0 {
 		return nil
 	}
+	stamps := stampsOf(todo)
 	sums := hashAll(todo)
 	now := time.Now().UTC()
 	for _, f := range todo {
@@ -166,7 +217,7 @@ func recordNew(dir, from string) error {
 		if err != nil || sums[f] == "" {
 			continue
 		}
-		rec.Wheels[filepath.Base(f)] = cachedWheel{SHA256: sums[f], Size: st.Size(), From: urls.Strip(from), Staged: now}
+		rec.Wheels[filepath.Base(f)] = cachedWheel{SHA256: sums[f], Size: st.Size(), From: urls.Strip(from), Staged: now, Stamp: stamps[f]}
 	}
 	return writeWheelRecord(dir, rec)
 }
