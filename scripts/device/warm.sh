@@ -16,7 +16,7 @@ G=$(realpath "${GPUWIZ:-.dev/gpuwiz}"); TOOLS=${TOOLS:-.dev}; ROUNDS=${ROUNDS:-2
 P=""; [ -n "${PREV:-}" ] && P=$(realpath "$PREV")
 O=${OUT:-/tmp}/warm.txt; exec > >(tee "$O.log") 2>&1
 chmod +x "$G" ${P:+"$P"}
-PY=/opt/torch/.venv/bin/python3; BASE=$(command -v python3.12 || echo /usr/bin/python3)
+PY=${TORCH_PY:-/opt/torch/.venv/bin/python3}; BASE=${BASE:-$(command -v python3.12 || echo /usr/bin/python3)}
 W=/tmp/warm; rm -rf $W ~/.cache/gpuwiz; mkdir -p $W
 export NCCL_NVLS_ENABLE=0
 PORT=8769; IDX=http://127.0.0.1:$PORT/simple
@@ -26,7 +26,7 @@ now() { date +%s.%N; }
 secs() { python3 -c "print(f'{$2-$1:.2f}')"; }
 serve() { (cd $W/idx && exec $PY -m http.server $PORT --bind 127.0.0.1 > $W/http.log 2>&1) & HTTP=$!; sleep 1.5; }
 unserve() { [ -n "${HTTP:-}" ] && kill $HTTP 2>/dev/null; wait $HTTP 2>/dev/null; HTTP=""; }
-# details JSON|TEXT-with-log: step times from --json and the pip commands of the run's log
+# details OUT ERR: step times from --json and the pip commands of the run's log
 details() {
 	python3 - "$1" <<'PYEOF'
 import json, re, sys
@@ -36,6 +36,9 @@ try:
     d = json.loads(t); o = d.get("outcome") if isinstance(d.get("outcome"), dict) else d
     steps, lp = o.get("step_seconds"), o.get("log_path") or d.get("log_path")
 except Exception:
+    pass
+if not lp:  # a text run (doctor --fix) names its log in its output, on stdout or stderr
+    t += "".join(open(f, errors="replace").read() for f in sys.argv[2:])
     m = re.findall(r"log: (\S+\.log)", t); lp = m[-1] if m else None
 pips, notes = [], []
 if lp:
@@ -57,8 +60,8 @@ timed() {
 	local s e rc f0 f1 pips frc
 	s=$(now); "$@" > $W/run.out 2> $W/run.err; rc=$?; e=$(now)
 	echo "$name: exit $rc, $(secs $s $e) s"; [ $rc -ne 0 ] && tail -5 $W/run.err
-	details $W/run.out 2>/dev/null
-	pips=$(details $W/run.out 2>&1 >/dev/null | sed -n 's/^PIPS=//p')
+	details $W/run.out $W/run.err 2>/dev/null
+	pips=$(details $W/run.out $W/run.err 2>&1 >/dev/null | sed -n 's/^PIPS=//p')
 	f0=$(now); $venv/bin/python -c "import torch; torch.cuda.init()" 2> $W/floor.err; frc=$?; f1=$(now)
 	echo "   floor (import torch; torch.cuda.init()): exit $frc, $(secs $f0 $f1) s"
 	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$rc" "$(secs $s $e)" "$(secs $f0 $f1)" "${pips:-?}" >> $SUM
@@ -100,9 +103,9 @@ $G verify --venv $W/v-$(basename "$G")-1 2>&1 | tail -1
 	echo "gpuwiz warm journeys, $(date -u +%F), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), real torch 2.11.0+cu130 family, loopback index"
 	echo "each whole command timed from outside; floor = import torch; torch.cuda.init() alone in the same venv, right after"
 	echo
-	printf '| %-46s | %4s | %8s | %8s | %4s |\n' "journey" "exit" "gpuwiz s" "floor s" "pips"
-	printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..48})" "------" "----------" "----------" "------"
-	while IFS=$'\t' read -r name rc t f p; do printf '| %-46s | %4s | %8s | %8s | %4s |\n' "$name" "$rc" "$t" "$f" "$p"; done < $SUM
+	printf '| %-48s | %4s | %8s | %8s | %4s |\n' "journey" "exit" "gpuwiz s" "floor s" "pips"
+	printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..50})" "------" "----------" "----------" "------"
+	while IFS=$'\t' read -r name rc t f p; do printf '| %-48s | %4s | %8s | %8s | %4s |\n' "$name" "$rc" "$t" "$f" "$p"; done < $SUM
 	echo
 	echo "pips: pip commands in the gpuwiz run's own log (the diagnosis's and the plan's included)"
 } > $O
