@@ -455,6 +455,12 @@ func TestBenchLinesInChinese(t *testing.T) {
 	printBenchEvent(&b, bench.OOM{N: 8192, RetryN: 4096})
 	printBenchEvent(&b, bench.Skip{Op: "matmul", DType: "bf16", N: 4096, Reason: "not supported"})
 	mustContain(t, "oom and skip", b.String(), "规模 8192 时显存不足，改用 4096 重试…… ", "  跳过 matmul bf16 4096：not supported")
+
+	// a CPU build: said from the facts the script sends, no code, no Python words
+	b.Reset()
+	printBenchEvent(&b, bench.Failure{Kind: bench.KindNoCUDABuild, Message: "torch 2.5.1+cpu is a CPU-only build (torch.version.cuda is None)", Framework: "torch", FrameworkVersion: "2.5.1+cpu"})
+	mustContain(t, "no-cuda-build", b.String(), "错误：torch 2.5.1+cpu 是 CPU 版，用不了显卡；请安装 GPU 版（gpuwiz install）")
+	i18ntest.NoEnglishOnScreen(t, "no-cuda-build", b.String())
 }
 
 func runnerProgress(done, total int64, rate, eta float64) runner.Progress {
