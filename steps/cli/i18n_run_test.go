@@ -439,7 +439,7 @@ func TestBenchLinesInChinese(t *testing.T) {
 	if code != ExitUsage {
 		t.Fatalf("--gpu 2: exit %d: %s", code, stderr)
 	}
-	mustContain(t, "--gpu 2", stderr, "--gpu 2：本机有 2 块显卡：0 (NVIDIA GeForce RTX 4090)、1 (NVIDIA GeForce GTX 1080)；请从中选择")
+	mustContain(t, "--gpu 2", stderr, "gpuwiz：--gpu 2：本机有 2 块显卡：0 (NVIDIA GeForce RTX 4090)、1 (NVIDIA GeForce GTX 1080)；请从中选择")
 	i18ntest.NoEnglishProse(t, "--gpu 2", stderr)
 	_, stderr, _ = runCLI(t, "bench")
 	mustContain(t, "no venv", stderr, "请在 --venv PATH 和 --python PATH 中给出且只给出一个")

@@ -162,7 +162,7 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 		if code != ExitUsage {
 			t.Errorf("%s: exit %d, want 2 (%s)", what, code, stderr)
 		}
-		if !strings.HasPrefix(stderr, "gpuwiz: ") {
+		if !strings.HasPrefix(stderr, "gpuwiz：") { // the Chinese colon, as every Chinese line of gpuwiz
 			t.Errorf("%s: stderr %q", what, stderr)
 		}
 		for _, w := range c.want {
