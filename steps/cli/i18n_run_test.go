@@ -244,7 +244,7 @@ func TestInstallFailureInChinese(t *testing.T) {
 		t.Fatalf("exit %d, want 1: %s\n%s", code, stderr, out)
 	}
 	mustContain(t, "failed install", out, "正在把 torch 2.6.0（cu126）安装到 "+venv, "日志："+filepath.Join(dir, "install.log"),
-		"步骤失败；没有做任何修改：", "本次运行新建的虚拟环境已删除。", "最后的输出：")
+		"这一步失败；没有做任何修改：", "本次运行新建的虚拟环境已删除。", "最后的输出：")
 	if _, err := os.Stat(venv); !os.IsNotExist(err) {
 		t.Fatalf("the new venv is still there (%v)", err)
 	}
@@ -269,12 +269,13 @@ func TestInstallFailureInChinese(t *testing.T) {
 		if i := strings.Index(l, "没有做任何修改："); i >= 0 {
 			l = l[:i]
 		}
-		if strings.HasPrefix(l, "  失败：") { // the step's id, then the engine's message
-			l = "  失败："
+		if rest, ok := strings.CutPrefix(l, "  失败："); ok { // the step's name, then the engine's message
+			name, _, _ := strings.Cut(rest, "：")
+			l = "  失败：" + name
 		}
 		own = append(own, l)
 	}
-	i18ntest.NoEnglishProse(t, "failed install", strings.Join(own, "\n"))
+	i18ntest.NoEnglishOnScreen(t, "failed install", strings.Join(own, "\n"))
 }
 
 // The outcomes no loopback run reaches easily: restored, and damaged with leftovers.
@@ -282,7 +283,7 @@ func TestInstallOutcomesInChinese(t *testing.T) {
 	i18ntest.Chinese(t)
 	var b bytes.Buffer
 	printOutcome(&b, install.Outcome{Result: install.ResultRestored, FailedStep: "install", Error: "E1", LogPath: "/l.log"}, nil, nil)
-	mustContain(t, "restored", b.String(), "在 install 步骤失败；原来的包已还原（已逐个文件核对 site-packages）：E1", "日志：/l.log")
+	mustContain(t, "restored", b.String(), "在“安装新版本”这一步失败；原来的包已还原（已逐个文件核对 site-packages）：E1", "日志：/l.log")
 	i18ntest.NoEnglishProse(t, "restored", b.String())
 	b.Reset()
 	printOutcome(&b, install.Outcome{Result: install.ResultDamaged, FailedStep: "install", Error: "E2", LogPath: "/l.log",
@@ -505,7 +506,7 @@ func TestRunLinesInEnglishAreUnchanged(t *testing.T) {
 	b.Reset()
 	printOutcome(&b, install.Outcome{Result: install.ResultDamaged, FailedStep: "install", Error: "E", LogPath: "/l",
 		Leftovers: []install.Leftover{{Path: "/p", What: "missing", Clear: "C"}}}, []string{"T"}, nil)
-	want = "\nFailed at install, and the venv is damaged: it still differs from before the run: E\nWhat is left, and the command that clears each:\n  missing /p\n    C\nlast output:\n  T\nlog: /l\n"
+	want = "\nFailed while trying to install the new build, and the venv is damaged: it still differs from before the run: E\nWhat is left, and the command that clears each:\n  missing /p\n    C\nlast output:\n  T\nlog: /l\n"
 	if b.String() != want {
 		t.Errorf("outcome\n got %q\nwant %q", b.String(), want)
 	}
