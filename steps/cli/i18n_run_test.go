@@ -285,6 +285,20 @@ func TestInstallOutcomesInChinese(t *testing.T) {
 	printOutcome(&b, install.Outcome{Result: install.ResultRestored, FailedStep: "install", Error: "E1", LogPath: "/l.log"}, nil, nil)
 	mustContain(t, "restored", b.String(), "在“安装新版本”这一步失败；原来的包已还原（已逐个文件核对 site-packages）：E1", "日志：/l.log")
 	i18ntest.NoEnglishProse(t, "restored", b.String())
+	// the user's own Ctrl+C: what happened, not Go's "context canceled"
+	for _, c := range []struct {
+		o    install.Outcome
+		want string
+	}{
+		{install.Outcome{Result: install.ResultUnchanged, FailedStep: "stage", Err: i18n.Wrap(context.Canceled, "x"), Error: "x"}, "你取消了安装；什么都没有改动。"},
+		{install.Outcome{Result: install.ResultUnchanged, FailedStep: "stage", VenvRemoved: true, Err: i18n.Wrap(context.Canceled, "x"), Error: "x"}, "你取消了安装；本次运行新建的虚拟环境已删除。"},
+		{install.Outcome{Result: install.ResultRestored, FailedStep: "install", Err: i18n.Wrap(context.Canceled, "x"), Error: "x"}, "你取消了安装；原来的包已还原"},
+	} {
+		b.Reset()
+		printOutcome(&b, c.o, nil, nil)
+		mustContain(t, "cancelled", b.String(), c.want)
+		i18ntest.NoEnglishOnScreen(t, "cancelled", b.String())
+	}
 	b.Reset()
 	printOutcome(&b, install.Outcome{Result: install.ResultDamaged, FailedStep: "install", Error: "E2", LogPath: "/l.log",
 		Leftovers: []install.Leftover{{Path: "/v/x.py", What: "extra", Clear: "rm /v/x.py"}}}, []string{"pip said"}, nil)

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -62,15 +64,22 @@ func printEvent(w io.Writer, ev install.Event) {
 
 func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	fmt.Fprintln(w)
-	switch o.Result {
-	case install.ResultInstalled:
+	cancelled := errors.Is(o.Err, context.Canceled) // the user's own cancel: what happened, without Go's words
+	switch {
+	case cancelled && o.Result == install.ResultUnchanged && !o.VenvRemoved:
+		fmt.Fprintln(w, i18n.T("cli.install.result.cancelled_unchanged"))
+	case cancelled && o.Result != install.ResultDamaged && o.VenvRemoved:
+		fmt.Fprintln(w, i18n.T("cli.install.result.cancelled_venv_removed"))
+	case cancelled && o.Result == install.ResultRestored:
+		fmt.Fprintln(w, i18n.T("cli.install.result.cancelled_restored"))
+	case o.Result == install.ResultInstalled:
 		fmt.Fprintln(w, i18n.T("cli.install.result.installed", i18n.D{"Packages": strings.Join(o.Installed, " ")}))
-	case install.ResultUnchanged:
+	case o.Result == install.ResultUnchanged:
 		fmt.Fprintln(w, i18n.T("cli.install.result.unchanged", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
 		if o.VenvRemoved {
 			fmt.Fprintln(w, i18n.T("cli.install.result.venv_removed"))
 		}
-	case install.ResultRestored:
+	case o.Result == install.ResultRestored:
 		if o.VenvRemoved {
 			fmt.Fprintln(w, i18n.T("cli.install.result.restored_venv_removed", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
 		} else {

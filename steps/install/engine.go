@@ -176,7 +176,11 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			e.fail(ctx, s.ID, i18n.Wrap(err, i18n.T("install.err.cancelled_before", i18n.D{"Step": StepName(s.ID), "Err": err})))
+			text := i18n.T("install.err.cancelled_before", i18n.D{"Step": StepName(s.ID), "Err": err})
+			if errors.Is(err, context.Canceled) { // the user's own cancel: said in words, not Go's
+				text = i18n.T("install.err.you_cancelled_before", i18n.D{"Step": StepName(s.ID)})
+			}
+			e.fail(ctx, s.ID, i18n.Wrap(err, text))
 			return e.finish()
 		}
 		e.emit(Event{StepID: s.ID, State: StateRunning, Message: s.Title})
@@ -190,6 +194,12 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 		e.note(fmt.Sprintf("step %s: %.3f s", s.ID, e.out.StepSeconds[s.ID])) //i18n:raw the log, for support
 		if err == nil && ctx.Err() != nil && e.changed && s.ID != StepVerify && s.ID != StepLock {
 			err = i18n.Wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": StepName(s.ID), "Err": ctx.Err()}))
+		}
+		if err != nil && !errors.Is(err, errSkipped) && errors.Is(ctx.Err(), context.Canceled) {
+			// The user cancelled: the step's own error is Go's or pip's ("context canceled", a killed
+			// process). The log keeps it; the screens say what happened.
+			e.note("cancelled: " + err.Error()) //i18n:raw the log, for support
+			err = i18n.Wrap(fmt.Errorf("%w: %w", ctx.Err(), err), i18n.T("install.err.you_cancelled_during", i18n.D{"Step": StepName(s.ID)}))
 		}
 		switch {
 		case err == nil && s.ID == StepVenv:
