@@ -3,7 +3,6 @@
 package gpu
 
 import (
-
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"gpuwiz/steps/gpu/nvmlearly"

@@ -81,8 +81,8 @@ func TestChineseProbeOnThisMachine(t *testing.T) {
 func TestNVMLAnswersInWords(t *testing.T) {
 	i18ntest.Chinese(t)
 	for name, want := range map[string]string{
-		"ERROR_LIBRARY_NOT_FOUND":           "本机没有安装 NVIDIA 驱动",
-		"NVML_ERROR_DRIVER_NOT_LOADED":      "驱动已安装，但没有运行",
+		"ERROR_LIBRARY_NOT_FOUND":            "本机没有安装 NVIDIA 驱动",
+		"NVML_ERROR_DRIVER_NOT_LOADED":       "驱动已安装，但没有运行",
 		"NVML_ERROR_LIB_RM_VERSION_MISMATCH": "更新驱动后请重启",
 	} {
 		failing := newNVMLProber("nvml", func() (nvmlLib, error) { return nil, &ReturnError{Call: "nvmlInit", Name: name} })
