@@ -3,6 +3,7 @@ package install
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,6 +140,9 @@ func TestChineseUnreachableIndex(t *testing.T) {
 		}
 	}
 	i18ntest.NoEnglishProse(t, "the install's error", ours)
+	if runtime.GOOS != "windows" && strings.Contains(ours, "Windows") { // the system proxy is Windows's own
+		t.Errorf("a Windows-only setting named on %s: %s", runtime.GOOS, ours)
+	}
 	said := eventText(events)
 	t.Log("\n" + said)
 	if !strings.Contains(said, "已删除本次运行创建的虚拟环境：") || !strings.Contains(said, "创建虚拟环境 "+v.Root) {
