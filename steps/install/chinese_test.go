@@ -49,7 +49,7 @@ func TestChinesePlan(t *testing.T) {
 		"从 " + ix.ChannelURL("cu126") + " 下载 torch==2.6.0+cu126 torchvision==0.21.0+cu126 及其依赖",
 		"下载可选的 torchaudio==2.6.0+cu126",
 		"验证安装的 torch（cu126）",
-		"所选 CUDA 通道的官方源",
+		"本机上的 CUDA 通道安装源", // the test index is on this computer: never called official
 		"pip install -r requirements.txt -c " + plan.ConstraintsFile,
 		"所有 wheel 包都下载到 " + plan.StageDir + " 之前，不会卸载任何东西",
 		"PYTHONPATH=/opt/other",

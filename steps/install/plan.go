@@ -289,6 +289,9 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.Source = Source{Kind: "index", IndexURL: index, FindLinks: p.FindLinks, Why: opts.SourceWhy}
 	if p.Source.Why == "" {
 		p.Source.Why = i18n.T("install.source.official")
+		if urls.OnLoopback(index) { // never "official" for an index on this computer
+			p.Source.Why = i18n.T("install.source.loopback")
+		}
 		if opts.IndexURLOverride != "" || p.FindLinks != "" {
 			p.Source.Why = i18n.T("install.source.given")
 		}

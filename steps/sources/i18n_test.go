@@ -59,7 +59,7 @@ func TestProbeInChinese(t *testing.T) {
 	if !res[1].TimedOut || res[6].TimedOut || res[0].TimedOut {
 		t.Errorf("timed out: slow %v, closed %v, missing %v", res[1].TimedOut, res[6].TimedOut, res[0].TimedOut)
 	}
-	if res[0].Candidate.Name != "cu126 官方源" {
+	if res[0].Candidate.Name != "本机上的 cu126 安装源" { // the matrix's index here is on this computer
 		t.Errorf("official name: %q", res[0].Candidate.Name)
 	}
 	if !res[3].Usable() || !strings.Contains(res[3].Candidate.Where(), "wheel 包 ") || !strings.Contains(res[3].Candidate.Where(), "依赖包 ") {
