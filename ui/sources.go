@@ -264,7 +264,7 @@ func (s *sourcesScreen) View() string {
 		return b.String()
 	}
 	r := s.report
-	b.WriteString(st.Dim.Render(wrap(i18n.T("ui.sources.checked", i18n.D{"N": len(r.Sources), "Timeout": r.Timeout.String(), "Build": r.Build}), s.w)) + "\n\n")
+	b.WriteString(st.Dim.Render(wrap(i18n.T("ui.sources.checked", i18n.D{"N": len(r.Sources), "Timeout": i18n.Left(r.Timeout), "Build": r.Build}), s.w)) + "\n\n")
 	rows := s.rows()
 	nameW := 0
 	for _, p := range rows {

@@ -166,7 +166,7 @@ func TestChineseMidInstallFailureRestores(t *testing.T) {
 	}
 	said := eventText(events)
 	t.Log("\n" + said)
-	for _, want := range []string{"正在还原原来的包", "原来的包已还原（site-packages 与快照逐个文件一致）", "卸载 torch torchvision",
+	for _, want := range []string{"正在还原原来的包", "原来的包已还原（site-packages 与快照逐个文件一致）", "卸载 torch、torchvision",
 		"备份所有将被改动的包的文件"} {
 		if !strings.Contains(said, want) {
 			t.Errorf("the events lack %q", want)

@@ -44,7 +44,7 @@ func TestProbeInChinese(t *testing.T) {
 	want := map[int][]string{
 		0: {"torch", "2.6.0+cu126", "只有 2.6.0+cu118、2.5.1+cu126"},
 		1: {"300ms 内没有响应", "没有设置代理"},
-		2: {"Python 3.12", "linux/amd64", "cp310-win_amd64"},
+		2: {"Python 3.12", "Linux/amd64", "cp310-win_amd64"},
 		5: {"有响应"},
 		6: {closed, "拒绝了连接", "没有设置代理"},
 		7: {"依赖包的安装源无响应", closed},
