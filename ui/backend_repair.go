@@ -131,7 +131,7 @@ func verifyOfDoctor(r doctor.Report) VerifyReport {
 			v.Context = append(v.Context, Check{ID: f.Code, Title: f.Title, OK: true, Fix: f.Fix})
 			continue
 		}
-		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: strings.Join(f.Evidence, "; "), Fix: f.Fix}) // no Cause: the code is no word of what went wrong
+		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: i18n.JoinClauses(f.Evidence), Fix: f.Fix}) // no Cause: the code is no word of what went wrong
 	}
 	if len(v.Checks) == 0 {
 		v.Checks = append(v.Checks, Check{ID: "doctor", Title: i18n.T("ui.backend.doctor_clean"), OK: true})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
@@ -253,13 +254,33 @@ func (s *channelScreen) View() string {
 		b.WriteString(st.Dim.Render(wrap(say, s.w)) + "\n")
 	}
 	detail := s.detail(s.rows[s.cursor])
-	foot := s.footnotes(max(s.h-2-len(detail)-3, 0))
 	extra := 0 // the lines of the resume and driver notes above the list
 	if s.resumed != nil || s.story != nil {
 		extra = max(strings.Count(b.String(), "\n")-1, 0)
 	}
-	listH := max(s.h-2-len(detail)-len(foot)-extra, 3)
-	start := min(max(s.cursor-listH/2, 0), max(len(s.rows)-listH, 0))
+	// The list's window, then the footnotes of the rows in it (never of rows scrolled out of view):
+	// first sized with every footnote, then again with only those of the rows it shows, kept when
+	// the larger window still leaves room for its own footnotes.
+	layout := func(detail []string) (start, listH int, foot []string) {
+		limit := max(s.h-2-len(detail)-3, 0)
+		window := func(foot []string) (start, listH int) {
+			listH = max(s.h-2-len(detail)-len(foot)-extra, 3)
+			return min(max(s.cursor-listH/2, 0), max(len(s.rows)-listH, 0)), listH
+		}
+		start, listH = window(s.footnotes(limit, nil))
+		foot = s.footnotes(limit, s.refsIn(start, listH))
+		if start2, listH2 := window(foot); listH2 > listH {
+			if foot2 := s.footnotes(limit, s.refsIn(start2, listH2)); len(detail)+len(foot2)+extra+min(listH2, len(s.rows)) <= s.h-2 {
+				start, listH, foot = start2, listH2, foot2
+			}
+		}
+		return start, listH, foot
+	}
+	start, listH, foot := layout(detail)
+	if s.cutIn(start, listH) { // a row's reason ends with … : say where the rest is
+		detail = append(detail, st.Dim.Render(wrap(i18n.T("ui.channel.cut_hint"), s.w)))
+		start, listH, foot = layout(detail)
+	}
 	for i := start; i < len(s.rows) && i < start+listH; i++ {
 		b.WriteString(s.rowLine(s.rows[i], i == s.cursor) + "\n")
 	}
@@ -268,6 +289,32 @@ func (s *channelScreen) View() string {
 		b.WriteString(d + "\n")
 	}
 	return b.String()
+}
+
+// refsIn is the footnote numbers the rows from start (listH of them) refer to.
+func (s *channelScreen) refsIn(start, listH int) map[int]bool {
+	refs := map[int]bool{}
+	for i := start; i < len(s.rows) && i < start+listH; i++ {
+		c := s.rows[i]
+		_, own := s.notes.Split(matrix.RowTexts(c))
+		_, why := s.notes.Split(c.Reasons)
+		for _, n := range append(own, why...) {
+			refs[n] = true
+		}
+	}
+	return refs
+}
+
+// cutIn says whether a row shown (from start, listH of them) other than the cursor's is wider
+// than the screen: the root ends it with … , and its whole reason shows under the list when the
+// cursor is on it.
+func (s *channelScreen) cutIn(start, listH int) bool {
+	for i := start; i < len(s.rows) && i < start+listH; i++ {
+		if i != s.cursor && ansi.StringWidth(s.rowLine(s.rows[i], false)) > s.w {
+			return true
+		}
+	}
+	return false
 }
 
 // detail explains the row under the cursor: why it fits or not, its own notes (shared ones are
@@ -330,13 +377,16 @@ func (s *channelScreen) unverifiedAdvice() string {
 }
 
 // footnotes are the shared texts, numbered as the rows mark them, in at most limit lines.
-func (s *channelScreen) footnotes(limit int) []string {
+func (s *channelScreen) footnotes(limit int, only map[int]bool) []string {
 	if s.notes == nil || len(s.notes.Texts) == 0 || limit <= 0 {
 		return nil
 	}
 	st := s.c.Styles
 	var out []string
 	for i, t := range s.notes.Texts {
+		if only != nil && !only[i+1] {
+			continue
+		}
 		lines := strings.Split(wrap(fmt.Sprintf("[%d] %s", i+1, t), s.w), "\n")
 		if len(out)+len(lines) > limit {
 			rest := i18n.T("ui.channel.footnotes_rest", i18n.D{"From": i + 1, "To": len(s.notes.Texts)})

@@ -62,7 +62,7 @@ func TestE2EPackageSourcePicksTheGoodMirrorInTmux(t *testing.T) {
 	scr := s.Screen()
 	t.Logf("the package-source screen:\n%s", scr)
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`official cu126 index +✗ no such build`),
+		regexp.MustCompile(`cu126 index on this computer +✗ no such build`),
 		regexp.MustCompile(`slow mirror +✗ too slow`),
 		regexp.MustCompile(`▸ ★ good mirror +✓ has this build +\d+ ms`),
 		regexp.MustCompile(`carries torch-2\.6\.0\+cu126-py3-none-any\.whl`),

@@ -116,7 +116,7 @@ func TestInstallScreenInChinese(t *testing.T) {
 		{Outcome{Result: "cancelled"}, "gpuwiz doctor"},
 		{Outcome{Result: "cancelled", Unchanged: true}, "环境还没有被改动过"},
 		{Outcome{Result: "cancelled", Unchanged: true, VenvRemoved: true}, "本次新建的虚拟环境已删除"},
-		{Outcome{Result: "unchanged", Err: errors.New("网络中断"), Restored: true, VenvRemoved: true}, "安装失败：网络中断。没有安装任何东西"},
+		{Outcome{Result: "unchanged", Err: errors.New("网络中断"), Restored: true, VenvRemoved: true}, "安装失败：网络中断。新建的虚拟环境已删除，什么都没有留下"},
 		{Outcome{Result: "unchanged", Restored: true}, "安装失败。没有卸载任何东西"},
 		{Outcome{Result: "restored", Err: errors.New("网络中断"), Restored: true}, "安装失败：网络中断。环境已还原。"},
 		{Outcome{Result: "damaged"}, "安装失败。按 enter 继续。"},

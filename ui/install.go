@@ -216,11 +216,14 @@ func (s *installScreen) View() string {
 		b.WriteString(" " + style.Render(i18n.Pad(mark, 2)+" "+ansi.Truncate(title, max(s.w-4, 0), s.ellipsis())) + "\n")
 	}
 	elapsed := s.now.Sub(s.started).Truncate(time.Second)
+	pathLines := 0 // the log's path is read in full: wrapped, and the log's tail gives way for it
 	switch {
 	case s.outcome != nil:
 		b.WriteString(s.outcomeLine() + "\n")
 		if s.outcome.LogPath != "" {
-			b.WriteString(st.Dim.Render(ansi.Truncate(i18n.T("ui.install.full_log", i18n.D{"Path": s.outcome.LogPath}), s.w, "...")) + "\n")
+			p := wrap(i18n.T("ui.install.full_log", i18n.D{"Path": s.outcome.LogPath}), s.w)
+			pathLines = strings.Count(p, "\n")
+			b.WriteString(st.Dim.Render(p) + "\n")
 		}
 	case s.confirming:
 		b.WriteString(st.Warn.Render(wrap(i18n.T("ui.install.confirm_cancel"), s.w)) + "\n")
@@ -243,9 +246,9 @@ func (s *installScreen) View() string {
 		b.WriteString(s.statusLine(elapsed, msg) + "\n")
 	}
 	b.WriteString(st.HRule(s.w) + "\n")
-	tail := s.log.Tail(s.logHeight(), s.scroll)
-	for _, l := range tail {
-		b.WriteString(st.Dim.Render(ansi.Truncate(ansi.Strip(l), s.w, "")) + "\n")
+	tail := s.log.Tail(max(s.logHeight()-pathLines, 1), s.scroll)
+	for _, l := range tail { // a cut line ends with … : the whole line is in the log file
+		b.WriteString(st.Dim.Render(ansi.Truncate(ansi.Strip(l), s.w, s.ellipsis())) + "\n")
 	}
 	if s.scroll > 0 {
 		b.WriteString(st.Dim.Render(i18n.N("ui.install.scrolled", s.scroll)))

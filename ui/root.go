@@ -269,7 +269,7 @@ func (m *Model) View() string {
 	}
 	body := padLines(m.body(), m.c.Height)
 	out := strings.Join([]string{title, s.HRule(m.width - 2), body, m.footer()}, "\n")
-	return s.App.Render(fitBlock(out, m.width-2, m.height))
+	return s.App.Render(fitBlockCut(out, m.width-2, m.height, ellipsis(s))) // a cut title ends with … too
 }
 
 // The scroll-and-"more" pattern (ui/AGENTS.md): a screen draws all it has; when that is taller than

@@ -58,7 +58,7 @@ func Run(ctx context.Context, g app.Globals, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, i18n.T("ui.run.interrupted"))
 		return app.ExitInterrupted
 	case err != nil:
-		fmt.Fprintln(stderr, "gpuwiz:", err)
+		fmt.Fprintln(stderr, i18n.Said(err))
 		return app.ExitFailure
 	}
 	if summary := m.Summary(); summary != "" {
@@ -71,7 +71,7 @@ func Run(ctx context.Context, g app.Globals, stdin io.Reader, stdout, stderr io.
 // a plain message and exit 2 rather than an error deep in the journey.
 func checkInputs(ctx context.Context, env *app.Env, stderr io.Writer) int {
 	fail := func(err error) int {
-		fmt.Fprintln(stderr, "gpuwiz:", err)
+		fmt.Fprintln(stderr, i18n.Said(err))
 		var ee *app.ExitError
 		if errors.As(err, &ee) {
 			return ee.Code

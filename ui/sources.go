@@ -264,7 +264,7 @@ func (s *sourcesScreen) View() string {
 		return b.String()
 	}
 	r := s.report
-	b.WriteString(st.Dim.Render(wrap(i18n.T("ui.sources.checked", i18n.D{"N": len(r.Sources), "Timeout": r.Timeout.String(), "Build": r.Build}), s.w)) + "\n\n")
+	b.WriteString(st.Dim.Render(wrap(i18n.T("ui.sources.checked", i18n.D{"N": len(r.Sources), "Timeout": i18n.Left(r.Timeout), "Build": r.Build}), s.w)) + "\n\n")
 	rows := s.rows()
 	nameW := 0
 	for _, p := range rows {
@@ -275,7 +275,11 @@ func (s *sourcesScreen) View() string {
 	if st.ASCII {
 		ellipsis = "..."
 	}
+	cut := false // a row other than the cursor's is cut: the hint below says where the rest is
 	for i, p := range rows {
+		if i != s.cursor && (ansi.StringWidth(p.Name) > nameW || ansi.StringWidth("      "+p.Where) > s.w) {
+			cut = true
+		}
 		cur := st.NoCursor
 		if i == s.cursor {
 			cur = st.Cursor
@@ -297,6 +301,9 @@ func (s *sourcesScreen) View() string {
 			line = name + "  " + style(verdict)
 		}
 		b.WriteString(cur + mark + line + "\n")
+		if i == s.cursor && ansi.StringWidth(p.Name) > nameW { // cut in the table: whole under it
+			b.WriteString(st.Dim.Render(wrapHanging("      "+p.Name, s.w, "      ")) + "\n")
+		}
 		if i == s.cursor {
 			b.WriteString(st.Dim.Render(wrapHanging("      "+p.Where, s.w, "        ")) + "\n")
 		} else {
@@ -346,6 +353,9 @@ func (s *sourcesScreen) View() string {
 	}
 	if s.notice != "" {
 		b.WriteString(st.Warn.Render(wrap(s.notice, s.w)) + "\n")
+	}
+	if cut && s.notice == "" { // a notice, when there is one, matters more than the hint
+		b.WriteString(st.Dim.Render(wrap(i18n.T("ui.sources.cut_hint"), s.w)) + "\n")
 	}
 	return b.String()
 }

@@ -102,7 +102,11 @@ func checklist(st Styles, checks []Check, w int) string {
 	for _, c := range checks {
 		if c.OK {
 			line := st.Pass + " " + c.Title
-			b.WriteString(st.OK.Render(st.Pass) + " " + c.Title)
+			if i18n.Width(line) > w { // a check's title is read in full: wrapped, never cut
+				b.WriteString(st.OK.Render(st.Pass) + strings.TrimPrefix(wrapHanging(line, w, "  "), st.Pass))
+			} else {
+				b.WriteString(st.OK.Render(st.Pass) + " " + c.Title)
+			}
 			if c.Evidence != "" {
 				if i18n.Width(line+"  "+c.Evidence) <= w {
 					b.WriteString(st.Dim.Render("  " + c.Evidence))
@@ -113,7 +117,7 @@ func checklist(st Styles, checks []Check, w int) string {
 			b.WriteString("\n")
 			continue
 		}
-		b.WriteString(st.Err.Render(st.Fail+" "+c.Title) + "\n")
+		b.WriteString(st.Err.Render(wrapHanging(st.Fail+" "+c.Title, w, "  ")) + "\n")
 		if c.Evidence != "" {
 			b.WriteString(st.Dim.Render(wrap("    "+i18n.T("ui.verify.saw", i18n.D{"Evidence": c.Evidence}), w)) + "\n")
 		}

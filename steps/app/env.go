@@ -103,7 +103,7 @@ func (e *Env) proberLocked() (gpu.Prober, error) {
 			if err != nil {
 				e.proberE = Usagef("--simulate: %v", err)
 			} else if w := jsonfile.Warning(e.G.SimulateFile, gpu.UnknownFields(p)); w != "" && e.Stderr != nil {
-				fmt.Fprintln(e.Stderr, "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": "--simulate " + w}))
+				fmt.Fprintln(e.Stderr, i18n.Said(i18n.T("cli.warning", i18n.D{"Text": "--simulate " + w})))
 			}
 			e.prober = p
 		} else {
@@ -134,7 +134,7 @@ func (e *Env) GPUReport(ctx context.Context) (gpu.Report, error) {
 		return gpu.Report{}, err
 	}
 	if r.Simulated && e.Stderr != nil {
-		fmt.Fprintln(e.Stderr, "gpuwiz: "+i18n.T("cli.simulated_banner", i18n.D{"File": e.G.SimulateFile}))
+		fmt.Fprintln(e.Stderr, i18n.Said(i18n.T("cli.simulated_banner", i18n.D{"File": e.G.SimulateFile})))
 	}
 	if r.Timings != nil {
 		r.Timings.SinceStartMS = float64(time.Since(processStart).Microseconds()) / 1000

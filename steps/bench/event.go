@@ -94,8 +94,10 @@ type Skip struct {
 type Failure struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
-	// Facts of a no-device failure, for a sentence in the user's language: the build and
-	// CUDA_VISIBLE_DEVICES as the script saw it (nil: not set; Python's None never reaches a screen).
+	// Facts of a no-device or no-cuda-build failure, for a sentence in the user's language: the
+	// framework (torch, paddle), the build and CUDA_VISIBLE_DEVICES as the script saw it (nil: not
+	// set; Python's None never reaches a screen).
+	Framework        string  `json:"framework,omitempty"`
 	FrameworkVersion string  `json:"framework_version,omitempty"`
 	CUDA             string  `json:"cuda,omitempty"`
 	Visible          *string `json:"visible,omitempty"`

@@ -76,7 +76,7 @@ func TestChineseVerdictsOfStubRuns(t *testing.T) {
 	i18ntest.NoEnglishProse(t, "hang", s.Verdict)
 
 	for mode, want := range map[string]string{
-		"cpu":      "不是 CUDA 版：torch 2.11.0+cpu is a CPU-only build (torch.version.cuda is None)；请安装 GPU 版（gpuwiz install）",
+		"cpu":      "torch 2.11.0+cpu 是 CPU 版，用不了显卡；请安装 GPU 版（gpuwiz install）",
 		"nodevice": "没有可用的显卡：",
 		"noarch":   "；请选择为这块显卡编译的 CUDA 通道",
 	} {
@@ -86,6 +86,9 @@ func TestChineseVerdictsOfStubRuns(t *testing.T) {
 		}
 		contains(t, mode, s.Verdict, want)
 		i18ntest.NoEnglishProse(t, mode, gpuwizWords(s))
+		if mode == "cpu" { // said from the facts the script sent, not from its English message
+			i18ntest.NoEnglishOnScreen(t, mode, s.Verdict)
+		}
 	}
 }
 

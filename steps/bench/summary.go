@@ -165,12 +165,19 @@ func verdict(s *Summary, done bool) (bool, string) {
 	return true, i18n.T("bench.verdict.ok_details", i18n.D{"Details": i18n.Join(parts)})
 }
 
+// Words is the failure in the user's language, with what to do where gpuwiz knows: the verdict
+// of a run that failed this way.
+func (f Failure) Words() string { return failureWords(&f) }
+
 // failureWords is the verdict of a failed run: what kind of failure, the script's own message
 // (its words, from Python), and what to do where gpuwiz knows.
 func failureWords(f *Failure) string {
 	msg := f.Message
 	switch f.Kind {
 	case KindNoCUDABuild:
+		if f.FrameworkVersion != "" {
+			return i18n.T("bench.failure.no_cuda_build_version", i18n.D{"Framework": f.Framework, "Version": f.FrameworkVersion})
+		}
 		return i18n.T("bench.failure.no_cuda_build", i18n.D{"Message": msg})
 	case KindNoDevice:
 		switch {

@@ -196,7 +196,7 @@ func printBenchEvent(w io.Writer, e bench.Event) {
 	case bench.Skip:
 		fmt.Fprintf(w, "  %s\n", i18n.T("cli.bench.skipped", i18n.D{"Op": v.Op, "DType": v.DType, "N": v.N, "Reason": v.Reason}))
 	case bench.Failure:
-		fmt.Fprintf(w, "\n%s\n", i18n.T("cli.bench.error", i18n.D{"Kind": v.Kind, "Message": v.Message}))
+		fmt.Fprintf(w, "\n%s\n", i18n.T("cli.bench.error", i18n.D{"Code": v.Kind, "Message": v.Words()}))
 	}
 }
 

@@ -41,7 +41,7 @@ func runDriverAct(cmd *cobra.Command, env *Env, fl driverFlags, req app.DriverRe
 			printDriverCheck(out, s.Check)
 			fmt.Fprintln(out)
 		}
-		fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: "+DriverFailureText(f, s))
+		fmt.Fprintln(cmd.ErrOrStderr(), i18n.Said(DriverFailureText(f, s)))
 		return Silent(f.Exit)
 	}
 	if err != nil {
@@ -91,7 +91,7 @@ func runDriverAct(cmd *cobra.Command, env *Env, fl driverFlags, req app.DriverRe
 		fmt.Fprintln(out, "✓ "+i18n.T("driver.run.checked"))
 	}
 	if res.Failure != nil {
-		fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: "+DriverFailureText(res.Failure, s))
+		fmt.Fprintln(cmd.ErrOrStderr(), i18n.Said(DriverFailureText(res.Failure, s)))
 		return Silent(res.Exit)
 	}
 	switch {

@@ -126,9 +126,9 @@ func printGPUReport(w io.Writer, r gpu.Report) {
 	fmt.Fprintln(w, r.Message)
 	if r.Available {
 		if r.NVMLVersion != "" {
-			fmt.Fprintln(w, i18n.T("cli.gpu.driver_nvml", i18n.D{"Driver": orUnknown(r.DriverVersion), "CUDA": orUnknown(r.CUDAMax), "Backend": r.Backend, "NVML": r.NVMLVersion}))
+			fmt.Fprintln(w, i18n.T("cli.gpu.driver_nvml", i18n.D{"Driver": orUnknown(r.DriverVersion), "CUDA": orUnknown(r.CUDAMax), "Backend": backendLabel(r.Backend), "NVML": r.NVMLVersion}))
 		} else {
-			fmt.Fprintln(w, i18n.T("cli.gpu.driver", i18n.D{"Driver": orUnknown(r.DriverVersion), "CUDA": orUnknown(r.CUDAMax), "Backend": r.Backend}))
+			fmt.Fprintln(w, i18n.T("cli.gpu.driver", i18n.D{"Driver": orUnknown(r.DriverVersion), "CUDA": orUnknown(r.CUDAMax), "Backend": backendLabel(r.Backend)}))
 		}
 	}
 	for _, g := range r.GPUs {
@@ -163,4 +163,13 @@ func optNum(v *float64, format string) string {
 		return i18n.T("cli.gpu.not_available")
 	}
 	return fmt.Sprintf(format, *v)
+}
+
+// backendLabel is how the report was read, as the text shows it: a library's or a command's name
+// as it is, the simulated report in words (--json keeps the backend's own name).
+func backendLabel(backend string) string {
+	if backend == "simulated" {
+		return i18n.T("cli.gpu.backend_simulated")
+	}
+	return backend
 }

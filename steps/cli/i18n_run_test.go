@@ -244,7 +244,7 @@ func TestInstallFailureInChinese(t *testing.T) {
 		t.Fatalf("exit %d, want 1: %s\n%s", code, stderr, out)
 	}
 	mustContain(t, "failed install", out, "正在把 torch 2.6.0（cu126）安装到 "+venv, "日志："+filepath.Join(dir, "install.log"),
-		"步骤失败；没有做任何修改：", "本次运行新建的虚拟环境已删除。", "最后的输出：")
+		"这一步失败；没有做任何修改：", "本次运行新建的虚拟环境已删除。", "最后的输出：")
 	if _, err := os.Stat(venv); !os.IsNotExist(err) {
 		t.Fatalf("the new venv is still there (%v)", err)
 	}
@@ -269,12 +269,13 @@ func TestInstallFailureInChinese(t *testing.T) {
 		if i := strings.Index(l, "没有做任何修改："); i >= 0 {
 			l = l[:i]
 		}
-		if strings.HasPrefix(l, "  失败：") { // the step's id, then the engine's message
-			l = "  失败："
+		if rest, ok := strings.CutPrefix(l, "  失败："); ok { // the step's name, then the engine's message
+			name, _, _ := strings.Cut(rest, "：")
+			l = "  失败：" + name
 		}
 		own = append(own, l)
 	}
-	i18ntest.NoEnglishProse(t, "failed install", strings.Join(own, "\n"))
+	i18ntest.NoEnglishOnScreen(t, "failed install", strings.Join(own, "\n"))
 }
 
 // The outcomes no loopback run reaches easily: restored, and damaged with leftovers.
@@ -282,8 +283,22 @@ func TestInstallOutcomesInChinese(t *testing.T) {
 	i18ntest.Chinese(t)
 	var b bytes.Buffer
 	printOutcome(&b, install.Outcome{Result: install.ResultRestored, FailedStep: "install", Error: "E1", LogPath: "/l.log"}, nil, nil)
-	mustContain(t, "restored", b.String(), "在 install 步骤失败；原来的包已还原（已逐个文件核对 site-packages）：E1", "日志：/l.log")
+	mustContain(t, "restored", b.String(), "在“安装新版本”这一步失败；原来的包已还原（已逐个文件核对 site-packages）：E1", "日志：/l.log")
 	i18ntest.NoEnglishProse(t, "restored", b.String())
+	// the user's own Ctrl+C: what happened, not Go's "context canceled"
+	for _, c := range []struct {
+		o    install.Outcome
+		want string
+	}{
+		{install.Outcome{Result: install.ResultUnchanged, FailedStep: "stage", Err: i18n.Wrap(context.Canceled, "x"), Error: "x"}, "你取消了安装；什么都没有改动。"},
+		{install.Outcome{Result: install.ResultUnchanged, FailedStep: "stage", VenvRemoved: true, Err: i18n.Wrap(context.Canceled, "x"), Error: "x"}, "你取消了安装；本次运行新建的虚拟环境已删除。"},
+		{install.Outcome{Result: install.ResultRestored, FailedStep: "install", Err: i18n.Wrap(context.Canceled, "x"), Error: "x"}, "你取消了安装；原来的包已还原"},
+	} {
+		b.Reset()
+		printOutcome(&b, c.o, nil, nil)
+		mustContain(t, "cancelled", b.String(), c.want)
+		i18ntest.NoEnglishOnScreen(t, "cancelled", b.String())
+	}
 	b.Reset()
 	printOutcome(&b, install.Outcome{Result: install.ResultDamaged, FailedStep: "install", Error: "E2", LogPath: "/l.log",
 		Leftovers: []install.Leftover{{Path: "/v/x.py", What: "extra", Clear: "rm /v/x.py"}}}, []string{"pip said"}, nil)
@@ -439,7 +454,7 @@ func TestBenchLinesInChinese(t *testing.T) {
 	if code != ExitUsage {
 		t.Fatalf("--gpu 2: exit %d: %s", code, stderr)
 	}
-	mustContain(t, "--gpu 2", stderr, "--gpu 2：本机有 2 块显卡：0 (NVIDIA GeForce RTX 4090)、1 (NVIDIA GeForce GTX 1080)；请从中选择")
+	mustContain(t, "--gpu 2", stderr, "gpuwiz：--gpu 2：本机有 2 块显卡：0 (NVIDIA GeForce RTX 4090)、1 (NVIDIA GeForce GTX 1080)；请从中选择")
 	i18ntest.NoEnglishProse(t, "--gpu 2", stderr)
 	_, stderr, _ = runCLI(t, "bench")
 	mustContain(t, "no venv", stderr, "请在 --venv PATH 和 --python PATH 中给出且只给出一个")
@@ -455,6 +470,12 @@ func TestBenchLinesInChinese(t *testing.T) {
 	printBenchEvent(&b, bench.OOM{N: 8192, RetryN: 4096})
 	printBenchEvent(&b, bench.Skip{Op: "matmul", DType: "bf16", N: 4096, Reason: "not supported"})
 	mustContain(t, "oom and skip", b.String(), "规模 8192 时显存不足，改用 4096 重试…… ", "  跳过 matmul bf16 4096：not supported")
+
+	// a CPU build: said from the facts the script sends, no code, no Python words
+	b.Reset()
+	printBenchEvent(&b, bench.Failure{Kind: bench.KindNoCUDABuild, Message: "torch 2.5.1+cpu is a CPU-only build (torch.version.cuda is None)", Framework: "torch", FrameworkVersion: "2.5.1+cpu"})
+	mustContain(t, "no-cuda-build", b.String(), "错误：torch 2.5.1+cpu 是 CPU 版，用不了显卡；请安装 GPU 版（gpuwiz install）")
+	i18ntest.NoEnglishOnScreen(t, "no-cuda-build", b.String())
 }
 
 func runnerProgress(done, total int64, rate, eta float64) runner.Progress {
@@ -499,7 +520,7 @@ func TestRunLinesInEnglishAreUnchanged(t *testing.T) {
 	b.Reset()
 	printOutcome(&b, install.Outcome{Result: install.ResultDamaged, FailedStep: "install", Error: "E", LogPath: "/l",
 		Leftovers: []install.Leftover{{Path: "/p", What: "missing", Clear: "C"}}}, []string{"T"}, nil)
-	want = "\nFailed at install, and the venv is damaged: it still differs from before the run: E\nWhat is left, and the command that clears each:\n  missing /p\n    C\nlast output:\n  T\nlog: /l\n"
+	want = "\nFailed while trying to install the new build, and the venv is damaged: it still differs from before the run: E\nWhat is left, and the command that clears each:\n  missing /p\n    C\nlast output:\n  T\nlog: /l\n"
 	if b.String() != want {
 		t.Errorf("outcome\n got %q\nwant %q", b.String(), want)
 	}

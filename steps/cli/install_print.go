@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -53,11 +55,11 @@ func printEvent(w io.Writer, ev install.Event) {
 	case ev.State == install.StateRunning:
 		fmt.Fprintf(w, "… %s\n", ev.Message)
 	case ev.State == install.StateDone:
-		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.done", i18n.D{"Step": ev.StepID}))
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.done", i18n.D{"Step": install.StepName(ev.StepID)}))
 	case ev.State == install.StateFailed:
-		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.failed", i18n.D{"Step": ev.StepID, "Message": ev.Message}))
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.failed", i18n.D{"Step": install.StepName(ev.StepID), "Message": ev.Message}))
 	case ev.State == install.StateSkipped:
-		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.skipped", i18n.D{"Step": ev.StepID, "Message": ev.Message}))
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.skipped", i18n.D{"Step": install.StepName(ev.StepID), "Message": ev.Message}))
 	case ev.Message != "":
 		fmt.Fprintf(w, "  %s\n", ev.Message)
 	}
@@ -65,22 +67,29 @@ func printEvent(w io.Writer, ev install.Event) {
 
 func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	fmt.Fprintln(w)
-	switch o.Result {
-	case install.ResultInstalled:
+	cancelled := errors.Is(o.Err, context.Canceled) // the user's own cancel: what happened, without Go's words
+	switch {
+	case cancelled && o.Result == install.ResultUnchanged && !o.VenvRemoved:
+		fmt.Fprintln(w, i18n.T("cli.install.result.cancelled_unchanged"))
+	case cancelled && o.Result != install.ResultDamaged && o.VenvRemoved:
+		fmt.Fprintln(w, i18n.T("cli.install.result.cancelled_venv_removed"))
+	case cancelled && o.Result == install.ResultRestored:
+		fmt.Fprintln(w, i18n.T("cli.install.result.cancelled_restored"))
+	case o.Result == install.ResultInstalled:
 		fmt.Fprintln(w, i18n.T("cli.install.result.installed", i18n.D{"Packages": strings.Join(o.Installed, " ")}))
-	case install.ResultUnchanged:
-		fmt.Fprintln(w, i18n.T("cli.install.result.unchanged", i18n.D{"Step": o.FailedStep, "Err": o.Error}))
+	case o.Result == install.ResultUnchanged:
+		fmt.Fprintln(w, i18n.T("cli.install.result.unchanged", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
 		if o.VenvRemoved {
 			fmt.Fprintln(w, i18n.T("cli.install.result.venv_removed"))
 		}
-	case install.ResultRestored:
+	case o.Result == install.ResultRestored:
 		if o.VenvRemoved {
-			fmt.Fprintln(w, i18n.T("cli.install.result.restored_venv_removed", i18n.D{"Step": o.FailedStep, "Err": o.Error}))
+			fmt.Fprintln(w, i18n.T("cli.install.result.restored_venv_removed", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
 		} else {
-			fmt.Fprintln(w, i18n.T("cli.install.result.restored", i18n.D{"Step": o.FailedStep, "Err": o.Error}))
+			fmt.Fprintln(w, i18n.T("cli.install.result.restored", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
 		}
 	default:
-		fmt.Fprintln(w, i18n.T("cli.install.result.damaged", i18n.D{"Step": o.FailedStep, "Err": o.Error}))
+		fmt.Fprintln(w, i18n.T("cli.install.result.damaged", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
 		if len(o.Leftovers) > 0 {
 			fmt.Fprintln(w, i18n.T("cli.install.result.leftovers"))
 			for _, l := range o.Leftovers {

@@ -23,7 +23,7 @@ func TestInstallProgressLinesWithoutATerminal(t *testing.T) {
 	p.print(&out, install.Event{StepID: "stage", State: install.StateDone})
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 13 || !strings.Contains(lines[1], "downloaded 0 B of 100.0 MiB (0%), 50.0 MiB/s, 2s left") ||
-		!strings.Contains(lines[6], "(50%)") || !strings.Contains(lines[11], "(100%)") || !strings.Contains(lines[12], "done: stage") {
+		!strings.Contains(lines[6], "(50%)") || !strings.Contains(lines[11], "(100%)") || !strings.Contains(lines[12], "done: download the wheels") {
 		t.Errorf("%d lines:\n%s", len(lines), out.String())
 	}
 }
@@ -55,7 +55,7 @@ func TestInstallProgressRedrawsInPlaceThroughTheCommandWriters(t *testing.T) {
 	if strings.Contains(string(out), "\x1b") {
 		t.Errorf("the progress line uses an escape, which Windows 10's console shows as text: %q", out)
 	}
-	if len(lines) != 3 || strings.Count(lines[1], "\r") != 21 || !strings.Contains(lines[1], "(100%)") || !strings.Contains(lines[2], "done: stage") {
+	if len(lines) != 3 || strings.Count(lines[1], "\r") != 21 || !strings.Contains(lines[1], "(100%)") || !strings.Contains(lines[2], "done: download the wheels") {
 		t.Errorf("want the progress redrawn on one line (21 redraws), got %d lines:\n%q", len(lines), out)
 	}
 }

@@ -162,7 +162,7 @@ func TestChineseBadInputIsChineseAndExit2(t *testing.T) {
 		if code != ExitUsage {
 			t.Errorf("%s: exit %d, want 2 (%s)", what, code, stderr)
 		}
-		if !strings.HasPrefix(stderr, "gpuwiz: ") {
+		if !strings.HasPrefix(stderr, "gpuwiz：") { // the Chinese colon, as every Chinese line of gpuwiz
 			t.Errorf("%s: stderr %q", what, stderr)
 		}
 		for _, w := range c.want {
@@ -370,7 +370,13 @@ func TestChineseGPUReport(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
 	}
-	i18ntest.NoEnglishProse(t, "gpu", out)
+	i18ntest.NoEnglishOnScreen(t, "gpu", out)
+	// a report that does not say how it was read is the simulated one, and says so in words
+	out, _, code = runCLI(t, "--simulate", "../../ui/testdata/e2e/rig-rtx3060.json", "gpu")
+	if code != 0 || !strings.Contains(out, "读取方式 模拟的报告") {
+		t.Errorf("exit %d, no 读取方式 模拟的报告 in\n%s", code, out)
+	}
+	i18ntest.NoEnglishOnScreen(t, "gpu (simulated)", strings.Replace(out, "simulated RTX 3060 rig", "", 1)) // the file's own message
 }
 
 func TestChineseVerifyAndVenvs(t *testing.T) {

@@ -124,7 +124,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 			if !asJSON {
 				switch {
 				case err != nil:
-					fmt.Fprintf(cmd.ErrOrStderr(), "gpuwiz: %v\n%s\n", err, i18n.T("cli.python.install.log", i18n.D{"Path": opened}))
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s\n%s\n", i18n.Said(err), i18n.T("cli.python.install.log", i18n.D{"Path": opened}))
 				case res.Python != nil:
 					fmt.Fprintln(out, "✓ "+i18n.T("cli.python.install.done", i18n.D{"Version": res.Python.Version, "Path": res.Python.Path}))
 					fmt.Fprintln(out, "  "+i18n.T("cli.python.install.make_venv", i18n.D{"Command": `gpuwiz venv --python "` + res.Python.Path + `" PATH`})) //i18n:raw a command to type

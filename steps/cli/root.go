@@ -206,16 +206,16 @@ func reportError(err error, stderr io.Writer, ctx context.Context) int {
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
-			fmt.Fprintln(stderr, "gpuwiz:", ee.Err)
+			fmt.Fprintln(stderr, i18n.Said(ee.Err))
 		}
 		return ee.Code
 	}
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "gpuwiz:", i18n.T("cli.root.interrupted"))
+		fmt.Fprintln(stderr, i18n.Said(i18n.T("cli.root.interrupted")))
 		return ExitInterrupted
 	}
 	// cobra's own argument and unknown-command errors are usage errors.
-	fmt.Fprintln(stderr, "gpuwiz:", err)
+	fmt.Fprintln(stderr, i18n.Said(err))
 	if isUsageError(err) {
 		return ExitUsage
 	}

@@ -56,7 +56,7 @@ func newVenvsCmd(env *Env) *cobra.Command {
 				rep.Venvs[i].State = venvs.ReadState(rep.Venvs[i].Path)
 			}
 			if rep.Warning != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": rep.Warning}))
+				fmt.Fprintln(cmd.ErrOrStderr(), i18n.Said(i18n.T("cli.warning", i18n.D{"Text": rep.Warning})))
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
@@ -115,6 +115,6 @@ func recordVenv(ctx context.Context, warn io.Writer, path string, action app.Act
 // warnNotRecorded is the one warning line of a list of venvs that could not be written.
 func warnNotRecorded(warn io.Writer, err error) {
 	if err != nil && warn != nil {
-		fmt.Fprintln(warn, "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": app.NotRecordedWarning(err)}))
+		fmt.Fprintln(warn, i18n.Said(i18n.T("cli.warning", i18n.D{"Text": app.NotRecordedWarning(err)})))
 	}
 }

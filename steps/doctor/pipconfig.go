@@ -157,7 +157,7 @@ func checkPipExtraIndex(e *Evidence) []Finding {
 	var ev []string
 	extra := false
 	for _, s := range e.PipIndexes {
-		ev = append(ev, s.Where+": "+s.Key+" = "+urls.Redact(s.Value))
+		ev = append(ev, s.line())
 		extra = extra || s.Key == "extra-index-url"
 	}
 	title := i18n.T("doctor.pip_index.title")
@@ -171,4 +171,16 @@ func checkPipExtraIndex(e *Evidence) []Finding {
 		Evidence: ev,
 		Fix:      i18n.T("doctor.pip_index.fix"),
 	}}
+}
+
+// line is the setting as a finding's evidence shows it: where it is set, what it adds, its value.
+func (s IndexSetting) line() string {
+	v := urls.Redact(s.Value)
+	switch s.Key {
+	case "extra-index-url":
+		return i18n.T("doctor.pip_index.set_extra", i18n.D{"Where": s.Where, "Value": v})
+	case "find-links":
+		return i18n.T("doctor.pip_index.set_links", i18n.D{"Where": s.Where, "Value": v})
+	}
+	return i18n.T("doctor.pip_index.set_index", i18n.D{"Where": s.Where, "Value": v})
 }

@@ -75,11 +75,9 @@ func WriteText(w io.Writer, r Report) {
 }
 
 func writeFinding(w io.Writer, n int, f Finding) {
-	if i18n.IsChinese() { // a finding's code is for --json and the logs: a Chinese report names it in words only
-		fmt.Fprintf(w, "%d. 【%s】%s\n", n, severityLabel(f.Severity), f.Title)
-	} else {
-		fmt.Fprintf(w, "%d. [%s] %s  (%s)\n", n, severityLabel(f.Severity), f.Title, f.Code)
-	}
+	// the layout is the catalog's: the English report tags the finding with its code to search
+	// for, the Chinese one names it in words only (the code is for --json and the logs)
+	fmt.Fprintln(w, i18n.T("doctor.text.finding", i18n.D{"Number": n, "Severity": severityLabel(f.Severity), "Title": f.Title, "Code": f.Code}))
 	for _, e := range f.Evidence {
 		fmt.Fprintf(w, "     - %s\n", e)
 	}

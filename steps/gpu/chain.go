@@ -63,11 +63,14 @@ func (c *chain) Probe(ctx context.Context) (Report, error) {
 			r.OS = runtime.GOOS
 			return r, nil
 		}
-		why := i18n.T("gpu.chain.no_answer")
+		why, detail := i18n.T("gpu.chain.no_answer"), ""
 		if err != nil {
-			why = err.Error()
+			why = whyWords(err)
+			if raw := err.Error(); raw != why {
+				detail = raw
+			}
 		}
-		looked = append(looked, Attempt{Backend: b.what, Why: why})
+		looked = append(looked, Attempt{Backend: b.what, Why: why, Detail: detail})
 		fellBack = append(fellBack, i18n.T("gpu.chain.fell_back", i18n.D{"Backend": b.what, "Why": why}))
 	}
 	r := noDriverReport(looked, nvidiaAdapters(c.adapters))

@@ -1,7 +1,6 @@
 package gpu
 
 import (
-	"fmt"
 	"unsafe"
 
 	"gpuwiz/steps/i18n"
@@ -86,7 +85,7 @@ func dllErr(name string, r uintptr) error {
 	if !ok {
 		s = i18n.T("gpu.nvml.error_code", i18n.D{"Code": r})
 	}
-	return fmt.Errorf("%s: %s", name, s)
+	return &ReturnError{Call: name, Name: s}
 }
 
 func ptr[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }

@@ -3,8 +3,6 @@
 package gpu
 
 import (
-	"fmt"
-
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"gpuwiz/steps/gpu/nvmlearly"
@@ -35,7 +33,7 @@ func retErr(call string, r nvml.Return) error {
 	if r == nvml.SUCCESS {
 		return nil
 	}
-	return fmt.Errorf("%s: %s", call, nvml.ErrorString(r))
+	return &ReturnError{Call: call, Name: nvml.ErrorString(r)}
 }
 
 func (l *goNVML) Init() error {

@@ -72,8 +72,30 @@ func TestChineseProbeOnThisMachine(t *testing.T) {
 	} else {
 		contains(t, "message", r.Message, "没有找到 NVIDIA 显卡驱动", "已查找：", "nvidia-smi（PATH 中）", "CPU 版")
 	}
-	i18ntest.NoEnglishProse(t, "message", r.Message)
+	i18ntest.NoEnglishOnScreen(t, "message", r.Message)
 	i18ntest.NoEnglishProse(t, "warnings", strings.Join(r.Warnings, "\n"))
+}
+
+// An NVML answer of a machine without a working driver is said in words; its own name stays in
+// the attempt's detail, for --json and the logs.
+func TestNVMLAnswersInWords(t *testing.T) {
+	i18ntest.Chinese(t)
+	for name, want := range map[string]string{
+		"ERROR_LIBRARY_NOT_FOUND":            "本机没有安装 NVIDIA 驱动",
+		"NVML_ERROR_DRIVER_NOT_LOADED":       "驱动已安装，但没有运行",
+		"NVML_ERROR_LIB_RM_VERSION_MISMATCH": "更新驱动后请重启",
+	} {
+		failing := newNVMLProber("nvml", func() (nvmlLib, error) { return nil, &ReturnError{Call: "nvmlInit", Name: name} })
+		r, _ := newChain([]namedProber{{"NVML", failing}}, nil).Probe(context.Background())
+		if len(r.LookedFor) != 1 || r.LookedFor[0].Detail != "nvmlInit: "+name {
+			t.Fatalf("%s: looked for %+v", name, r.LookedFor)
+		}
+		contains(t, name, r.Message, want)
+		if strings.Contains(r.Message, name) {
+			t.Errorf("%s: the message names NVML's code:\n%s", name, r.Message)
+		}
+		i18ntest.NoEnglishOnScreen(t, name, r.Message)
+	}
 }
 
 // No driver, cards on the PCI bus: the count, what was looked for and why, all in Chinese.

@@ -32,8 +32,9 @@ type Report struct {
 
 // Attempt is one way of reading the driver that gave nothing: NVML from its library, nvidia-smi.
 type Attempt struct {
-	Backend string `json:"backend"` // "NVML (libnvidia-ml.so.1)", "nvidia-smi (on PATH)"
-	Why     string `json:"why"`     // the error it gave, or the language's "no answer"
+	Backend string `json:"backend"`          // "NVML (libnvidia-ml.so.1)", "nvidia-smi (on PATH)"
+	Why     string `json:"why"`              // the error it gave in words, or the language's "no answer"
+	Detail  string `json:"detail,omitempty"` // the error's own text when Why says it in words (nvmlInit: ERROR_LIBRARY_NOT_FOUND)
 }
 
 // Label is the attempt in words: "nvidia-smi (on PATH): not found".

@@ -57,6 +57,10 @@ func Current() Lang { return current.Load().(Lang) }
 // IsChinese says whether messages are in Chinese now (for the few layouts that differ).
 func IsChinese() bool { return Current() == Chinese }
 
+// Said is text as a line gpuwiz itself prints among other programs' lines: "gpuwiz: text", with
+// the interface language's colon.
+func Said(text any) string { return T("lang.said", D{"Text": fmt.Sprint(text)}) }
+
 // T is message id in the current language, its placeholders filled from data (at most one D).
 func T(id string, data ...D) string { return In(Current(), id, data...) }
 

@@ -3,6 +3,7 @@ package install
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestChinesePlan(t *testing.T) {
 		"从 " + ix.ChannelURL("cu126") + " 下载 torch==2.6.0+cu126 torchvision==0.21.0+cu126 及其依赖",
 		"下载可选的 torchaudio==2.6.0+cu126",
 		"验证安装的 torch（cu126）",
-		"所选 CUDA 通道的官方源",
+		"本机上的 CUDA 通道安装源", // the test index is on this computer: never called official
 		"pip install -r requirements.txt -c " + plan.ConstraintsFile,
 		"所有 wheel 包都下载到 " + plan.StageDir + " 之前，不会卸载任何东西",
 		"PYTHONPATH=/opt/other",
@@ -139,6 +140,9 @@ func TestChineseUnreachableIndex(t *testing.T) {
 		}
 	}
 	i18ntest.NoEnglishProse(t, "the install's error", ours)
+	if runtime.GOOS != "windows" && strings.Contains(ours, "Windows") { // the system proxy is Windows's own
+		t.Errorf("a Windows-only setting named on %s: %s", runtime.GOOS, ours)
+	}
 	said := eventText(events)
 	t.Log("\n" + said)
 	if !strings.Contains(said, "已删除本次运行创建的虚拟环境：") || !strings.Contains(said, "创建虚拟环境 "+v.Root) {
@@ -162,7 +166,7 @@ func TestChineseMidInstallFailureRestores(t *testing.T) {
 	}
 	said := eventText(events)
 	t.Log("\n" + said)
-	for _, want := range []string{"正在还原原来的包", "原来的包已还原（site-packages 与快照逐个文件一致）", "卸载 torch torchvision",
+	for _, want := range []string{"正在还原原来的包", "原来的包已还原（site-packages 与快照逐个文件一致）", "卸载 torch、torchvision",
 		"备份所有将被改动的包的文件"} {
 		if !strings.Contains(said, want) {
 			t.Errorf("the events lack %q", want)

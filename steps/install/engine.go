@@ -184,7 +184,11 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: i18n.T("install.event.cancelled_after_install")})
 			continue
 		} else if err != nil {
-			e.fail(ctx, s.ID, i18n.Wrap(err, i18n.T("install.err.cancelled_before", i18n.D{"Step": s.ID, "Err": err})))
+			text := i18n.T("install.err.cancelled_before", i18n.D{"Step": StepName(s.ID), "Err": err})
+			if errors.Is(err, context.Canceled) { // the user's own cancel: said in words, not Go's
+				text = i18n.T("install.err.you_cancelled_before", i18n.D{"Step": StepName(s.ID)})
+			}
+			e.fail(ctx, s.ID, i18n.Wrap(err, text))
 			return e.finish()
 		}
 		e.emit(Event{StepID: s.ID, State: StateRunning, Message: s.Title})
@@ -197,7 +201,13 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 		e.out.StepSeconds[s.ID] = time.Since(began).Round(time.Millisecond).Seconds()
 		e.note(fmt.Sprintf("step %s: %.3f s", s.ID, e.out.StepSeconds[s.ID])) //i18n:raw the log, for support
 		if err == nil && ctx.Err() != nil && e.changed && s.ID != StepVerify && s.ID != StepLock {
-			err = i18n.Wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": s.ID, "Err": ctx.Err()}))
+			err = i18n.Wrap(ctx.Err(), i18n.T("install.err.cancelled_during", i18n.D{"Step": StepName(s.ID), "Err": ctx.Err()}))
+		}
+		if err != nil && !errors.Is(err, errSkipped) && errors.Is(ctx.Err(), context.Canceled) {
+			// The user cancelled: the step's own error is Go's or pip's ("context canceled", a killed
+			// process). The log keeps it; the screens say what happened.
+			e.note("cancelled: " + err.Error()) //i18n:raw the log, for support
+			err = i18n.Wrap(fmt.Errorf("%w: %w", ctx.Err(), err), i18n.T("install.err.you_cancelled_during", i18n.D{"Step": StepName(s.ID)}))
 		}
 		switch {
 		case err == nil && s.ID == StepVenv:
@@ -212,10 +222,14 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			e.journalDone(s.ID)
 			e.emit(Event{StepID: s.ID, State: StateDone, Did: e.did[s.ID]})
 		case errors.Is(err, errSkipped):
-			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: err.Error()})
+			why := err.Error() // a reasonError's text says why; errSkipped alone says only "skipped"
+			if err == errSkipped {
+				why = ""
+			}
+			e.emit(Event{StepID: s.ID, State: StateSkipped, Message: why})
 		case s.BestEffort || s.ID == StepLock || e.kept:
 			// After the install step the new set stays: a step that fails then is said, not undone.
-			e.out.Warnings = append(e.out.Warnings, s.ID+": "+err.Error())
+			e.out.Warnings = append(e.out.Warnings, i18n.T("install.warning.step", i18n.D{"Step": StepName(s.ID), "Err": err}))
 			e.emit(Event{StepID: s.ID, State: StateFailed, Message: i18n.T("install.event.best_effort", i18n.D{"Err": err})})
 		default:
 			e.emit(Event{StepID: s.ID, State: StateFailed, Message: err.Error()})

@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"errors"
 	"gpuwiz/steps/envroot"
 	"io/fs"
 	"os"
@@ -158,7 +159,8 @@ func TestKilledInstallRestoresTheOldSet(t *testing.T) {
 					cancel()
 				}
 			})
-			if out.Result != ResultRestored || !out.Restored || out.FailedStep != StepInstall || !strings.Contains(out.Error, "context canceled") {
+			if out.Result != ResultRestored || !out.Restored || out.FailedStep != StepInstall ||
+				!errors.Is(out.Err, context.Canceled) || out.Error != "you cancelled while it was trying to install the new build" {
 				t.Fatalf("want restored after the kill, got %+v", out)
 			}
 			if !hasState(events, StepUninstall, StateDone) || !hasState(events, "restore", StateDone) {

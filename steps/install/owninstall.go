@@ -220,7 +220,7 @@ func (e *engine) ownUninstall(ctx context.Context) (handled bool, err error) {
 			return true, i18n.Wrap(err, i18n.T("install.own.uninstall_step_failed", i18n.D{"Dist": names[i], "Err": err}))
 		}
 	}
-	e.emitLine(Event{StepID: StepUninstall, Line: i18n.T("install.own.uninstalled", i18n.D{"Dists": strings.Join(names, " "), "Files": files,
+	e.emitLine(Event{StepID: StepUninstall, Line: i18n.T("install.own.uninstalled", i18n.D{"Dists": i18n.Join(names), "Files": files,
 		"Seconds": time.Since(start).Round(time.Millisecond).Seconds()})})
 	return true, nil
 }

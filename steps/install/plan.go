@@ -276,7 +276,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.Uninstall = slices.Compact(p.Uninstall)
 	p.add(Step{ID: StepBackup, Title: i18n.T("install.step.backup"), Kind: KindBackup})
 	if len(p.Uninstall) > 0 {
-		p.add(Step{ID: StepUninstall, Title: i18n.T("install.step.uninstall", i18n.D{"Dists": strings.Join(p.Uninstall, " ")}), Kind: KindPip, Argv: pip("uninstall", append([]string{"-y"}, p.Uninstall...)...)})
+		p.add(Step{ID: StepUninstall, Title: i18n.T("install.step.uninstall", i18n.D{"Dists": i18n.Join(p.Uninstall)}), Kind: KindPip, Argv: pip("uninstall", append([]string{"-y"}, p.Uninstall...)...)})
 	}
 	p.leftovers = append(p.leftovers, installed.Leftovers...)
 	if len(p.leftovers) > 0 || installed.PaddleDirOrphan || t.Framework == "paddle" {
@@ -302,6 +302,9 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.Source = Source{Kind: "index", IndexURL: index, FindLinks: p.FindLinks, Why: opts.SourceWhy}
 	if p.Source.Why == "" {
 		p.Source.Why = i18n.T("install.source.official")
+		if urls.OnLoopback(index) { // never "official" for an index on this computer
+			p.Source.Why = i18n.T("install.source.loopback")
+		}
 		if opts.IndexURLOverride != "" || p.FindLinks != "" {
 			p.Source.Why = i18n.T("install.source.given")
 		}

@@ -1,6 +1,8 @@
 package install
 
 import (
+	"runtime"
+
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
 )
@@ -11,7 +13,9 @@ import (
 func proxyNote(env []string) string {
 	r := netproxy.New(netproxy.Settings{Environ: env})
 	switch {
-	case !r.Configured():
+	case !r.Configured() && runtime.GOOS == "windows":
+		return i18n.T("install.proxy.none_windows")
+	case !r.Configured(): // the system proxy is Windows's: named only there
 		return i18n.T("install.proxy.none")
 	case r.NoProxy() != "":
 		return i18n.T("install.proxy.through_except", i18n.D{"Proxies": r.Settings(), "NoProxy": r.NoProxy()})

@@ -135,7 +135,7 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 			}
 			text := e.Line
 			if text == "" && e.State == StateRunning && e.Message != "" {
-				text = "gpuwiz: " + e.Message // the engine's own steps, so the order shows: download, back up, uninstall, install
+				text = i18n.Said(e.Message) // the engine's own steps, so the order shows: download, back up, uninstall, install
 			}
 			if text == "" || lines == nil {
 				continue

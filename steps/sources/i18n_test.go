@@ -44,7 +44,7 @@ func TestProbeInChinese(t *testing.T) {
 	want := map[int][]string{
 		0: {"torch", "2.6.0+cu126", "只有 2.6.0+cu118、2.5.1+cu126"},
 		1: {"300ms 内没有响应", "没有设置代理"},
-		2: {"Python 3.12", "linux/amd64", "cp310-win_amd64"},
+		2: {"Python 3.12", "Linux/amd64", "cp310-win_amd64"},
 		5: {"有响应"},
 		6: {closed, "拒绝了连接", "没有设置代理"},
 		7: {"依赖包的安装源无响应", closed},
@@ -59,7 +59,7 @@ func TestProbeInChinese(t *testing.T) {
 	if !res[1].TimedOut || res[6].TimedOut || res[0].TimedOut {
 		t.Errorf("timed out: slow %v, closed %v, missing %v", res[1].TimedOut, res[6].TimedOut, res[0].TimedOut)
 	}
-	if res[0].Candidate.Name != "cu126 官方源" {
+	if res[0].Candidate.Name != "本机上的 cu126 安装源" { // the matrix's index here is on this computer
 		t.Errorf("official name: %q", res[0].Candidate.Name)
 	}
 	if !res[3].Usable() || !strings.Contains(res[3].Candidate.Where(), "wheel 包 ") || !strings.Contains(res[3].Candidate.Where(), "依赖包 ") {

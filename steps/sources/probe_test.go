@@ -127,7 +127,7 @@ func TestProbeWrongPythonOrOSSaysWhatIsThere(t *testing.T) {
 	ix := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu126-cp310-cp310-win_amd64.whl", "torch-2.6.0+cu126-cp312-cp312-win_amd64.whl"}})
 	c := []Candidate{{ID: "x", Kind: KindIndex, IndexURL: ix.URL + "/whl/cu126"}}
 	r := Probe(context.Background(), c, build126, Options{Environ: []string{}})[0]
-	if r.HasBuild || !strings.Contains(r.Why, "no wheel for Python 3.12 on linux/amd64") || !strings.Contains(r.Why, "cp312-win_amd64") {
+	if r.HasBuild || !strings.Contains(r.Why, "no wheel for Python 3.12 on Linux/amd64") || !strings.Contains(r.Why, "cp312-win_amd64") {
 		t.Fatalf("%+v", r)
 	}
 	win := build126

@@ -212,7 +212,11 @@ func checkTemplate(s string) error {
 // For is the candidates for a build of framework on channel: the official index first, then every
 // entry of the list that serves that framework, in the list's order.
 func (l *List) For(framework, channel, officialIndex string) []Candidate {
-	out := []Candidate{{ID: "official", Name: i18n.T("sources.name.official", i18n.D{"Channel": channel}), Kind: KindOfficial, IndexURL: officialIndex,
+	name := i18n.T("sources.name.official", i18n.D{"Channel": channel})
+	if urls.OnLoopback(officialIndex) { // a matrix pointing at this computer: named as what it is
+		name = i18n.T("sources.name.loopback", i18n.D{"Channel": channel})
+	}
+	out := []Candidate{{ID: "official", Name: name, Kind: KindOfficial, IndexURL: officialIndex,
 		Seen: i18n.T("sources.seen.matrix")}}
 	for _, e := range l.Sources {
 		if !contains(e.Frameworks, framework) {

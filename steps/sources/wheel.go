@@ -17,9 +17,19 @@ type Build struct {
 	GOARCH  string // "amd64", "arm64"
 }
 
-// String is the build in words: "torch 2.6.0+cu126 for Python 3.12 on linux/amd64".
+// platform is the system as people write it: the OS's own capitals, then the architecture
+// (Linux/amd64, Windows/amd64).
+func (b Build) platform() string {
+	os := map[string]string{"linux": "Linux", "windows": "Windows", "darwin": "macOS"}[b.GOOS]
+	if os == "" {
+		os = b.GOOS
+	}
+	return os + "/" + b.GOARCH
+}
+
+// String is the build in words: "torch 2.6.0+cu126 for Python 3.12 on Linux/amd64".
 func (b Build) String() string {
-	return i18n.T("sources.build", i18n.D{"Project": b.Project, "Version": b.Version, "Python": b.Python, "Platform": b.GOOS + "/" + b.GOARCH})
+	return i18n.T("sources.build", i18n.D{"Project": b.Project, "Version": b.Version, "Python": b.Python, "Platform": b.platform()})
 }
 
 // verdict is what a list of file names says about the build.
@@ -47,7 +57,7 @@ func judge(files []string, b Build) verdict {
 	}
 	switch {
 	case len(tags) > 0:
-		return verdict{why: i18n.T("sources.wheel.no_wheel_for", i18n.D{"Project": b.Project, "Version": b.Version, "Python": b.Python, "Platform": b.GOOS + "/" + b.GOARCH, "Tags": shortList(tags)})}
+		return verdict{why: i18n.T("sources.wheel.no_wheel_for", i18n.D{"Project": b.Project, "Version": b.Version, "Python": b.Python, "Platform": b.platform(), "Tags": shortList(tags)})}
 	case len(versions) > 0:
 		return verdict{why: i18n.T("sources.wheel.other_versions", i18n.D{"Project": b.Project, "Version": b.Version, "Versions": shortList(versions)})}
 	}

@@ -109,6 +109,13 @@ func IsLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// OnLoopback reports whether the URL raw names a loopback host: an index on this computer, which
+// is never the vendor's official one, whatever list it came from.
+func OnLoopback(raw string) bool {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	return err == nil && u.Host != "" && IsLoopback(u.Hostname())
+}
+
 // Error is a URL Check refused: the URL as it may be shown (redacted) and why, in the user's language.
 type Error struct {
 	URL    string // redacted

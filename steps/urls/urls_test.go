@@ -100,3 +100,14 @@ func TestIsLoopback(t *testing.T) {
 		}
 	}
 }
+
+func TestOnLoopback(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"http://127.0.0.1:8080/whl/cu126": true, "http://localhost/simple": true, "http://[::1]:9000/": true,
+		"https://download.pytorch.org/whl/cu126": false, "https://mirrors.aliyun.com/pypi/simple": false, "": false, "127.0.0.1": false,
+	} {
+		if got := OnLoopback(raw); got != want {
+			t.Errorf("OnLoopback(%q) = %v, want %v", raw, got, want)
+		}
+	}
+}

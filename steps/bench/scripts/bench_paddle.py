@@ -44,7 +44,8 @@ except Exception as e:
 
 version = getattr(paddle, "__version__", "?")
 if not paddle.is_compiled_with_cuda():
-    fail("no-cuda-build", "paddle %s is a CPU-only build (install paddlepaddle-gpu from the official index)" % version)
+    fail("no-cuda-build", "paddle %s is a CPU-only build (install paddlepaddle-gpu from the official index)" % version,
+         framework="paddle", framework_version=str(version))
 cuda_build = paddle.version.cuda()
 count = paddle.device.cuda.device_count()
 if count == 0:

@@ -23,7 +23,8 @@ except Exception as e:  # ImportError, or a DLL load failure on Windows (OSError
 version = getattr(torch, "__version__", "?")
 cuda_build = getattr(torch.version, "cuda", None)
 if not cuda_build:
-    fail("no-cuda-build", "torch %s is a CPU-only build (torch.version.cuda is None)" % version)
+    fail("no-cuda-build", "torch %s is a CPU-only build (torch.version.cuda is None)" % version,
+         framework="torch", framework_version=str(version))
 if not torch.cuda.is_available():
     fail("no-device", "torch %s (CUDA %s) sees no usable GPU" % (version, cuda_build),
          framework_version=str(version), cuda=str(cuda_build), visible=os.environ.get("CUDA_VISIBLE_DEVICES"))
