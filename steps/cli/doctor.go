@@ -100,8 +100,8 @@ func newDoctorCommand(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.doctor.flag.venv"))
-	f.Var(userpath.NewFlag(&venv), "env", i18n.T("cli.doctor.flag.env"))
+	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.doctor.flag.venv"))
+	f.Var(newEnvFlag(&venv), "env", i18n.T("cli.doctor.flag.env"))
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&python, "python", "", i18n.T("cli.doctor.flag.python"))
 	f.BoolVar(&asJSON, "json", false, i18n.T("cli.doctor.flag.json"))

@@ -6,12 +6,16 @@ import (
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pyenv"
 )
 
 // Evidence is everything doctor collected about one environment; every check is a pure function of it.
 type Evidence struct {
-	GOOS   string
-	Venv   string // venv root; "" when only a Python was named
+	GOOS string
+	Venv string // venv root; "" when only a Python was named
+	// Env is the environment's kind as its files tell it (pyenv.DetectLayout): venv, conda,
+	// embedded, prefix, with uv's version and an embedded Python's ._pth.
+	Env    pyenv.Layout
 	Python PythonFacts
 	// Installed distributions, read from the metadata without importing anything.
 	Dists     []Dist

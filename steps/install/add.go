@@ -185,6 +185,9 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 	if err != nil {
 		return p, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": root, "Err": err}))
 	}
+	if err := CheckTarget(o.Venv.Layout(), installed, false); err != nil {
+		return p, err
+	}
 	have := map[string]string{}
 	for _, d := range installed.Dists {
 		have[pep.Normalize(d.Name)] = d.Version
