@@ -108,6 +108,7 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 	}
 	pip := func(args ...string) []string { return pipArgv(py, args...) }
 	needReinstall, keepBuild, purgeTorch := false, true, false
+	keepVersion := false      // a build without kernels for a card: another channel of the same version, where one has them
 	var byReinstall []Finding // findings only a reinstall fixes
 	var leftover, paddleMix *Finding
 	for _, f := range rep.Findings {
@@ -148,14 +149,14 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 			}
 		case CodeArchMissing:
 			byReinstall = append(byReinstall, f)
-			needReinstall, keepBuild = true, false
+			needReinstall, keepBuild, keepVersion = true, false, true
 		case CodeFrameworkCheckFailed, CodeFilesMissing, CodeRecordOutside:
 			byReinstall = append(byReinstall, f)
 			needReinstall = true
 		}
 	}
 	if needReinstall && rep.Framework != "" && rep.Venv != "" {
-		c, same, note := reinstallTarget(rep, o, keepBuild)
+		c, same, note := reinstallTarget(rep, o, keepBuild, keepVersion)
 		r.Reinstall, r.SameBuild = c, same
 		if note != "" {
 			r.Notes = append(r.Notes, note)
@@ -267,7 +268,11 @@ func dedupeActions(as []Action) []Action {
 
 // reinstallTarget is the locked build, else the installed version and CUDA channel, else the
 // matrix's recommendation for this GPU.
-func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candidate, bool, string) {
+//
+// keepVersion (a build without kernels for a card) keeps the framework's version on another channel
+// when one of its builds has kernels for every card (a cu126 torch 2.7.0 beside an RTX 50 card
+// becomes the cu128 torch 2.7.0), else takes the newest build that does.
+func reinstallTarget(rep Report, o RepairOptions, keepBuild, keepVersion bool) (*matrix.Candidate, bool, string) {
 	fw := rep.Framework
 	version, channel := "", ""
 	if rep.Lock != nil {
@@ -301,10 +306,23 @@ func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candi
 			facts.ComputeCaps = append(facts.ComputeCaps, g.ComputeCapability)
 		}
 	}
-	if keepBuild && version != "" {
+	if (keepBuild || keepVersion) && version != "" {
 		facts.FrameworkVersion = version
 	}
 	sel := o.Matrix.Select(facts)
+	if keepVersion && o.GPU.Available {
+		// A card without kernels in the build: a GPU build with kernels for every card, of the same
+		// version where it has one (an unverified one before a CPU build), else the newest that has.
+		if c := gpuBuild(sel); c != nil {
+			return c, false, i18n.T("doctor.repair.recommended", i18n.D{"Framework": fw, "Version": c.FrameworkVersion, "Channel": c.Channel})
+		}
+		if facts.FrameworkVersion != "" {
+			facts.FrameworkVersion = ""
+			if c := gpuBuild(o.Matrix.Select(facts)); c != nil {
+				return c, false, i18n.T("doctor.repair.recommended", i18n.D{"Framework": fw, "Version": c.FrameworkVersion, "Channel": c.Channel})
+			}
+		}
+	}
 	if sel.Recommended == nil && facts.FrameworkVersion != "" {
 		facts.FrameworkVersion = ""
 		sel = o.Matrix.Select(facts)
@@ -314,4 +332,16 @@ func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candi
 	}
 	c := *sel.Recommended
 	return &c, false, i18n.T("doctor.repair.recommended", i18n.D{"Framework": fw, "Version": c.FrameworkVersion, "Channel": c.Channel})
+}
+
+// gpuBuild is the selection's GPU build for this machine's cards: the recommended one, else the
+// unverified one that fits where a CPU build is recommended; nil when neither is a GPU build.
+func gpuBuild(sel matrix.Selection) *matrix.Candidate {
+	for _, c := range []*matrix.Candidate{sel.Recommended, sel.AlsoFits} {
+		if c != nil && c.CUDA != "" && c.Compatible {
+			cc := *c
+			return &cc
+		}
+	}
+	return nil
 }
