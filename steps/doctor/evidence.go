@@ -15,7 +15,9 @@ type Evidence struct {
 	Venv string // venv root; "" when only a Python was named
 	// Env is the environment's kind as its files tell it (pyenv.DetectLayout): venv, conda,
 	// embedded, prefix, with uv's version and an embedded Python's ._pth.
-	Env    pyenv.Layout
+	Env pyenv.Layout
+	// UV: uv made the environment or is on PATH (it reads none of pip's protection).
+	UV     *UVFacts
 	Python PythonFacts
 	// Installed distributions, read from the metadata without importing anything.
 	Dists     []Dist

@@ -7,6 +7,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
 )
 
@@ -26,6 +27,9 @@ type Action struct {
 	// VCRedist downloads Microsoft's Visual C++ redistributable, checks its signature and starts it
 	// unelevated (steps/vcredist); when it needs administrator rights the user is handed the file.
 	VCRedist bool `json:"vc_redist,omitempty"`
+	// UVProject writes the settings that keep uv on the build into the uv project beside the
+	// environment (keep.UVProject.Write: the user's lines stay as they are).
+	UVProject *keep.UVProject `json:"uv_project,omitempty"`
 }
 
 // Repair is the plan that fixes what can be fixed; the rest is listed with its fix in words.
@@ -117,6 +121,14 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 		}
 		if redistFixes(f) {
 			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.vc_redist"), Fixes: f.Code, VCRedist: true})
+			continue
+		}
+		if f.Code == CodeUVIgnoresProtection {
+			if a := uvAction(rep); a != nil {
+				r.Actions = append(r.Actions, *a)
+			} else {
+				r.Unfixable = append(r.Unfixable, f)
+			}
 			continue
 		}
 		if !fixedByPlan[f.Code] || rep.Venv == "" && f.Code != CodeLeftoverPartial {

@@ -214,6 +214,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 		ev.Lock = readLock(d.FS, d.GOOS, venv)
 		ev.Interrupted = d.Journal(venv)
 		ev.Protection = readProtection(d.FS, d.GOOS, venv)
+		collectUV(d, ev)
 		if st, err := d.FS.Stat(joinFor(d.GOOS, venv, "conda-meta")); err == nil && st.IsDir() {
 			fws := []string{"torch", "paddle"}
 			if fw := ev.installedFramework(); fw != "" {
@@ -305,7 +306,7 @@ func buildReport(ev *Evidence, checked []string) Report {
 	fs := Diagnose(ev)
 	rep := Report{
 		Findings: fs, Checked: checked, GOOS: ev.GOOS, Venv: ev.Venv, Python: ev.Python,
-		SitePackages: ev.SitePackages, Framework: ev.installedFramework(), Lock: ev.Lock,
+		SitePackages: ev.SitePackages, Framework: ev.installedFramework(), Lock: ev.Lock, Environment: ev.Env.Kind, UV: ev.UV,
 		FrameworkCheck: ev.Framework, Leftovers: ev.Leftovers, MissingFiles: ev.MissingFiles, RecordOutside: ev.RecordOutside, Interrupted: ev.Interrupted, PaddleDirOrphan: ev.PaddleDirOrphan,
 		Installed: []Dist{},
 		GPU: GPUSummary{Available: ev.GPU.Available, Backend: ev.GPU.Backend, DriverVersion: ev.GPU.DriverVersion,
