@@ -137,3 +137,38 @@ func runPy(py string, code string, args ...string) (string, error) {
 	out, err := exec.Command(py, append([]string{"-c", code}, args...)...).CombinedOutput()
 	return string(out), err
 }
+
+// A Python's own folder (a prefix: an interpreter and its standard library, no pyvenv.cfg, no
+// conda-meta) is told apart and planned into; with PEP 668's EXTERNALLY-MANAGED in its standard
+// library it is refused with the reason, exit 2, nothing changed.
+func TestAPythonPrefixIsATargetUnlessTheOSManagesIt(t *testing.T) {
+	useConfigDir(t)
+	root, py := pylayout.CondaPrefix(t, false)
+	if err := os.RemoveAll(filepath.Join(root, "conda-meta")); err != nil {
+		t.Fatal(err)
+	}
+	ix := cliIndex(t)
+	plan := func() (string, int) {
+		out, stderr, code := runCLI(t, withRig(t, "install", "--framework", "torch", "--framework-version", "2.6.0", "--channel", "cu126",
+			"--venv", py, "--index-url", ix.ChannelURL("cu126"), "--dry-run", "--json")...)
+		return out + stderr, code
+	}
+	text, code := plan()
+	if code != 0 || !strings.Contains(text, `"kind": "prefix"`) {
+		t.Fatalf("a Python prefix: exit %d\n%s", code, text)
+	}
+	stdlib, _ := filepath.Glob(filepath.Join(root, "lib", "python3.*"))
+	if len(stdlib) != 1 {
+		t.Fatalf("stdlib: %q", stdlib)
+	}
+	if err := os.WriteFile(filepath.Join(stdlib[0], "EXTERNALLY-MANAGED"), []byte("[externally-managed]\nError=use apt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, code = plan()
+	if code != 2 || !strings.Contains(text, "EXTERNALLY-MANAGED") || !strings.Contains(text, "PEP 668") {
+		t.Fatalf("an externally managed Python: exit %d\n%s", code, text)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".gpuwiz")); err == nil {
+		t.Fatal("the refusal left a .gpuwiz folder")
+	}
+}
