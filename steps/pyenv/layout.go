@@ -253,7 +253,7 @@ const importSite = "import site" //i18n:raw a line of a Python path file
 
 // EnvRootOf is the environment a path names: the folder itself, or, for an interpreter, the
 // environment it belongs to (a venv's or prefix's bin/ or Scripts\ goes up one; an embedded
-// Python's or a Windows conda env's folder is its own).
+// Python's or a Windows conda env's folder is its own). Any other file is returned as it is.
 func EnvRootOf(fsys FileReader, p, goos string) string {
 	st, err := fsys.Stat(p)
 	if err != nil || st.IsDir() {
@@ -276,7 +276,10 @@ func EnvRootOf(fsys FileReader, p, goos string) string {
 			return parent
 		}
 	}
-	return dir
+	if DetectLayout(fsys, dir, goos).Kind != "" {
+		return dir
+	}
+	return p // a file that is no environment's interpreter: the caller says so
 }
 
 // FixPth makes an embedded Python's ._pth import site (WithImportSite), so that its site-packages

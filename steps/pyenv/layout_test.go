@@ -97,3 +97,12 @@ func TestWithImportSiteAddsTheLineOnce(t *testing.T) {
 		t.Error("a commented line imports nothing")
 	}
 }
+
+func TestEnvRootOfLeavesAnyOtherFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "notes.txt")
+	writeFile(t, f, "")
+	if got := EnvRootOf(OSFiles{}, f, "linux"); got != f {
+		t.Errorf("a plain file: %s", got)
+	}
+}
