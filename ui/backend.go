@@ -101,6 +101,9 @@ type KnownVenv struct {
 	Path      string
 	Framework string // "torch", "paddle" or "": what it holds
 	Line      string // what it holds and gpuwiz's last run there, in words
+	// Nearby: found around the folder gpuwiz runs from (or ComfyUI Desktop's), not one gpuwiz
+	// knows: listed to pick, never put in the path field unasked.
+	Nearby bool
 }
 
 // PlanRequest is what the wizard wants installed, and where.

@@ -15,6 +15,7 @@ import (
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/venvs"
 	"gpuwiz/steps/verify"
 )
 
@@ -91,7 +92,8 @@ func (b *stepsBackend) KnownVenvs(ctx context.Context) ([]KnownVenv, string) {
 	found, warning := app.KnownVenvs(ctx)
 	out := make([]KnownVenv, 0, len(found))
 	for _, f := range found {
-		out = append(out, KnownVenv{Path: f.Path, Framework: f.Holds.Framework, Line: app.VenvLine(f)})
+		out = append(out, KnownVenv{Path: f.Path, Framework: f.Holds.Framework, Line: app.VenvLine(f),
+			Nearby: f.Source == venvs.SourceNearby || f.Source == venvs.SourceComfyDesktop})
 	}
 	return out, warning
 }

@@ -306,6 +306,9 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 	s := r.start(t)
 	s.Keys("2")
 	s.WaitFor("Which venv?", 15*time.Second)
+	// Found, not typed: the venv beside the folder the wizard runs in is listed (to pick with the
+	// arrows; the path field stays as typed).
+	s.WaitFor("found beside the folder", 30*time.Second)
 	s.Text(venv)
 	s.WaitFor("PyTorch 2.6.0 (cu118)", 30*time.Second)
 	s.Keys("Enter")

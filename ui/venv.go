@@ -142,7 +142,9 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return s, s.resubmit()
 	case knownVenvsMsg:
 		s.known.set(msg, s.journey)
-		if s.input.Value() == "" { // offered first: the newest one is in the input, ready for enter
+		// offered first: the newest one gpuwiz knows is in the input, ready for enter (one found
+		// nearby is listed to pick with the arrows)
+		if s.input.Value() == "" && len(s.known.items) > 0 && !s.known.items[0].Nearby {
 			if p := s.known.move(1); p != "" {
 				return s, s.pick(p)
 			}

@@ -35,6 +35,7 @@ type InstallRequest struct {
 
 	LogPath      string // "" : install.DefaultLogPath("install")
 	NoPipUpgrade bool
+	FixPth       bool // consent: an embedded Python's ._pth gets `import site` (its site-packages is off sys.path)
 	Force        bool // a build that does not fit, or that the index does not serve, goes on with a note
 }
 
@@ -97,7 +98,7 @@ func (e *Env) PlanInstall(ctx context.Context, req InstallRequest) (*InstallSess
 		s.LogPath = install.DefaultLogPath("install")
 	}
 	opts := install.Options{Venv: v, Python: req.Python, Target: install.TargetOf(s.Candidate), Mirror: req.Mirror,
-		FindLinks: req.FindLinks, CacheDir: req.CacheDir, LogPath: s.LogPath, NoPipUpgrade: req.NoPipUpgrade, SourceWhy: req.SourceWhy}
+		FindLinks: req.FindLinks, CacheDir: req.CacheDir, LogPath: s.LogPath, NoPipUpgrade: req.NoPipUpgrade, SourceWhy: req.SourceWhy, FixPth: req.FixPth}
 	if req.IndexURL != s.Candidate.IndexURL {
 		opts.IndexURLOverride = req.IndexURL // a mirror of the channel's index
 	}

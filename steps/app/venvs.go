@@ -90,6 +90,10 @@ func NotRecordedWarning(err error) string {
 // wizard's venv screen show the same line.
 func VenvLine(f venvs.Found) string {
 	s := f.Holds.Describe()
+	if f.Kind != "" && f.Kind != pyenv.EnvConda && (f.Kind != pyenv.EnvVenv || f.UV != "") {
+		// Not a plain venv: say what it is ("embedded Python: PyTorch 2.8.0 (cu128), Python 3.12").
+		s = i18n.T("cli.venvs.kind_line", i18n.D{"Kind": pyenv.KindWords(pyenv.Layout{Kind: f.Kind, UV: f.UV}), "Line": s})
+	}
 	if in := f.Interrupted; in != nil && !in.Running {
 		// A run that stopped half-way: the venv may be between two builds.
 		return s + " · " + i18n.T("cli.venvs.interrupted", i18n.D{"What": in.Journal.What(), "Date": in.Journal.Started.Local().Format("2006-01-02 15:04"),
@@ -104,6 +108,10 @@ func VenvLine(f venvs.Found) string {
 		s += " · " + i18n.T("cli.venvs.source.here")
 	case f.Source == venvs.SourceConda:
 		s += " · " + i18n.T("cli.venvs.source.conda")
+	case f.Source == venvs.SourceNearby:
+		s += " · " + i18n.T("cli.venvs.source.nearby")
+	case f.Source == venvs.SourceComfyDesktop:
+		s += " · " + i18n.T("cli.venvs.source.comfy_desktop")
 	}
 	return s
 }
@@ -180,5 +188,5 @@ func KnownVenvs(ctx context.Context) ([]venvs.Found, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	return venvs.Find(ctx, venvs.FindOptions{Store: store})
+	return venvs.Find(ctx, venvs.FindOptions{Store: store, Nearby: true})
 }

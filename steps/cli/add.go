@@ -16,7 +16,6 @@ import (
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/urls"
-	"gpuwiz/steps/userpath"
 )
 
 func init() { register(53, newAddCmd) }
@@ -139,7 +138,7 @@ func newAddCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.add.flag.venv"))
+	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.add.flag.venv"))
 	f.StringArrayVarP(&reqs, "requirement", "r", nil, i18n.T("cli.add.flag.requirement"))
 	f.StringVar(&indexURL, "index-url", "", i18n.T("cli.add.flag.index_url"))
 	f.StringVar(&findLinks, "find-links", "", i18n.T("cli.add.flag.find_links"))

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"gpuwiz/steps/userpath"
 	"io"
 	"strconv"
 	"strings"
@@ -74,7 +73,7 @@ func newBenchCommand(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.bench.flag.venv"))
+	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.bench.flag.venv"))
 	f.StringVar(&python, "python", "", i18n.T("cli.bench.flag.python"))
 	f.StringVar(&framework, "framework", "", i18n.T("cli.bench.flag.framework"))
 	f.BoolVar(&asJSON, "json", false, i18n.T("cli.bench.flag.json"))

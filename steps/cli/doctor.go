@@ -124,8 +124,8 @@ func newDoctorCommand(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(userpath.NewFlag(&o.Venv), "venv", i18n.T("cli.doctor.flag.venv"))
-	f.Var(userpath.NewFlag(&o.Venv), "env", i18n.T("cli.doctor.flag.env"))
+	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.doctor.flag.venv"))
+	f.Var(newEnvFlag(&o.Venv), "env", i18n.T("cli.doctor.flag.env"))
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&o.Python, "python", "", i18n.T("cli.doctor.flag.python"))
 	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.doctor.flag.json"))

@@ -39,6 +39,7 @@ type installAnswers struct {
 	CacheDir         string `toml:"cache-dir"`
 	Log              string `toml:"log"`
 	NoPipUpgrade     bool   `toml:"no-pip-upgrade"`
+	FixPth           bool   `toml:"fix-pth"`
 	Force            bool   `toml:"force"`
 	Yes              bool   `toml:"yes"`
 	DryRun           bool   `toml:"dry-run"`
@@ -86,8 +87,8 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.StringVar(&a.Framework, "framework", "torch", i18n.T("cli.install.flag.framework"))
 	f.StringVar(&a.FrameworkVersion, "framework-version", "", i18n.T("cli.install.flag.framework_version"))
 	f.StringVar(&a.Channel, "channel", "", i18n.T("cli.install.flag.channel"))
-	f.Var(userpath.NewFlag(&a.Venv), "venv", i18n.T("cli.install.flag.venv"))
-	f.Var(userpath.NewFlag(&a.Venv), "env", i18n.T("cli.install.flag.env"))
+	f.Var(newEnvFlag(&a.Venv), "venv", i18n.T("cli.install.flag.venv"))
+	f.Var(newEnvFlag(&a.Venv), "env", i18n.T("cli.install.flag.env"))
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&a.Python, "python", "", i18n.T("cli.install.flag.python"))
 	f.StringVar(&a.IndexURL, "index-url", "", i18n.T("cli.install.flag.index_url"))
@@ -96,6 +97,7 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.Var(userpath.NewFlag(&a.CacheDir), "cache-dir", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
 	f.Var(userpath.NewFlag(&a.Log), "log", i18n.T("cli.install.flag.log", i18n.D{"Dir": filepath.Dir(install.DefaultLogPath("install"))}))
 	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, i18n.T("cli.install.flag.no_pip_upgrade"))
+	f.BoolVar(&a.FixPth, "fix-pth", false, i18n.T("cli.install.flag.fix_pth"))
 	f.BoolVar(&a.Force, "force", false, i18n.T("cli.install.flag.force"))
 	f.BoolVar(&a.DryRun, "dry-run", false, i18n.T("cli.install.flag.dry_run"))
 	f.BoolVar(&a.Yes, "yes", false, i18n.T("cli.install.flag.yes"))
@@ -146,6 +148,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 	set("cache-dir", &a.CacheDir, file.CacheDir)
 	set("log", &a.Log, file.Log)
 	setb("no-pip-upgrade", &a.NoPipUpgrade, file.NoPipUpgrade)
+	setb("fix-pth", &a.FixPth, file.FixPth)
 	setb("force", &a.Force, file.Force)
 	setb("yes", &a.Yes, file.Yes)
 	setb("dry-run", &a.DryRun, file.DryRun)
@@ -194,7 +197,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	req := app.InstallRequest{Framework: a.Framework, FrameworkVersion: a.FrameworkVersion, Channel: a.Channel, Venv: root,
 		Python: python, IndexURL: a.IndexURL, Mirror: a.Mirror, FindLinks: a.FindLinks, CacheDir: a.CacheDir, LogPath: a.Log,
-		NoPipUpgrade: a.NoPipUpgrade, Force: a.Force}
+		NoPipUpgrade: a.NoPipUpgrade, Force: a.Force, FixPth: a.FixPth}
 	sess, err := env.PlanInstall(ctx, req)
 	var notServed *app.ErrNotServed
 	if errors.As(err, &notServed) {

@@ -15,6 +15,7 @@ import (
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
+	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/shellquote"
 )
@@ -24,6 +25,14 @@ func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
 		fmt.Fprintln(w, i18n.T("cli.install.plan.header_conda", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Venv": p.Venv}))
 	} else {
 		fmt.Fprintln(w, i18n.T("cli.install.plan.header", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Venv": p.Venv}))
+	}
+	if !p.NewVenv && p.Env.Kind != "" {
+		kind := pyenv.KindWords(pyenv.Layout{Kind: p.Env.Kind, UV: p.Env.UV})
+		if p.Env.HasPip {
+			fmt.Fprintln(w, i18n.T("cli.install.plan.env", i18n.D{"Kind": kind, "Python": p.Env.Python}))
+		} else {
+			fmt.Fprintln(w, i18n.T("cli.install.plan.env_no_pip", i18n.D{"Kind": kind, "Python": p.Env.Python}))
+		}
 	}
 	for i, s := range p.Steps {
 		fmt.Fprintf(w, "  %2d. %s\n", i+1, s.Title)

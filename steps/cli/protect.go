@@ -14,7 +14,6 @@ import (
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/shellquote"
-	"gpuwiz/steps/userpath"
 )
 
 func init() { register(52, newProtectCmd) }
@@ -85,7 +84,7 @@ func newProtectCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.protect.flag.venv"))
+	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.protect.flag.venv"))
 	f.BoolVar(&off, "off", false, i18n.T("cli.protect.flag.off"))
 	f.BoolVar(&asJSON, "json", false, i18n.T("cli.protect.flag.json"))
 	return cmd

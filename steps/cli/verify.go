@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"gpuwiz/steps/userpath"
 	"io"
 	"path/filepath"
 	"strings"
@@ -55,7 +54,7 @@ func newVerifyCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Var(userpath.NewFlag(&venv), "venv", i18n.T("cli.verify.flag.venv"))
+	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.verify.flag.venv"))
 	f.StringVar(&framework, "framework", "", i18n.T("cli.verify.flag.framework"))
 	f.StringVar(&channel, "channel", "", i18n.T("cli.verify.flag.channel"))
 	f.BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json_report"))

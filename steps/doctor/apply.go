@@ -251,6 +251,8 @@ func applyOwnActions(ctx context.Context, d Deps, rep Repair, stepOf []int, tota
 		switch {
 		case a.VCRedist:
 			err = installRedist(ctx)
+		case a.UVProject != nil:
+			err = a.UVProject.Write()
 		case a.RemovePath != "":
 			err = removeRepairPath(a.RemovePath, rep)
 		case len(a.Argv) > 0:

@@ -7,6 +7,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pyenv"
 )
 
 func checkPythonBroken(e *Evidence) []Finding {
@@ -156,6 +157,10 @@ func installsInto(dir, pythonVersion string) string {
 func activateHint(e *Evidence) string {
 	if e.Venv == "" {
 		return i18n.T("doctor.pip_path.fix_path")
+	}
+	if e.Env.Kind == pyenv.EnvEmbedded || e.Env.Kind == pyenv.EnvPrefix {
+		// Nothing to activate: its own Python is run by its path.
+		return i18n.T("doctor.pip_path.fix_run", i18n.D{"Command": shellquote.Command(e.GOOS, e.Python.Path, "-m", "pip")})
 	}
 	if e.GOOS == "windows" {
 		return i18n.T("doctor.pip_path.fix_activate_windows", i18n.D{

@@ -28,7 +28,7 @@ func TestResolvePythonTakesACondaEnv(t *testing.T) {
 		t.Fatalf("a conda env without python: %v", err)
 	}
 	plain := t.TempDir()
-	if _, _, err := ResolvePython(Options{Venv: plain}, OSFS{}, "linux", MapEnviron{}); err == nil || !strings.Contains(err.Error(), "nor a conda env") {
+	if _, _, err := ResolvePython(Options{Venv: plain}, OSFS{}, "linux", MapEnviron{}); err == nil || !strings.Contains(err.Error(), "no conda-meta") {
 		t.Fatalf("a plain folder: %v", err)
 	}
 }

@@ -16,6 +16,7 @@ func Diagnose(e *Evidence) []Finding {
 	add(checkCPUBuild(e))
 	add(checkChannelMismatch(e))
 	add(checkProtection(e))
+	add(checkUV(e))
 	add(checkLeftovers(e))
 	add(checkMissingFiles(e))
 	add(checkRecordOutside(e))

@@ -6,6 +6,7 @@ import (
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pyenv"
 )
 
 // Evidence is everything doctor collected about one environment; every check is a pure function of it.
@@ -16,6 +17,11 @@ type Evidence struct {
 	// names the venv; for a bare Python, it is the python on PATH), so `pip` typed there is meant
 	// for it.
 	Active bool
+	// Env is the environment's kind as its files tell it (pyenv.DetectLayout): venv, conda,
+	// embedded, prefix, with uv's version and an embedded Python's ._pth.
+	Env pyenv.Layout
+	// UV: uv made the environment or is on PATH (it reads none of pip's protection).
+	UV     *UVFacts
 	Python PythonFacts
 	// Installed distributions, read from the metadata without importing anything.
 	Dists     []Dist

@@ -73,6 +73,7 @@ const (
 	CodeConstraintsStale       = "constraints-stale"
 	CodeFilesMissing           = "files-missing"
 	CodeRecordOutside          = "record-outside"
+	CodeUVIgnoresProtection    = "uv-ignores-protection"
 	// Beyond the fixed list: the framework's own check failed for a reason no other code explains,
 	// no framework is installed at all, or the Python could not be inspected.
 	CodeFrameworkCheckFailed = "framework-check-failed"

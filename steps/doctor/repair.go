@@ -7,6 +7,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
 )
 
@@ -26,6 +27,9 @@ type Action struct {
 	// VCRedist downloads Microsoft's Visual C++ redistributable, checks its signature and starts it
 	// unelevated (steps/vcredist); when it needs administrator rights the user is handed the file.
 	VCRedist bool `json:"vc_redist,omitempty"`
+	// UVProject writes the settings that keep uv on the build into the uv project beside the
+	// environment (keep.UVProject.Write: the user's lines stay as they are).
+	UVProject *keep.UVProject `json:"uv_project,omitempty"`
 }
 
 // Repair is the plan that fixes what can be fixed; the rest is listed with its fix in words.
@@ -108,6 +112,7 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 	}
 	pip := func(args ...string) []string { return pipArgv(py, args...) }
 	needReinstall, keepBuild, purgeTorch := false, true, false
+	keepVersion := false      // a build without kernels for a card: another channel of the same version, where one has them
 	var byReinstall []Finding // findings only a reinstall fixes
 	var leftover, paddleMix *Finding
 	for _, f := range rep.Findings {
@@ -116,6 +121,14 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 		}
 		if redistFixes(f) {
 			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.vc_redist"), Fixes: f.Code, VCRedist: true})
+			continue
+		}
+		if f.Code == CodeUVIgnoresProtection {
+			if a := uvAction(rep); a != nil {
+				r.Actions = append(r.Actions, *a)
+			} else {
+				r.Unfixable = append(r.Unfixable, f)
+			}
 			continue
 		}
 		if !fixedByPlan[f.Code] || rep.Venv == "" && f.Code != CodeLeftoverPartial {
@@ -148,14 +161,14 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 			}
 		case CodeArchMissing:
 			byReinstall = append(byReinstall, f)
-			needReinstall, keepBuild = true, false
+			needReinstall, keepBuild, keepVersion = true, false, true
 		case CodeFrameworkCheckFailed, CodeFilesMissing, CodeRecordOutside:
 			byReinstall = append(byReinstall, f)
 			needReinstall = true
 		}
 	}
 	if needReinstall && rep.Framework != "" && rep.Venv != "" {
-		c, same, note := reinstallTarget(rep, o, keepBuild)
+		c, same, note := reinstallTarget(rep, o, keepBuild, keepVersion)
 		r.Reinstall, r.SameBuild = c, same
 		if note != "" {
 			r.Notes = append(r.Notes, note)
@@ -267,7 +280,11 @@ func dedupeActions(as []Action) []Action {
 
 // reinstallTarget is the locked build, else the installed version and CUDA channel, else the
 // matrix's recommendation for this GPU.
-func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candidate, bool, string) {
+//
+// keepVersion (a build without kernels for a card) keeps the framework's version on another channel
+// when one of its builds has kernels for every card (a cu126 torch 2.7.0 beside an RTX 50 card
+// becomes the cu128 torch 2.7.0), else takes the newest build that does.
+func reinstallTarget(rep Report, o RepairOptions, keepBuild, keepVersion bool) (*matrix.Candidate, bool, string) {
 	fw := rep.Framework
 	version, channel := "", ""
 	if rep.Lock != nil {
@@ -301,10 +318,23 @@ func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candi
 			facts.ComputeCaps = append(facts.ComputeCaps, g.ComputeCapability)
 		}
 	}
-	if keepBuild && version != "" {
+	if (keepBuild || keepVersion) && version != "" {
 		facts.FrameworkVersion = version
 	}
 	sel := o.Matrix.Select(facts)
+	if keepVersion && o.GPU.Available {
+		// A card without kernels in the build: a GPU build with kernels for every card, of the same
+		// version where it has one (an unverified one before a CPU build), else the newest that has.
+		if c := gpuBuild(sel); c != nil {
+			return c, false, i18n.T("doctor.repair.recommended", i18n.D{"Framework": fw, "Version": c.FrameworkVersion, "Channel": c.Channel})
+		}
+		if facts.FrameworkVersion != "" {
+			facts.FrameworkVersion = ""
+			if c := gpuBuild(o.Matrix.Select(facts)); c != nil {
+				return c, false, i18n.T("doctor.repair.recommended", i18n.D{"Framework": fw, "Version": c.FrameworkVersion, "Channel": c.Channel})
+			}
+		}
+	}
 	if sel.Recommended == nil && facts.FrameworkVersion != "" {
 		facts.FrameworkVersion = ""
 		sel = o.Matrix.Select(facts)
@@ -314,4 +344,16 @@ func reinstallTarget(rep Report, o RepairOptions, keepBuild bool) (*matrix.Candi
 	}
 	c := *sel.Recommended
 	return &c, false, i18n.T("doctor.repair.recommended", i18n.D{"Framework": fw, "Version": c.FrameworkVersion, "Channel": c.Channel})
+}
+
+// gpuBuild is the selection's GPU build for this machine's cards: the recommended one, else the
+// unverified one that fits where a CPU build is recommended; nil when neither is a GPU build.
+func gpuBuild(sel matrix.Selection) *matrix.Candidate {
+	for _, c := range []*matrix.Candidate{sel.Recommended, sel.AlsoFits} {
+		if c != nil && c.CUDA != "" && c.Compatible {
+			cc := *c
+			return &cc
+		}
+	}
+	return nil
 }

@@ -10,6 +10,8 @@ type Report struct {
 	Checked         []string             `json:"checked"`  // in the guides' troubleshooting order
 	GOOS            string               `json:"goos"`
 	Venv            string               `json:"venv,omitempty"`
+	Environment     string               `json:"environment,omitempty"` // its kind: venv, conda, embedded, prefix
+	UV              *UVFacts             `json:"uv,omitempty"`
 	Python          PythonFacts          `json:"python"`
 	SitePackages    string               `json:"site_packages,omitempty"`
 	PipVersion      string               `json:"pip_version,omitempty"`

@@ -137,25 +137,25 @@ func ResolvePython(o Options, fsys FS, goos string, env Environ) (python, venv s
 	case o.Venv != "" && o.Python != "":
 		return "", "", &InputError{i18n.T("doctor.input.both")}
 	case o.Venv != "":
-		v := pyenv.Venv{Root: o.Venv, GOOS: goos}
 		st, err := fsys.Stat(o.Venv)
 		if err != nil || !st.IsDir() {
 			return "", "", &InputError{i18n.T("doctor.input.no_venv_dir", i18n.D{"Venv": o.Venv})}
 		}
-		if st, err := fsys.Stat(v.Config()); err != nil || st.IsDir() {
-			// A conda env (conda-meta/ and its own python) is checked and repaired like a venv.
-			if st, err := fsys.Stat(v.CondaMeta()); err == nil && st.IsDir() {
-				if _, err := fsys.Stat(v.CondaPython()); err != nil {
-					return "", "", &InputError{i18n.T("doctor.input.conda_no_python", i18n.D{"Venv": o.Venv, "Python": v.CondaPython()})}
-				}
-				return v.CondaPython(), o.Venv, nil
-			}
+		// A venv, a conda env, an embedded Python or a Python's own prefix, told apart by its files.
+		l := pyenv.DetectLayout(fsys, o.Venv, goos)
+		switch l.Kind {
+		case "":
 			return "", "", &InputError{i18n.T("doctor.input.not_env", i18n.D{"Venv": o.Venv})}
+		case pyenv.EnvConda:
+			if _, err := fsys.Stat(l.Python); err != nil {
+				return "", "", &InputError{i18n.T("doctor.input.conda_no_python", i18n.D{"Venv": o.Venv, "Python": l.Python})}
+			}
+		default:
+			if _, err := fsys.Stat(l.Python); err != nil {
+				return "", "", &InputError{i18n.T("doctor.input.venv_no_python", i18n.D{"Venv": o.Venv, "Python": l.Python})}
+			}
 		}
-		if _, err := fsys.Stat(v.Python()); err != nil {
-			return "", "", &InputError{i18n.T("doctor.input.venv_no_python", i18n.D{"Venv": o.Venv, "Python": v.Python()})}
-		}
-		return v.Python(), o.Venv, nil
+		return l.Python, o.Venv, nil
 	case o.Python != "":
 		if st, err := fsys.Stat(o.Python); err != nil || st.IsDir() {
 			return "", "", &InputError{i18n.T("doctor.input.no_python_file", i18n.D{"Python": o.Python})}
@@ -209,6 +209,9 @@ func Run(ctx context.Context, deps Deps, opts Options) (Report, error) {
 
 func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*Evidence, []string) {
 	ev := &Evidence{GOOS: d.GOOS, Venv: venv, Matrix: d.Matrix, SelfPID: d.SelfPID, Active: isActive(d, python, venv)}
+	if venv != "" {
+		ev.Env = pyenv.DetectLayout(d.FS, venv, d.GOOS)
+	}
 	var checked []string
 	step := func(s string) { checked = append(checked, s) }
 
@@ -241,6 +244,7 @@ func collect(ctx context.Context, d Deps, opts Options, python, venv string) (*E
 		ev.Lock = readLock(d.FS, d.GOOS, venv)
 		ev.Interrupted = d.Journal(venv)
 		ev.Protection = readProtection(d.FS, d.GOOS, venv)
+		collectUV(d, ev)
 		if st, err := d.FS.Stat(joinFor(d.GOOS, venv, "conda-meta")); err == nil && st.IsDir() {
 			fws := []string{"torch", "paddle"}
 			if fw := ev.installedFramework(); fw != "" {
@@ -332,7 +336,7 @@ func buildReport(ev *Evidence, checked []string) Report {
 	fs := Diagnose(ev)
 	rep := Report{
 		Findings: fs, Checked: checked, GOOS: ev.GOOS, Venv: ev.Venv, Python: ev.Python,
-		SitePackages: ev.SitePackages, Framework: ev.installedFramework(), Lock: ev.Lock,
+		SitePackages: ev.SitePackages, Framework: ev.installedFramework(), Lock: ev.Lock, Environment: ev.Env.Kind, UV: ev.UV,
 		FrameworkCheck: ev.Framework, Leftovers: ev.Leftovers, MissingFiles: ev.MissingFiles, RecordOutside: ev.RecordOutside, Interrupted: ev.Interrupted, PaddleDirOrphan: ev.PaddleDirOrphan,
 		Installed: []Dist{},
 		GPU: GPUSummary{Available: ev.GPU.Available, Backend: ev.GPU.Backend, DriverVersion: ev.GPU.DriverVersion,

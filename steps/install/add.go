@@ -46,6 +46,9 @@ type AddChange struct {
 	Name string `json:"name"`
 	From string `json:"from,omitempty"` // "" for a new one
 	To   string `json:"to"`
+	// Direct is where a direct requirement comes from (a wheel file on disk or at a URL, a
+	// `name @ URL` requirement, a project folder): the stage takes it from there, not from an index.
+	Direct string `json:"direct,omitempty"`
 }
 
 // Trouble codes: known combinations that break an environment, named before anything changes.
@@ -188,6 +191,9 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 	if err != nil {
 		return p, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": root, "Err": err}))
 	}
+	if err := CheckTarget(o.Venv.Layout(), installed, false); err != nil {
+		return p, err
+	}
 	have := map[string]string{}
 	for _, d := range installed.Dists {
 		have[pep.Normalize(d.Name)] = d.Version
@@ -221,7 +227,11 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 	for _, it := range rep.Install {
 		n := pep.Normalize(it.Metadata.Name)
 		if from := have[n]; from != it.Metadata.Version {
-			p.Changes = append(p.Changes, AddChange{Name: n, From: from, To: it.Metadata.Version})
+			c := AddChange{Name: n, From: from, To: it.Metadata.Version}
+			if it.IsDirect {
+				c.Direct = directSource(it.DownloadInfo.URL)
+			}
+			p.Changes = append(p.Changes, c)
 		}
 		after[n] = it.Metadata.Version
 	}
@@ -236,6 +246,14 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 		}
 	}
 	p.Troubles = troubles(p.Framework, have, after)
+	// A wheel built for another torch or CUDA than the build (flash-attn, xformers, sageattention
+	// wheels name both in their local label) is refused before anything changes.
+	for _, c := range p.Changes {
+		if ref := wheelBuiltForOther(c, p.Build); ref != nil {
+			p.Refusal = ref
+			return p, ErrAddRefused
+		}
+	}
 	return p, nil
 }
 
@@ -390,6 +408,10 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 	// project's index): the stage takes exactly the wheels pip's dry run in the venv chose.
 	exact := []string{"--no-deps"}
 	for _, c := range prev.Changes {
+		if c.Direct != "" {
+			exact = append(exact, c.Direct) // a wheel file, a URL or a folder: from where it is
+			continue
+		}
 		exact = append(exact, c.Name+"=="+c.To)
 	}
 	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Argv: pip("freeze", "--all")})

@@ -17,6 +17,7 @@ import (
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
+	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
 
@@ -58,7 +59,7 @@ func (e *engine) backup(ctx context.Context) error {
 	}
 	// Go reads the dist-info RECORDs itself (no interpreter start-up); a layout it does not know
 	// for sure (no or several site-packages, an egg-info dist among the names) goes to backup.py.
-	if sites := venvSiteDirs(e.plan.Venv); len(sites) > 0 {
+	if sites := siteDirs(e.plan.Had, e.plan.Venv); len(sites) > 0 {
 		m, n, ok, err := backupDistInfo(sites, backupNames(e.plan.families, staged), filepath.Join(e.backupDir, "files"), e.prefixRoots())
 		if err != nil {
 			return i18n.Wrap(err, i18n.T("install.err.backup", i18n.D{"Err": err}))
@@ -87,6 +88,22 @@ func (e *engine) backup(ctx context.Context) error {
 	}
 	e.emitLine(Event{StepID: StepBackup, Line: i18n.N("install.event.backed_up", n, i18n.D{"Dists": i18n.N("install.event.dists", len(m.Dists))})})
 	return nil
+}
+
+// siteDirs is where the environment's dists live: purelib and platlib as its interpreter reported
+// them when the plan was made (any kind of environment, whatever its layout), else, for the venv a
+// run makes, its site-packages by the venv layout (exact there: gpuwiz made it).
+func siteDirs(had pyenv.Installed, root string) []string {
+	if had.Purelib != "" {
+		var out []string
+		for _, d := range []string{had.Purelib, had.Platlib} {
+			if st, err := os.Stat(d); d != "" && err == nil && st.IsDir() && !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	return venvSiteDirs(root)
 }
 
 // venvSiteDirs is the venv's site-packages by its layout: Lib\site-packages on Windows,

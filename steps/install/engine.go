@@ -163,6 +163,15 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 		return e.finish()
 	}
 	defer unlockCache()
+	if plan.Env.FixPth {
+		// The user agreed: the embedded Python's ._pth imports site, so the build is importable.
+		if err := pyenv.FixPth(plan.venv.Layout()); err != nil {
+			e.out.Result = ResultUnchanged
+			e.out.Err = i18n.Wrap(err, i18n.T("install.err.fix_pth", i18n.D{"File": plan.Env.Pth, "Err": err}))
+			return e.finish()
+		}
+		e.note("added `import site` to " + plan.Env.Pth) //i18n:raw the log, for support
+	}
 	if plan.NewVenv {
 		e.createdVenv, e.createdTop = whatRunCreates(plan.Venv)
 		// A build all in the cache: its size is known before the venv is made.

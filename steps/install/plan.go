@@ -73,19 +73,20 @@ type Plan struct {
 	Notes        []string   `json:"notes"`
 	Warnings     []string   `json:"warnings"`
 
-	Venv            string `json:"venv"`
-	NewVenv         bool   `json:"new_venv"`
-	Conda           bool   `json:"conda,omitempty"` // the target is a conda env (conda-meta/), not a venv
-	Target          Target `json:"target"`
-	IndexURL        string `json:"index_url"`
-	FindLinks       string `json:"find_links,omitempty"`
-	Source          Source `json:"source"`
-	StageDir        string `json:"stage_dir"`
-	StateDir        string `json:"state_dir"` // <venv>/.gpuwiz: snapshots and backups
-	LockFile        string `json:"lock_file"`
-	ConstraintsFile string `json:"constraints_file"`
-	LogPath         string `json:"log_path,omitempty"`
-	PipVersion      string `json:"pip_version,omitempty"` // before any upgrade; "" when unknown
+	Venv            string  `json:"venv"`
+	NewVenv         bool    `json:"new_venv"`
+	Conda           bool    `json:"conda,omitempty"` // the target is a conda env (conda-meta/), not a venv
+	Env             EnvInfo `json:"environment"`     // the kind of environment, told apart by its files
+	Target          Target  `json:"target"`
+	IndexURL        string  `json:"index_url"`
+	FindLinks       string  `json:"find_links,omitempty"`
+	Source          Source  `json:"source"`
+	StageDir        string  `json:"stage_dir"`
+	StateDir        string  `json:"state_dir"` // <venv>/.gpuwiz: snapshots and backups
+	LockFile        string  `json:"lock_file"`
+	ConstraintsFile string  `json:"constraints_file"`
+	LogPath         string  `json:"log_path,omitempty"`
+	PipVersion      string  `json:"pip_version,omitempty"` // before any upgrade; "" when unknown
 	// Had is what the venv held when the plan was made (its dists' versions: what Uninstall removes).
 	Had pyenv.Installed `json:"-"`
 	// ReinstallDists are the dists of Uninstall outside the framework's family, put back from the

@@ -30,6 +30,7 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 		return Plan{}, &InterruptedError{In: *in}
 	}
 	var installed pyenv.Installed
+	var env EnvInfo
 	python := opts.Python
 	if opts.Venv.Exists() {
 		var err error
@@ -38,6 +39,12 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 			return Plan{}, i18n.Wrap(err, i18n.T("install.err.inspect", i18n.D{"Venv": opts.Venv.Root, "Err": err}))
 		}
 		python = opts.Venv.Python()
+		layout := opts.Venv.Layout()
+		if err := CheckTarget(layout, installed, opts.FixPth); err != nil {
+			return Plan{}, err
+		}
+		env = EnvInfo{Kind: layout.Kind, UV: layout.UV, HasPip: installed.PipVersion != "", Python: python, Pth: layout.Pth,
+			FixPth: opts.FixPth && installed.SiteOffPath && layout.Pth != "" && !layout.PthSite, Purelib: installed.Purelib}
 		cache := opts.CacheDir
 		if cache == "" {
 			cache = DefaultCacheDir()
@@ -64,6 +71,13 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 		return Plan{}, err
 	}
 	p.Warnings = append(check.Warnings, p.Warnings...)
+	if env.Kind == "" {
+		env = EnvInfo{Kind: pyenv.EnvVenv, HasPip: true} // a new venv, which gets pip
+	}
+	p.Env = env
+	if env.FixPth {
+		p.Notes = append(p.Notes, i18n.T("install.note.fix_pth", i18n.D{"File": env.Pth}))
+	}
 	if opts.Venv.IsConda() {
 		// A conda env: the same engine with the env's own pip; conda's own packages are left alone.
 		p.Conda = true

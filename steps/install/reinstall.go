@@ -11,6 +11,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -114,7 +115,22 @@ func Reinstall(ctx context.Context, r runner.Runner, venv string, c matrix.Candi
 	if err != nil {
 		return nil, i18n.Wrap(err, i18n.T("install.err.cannot_read", i18n.D{"Venv": venv, "Err": err}))
 	}
-	p, err := MakePlan(reinstallOptions(venv, c, o), have)
+	if err := CheckTarget(v.Layout(), have, false); err != nil {
+		return nil, err
+	}
+	opts := reinstallOptions(venv, c, o)
+	// An environment without pip (a uv venv, an embedded Python): gpuwiz's own pip runs against it.
+	cache := opts.CacheDir
+	if cache == "" {
+		cache = DefaultCacheDir()
+	}
+	if opts.pip, err = pipcmd.For(ctx, r, v.Python(), opts.environ(), UnpackedDir(cache)); err != nil {
+		return nil, i18n.Wrap(err, i18n.T("install.err.cannot_read", i18n.D{"Venv": venv, "Err": err}))
+	}
+	if opts.pip.Own != "" {
+		have.PipVersion = opts.pip.OwnVersion
+	}
+	p, err := MakePlan(opts, have)
 	if err != nil {
 		return nil, err
 	}

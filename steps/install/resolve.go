@@ -104,6 +104,7 @@ type pipReport struct {
 			VCSInfo *json.RawMessage `json:"vcs_info"`
 		} `json:"download_info"`
 		Requested bool `json:"requested"` // named on pip's command line, not pulled in as a dependency
+		IsDirect  bool `json:"is_direct"` // a direct URL: a file, a folder or a URL given itself
 		Metadata  struct {
 			Name    string `json:"name"`
 			Version string `json:"version"`

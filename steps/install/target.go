@@ -53,6 +53,9 @@ type Options struct {
 	// from the staged build although their version stays: a CUDA library whose files are missing. Each
 	// must be among the wheels the build stages, else the run stops before changing anything.
 	ReinstallDists []string
+	// FixPth: the user agreed that an embedded Python's ._pth gets `import site` (its site-packages
+	// is off sys.path without it); the run writes that line first.
+	FixPth bool
 
 	newPythonVersion string     // the version of Python, when a new venv is made from it (Prepare reads it)
 	pip              pipcmd.Pip // how pip runs against the venv (Prepare asks pipcmd.For); zero: the venv's own pip

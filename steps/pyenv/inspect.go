@@ -34,6 +34,15 @@ type Installed struct {
 	TorchFamily     []Dist      `json:"torch_family"`      // torch, torchvision, torchaudio
 	PaddleDists     []Dist      `json:"paddle_dists"`      // paddlepaddle and/or paddlepaddle-gpu
 	PaddleDirOrphan bool        `json:"paddle_dir_orphan"` // a paddle/ dir that no installed dist owns
+	// The scheme the interpreter reports (sysconfig): where pip installs, whatever the layout.
+	Purelib string `json:"purelib,omitempty"`
+	Platlib string `json:"platlib,omitempty"`
+	Scripts string `json:"scripts,omitempty"`
+	// SiteOffPath: purelib is not on the interpreter's sys.path (an embedded Python whose ._pth
+	// lacks `import site`): what is installed there is not imported.
+	SiteOffPath bool `json:"site_off_path,omitempty"`
+	// ExternallyManaged: PEP 668's EXTERNALLY-MANAGED marks a Python the OS's package manager owns.
+	ExternallyManaged bool `json:"externally_managed,omitempty"`
 }
 
 // Dist finds an installed dist by name (PEP 503 normalised).
@@ -57,12 +66,17 @@ func (in Installed) Held() pep.Held {
 
 type inspectDoc struct {
 	description
-	SitePackages    []string `json:"site_packages"`
-	Dists           []Dist   `json:"dists"`
-	Leftovers       []string `json:"leftovers"`
-	PipVersion      string   `json:"pip_version"`
-	PaddleDir       bool     `json:"paddle_dir"`
-	PaddleDirOwners []string `json:"paddle_dir_owners"`
+	SitePackages      []string `json:"site_packages"`
+	Dists             []Dist   `json:"dists"`
+	Leftovers         []string `json:"leftovers"`
+	PipVersion        string   `json:"pip_version"`
+	PaddleDir         bool     `json:"paddle_dir"`
+	PaddleDirOwners   []string `json:"paddle_dir_owners"`
+	Purelib           string   `json:"purelib"`
+	Platlib           string   `json:"platlib"`
+	Scripts           string   `json:"scripts"`
+	SiteOnPath        *bool    `json:"site_on_path"`
+	ExternallyManaged bool     `json:"externally_managed"`
 }
 
 // Inspect runs the embedded inspect.py in python (never importing torch or paddle) and reports
@@ -85,6 +99,9 @@ func installedFrom(doc inspectDoc, python, goos string) Installed {
 		SitePackages: doc.SitePackages,
 		Leftovers:    doc.Leftovers,
 		PipVersion:   doc.PipVersion,
+		Purelib:      doc.Purelib, Platlib: doc.Platlib, Scripts: doc.Scripts,
+		SiteOffPath:       doc.SiteOnPath != nil && !*doc.SiteOnPath,
+		ExternallyManaged: doc.ExternallyManaged,
 	}
 	if in.Python.Path == "" {
 		in.Python.Path = python

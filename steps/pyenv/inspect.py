@@ -59,6 +59,16 @@ for d in dirs:
         if entry == "paddle" and os.path.isdir(os.path.join(d, entry)):
             paddle_dir = True
 
+# The scheme the interpreter reports (not a venv's layout guessed), whether its site-packages is on
+# sys.path (an embedded Python's ._pth without `import site` leaves it off), and PEP 668's marker in
+# the standard library folder (which counts only outside a venv).
+paths = sysconfig.get_paths()
+norm = lambda p: os.path.normcase(os.path.abspath(p)) if p else ""
+on_path = set(norm(p) for p in sys.path)
+purelib = paths.get("purelib", "")
+in_venv = sys.prefix != getattr(sys, "base_prefix", sys.prefix)
+externally_managed = (not in_venv) and os.path.isfile(os.path.join(paths.get("stdlib", ""), "EXTERNALLY-MANAGED"))
+
 pip_version = ""
 if metadata is not None:
     try:
@@ -80,4 +90,9 @@ print(json.dumps({
     "pip_version": pip_version,
     "paddle_dir": paddle_dir,
     "paddle_dir_owners": owners,
+    "purelib": purelib,
+    "platlib": paths.get("platlib", ""),
+    "scripts": paths.get("scripts", ""),
+    "site_on_path": norm(purelib) in on_path,
+    "externally_managed": externally_managed,
 }, indent=0))

@@ -45,12 +45,23 @@ func (v Venv) BinDir() string {
 }
 
 // Python is the environment's interpreter: Scripts\python.exe in a Windows venv, python.exe at the
-// root of a Windows conda env, bin/python elsewhere.
+// root of a Windows conda env, bin/python in a venv elsewhere, and for an embedded Python or a plain
+// prefix the interpreter its files hold (Layout). A folder holding none gets the venv's path.
 func (v Venv) Python() string {
+	if st, err := os.Stat(v.Config()); err == nil && st.Mode().IsRegular() {
+		return v.venvPython() // the fast path: one stat, as before
+	}
+	if v.IsConda() {
+		return v.CondaPython()
+	}
+	if l := v.Layout(); l.Python != "" {
+		return l.Python
+	}
+	return v.venvPython()
+}
+
+func (v Venv) venvPython() string {
 	if v.goos() == "windows" {
-		if v.IsConda() {
-			return v.CondaPython()
-		}
 		return v.join("Scripts", "python.exe")
 	}
 	return v.join("bin", "python")
@@ -70,10 +81,11 @@ func (v Venv) Config() string { return v.join("pyvenv.cfg") }
 // CondaMeta is conda-meta, whose presence makes a directory a conda env.
 func (v Venv) CondaMeta() string { return v.join("conda-meta") }
 
-// Exists reports whether Root holds a venv (pyvenv.cfg) or a conda env.
+// Exists reports whether Root holds a Python environment: a venv (pyvenv.cfg), a conda env, an
+// embedded Python or a plain prefix (Layout).
 func (v Venv) Exists() bool {
 	st, err := os.Stat(v.Config())
-	return err == nil && st.Mode().IsRegular() || v.IsConda()
+	return err == nil && st.Mode().IsRegular() || v.IsConda() || v.Layout().Kind != ""
 }
 
 // IsConda reports a conda env: conda-meta/ and no pyvenv.cfg (a venv made from a conda Python is
@@ -86,10 +98,23 @@ func (v Venv) IsConda() bool {
 	return err == nil && st.IsDir()
 }
 
-// Kind is "conda env" or "venv" in words, for messages.
-func (v Venv) Kind() string {
-	if v.IsConda() {
+// Kind is the environment's kind in words ("conda env", "venv", "embedded Python", "Python
+// prefix"), for messages.
+func (v Venv) Kind() string { return KindWords(v.Layout()) }
+
+// KindWords is a layout's kind in words; a venv made by uv says so.
+func KindWords(l Layout) string {
+	switch l.Kind {
+	case EnvConda:
 		return i18n.T("pyenv.kind.conda")
+	case EnvEmbedded:
+		return i18n.T("pyenv.kind.embedded")
+	case EnvPrefix:
+		return i18n.T("pyenv.kind.prefix")
+	case EnvVenv:
+		if l.UV != "" {
+			return i18n.T("pyenv.kind.uv_venv")
+		}
 	}
 	return i18n.T("pyenv.kind.venv")
 }
@@ -113,6 +138,9 @@ type Activation struct {
 // for its shell (steps/shellquote) so that it pastes and runs as is: conda activate for a conda env,
 // else Activate.ps1 and activate.bat on Windows, source bin/activate elsewhere.
 func (v Venv) Activations() []Activation {
+	if k := v.Layout().Kind; k == EnvEmbedded || k == EnvPrefix {
+		return nil // no activation: its interpreter is run by its path
+	}
 	if v.IsConda() {
 		return []Activation{{ShellConda, shellquote.Command(v.goos(), "conda", "activate", v.Root)}} //i18n:raw a command to type
 	}

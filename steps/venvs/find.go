@@ -17,7 +17,9 @@ import (
 // Found is one environment a user may mean, with where it was found and what it holds.
 type Found struct {
 	Path   string `json:"path"`
-	Source string `json:"source"`          // SourceKnown, SourceActive, SourceHere, SourceConda
+	Source string `json:"source"`          // SourceKnown, SourceActive, SourceHere, SourceConda, SourceNearby, SourceComfyDesktop
+	Kind   string `json:"kind"`            // pyenv.EnvVenv, EnvConda, EnvEmbedded, EnvPrefix
+	UV     string `json:"uv,omitempty"`    // a venv made by uv: its version
 	Known  *Entry `json:"known,omitempty"` // gpuwiz's last run there, when it is on the list
 	Holds  Holds  `json:"holds"`
 	// State is the venv's state folder (.gpuwiz), nil when it has none; Interrupted is a run its
@@ -45,6 +47,10 @@ type FindOptions struct {
 	// CondaEnvs lists conda's environments (`conda env list --json`); default runs conda when it is
 	// on PATH (or CONDA_EXE), else looks in ~/anaconda3/envs and ~/miniconda3/envs.
 	CondaEnvs func(ctx context.Context) []string
+	// Nearby: also the environments in and around Dir and Exe's folder (Nearby) and ComfyUI
+	// Desktop's under Home.
+	Nearby bool
+	Exe    string // gpuwiz's own executable (default os.Executable)
 }
 
 func (o FindOptions) withDefaults() FindOptions {
@@ -65,6 +71,9 @@ func (o FindOptions) withDefaults() FindOptions {
 	}
 	if o.CondaEnvs == nil {
 		o.CondaEnvs = o.condaEnvs
+	}
+	if o.Exe == "" {
+		o.Exe, _ = os.Executable()
 	}
 	return o
 }
@@ -91,8 +100,12 @@ func Find(ctx context.Context, o FindOptions) (found []Found, warning string) {
 			return
 		}
 		seen[k] = true
+		l := pyenv.Venv{Root: path, GOOS: o.GOOS}.Layout()
+		if h.Python == "" {
+			h.Python = layoutPython(l)
+		}
 		// An unfinished run is named wherever the venv is offered (the wizard's venv screen too).
-		found = append(found, Found{Path: path, Source: source, Known: known, Holds: h, Interrupted: install.FindInterrupted(path)})
+		found = append(found, Found{Path: path, Source: source, Kind: l.Kind, UV: l.UV, Known: known, Holds: h, Interrupted: install.FindInterrupted(path)})
 	}
 	if o.Store.Path != "" {
 		list, w, err := o.Store.List(ctx)
@@ -110,6 +123,16 @@ func Find(ctx context.Context, o FindOptions) (found []Found, warning string) {
 	}
 	for _, env := range o.CondaEnvs(ctx) {
 		add(env, SourceConda, nil)
+	}
+	if o.Nearby {
+		add(ComfyDesktopVenv(o.Home), SourceComfyDesktop, nil)
+		exeDir := ""
+		if o.Exe != "" {
+			exeDir = filepath.Dir(o.Exe)
+		}
+		for _, p := range Nearby(o.GOOS, o.Dir, exeDir) {
+			add(p, SourceNearby, nil)
+		}
 	}
 	return found, warning
 }

@@ -168,3 +168,51 @@ func fmtList(m []string) string {
 	}
 	return s
 }
+
+// Embedded lays out, on this OS, what the Windows embeddable package is: a folder holding a copy
+// of a real interpreter at its top (pythonX.Y), links to its standard library under lib/pythonX.Y
+// (without venv and ensurepip), an empty lib/pythonX.Y/site-packages, and pythonX.Y._pth listing
+// the library folders and "#import site" as the package ships it ("import site" when importSite).
+// No pyvenv.cfg, no pip. It returns the folder and its interpreter, or skips the test when no
+// interpreter here can be laid out so (a ._pth is read on every OS from Python 3.11).
+func Embedded(t testing.TB, importSite bool) (root, python string) {
+	t.Helper()
+	for _, cand := range []string{"python3", "/usr/bin/python3"} {
+		py, minor, ok := build(t, cand, []string{"ensurepip", "venv"})
+		if !ok {
+			continue
+		}
+		root = filepath.Dir(filepath.Dir(py))
+		lib := filepath.Join("lib", "python"+minor)
+		if err := os.MkdirAll(filepath.Join(root, lib, "site-packages"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		python = filepath.Join(root, "python"+minor)
+		if err := os.Rename(py, python); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Dir(py)); err != nil {
+			t.Fatal(err)
+		}
+		site := "#import site"
+		if importSite {
+			site = "import site"
+		}
+		pth := strings.Join([]string{lib, filepath.Join(lib, "lib-dynload"), ".", "", "# Uncomment to run site.main() automatically", site, ""}, "\n")
+		if err := os.WriteFile(filepath.Join(root, "python"+minor+"._pth"), []byte(pth), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		check := `import sys; assert sys.prefix == sys.argv[1], sys.prefix; assert sys.flags.no_site == (sys.argv[2] == "0"), sys.flags.no_site`
+		want := "0"
+		if importSite {
+			want = "1"
+		}
+		if out, err := exec.Command(python, "-c", check, root, want).CombinedOutput(); err != nil {
+			t.Logf("%s as an embedded Python does not read its ._pth: %v %s", cand, err, out)
+			continue
+		}
+		return root, python
+	}
+	t.Skip("no python3 here reads a ._pth file beside it (Python 3.11 or newer is needed)")
+	return "", ""
+}

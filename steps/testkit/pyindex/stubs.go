@@ -102,7 +102,14 @@ func PaddleStub(spec StubSpec) map[string]string { return spec.files("paddle", p
 // torchaudio 2.6.0 stubs with the same local label. It returns their paths, torch first.
 func TorchFamily(t testing.TB, dir string, spec StubSpec, torchPad int) []string {
 	t.Helper()
-	_, label, _ := strings.Cut(spec.Version, "+")
+	return TorchFamilyOf(t, dir, spec, "0.21.0", torchPad)
+}
+
+// TorchFamilyOf is TorchFamily for the torch release spec.Version names ("2.8.0+cu128"), with
+// torchvision at torchvision and torchaudio at torch's own version, both with the same label.
+func TorchFamilyOf(t testing.TB, dir string, spec StubSpec, torchvision string, torchPad int) []string {
+	t.Helper()
+	public, label, _ := strings.Cut(spec.Version, "+")
 	if label != "" {
 		label = "+" + label
 	}
@@ -113,9 +120,9 @@ func TorchFamily(t testing.TB, dir string, spec StubSpec, torchPad int) []string
 		requires      []string
 		pad           int
 	}{
-		{"torch", "2.6.0" + label, TorchStub(spec), spec.Requires, torchPad},
-		{"torchvision", "0.21.0" + label, map[string]string{"torchvision/__init__.py": "__version__ = '0.21.0" + label + "'\n"}, nil, 0},
-		{"torchaudio", "2.6.0" + label, map[string]string{"torchaudio/__init__.py": "__version__ = '2.6.0" + label + "'\n"}, nil, 0},
+		{"torch", public + label, TorchStub(spec), spec.Requires, torchPad},
+		{"torchvision", torchvision + label, map[string]string{"torchvision/__init__.py": "__version__ = '" + torchvision + label + "'\n"}, nil, 0},
+		{"torchaudio", public + label, map[string]string{"torchaudio/__init__.py": "__version__ = '" + public + label + "'\n"}, nil, 0},
 	} {
 		p, err := BuildWheel(dir, w.dist, w.version, w.files, w.requires, w.pad)
 		if err != nil {
