@@ -59,14 +59,18 @@ type Leftover struct {
 	Clear string `json:"clear"` // the command that clears it
 }
 
-// stateDirs are the folders a restore compares: site-packages and the scripts folder.
+// stateDirs are the folders a restore compares: site-packages and the scripts folder, as the
+// interpreter reported them when the plan was made (the venv layout for a venv the run makes).
 func (e *engine) stateDirs() []string {
-	dirs := append([]string{}, venvSiteDirs(e.plan.Venv)...)
+	dirs := append([]string{}, siteDirs(e.plan.Had, e.plan.Venv)...)
 	if e.manifest != nil && len(dirs) == 0 {
 		dirs = append(dirs, e.manifest.Purelib)
 		if e.manifest.Platlib != e.manifest.Purelib {
 			dirs = append(dirs, e.manifest.Platlib)
 		}
+	}
+	if s := e.plan.Had.Scripts; s != "" {
+		return append(dirs, s)
 	}
 	return append(dirs, e.plan.venv.BinDir())
 }
