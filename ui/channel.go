@@ -278,7 +278,7 @@ func (s *channelScreen) View() string {
 	}
 	start, listH, foot := layout(detail)
 	if s.cutIn(start, listH) { // a row's reason ends with … : say where the rest is
-		detail = append(detail, st.Dim.Render(wrap(i18n.T("ui.channel.cut_hint"), s.w)))
+		detail = append(detail, st.Dim.Render(wrap(i18n.T("ui.channel.cut_hint", i18n.D{"Mark": ellipsis(st)}), s.w)))
 		start, listH, foot = layout(detail)
 	}
 	for i := start; i < len(s.rows) && i < start+listH; i++ {

@@ -355,7 +355,7 @@ func (s *sourcesScreen) View() string {
 		b.WriteString(st.Warn.Render(wrap(s.notice, s.w)) + "\n")
 	}
 	if cut && s.notice == "" { // a notice, when there is one, matters more than the hint
-		b.WriteString(st.Dim.Render(wrap(i18n.T("ui.sources.cut_hint"), s.w)) + "\n")
+		b.WriteString(st.Dim.Render(wrap(i18n.T("ui.sources.cut_hint", i18n.D{"Mark": ellipsis}), s.w)) + "\n")
 	}
 	return b.String()
 }

@@ -83,7 +83,7 @@ func TestFreshInstallReinstallAndChannelSwitch(t *testing.T) {
 	}
 	// gpuwiz's installer removed the old build itself, from RECORD, not pip uninstall.
 	if !slices.ContainsFunc(events, func(e Event) bool {
-		return e.StepID == StepUninstall && strings.Contains(e.Line, "gpuwiz removed torch torchaudio torchvision as pip uninstall does")
+		return e.StepID == StepUninstall && strings.Contains(e.Line, "gpuwiz removed torch, torchaudio, torchvision as pip uninstall does")
 	}) {
 		t.Errorf("the uninstall step did not say gpuwiz removed the old build: %+v", events)
 	}
