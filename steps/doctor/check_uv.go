@@ -83,7 +83,14 @@ func checkUV(e *Evidence) []Finding {
 	if p := u.Project; p != nil {
 		fix = i18n.T("doctor.uv.fix_project", i18n.D{"File": p.Path, "Index": p.URL, "Pins": i18n.Join(p.Pins)})
 	}
-	return []Finding{{Code: CodeUVIgnoresProtection, Severity: SeverityWarning, Title: i18n.T("doctor.uv.title"), Evidence: ev, Fix: fix}}
+	// uv that made this environment, or a uv project beside it, will be used here: it threatens the
+	// build. uv only on PATH is context: nothing says it is used for this environment (as a pip
+	// that belongs to another Python is).
+	sev := SeverityWarning
+	if u.MadeBy == "" && u.Project == nil {
+		sev = SeverityInfo
+	}
+	return []Finding{{Code: CodeUVIgnoresProtection, Severity: sev, Title: i18n.T("doctor.uv.title"), Evidence: ev, Fix: fix}}
 }
 
 // uvConstraintLine sets UV_CONSTRAINT for the shell of goos: PowerShell's on Windows.
