@@ -131,7 +131,7 @@ func TestGolden(t *testing.T) {
 				{Title: "CUDA build", Evidence: "torch.version.cuda is None", Cause: "pip reused a CPU wheel from its cache", Fix: "gpuwiz doctor --venv /work/new, then repair"}}}
 		}, steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Some checks failed", "enter"))},
 		{name: "benchmark", edit: func(f *fakeBackend) { f.benchSamples = true },
-			steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("the GPU is doing the work", "b"))},
+			steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("r run again", "b"))}, // r shows once the run has ended, after its verdict
 		{name: "done", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("q or enter to quit", "enter"))},
 		{name: "change_venv", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...)}},
 		{name: "change_channel", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...), k("Press enter", "enter"), k("Same version first", "enter")}},
@@ -192,9 +192,9 @@ func chineseGoldens() []goldenCase {
 				{Title: "CUDA 版", Evidence: "torch.version.cuda 为 \"None\"", Cause: "pip 用了缓存里的 CPU 版 wheel 包", Fix: "运行 gpuwiz doctor --venv /work/new，然后修复"}}}
 		}, steps: then(k("按 enter 开始验证", "y"), k("有检查没有通过", "enter"))},
 		{name: "benchmark", edit: func(f *fakeBackend) { f.benchSamples = true },
-			steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("计算确实跑在 GPU 上", "b"))},
+			steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("r 重新运行", "b"))}, // r shows once the run has ended, after its verdict
 		{name: "benchmark_wide", size: wide, edit: func(f *fakeBackend) { f.benchSamples = true },
-			steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("计算确实跑在 GPU 上", "b"))},
+			steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("r 重新运行", "b"))}, // r shows once the run has ended, after its verdict
 		{name: "done", steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("按 q 或 enter 退出", "enter"))},
 		{name: "doctor", steps: toDoctor},
 		{name: "repair_plan", steps: append(append([]goldenStep{}, toDoctor...), k("执行这个计划吗", "enter"))},
