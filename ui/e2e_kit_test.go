@@ -105,10 +105,15 @@ func waitExit(t *testing.T, s *tmuxSession, limit time.Duration) string {
 // 80x24 can be taller than the terminal).
 func wholeScreen(t *testing.T, s *tmuxSession) string {
 	t.Helper()
+	return wholeScreenUntil(s, "below: pgdn")
+}
+
+// wholeScreenUntil is wholeScreen for a screen whose "more below" line says more (in its language).
+func wholeScreenUntil(s *tmuxSession, more string) string {
 	scr := s.Screen()
 	all := scr
 	for range 10 {
-		if !strings.Contains(scr, "below: pgdn") {
+		if !strings.Contains(scr, more) {
 			break
 		}
 		s.Keys("NPage")

@@ -515,25 +515,7 @@ func TestE2EChineseInstallAndDoctorInTmux(t *testing.T) {
 		t.Logf("%s:\n%s", what, scr) // with -v: the whole journey as the newcomer saw it
 	}
 	// whole is every page of the screen shown, the Chinese "more" line followed with pgdn.
-	whole := func() string {
-		scr := s.Screen()
-		all := scr
-		for range 10 {
-			if !strings.Contains(scr, "下面还有") {
-				break
-			}
-			s.Keys("NPage")
-			deadline := time.Now().Add(10 * time.Second)
-			next := s.Screen()
-			for next == scr && time.Now().Before(deadline) {
-				time.Sleep(100 * time.Millisecond)
-				next = s.Screen()
-			}
-			scr = next
-			all += "\n" + scr
-		}
-		return all
-	}
+	whole := func() string { return wholeScreenUntil(s, "下面还有") }
 	wizard := func() {
 		s.Keys("C-l")
 		s.Text(strings.Join([]string{r.bin, "--lang", "zh-CN", "--simulate", r.rig, "--matrix", r.matrix, "--sources", r.sources}, " ") + "; echo EXIT=$?")
