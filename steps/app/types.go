@@ -1,0 +1,113 @@
+package app
+
+import (
+	"gpuwiz/matrix"
+	"gpuwiz/steps/bench"
+	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/install"
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pyget"
+	"gpuwiz/steps/runner"
+	"gpuwiz/steps/urls"
+	"gpuwiz/steps/verify"
+)
+
+// The values that cross the seam. The front ends (ui, steps/cli) import app and presentation
+// packages only; the facts they show are the step packages' own value types, named here so that a
+// front end never imports a step package (layering_test.go in ui and steps/cli holds them to it).
+// Behaviour does not cross this way: sessions (install, repair, add, bench, driver, Python install,
+// source probe) are app's own types with methods.
+
+// GPU and the version matrix.
+type (
+	GPUReport = gpu.Report
+	Candidate = matrix.Candidate
+	Facts     = matrix.Facts
+	Selection = matrix.Selection
+)
+
+// NewFootnotes numbers the footnotes of a channel table's rows; RowTexts is one candidate's row.
+var (
+	NewFootnotes = matrix.NewFootnotes
+	RowTexts     = matrix.RowTexts
+)
+
+// Python interpreters and environments.
+type (
+	Interpreter     = pyenv.Interpreter
+	DiscoverOptions = pyenv.DiscoverOptions
+	Venv            = pyenv.Venv
+)
+
+var (
+	DiscoverPythons = pyenv.Discover
+	CheckVenvPath   = pyenv.CheckVenvPath
+)
+
+// Installing a Python.
+type PythonOptions = pyget.Options
+
+const (
+	PythonByInstaller = pyget.MethodInstaller
+	PythonByDistro    = pyget.MethodDistro
+)
+
+var (
+	MakePythonPlan = pyget.MakePlan
+	RunPythonPlan  = pyget.Run
+)
+
+// The install engine's events and results.
+type (
+	InstallEvent     = install.Event
+	ReinstallOptions = install.ReinstallOptions
+)
+
+const (
+	EngineInstalled = install.ResultInstalled
+	EngineRestored  = install.ResultRestored
+	EngineUnchanged = install.ResultUnchanged
+)
+
+var (
+	DefaultCacheDir = install.DefaultCacheDir
+	UnpackedDir     = install.UnpackedDir
+)
+
+// Diagnosis and repair.
+type (
+	DoctorOptions = doctor.Options
+	DoctorReport  = doctor.Report
+	Repair        = doctor.Repair
+	RepairEvent   = doctor.RepairEvent
+	VerifyReport  = verify.Report
+)
+
+// The benchmark.
+type (
+	BenchEvent   = bench.Event
+	BenchFailure = bench.Failure
+	BenchOptions = bench.Options
+	BenchStep    = bench.Step
+	BenchSummary = bench.Summary
+)
+
+var BenchDTypes = bench.DTypes
+
+// Commands' records and what may be shown of a URL.
+var (
+	NewRunner = runner.New
+	QuoteArgv = runner.QuoteArgv
+	Redact    = urls.Redact
+)
+
+// ---- added for the wizard (ui) below this line; keep the blank lines around the markers ----
+
+
+
+// ---- added for the commands (steps/cli) below this line ----
+
+
+
+// ---- end ----
