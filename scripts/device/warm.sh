@@ -59,7 +59,10 @@ timed() {
 	local name=$1 venv=$2; shift 2
 	local s e rc f0 f1 pips frc
 	s=$(now); "$@" > $W/run.out 2> $W/run.err; rc=$?; e=$(now)
-	echo "$name: exit $rc, $(secs $s $e) s"; [ $rc -ne 0 ] && tail -5 $W/run.err
+	echo "$name: exit $rc, $(secs $s $e) s"; [ $rc -ne 0 ] && { tail -5 $W/run.err; tail -25 $W/run.out; }
+	# the run's own log beside the summary, for where the time outside the steps goes
+	lp=$(grep -ho '[^ "]*gpuwiz[^ "]*\.log' $W/run.out $W/run.err 2>/dev/null | tail -1)
+	[ -n "$lp" ] && [ -f "$lp" ] && cp "$lp" "${OUT:-/tmp}/$(echo "$name" | tr -c 'a-z0-9\n' '-').log"
 	details $W/run.out $W/run.err 2>/dev/null
 	pips=$(details $W/run.out $W/run.err 2>&1 >/dev/null | sed -n 's/^PIPS=//p')
 	f0=$(now); $venv/bin/python -c "import torch; torch.cuda.init()" 2> $W/floor.err; frc=$?; f1=$(now)

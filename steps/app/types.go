@@ -104,10 +104,6 @@ var (
 
 // ---- added for the wizard (ui) below this line; keep the blank lines around the markers ----
 
-
-
 // ---- added for the commands (steps/cli) below this line ----
-
-
 
 // ---- end ----
