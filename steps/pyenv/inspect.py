@@ -31,6 +31,16 @@ def dist_files(dist):
 
 
 dirs = site_dirs()
+leftovers, paddle_dir = [], False
+for d in dirs:
+    for entry in sorted(os.listdir(d)):
+        if entry.startswith("~"):
+            leftovers.append(os.path.join(d, entry))
+        if entry == "paddle" and os.path.isdir(os.path.join(d, entry)):
+            paddle_dir = True
+
+# Which dists own the paddle folder is read from their RECORD files: only when there is one, since
+# reading every RECORD (torch's alone has 12,000 lines) is most of this script's time otherwise.
 dists, owners = [], []
 seen = set()
 if metadata is not None:
@@ -48,16 +58,8 @@ if metadata is not None:
             continue
         seen.add(key)
         dists.append({"name": name, "version": version, "location": location})
-        if any(f.startswith("paddle/") for f in dist_files(dist)):
+        if paddle_dir and any(f.startswith("paddle/") for f in dist_files(dist)):
             owners.append(name)
-
-leftovers, paddle_dir = [], False
-for d in dirs:
-    for entry in sorted(os.listdir(d)):
-        if entry.startswith("~"):
-            leftovers.append(os.path.join(d, entry))
-        if entry == "paddle" and os.path.isdir(os.path.join(d, entry)):
-            paddle_dir = True
 
 # The scheme the interpreter reports (not a venv's layout guessed), whether its site-packages is on
 # sys.path (an embedded Python's ._pth without `import site` leaves it off), and PEP 668's marker in
