@@ -88,7 +88,14 @@ func (l *venvList) view(st Styles, w int) string {
 	if len(l.items) == 0 {
 		return b.String()
 	}
-	b.WriteString(st.Label.Render(i18n.T("ui.venv.list.title")) + st.Dim.Render("  "+i18n.T("ui.venv.list.pick")) + "\n")
+	title := i18n.T("ui.venv.list.title")
+	for _, v := range l.items {
+		if v.Nearby { // not every row is one gpuwiz knows: the title says so
+			title = i18n.T("ui.venv.list.title_found")
+			break
+		}
+	}
+	b.WriteString(st.Label.Render(title) + st.Dim.Render("  "+i18n.T("ui.venv.list.pick")) + "\n")
 	start := min(max(l.cursor-maxVenvRows/2, 0), max(len(l.items)-maxVenvRows, 0))
 	for i := start; i < len(l.items) && i < start+maxVenvRows; i++ {
 		v := l.items[i]

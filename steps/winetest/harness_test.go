@@ -161,9 +161,21 @@ func (w *wineMachine) gpuwiz(t *testing.T, extra []string, args ...string) resul
 // twice at most, and logged. A program that ran and failed prints something, and is not retried.
 func (w *wineMachine) wine(t *testing.T, extra []string, args ...string) result {
 	t.Helper()
+	return w.wineIn(t, w.dir, extra, args...)
+}
+
+// gpuwizIn runs gpuwiz.exe in dir (a Unix path; under the prefix's drive_c it is a folder of C:),
+// as a user does who starts it from a folder of theirs.
+func (w *wineMachine) gpuwizIn(t *testing.T, dir string, extra []string, args ...string) result {
+	t.Helper()
+	return w.wineIn(t, dir, extra, append([]string{w.exe}, args...)...)
+}
+
+func (w *wineMachine) wineIn(t *testing.T, dir string, extra []string, args ...string) result {
+	t.Helper()
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
-		r := w.wineOnce(t, extra, args...)
+		r := w.wineOnceIn(t, dir, extra, args...)
 		if r.code == 0 || r.stdout != "" || r.stderr != "" || time.Since(start) > 150*time.Millisecond || attempt == 3 {
 			return r
 		}
@@ -171,12 +183,13 @@ func (w *wineMachine) wine(t *testing.T, extra []string, args ...string) result 
 	}
 }
 
-func (w *wineMachine) wineOnce(t *testing.T, extra []string, args ...string) result {
+func (w *wineMachine) wineOnceIn(t *testing.T, dir string, extra []string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	var out, errb bytes.Buffer
 	cmd := w.command(ctx, extra, "wine", args...)
+	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	r := result{stdout: out.String(), stderr: errb.String()}

@@ -105,6 +105,12 @@ func python(cfg Config, self string, args []string) int {
 		fmt.Printf("Python %s\r\n", cfg.Version)
 		return 0
 	}
+	if len(args) == 2 && args[0] == "-c" && strings.Contains(args[1], "does this interpreter's environment have pip") {
+		// gpuwiz's pip probe: an embedded Python as the embeddable package ships it has neither pip
+		// nor ensurepip.
+		fmt.Print("{\"has_pip\": false, \"bundled\": []}\r\n")
+		return 0
+	}
 	if len(args) != 3 || args[0] != "-I" || args[1] != "-c" {
 		fmt.Fprintf(os.Stderr, "pystandin (python.exe): only -I -c SCRIPT is answered, not %q\n", args)
 		return 9
@@ -114,14 +120,38 @@ func python(cfg Config, self string, args []string) int {
 	for _, d := range cfg.Dists {
 		dists = append(dists, map[string]string{"name": d["name"], "version": d["version"], "location": filepath.Join(prefix, "Lib", "site-packages")})
 	}
+	site := filepath.Join(prefix, "Lib", "site-packages")
 	doc := map[string]any{
 		"version": cfg.Version, "bits": cfg.Bits, "executable": self, "prefix": prefix, "base_prefix": prefix,
-		"conda": false, "site_packages": []string{filepath.Join(prefix, "Lib", "site-packages")},
+		"conda": false, "site_packages": []string{site},
 		"dists": dists, "leftovers": []string{}, "pip_version": "", "paddle_dir": false, "paddle_dir_owners": []string{},
+		// The scheme CPython's Windows install reports, and whether site-packages is on sys.path: an
+		// embedded Python's python3XX._pth beside it without an `import site` line leaves it off.
+		"purelib": site, "platlib": site, "scripts": filepath.Join(prefix, "Scripts"),
+		"site_on_path": siteOnPath(prefix), "externally_managed": false,
 	}
 	line, _ := json.Marshal(doc)
 	fmt.Printf("%s\r\n", line)
 	return 0
+}
+
+// siteOnPath is what CPython does with a ._pth file beside the interpreter: with one, sys.path is
+// only its lines, and site-packages is added only by an uncommented `import site` line.
+func siteOnPath(prefix string) bool {
+	pths, _ := filepath.Glob(filepath.Join(prefix, "python3*._pth"))
+	if len(pths) == 0 {
+		return true
+	}
+	data, err := os.ReadFile(pths[0])
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "import site" {
+			return true
+		}
+	}
+	return false
 }
 
 func fail(code int, format string, a ...any) {
