@@ -10,6 +10,7 @@ import (
 	"gpuwiz/steps/pyget"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
+	"gpuwiz/steps/userpath"
 	"gpuwiz/steps/verify"
 )
 
@@ -103,6 +104,55 @@ var (
 )
 
 // ---- added for the wizard (ui) below this line; keep the blank lines around the markers ----
+
+// The wizard's checks, findings, activation commands and a project's changes.
+type (
+	Check      = verify.Check
+	Finding    = doctor.Finding
+	Activation = pyenv.Activation
+	AddChange  = install.AddChange
+	AddTrouble = install.AddTrouble
+	AddRefusal = install.AddRefusal
+	Progress   = runner.Progress
+)
+
+const (
+	ShellPowerShell = pyenv.ShellPowerShell
+	ShellCmd        = pyenv.ShellCmd
+	ShellPosix      = pyenv.ShellPosix
+	ShellConda      = pyenv.ShellConda
+
+	TroubleSecondFramework = install.TroubleSecondFramework
+	TroubleOpenCVVariants  = install.TroubleOpenCVVariants
+	TroubleNumpyMajor      = install.TroubleNumpyMajor
+)
+
+// The wizard's GPU screens, channel table and benchmark.
+type (
+	GPU           = gpu.GPU
+	GPUSample     = gpu.Sample
+	GPUProcess    = gpu.Process
+	Footnotes     = matrix.Footnotes
+	BenchTally    = bench.Tally
+	BenchFinished = bench.Finished
+	BenchDone     = bench.Done
+)
+
+var (
+	ArchWarningIn  = gpu.ArchWarningIn
+	FootnoteMarks  = matrix.Marks
+	EmbeddedMatrix = matrix.Embedded
+	NewBenchTally  = bench.NewTally
+)
+
+// Paths a user types (~, quotes, variables, relative to the working directory).
+type UserPaths = userpath.Env
+
+var (
+	SystemPaths   = userpath.System
+	NormalizePath = userpath.Normalize
+	UnquotePath   = userpath.Unquote
+)
 
 // ---- added for the commands (steps/cli) below this line ----
 
