@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -24,7 +25,7 @@ type addScreen struct {
 	typing   bool // the field has the keys; else the preview does
 	asked    string
 	checking bool
-	preview  *AddPreview
+	preview  *app.AddPreview
 	err      error
 	spin     spinnerView
 	vp       viewport.Model
@@ -181,14 +182,14 @@ func (s *addScreen) body() string {
 }
 
 // troubleText words one known troublemaker.
-func troubleText(t AddTrouble) string {
+func troubleText(t app.AddTrouble) string {
 	dists := strings.Join(t.Dists, ", ")
 	switch t.Code {
-	case TroubleSecondFramework:
+	case app.TroubleSecondFramework:
 		return i18n.T("ui.add.trouble_second_framework", i18n.D{"Dists": dists})
-	case TroubleOpenCVVariants:
+	case app.TroubleOpenCVVariants:
 		return i18n.T("ui.add.trouble_opencv", i18n.D{"Dists": dists})
-	case TroubleNumpyMajor:
+	case app.TroubleNumpyMajor:
 		return i18n.T("ui.add.trouble_numpy", i18n.D{"Dists": dists})
 	}
 	return i18n.T("ui.add.trouble_other", i18n.D{"Dists": dists})

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -16,14 +17,14 @@ type addDoneScreen struct {
 	c       *Common
 	id      screenID
 	venv    string
-	outcome Outcome
+	outcome app.Outcome
 	vp      viewport.Model
 	quit    key.Binding
 	more    key.Binding
 	w, h    int
 }
 
-func newAddDoneScreen(c *Common, venv string, o Outcome) *addDoneScreen {
+func newAddDoneScreen(c *Common, venv string, o app.Outcome) *addDoneScreen {
 	return &addDoneScreen{c: c, id: c.newID(), venv: venv, outcome: o, vp: c.newViewport(),
 		quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit")), more: relabel(c.Keys.Add, i18n.T("ui.add.key_more"))}
 }

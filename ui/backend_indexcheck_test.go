@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"gpuwiz/steps/app"
 	"os"
 	"os/exec"
@@ -36,17 +37,17 @@ func TestPlanChecksTheIndexFirst(t *testing.T) {
 	if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b := &stepsBackend{env: &app.Env{G: &app.Globals{MatrixFile: file}}}
+	b := &app.Env{G: &app.Globals{MatrixFile: file}}
 	cu124, _ := m.Lookup("torch", "2.6.0", "cu124")
-	if _, err := b.CheckServed(context.Background(), cu124, python); err == nil || !strings.Contains(err.Error(), "the index has no torchvision==0.21.0+cu124") {
+	if _, err := checkServed(b, cu124, python); err == nil || !strings.Contains(err.Error(), "the index has no torchvision==0.21.0+cu124") {
 		t.Errorf("cu124: %v", err)
 	}
 	cu126, _ := m.Lookup("torch", "2.6.0", "cu126")
-	if note, err := b.CheckServed(context.Background(), cu126, python); err != nil || note != "" {
+	if note, err := checkServed(b, cu126, python); err != nil || note != "" {
 		t.Errorf("cu126: %q %v", note, err)
 	}
 	ix.Break("cu126", "500")
-	if note, err := b.CheckServed(context.Background(), cu126, python); err != nil || !strings.Contains(note, "could not look at the index") {
+	if note, err := checkServed(b, cu126, python); err != nil || !strings.Contains(note, "could not look at the index") {
 		t.Errorf("broken index: %q %v", note, err)
 	}
 }
@@ -78,12 +79,26 @@ func TestPlanOffersTheNextBestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &stepsBackend{env: env}
+	b := env
 	cu124, _ := m.Lookup("torch", "2.6.0", "cu124")
-	_, err = b.CheckServed(context.Background(), cu124, python)
+	_, err = checkServed(b, cu124, python)
 	if err == nil || !strings.Contains(err.Error(), "the next-best build the index serves is PyTorch 2.6.0 (cu126): pick it on the channel screen") {
 		t.Errorf("cu124 on an H200: %v", err)
 	}
+}
+
+// checkServed asks the build's own index, as the wizard's plan does, whether it serves c's wheels
+// for this OS and python, and words the answer as the plan screen does: a note when the index could
+// not be read, an error when the build is not served.
+func checkServed(env *app.Env, c app.Candidate, python string) (string, error) {
+	check, err := env.CheckServed(context.Background(), app.IndexQuery{Candidate: c, Python: python})
+	switch {
+	case err != nil:
+		return "", err
+	case check.Refused():
+		return "", errors.New(notServedText(check))
+	}
+	return indexNote(check), nil
 }
 
 // twoChannels is a matrix of torch 2.6.0 on cu124 and cu126, both on the index at INDEX.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/runner"
+	"gpuwiz/steps/app"
 )
 
 func TestActivationPerShell(t *testing.T) {
@@ -35,16 +35,10 @@ func TestCondaEnvShowsItsActivationCommand(t *testing.T) {
 	}
 	c := testCommon(newFakeBackend(), false)
 	cd := cand("torch", "2.7.1", "cu126", "12.6", true)
-	s := newDoneScreen(c, choices{venv: env, candidate: &cd, outcome: &Outcome{OK: true, Result: "installed"}})
+	s := newDoneScreen(c, choices{venv: env, candidate: &cd, outcome: &app.Outcome{OK: true, Result: "installed"}})
 	s.SetSize(120, 30)
-	s.Update(activationMsg{act: act})
+	s.Update(activationMsg{act: act.list})
 	mustContain(t, s.View(), "Activate it", "conda", "conda activate '"+env+"'")
-}
-
-func TestRepairPlanListsRemovals(t *testing.T) {
-	if got := uninstalled([]string{"py", "-m", "pip", "--no-input", "uninstall", "-y", "paddlepaddle", "paddlepaddle-gpu"}); strings.Join(got, ",") != "paddlepaddle,paddlepaddle-gpu" {
-		t.Fatalf("uninstalled %v", got)
-	}
 }
 
 // Issue: changing a Paddle venv's channel showed "Now: PaddlePaddle 3.0.0 on ." although the lock
@@ -72,7 +66,7 @@ func TestPaddleChannelComesFromTheLock(t *testing.T) {
 		}
 	}
 	must(os.WriteFile(filepath.Join(info, "METADATA"), []byte("Metadata-Version: 2.1\nName: paddlepaddle-gpu\nVersion: 3.0.0\n"), 0o644))
-	b := &stepsBackend{run: runner.New(nil)}
+	b := app.NewWizard(&app.Env{G: &app.Globals{}})
 	got, err := b.InspectVenv(context.Background(), venv)
 	if err != nil || got.Framework != "paddle" || got.Channel != "" {
 		t.Fatalf("without a lock: %+v %v (the channel is unknown, not made up)", got, err)
@@ -86,7 +80,7 @@ func TestPaddleChannelComesFromTheLock(t *testing.T) {
 
 func TestChannelScreenSaysAnUnknownCurrentChannel(t *testing.T) {
 	c := testCommon(newFakeBackend(), false)
-	cur := &VenvInfo{Framework: "paddle", FrameworkVersion: "3.0.0"}
+	cur := &app.VenvInfo{Framework: "paddle", FrameworkVersion: "3.0.0"}
 	s := newChannelScreen(c, newFakeBackend().report, "paddle", "3.0.0", cur)
 	s.SetSize(78, 20)
 	settle(t, s, runCmd(s.Init())...)
@@ -94,4 +88,16 @@ func TestChannelScreenSaysAnUnknownCurrentChannel(t *testing.T) {
 	if strings.Contains(v, " on .") || !strings.Contains(v, "cannot tell") {
 		t.Fatalf("a blank current channel:\n%s", v)
 	}
+}
+
+// shells are an environment's activation commands by shell, as the done screen shows them.
+type shells struct {
+	PowerShell, Cmd, Posix, Conda string
+	list                          []app.Activation
+}
+
+func activationFor(venv, goos string) shells {
+	l := app.Venv{Root: venv, GOOS: goos}.Activations()
+	return shells{PowerShell: activationIn(l, app.ShellPowerShell), Cmd: activationIn(l, app.ShellCmd),
+		Posix: activationIn(l, app.ShellPosix), Conda: activationIn(l, app.ShellConda), list: l}
 }

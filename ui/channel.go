@@ -22,7 +22,7 @@ type channelScreen struct {
 	report    gpu.Report
 	framework string
 	version   string
-	current   *VenvInfo
+	current   *app.VenvInfo
 	sel       *matrix.Selection
 	rows      []matrix.Candidate
 	notes     *matrix.Footnotes // texts several rows share, printed once under the list
@@ -34,7 +34,7 @@ type channelScreen struct {
 	w, h      int
 }
 
-func newChannelScreen(c *Common, r gpu.Report, framework, version string, current *VenvInfo) *channelScreen {
+func newChannelScreen(c *Common, r gpu.Report, framework, version string, current *app.VenvInfo) *channelScreen {
 	return &channelScreen{c: c, id: c.newID(), report: r, framework: framework, version: version, current: current}
 }
 

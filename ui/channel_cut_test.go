@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"gpuwiz/steps/app"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestVerifyTitleIsWrappedNotCut(t *testing.T) {
 	title := "the build has kernels for GPU 0 (NVIDIA GeForce RTX 3060, compute capability 8.6)"
 	st := testCommon(newFakeBackend(), false).Styles
 	for _, ok := range []bool{true, false} {
-		got := ansi.Strip(checklist(st, []Check{{ID: "arch", Title: title, OK: ok, Evidence: "sm_86"}}, 78))
+		got := ansi.Strip(checklist(st, []app.Check{{ID: "arch", Title: title, OK: ok, Evidence: "sm_86"}}, 78))
 		if strings.Contains(got, "…") || !strings.Contains(strings.Join(strings.Fields(got), " "), title) {
 			t.Errorf("ok=%v: the title is cut or lost:\n%s", ok, got)
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"slices"
 	"strings"
 
@@ -20,8 +21,8 @@ type checkScreen struct {
 	id     screenID
 	report gpu.Report
 	sels   map[string]*channelsMsg
-	py     *Interpreter // the Python the builds are judged for: the one a new venv would use
-	pyDone bool         // discovery answered (py stays nil when it found none)
+	py     *app.Interpreter // the Python the builds are judged for: the one a new venv would use
+	pyDone bool             // discovery answered (py stays nil when it found none)
 	vp     viewport.Model
 	quit   key.Binding // enter quits too
 	w, h   int

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"gpuwiz/steps/app"
 	"os"
 	"strings"
 	"sync"
@@ -27,7 +28,7 @@ type probeMsg struct {
 	err    error
 }
 
-func probeCmd(to screenID, ctx context.Context, b Backend) tea.Cmd {
+func probeCmd(to screenID, ctx context.Context, b App) tea.Cmd {
 	return func() tea.Msg {
 		r, err := b.Probe(ctx)
 		return probeMsg{addr{to}, r, err}
@@ -41,7 +42,7 @@ type channelsMsg struct {
 	err       error
 }
 
-func channelsCmd(to screenID, ctx context.Context, b Backend, facts matrix.Facts) tea.Cmd {
+func channelsCmd(to screenID, ctx context.Context, b App, facts matrix.Facts) tea.Cmd {
 	return func() tea.Msg {
 		sel, err := b.Channels(ctx, facts)
 		return channelsMsg{addr{to}, facts.Framework, sel, err}
@@ -50,14 +51,14 @@ func channelsCmd(to screenID, ctx context.Context, b Backend, facts matrix.Facts
 
 type pythonsMsg struct {
 	addr
-	list     []Interpreter
+	list     []app.Interpreter
 	verdicts []string // per Python, why it cannot run the build ("": it can); nil without a build
 	err      error
-	offer    *PythonOffer // how to get a Python, when the backend can say
+	offer    *app.PythonOffer // how to get a Python, when the backend can say
 }
 
 // pythonsCmd finds the Pythons and, when a build is chosen (fit), judges each against it.
-func pythonsCmd(to screenID, ctx context.Context, b Backend, fit *buildFit) tea.Cmd {
+func pythonsCmd(to screenID, ctx context.Context, b App, fit *buildFit) tea.Cmd {
 	return func() tea.Msg {
 		l, err := b.Pythons(ctx)
 		msg := pythonsMsg{addr: addr{to}, list: l, err: err}
@@ -84,7 +85,7 @@ type buildFit struct {
 
 // whyNot asks the matrix whether Python p can run the build: the same facts as the channel screen
 // plus p's version and bitness. It answers the reasons about Python, or "".
-func (f buildFit) whyNot(ctx context.Context, b Backend, p Interpreter) string {
+func (f buildFit) whyNot(ctx context.Context, b App, p app.Interpreter) string {
 	facts := f.facts
 	facts.PythonVersion, facts.PythonBits = p.Version, p.Bits
 	sel, err := b.Channels(ctx, facts)
@@ -108,10 +109,10 @@ func (f buildFit) whyNot(ctx context.Context, b Backend, p Interpreter) string {
 
 type activationMsg struct {
 	addr
-	act Activation
+	act []app.Activation
 }
 
-func activationCmd(to screenID, b Backend, venv string) tea.Cmd {
+func activationCmd(to screenID, b App, venv string) tea.Cmd {
 	return func() tea.Msg { return activationMsg{addr{to}, b.Activation(venv)} }
 }
 
@@ -119,12 +120,12 @@ func activationCmd(to screenID, b Backend, venv string) tea.Cmd {
 type venvCheckMsg struct {
 	addr
 	path  string
-	check PathCheck
+	check app.PathCheck
 }
 
 // venvCheckCmd reads the typed path as steps/userpath does for every path (~, quotes, variables,
 // relative to the working directory), then checks the absolute path it means.
-func venvCheckCmd(to screenID, b Backend, paths *userpath.Env, path string) tea.Cmd {
+func venvCheckCmd(to screenID, b App, paths *userpath.Env, path string) tea.Cmd {
 	return func() tea.Msg {
 		env := userpath.System()
 		if paths != nil {
@@ -132,7 +133,7 @@ func venvCheckCmd(to screenID, b Backend, paths *userpath.Env, path string) tea.
 		}
 		abs, err := userpath.Normalize(path, env)
 		if err != nil {
-			return venvCheckMsg{addr{to}, path, PathCheck{Errors: []string{err.Error()}}}
+			return venvCheckMsg{addr{to}, path, app.PathCheck{Errors: []string{err.Error()}}}
 		}
 		chk := b.CheckVenv(abs)
 		chk.Path = abs
@@ -143,11 +144,11 @@ func venvCheckCmd(to screenID, b Backend, paths *userpath.Env, path string) tea.
 type inspectMsg struct {
 	addr
 	path string
-	info VenvInfo
+	info app.VenvInfo
 	err  error
 }
 
-func inspectCmd(to screenID, ctx context.Context, b Backend, path string) tea.Cmd {
+func inspectCmd(to screenID, ctx context.Context, b App, path string) tea.Cmd {
 	return func() tea.Msg {
 		info, err := b.InspectVenv(ctx, path)
 		return inspectMsg{addr{to}, path, info, err}
@@ -156,11 +157,11 @@ func inspectCmd(to screenID, ctx context.Context, b Backend, path string) tea.Cm
 
 type knownVenvsMsg struct {
 	addr
-	list    []KnownVenv
+	list    []app.KnownVenv
 	warning string
 }
 
-func knownVenvsCmd(to screenID, ctx context.Context, b Backend) tea.Cmd {
+func knownVenvsCmd(to screenID, ctx context.Context, b App) tea.Cmd {
 	return func() tea.Msg {
 		l, w := b.KnownVenvs(ctx)
 		return knownVenvsMsg{addr{to}, l, w}
@@ -169,18 +170,25 @@ func knownVenvsCmd(to screenID, ctx context.Context, b Backend) tea.Cmd {
 
 type planMsg struct {
 	addr
-	plan Plan
+	plan app.Plan
 	err  error
 }
 
-func planCmd(to screenID, ctx context.Context, b Backend, req PlanRequest) tea.Cmd {
+func planCmd(to screenID, ctx context.Context, b App, req app.PlanRequest) tea.Cmd {
 	return func() tea.Msg {
 		p, err := b.Plan(ctx, req)
+		var notServed *app.ErrNotServed
+		if errors.As(err, &notServed) {
+			err = errors.New(notServedText(notServed.Check))
+		}
+		if n := indexNote(p.Index); err == nil && n != "" {
+			p.Notes = append(p.Notes, n)
+		}
 		return planMsg{addr{to}, p, err}
 	}
 }
 
-func repairPlanCmd(to screenID, ctx context.Context, b Backend, venv string, r DoctorReport) tea.Cmd {
+func repairPlanCmd(to screenID, ctx context.Context, b App, venv string, r *app.Diagnosis) tea.Cmd {
 	return func() tea.Msg {
 		p, err := b.RepairPlan(ctx, venv, r)
 		return planMsg{addr{to}, p, err}
@@ -189,11 +197,11 @@ func repairPlanCmd(to screenID, ctx context.Context, b Backend, venv string, r D
 
 type verifyMsg struct {
 	addr
-	report VerifyReport
+	report app.Checklist
 	err    error
 }
 
-func verifyCmd(to screenID, ctx context.Context, b Backend, venv string, c matrix.Candidate) tea.Cmd {
+func verifyCmd(to screenID, ctx context.Context, b App, venv string, c matrix.Candidate) tea.Cmd {
 	return func() tea.Msg {
 		r, err := b.Verify(ctx, venv, c)
 		return verifyMsg{addr{to}, r, err}
@@ -202,11 +210,11 @@ func verifyCmd(to screenID, ctx context.Context, b Backend, venv string, c matri
 
 type doctorMsg struct {
 	addr
-	report DoctorReport
+	report *app.Diagnosis
 	err    error
 }
 
-func doctorCmd(to screenID, ctx context.Context, b Backend, venv string) tea.Cmd {
+func doctorCmd(to screenID, ctx context.Context, b App, venv string) tea.Cmd {
 	return func() tea.Msg {
 		r, err := b.Doctor(ctx, venv)
 		return doctorMsg{addr{to}, r, err}
@@ -230,8 +238,14 @@ func benchStartCmd(to screenID, ctx context.Context, start benchStarter) tea.Cmd
 }
 
 // backendBench is the wizard's benchmark: the backend's, with the venv's Python.
-func backendBench(b Backend, venv string, gpuIndex int) benchStarter {
-	return func(ctx context.Context) (BenchFeed, string, error) { return b.Bench(ctx, venv, gpuIndex) }
+func backendBench(b App, venv string, gpuIndex int) benchStarter {
+	return func(ctx context.Context) (BenchFeed, string, error) {
+		run, err := b.Bench(ctx, venv, gpuIndex)
+		if err != nil {
+			return BenchFeed{}, "", err
+		}
+		return BenchFeed{Events: run.Events, Samples: run.Samples}, run.Framework, nil
+	}
 }
 
 // installFlushInterval batches the install's log lines: one frame per tick, never one per line.
@@ -243,14 +257,14 @@ const installEventBuffer = 1024
 // installJob is one running install: its screen, its channels and its cancel.
 type installJob struct {
 	to      screenID
-	events  chan InstallEvent
-	outcome chan Outcome
+	events  chan app.InstallEvent
+	outcome chan app.Outcome
 	cancel  context.CancelFunc
 }
 
 // startInstallCmd runs the install in its own goroutine, tracked by wg so that Run can wait for
 // the child processes to be gone and the environment restored before the process exits.
-func startInstallCmd(ctx context.Context, b Backend, plan Plan, job *installJob, wg *sync.WaitGroup) tea.Cmd {
+func startInstallCmd(ctx context.Context, b App, plan app.Plan, job *installJob, wg *sync.WaitGroup) tea.Cmd {
 	wg.Add(1)
 	return func() tea.Msg {
 		go func() {
@@ -264,8 +278,8 @@ func startInstallCmd(ctx context.Context, b Backend, plan Plan, job *installJob,
 // installBatchMsg carries what the install reported since the last tick.
 type installBatchMsg struct {
 	addr
-	events  []InstallEvent
-	outcome *Outcome
+	events  []app.InstallEvent
+	outcome *app.Outcome
 }
 
 // installTickCmd drains the event channel after one flush interval; Update re-arms it until the
@@ -300,11 +314,11 @@ func drainInstall(job *installJob) installBatchMsg {
 type sourcesMsg struct {
 	addr
 	custom string
-	report SourcesReport
+	report app.SourcesReport
 	err    error
 }
 
-func sourcesCmd(to screenID, ctx context.Context, b Backend, req SourcesRequest) tea.Cmd {
+func sourcesCmd(to screenID, ctx context.Context, b App, req app.SourcesRequest) tea.Cmd {
 	return func() tea.Msg {
 		r, err := b.Sources(ctx, req)
 		return sourcesMsg{addr{to}, req.Custom, r, err}
@@ -315,13 +329,13 @@ func sourcesCmd(to screenID, ctx context.Context, b Backend, req SourcesRequest)
 type addPreviewMsg struct {
 	addr
 	text    string
-	preview AddPreview
+	preview app.AddPreview
 	err     error
 }
 
 // addPreviewCmd reads what was typed (a requirements file's path, steps/userpath's way, or package
 // names; "-r FILE" too) and asks the backend for the preview.
-func addPreviewCmd(to screenID, ctx context.Context, b Backend, paths *userpath.Env, venv, text string) tea.Cmd {
+func addPreviewCmd(to screenID, ctx context.Context, b App, paths *userpath.Env, venv, text string) tea.Cmd {
 	return func() tea.Msg {
 		env := userpath.System()
 		if paths != nil {
@@ -329,7 +343,7 @@ func addPreviewCmd(to screenID, ctx context.Context, b Backend, paths *userpath.
 		}
 		req, err := parseAddInput(text, env)
 		if err != nil {
-			return addPreviewMsg{addr{to}, text, AddPreview{}, err}
+			return addPreviewMsg{addr{to}, text, app.AddPreview{}, err}
 		}
 		req.Venv = venv
 		p, err := b.PlanAdd(ctx, req)
@@ -340,8 +354,8 @@ func addPreviewCmd(to screenID, ctx context.Context, b Backend, paths *userpath.
 // parseAddInput is the typed text as requirements files and package names: the whole text when it
 // names a file (a pasted path with spaces), else each word: after -r, or with a path separator or a
 // .txt ending, a file that must exist; otherwise a package.
-func parseAddInput(text string, env userpath.Env) (AddRequest, error) {
-	var req AddRequest
+func parseAddInput(text string, env userpath.Env) (app.AddRequest, error) {
+	var req app.AddRequest
 	isFile := func(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
 	if abs, err := userpath.Normalize(text, env); err == nil && isFile(abs) {
 		req.Requirements = []string{abs}

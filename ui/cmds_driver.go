@@ -14,11 +14,11 @@ import (
 // driverOfferMsg answers the GPU screen's question: which driver, and can u install it here.
 type driverOfferMsg struct {
 	addr
-	offer DriverOffer
+	offer app.DriverOffer
 	err   error
 }
 
-func driverOfferCmd(to screenID, ctx context.Context, b Backend) tea.Cmd {
+func driverOfferCmd(to screenID, ctx context.Context, b App) tea.Cmd {
 	return func() tea.Msg {
 		o, err := b.DriverOffer(ctx)
 		return driverOfferMsg{addr{to}, o, err}
@@ -33,7 +33,7 @@ type driverJob struct {
 	cancel context.CancelFunc
 }
 
-func startDriverCmd(ctx context.Context, b Backend, o DriverOffer, job *driverJob, wg *sync.WaitGroup) tea.Cmd {
+func startDriverCmd(ctx context.Context, b App, o app.DriverOffer, job *driverJob, wg *sync.WaitGroup) tea.Cmd {
 	wg.Add(1)
 	return func() tea.Msg {
 		go func() {
@@ -82,7 +82,7 @@ type resumeMsg struct {
 	err     error
 }
 
-func resumeCmd(ctx context.Context, b Backend) tea.Cmd {
+func resumeCmd(ctx context.Context, b App) tea.Cmd {
 	return func() tea.Msg {
 		r, rep, err := b.Resume(ctx)
 		return resumeMsg{r, rep, err}

@@ -30,7 +30,7 @@ type Common struct {
 	Simulated     bool
 	OS            string // the OS builds are judged for: runtime.GOOS ("linux" in tests, for stable goldens)
 	Ctx           context.Context
-	Backend       Backend
+	Backend       App
 	Clock         func() time.Time // nil: time.Now; tests stop it for stable elapsed times
 	Paths         *userpath.Env    // what typed paths are read against; nil: this process's (tests fix it)
 	lastID        screenID

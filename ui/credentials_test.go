@@ -19,17 +19,17 @@ import (
 // the sources check and the plan, for one real build on real loopback indexes and the real Python.
 type credBackend struct {
 	*fakeBackend
-	real         Backend
+	real         App
 	cand         matrix.Candidate
 	python, venv string
 }
 
-func (b credBackend) Sources(ctx context.Context, req SourcesRequest) (SourcesReport, error) {
+func (b credBackend) Sources(ctx context.Context, req app.SourcesRequest) (app.SourcesReport, error) {
 	req.Candidate, req.Python, req.Venv = b.cand, b.python, b.venv
 	return b.real.Sources(ctx, req)
 }
 
-func (b credBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
+func (b credBackend) Plan(ctx context.Context, req app.PlanRequest) (app.Plan, error) {
 	req.Candidate, req.Python, req.Venv = b.cand, b.python, b.venv
 	return b.real.Plan(ctx, req)
 }
@@ -67,7 +67,7 @@ func TestCustomSourceWithCredentialsIsUsedButNeverShown(t *testing.T) {
 	withCreds := strings.Replace(auth.URL, "http://", "http://user:SECRET@", 1)
 	list := filepath.Join(dir, "sources.toml")
 	writeFileT(t, list, "schema = 1\n[[source]]\nid = \"listed\"\nname = \"listed mirror with a password\"\nframeworks = [\"torch\"]\nlayout = \"index\"\nurl = \""+withCreds+"/whl/{channel}\"\nseen = \"a test\"\n")
-	b := credBackend{fakeBackend: newFakeBackend(), real: NewStepsBackend(&app.Env{G: &app.Globals{SourcesFile: list}}), python: pyindex.Python(t), venv: filepath.Join(dir, "venv"),
+	b := credBackend{fakeBackend: newFakeBackend(), real: app.NewWizard(&app.Env{G: &app.Globals{SourcesFile: list}}), python: pyindex.Python(t), venv: filepath.Join(dir, "venv"),
 		cand: matrix.Candidate{Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu126", IndexURL: missing.ChannelURL("cu126"), Compatible: true,
 			Packages: []matrix.Package{{Name: "torch", Version: "2.6.0", LocalLabel: "+cu126"}}}}
 	m := newTestRoot(b)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"sort"
 	"strings"
 
@@ -13,15 +14,16 @@ import (
 
 // doctorScreen runs doctor on the chosen venv and lists the findings, most severe first.
 type doctorScreen struct {
-	c      *Common
-	id     screenID
-	venv   string
-	report *DoctorReport
-	err    error
-	spin   spinnerView
-	vp     viewport.Model
-	keys   struct{ repair, again key.Binding }
-	w, h   int
+	c        *Common
+	id       screenID
+	venv     string
+	report   *app.Diagnosis
+	findings []app.Finding // the report's findings, the most severe first
+	err      error
+	spin     spinnerView
+	vp       viewport.Model
+	keys     struct{ repair, again key.Binding }
+	w, h     int
 }
 
 func newDoctorScreen(c *Common, venv string) *doctorScreen {
@@ -50,7 +52,7 @@ func (s *doctorScreen) SetSize(w, h int) {
 func (s *doctorScreen) problems() int {
 	n := 0
 	if s.report != nil {
-		for _, f := range s.report.Findings {
+		for _, f := range s.findings {
 			if !isContext(f) {
 				n++
 			}
@@ -60,7 +62,7 @@ func (s *doctorScreen) problems() int {
 }
 
 // isContext: the finding changes nothing about the build (doctor's info severity).
-func isContext(f Finding) bool { return strings.EqualFold(f.Severity, "info") }
+func isContext(f app.Finding) bool { return strings.EqualFold(string(f.Severity), "info") }
 
 func (s *doctorScreen) ShortHelp() []key.Binding {
 	var out []key.Binding
@@ -91,17 +93,16 @@ func (s *doctorScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case doctorMsg:
 		s.err = msg.err
 		if msg.err == nil {
-			r := msg.report
-			r.Findings = append([]Finding(nil), r.Findings...)
-			sort.SliceStable(r.Findings, func(i, j int) bool { return rankOf(r.Findings[i].Severity) < rankOf(r.Findings[j].Severity) })
-			s.report = &r
+			f := append([]app.Finding(nil), msg.report.Report.Findings...)
+			sort.SliceStable(f, func(i, j int) bool { return rankOf(string(f[i].Severity)) < rankOf(string(f[j].Severity)) })
+			s.report, s.findings = msg.report, f
 		}
 		s.refresh()
 		return s, nil
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, s.keys.repair) && s.problems() > 0:
-			return s, navigate(doctorFinishMsg{*s.report})
+			return s, navigate(doctorFinishMsg{s.report})
 		case key.Matches(msg, s.keys.again) && (s.report != nil || s.err != nil):
 			s.report, s.err = nil, nil
 			return s, s.Init()
@@ -127,18 +128,18 @@ func (s *doctorScreen) refresh() {
 		b.WriteString(st.OK.Render(wrap(st.Pass+" "+i18n.T("ui.doctor.no_problem", i18n.D{"Venv": s.venv}), s.w)) + "\n\n")
 		b.WriteString(st.Label.Render(wrap(i18n.T("ui.doctor.context"), s.w)) + "\n")
 	}
-	for _, f := range s.report.Findings {
+	for _, f := range s.findings {
 		style := st.Warn
-		if rankOf(f.Severity) <= 1 {
+		if rankOf(string(f.Severity)) <= 1 {
 			style = st.Err
 		}
-		head := style.Render(severityWord(f.Severity))
+		head := style.Render(severityWord(string(f.Severity)))
 		if !i18n.IsChinese() { // the code is a tag to search for; a Chinese screen names the finding in words only
 			head += " " + st.Dim.Render("["+f.Code+"]")
 		}
 		b.WriteString(head + "\n")
 		b.WriteString(st.Label.Render(wrap("  "+f.Title, s.w)) + "\n")
-		for _, e := range strings.Split(f.Evidence, "\n") {
+		for _, e := range strings.Split(strings.Join(f.Evidence, "\n"), "\n") {
 			if e != "" {
 				b.WriteString(st.Dim.Render(wrap("    "+i18n.T("ui.doctor.saw", i18n.D{"Evidence": e}), s.w)) + "\n")
 			}
@@ -157,7 +158,7 @@ func (s *doctorScreen) View() string {
 		return st.Err.Render(wrap(i18n.T("ui.doctor.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n\n" + i18n.T("ui.doctor.error_hint")
 	case s.report == nil:
 		return s.spin.view() + " " + i18n.T("ui.doctor.examining", i18n.D{"Venv": s.venv})
-	case len(s.report.Findings) == 0:
+	case len(s.findings) == 0:
 		return st.OK.Render(st.Pass+" "+i18n.T("ui.doctor.no_problem", i18n.D{"Venv": s.venv})) + "\n\n" + i18n.T("ui.doctor.no_problem_keys")
 	case s.problems() == 0:
 		return vpView(s.vp, st) + "\n" + i18n.T("ui.doctor.no_problem_keys")

@@ -19,7 +19,7 @@ type doneScreen struct {
 	c    *Common
 	id   screenID
 	ch   choices
-	act  Activation
+	act  []app.Activation
 	vp   viewport.Model
 	quit key.Binding // enter quits too
 	w, h int
@@ -160,23 +160,23 @@ func (s *doneScreen) body() string {
 		lv := i18n.T("ui.done.label_venv") + " "
 		b.WriteString("\n" + labelled(st.Label, lipgloss.NewStyle(), lv, i18n.Width(lv), s.ch.venv, s.w) + "\n")
 	}
-	if (o == nil || o.OK) && !s.act.Empty() {
+	if (o == nil || o.OK) && len(s.act) > 0 {
 		b.WriteString("\n" + st.Label.Render(i18n.T("ui.done.activate")) + "\n")
 		shell := func(name, cmd string) string { // "  bash/zsh    source …", a long command wrapped under itself
 			return "  " + labelled(lipgloss.NewStyle(), st.Code, name, 12, cmd, s.w-2) + "\n"
 		}
-		if s.act.Conda != "" {
-			b.WriteString(shell("conda", s.act.Conda))
+		if c := activationIn(s.act, app.ShellConda); c != "" {
+			b.WriteString(shell("conda", c))
 		}
-		if s.act.PowerShell != "" {
-			b.WriteString(shell("PowerShell", s.act.PowerShell))
+		if c := activationIn(s.act, app.ShellPowerShell); c != "" {
+			b.WriteString(shell("PowerShell", c))
 			b.WriteString(st.Dim.Render(wrap("    "+i18n.T("ui.done.execution_policy"), s.w)) + "\n")
 		}
-		if s.act.Cmd != "" {
-			b.WriteString(shell("cmd", s.act.Cmd))
+		if c := activationIn(s.act, app.ShellCmd); c != "" {
+			b.WriteString(shell("cmd", c))
 		}
-		if s.act.Posix != "" {
-			b.WriteString(shell("bash/zsh", s.act.Posix))
+		if c := activationIn(s.act, app.ShellPosix); c != "" {
+			b.WriteString(shell("bash/zsh", c))
 		}
 	}
 	if o != nil {
@@ -216,7 +216,7 @@ func (s *doneScreen) footer() string {
 
 // protectionText says the venv now keeps its build by itself (the pip configuration file that names
 // the constraints) and how to give it back to plain pip; without the protection, the -c way.
-func protectionText(c *Common, venv string, o *Outcome, w int) string {
+func protectionText(c *Common, venv string, o *app.Outcome, w int) string {
 	st := c.Styles
 	if o.Protected == "" {
 		return st.Dim.Render(wrap("  "+i18n.T("ui.done.lock_hint"), w)) + "\n"
@@ -260,4 +260,14 @@ func labelled(labelStyle, valueStyle lipgloss.Style, label string, col int, valu
 		lines[i] = valueStyle.Render(lines[i])
 	}
 	return labelStyle.Render(i18n.Pad(label, col)) + strings.Join(lines, "\n"+strings.Repeat(" ", col))
+}
+
+// activationIn is the command that enters the environment from shell ("" when there is none).
+func activationIn(acts []app.Activation, shell string) string {
+	for _, a := range acts {
+		if a.Shell == shell {
+			return a.Command
+		}
+	}
+	return ""
 }

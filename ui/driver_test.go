@@ -27,7 +27,7 @@ func driver1060() func(*fakeBackend) {
 	return func(f *fakeBackend) {
 		f.report = rep
 		f.matrixFile = "../matrix/matrix.toml" // the builds judged for this card, as the wizard does
-		f.driverOffer = &DriverOffer{Check: chk, Card: ch.Card.Name, Version: ch.Driver.Version, File: ch.Driver.File, Why: ch.Why, Ready: true}
+		f.driverOffer = &app.DriverOffer{Check: chk, Card: ch.Card.Name, Version: ch.Driver.Version, File: ch.Driver.File, Why: ch.Why, Ready: true}
 		f.driverResult = app.DriverResult{Version: ch.Driver.Version, Downloaded: true, Checked: true, Ran: true}
 	}
 }
@@ -80,7 +80,7 @@ func TestDriverStoryOnlyWhenAnUpdateAdds(t *testing.T) {
 	for i := range chk.Needs {
 		chk.Needs[i].CurrentOK = chk.Needs[i].ChosenOK
 	}
-	if st := storyOf(&DriverOffer{Check: chk, Version: "581.57", Ready: true}); st != nil {
+	if st := storyOf(&app.DriverOffer{Check: chk, Version: "581.57", Ready: true}); st != nil {
 		t.Errorf("up to date: %+v", st)
 	}
 	if st := storyOf(nil); st != nil {

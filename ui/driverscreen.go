@@ -28,7 +28,7 @@ type driverStory struct {
 
 // storyOf is the story of an offer: nil when there is nothing to say (no update would add a CUDA
 // version and a driver is installed, or no installer is known).
-func storyOf(o *DriverOffer) *driverStory {
+func storyOf(o *app.DriverOffer) *driverStory {
 	if o == nil || o.Version == "" {
 		return nil
 	}
@@ -77,7 +77,7 @@ func cudaList(vs []string) string {
 }
 
 // driverRequestMsg is the GPU screen's u: the driver screen next.
-type driverRequestMsg struct{ offer DriverOffer }
+type driverRequestMsg struct{ offer app.DriverOffer }
 
 // driverReprobeMsg: the driver was installed with no restart asked: the GPU screen probes again.
 type driverReprobeMsg struct{}
@@ -87,7 +87,7 @@ type driverReprobeMsg struct{}
 type driverScreen struct {
 	c      *Common
 	id     screenID
-	offer  DriverOffer
+	offer  app.DriverOffer
 	wg     *sync.WaitGroup
 	job    *driverJob
 	states map[string]string
@@ -101,7 +101,7 @@ type driverScreen struct {
 	w, h   int
 }
 
-func newDriverScreen(c *Common, o DriverOffer, wg *sync.WaitGroup) *driverScreen {
+func newDriverScreen(c *Common, o app.DriverOffer, wg *sync.WaitGroup) *driverScreen {
 	s := &driverScreen{c: c, id: c.newID(), offer: o, wg: wg, states: map[string]string{}, bar: c.Styles.NewBar()}
 	s.keys.start = relabel(c.Keys.Select, i18n.T("ui.driver.key_start"))
 	s.keys.again = relabel(c.Keys.Rerun, i18n.T("ui.key.probe_again"))
@@ -232,7 +232,7 @@ func orWord(s, alt string) string {
 
 // driverFailureWords words why the driver session cannot go on or stopped, with the next step
 // (the same sentences as gpuwiz driver).
-func driverFailureWords(f *app.DriverFailure, o DriverOffer) string {
+func driverFailureWords(f *app.DriverFailure, o app.DriverOffer) string {
 	switch f.Code {
 	case app.DriverFailLinux:
 		return i18n.T("ui.driver.linux")

@@ -24,33 +24,33 @@ type fakeBackend struct {
 	mu           sync.Mutex
 	report       gpu.Report
 	probeErr     error
-	benchGPU     int                 // the card the last Bench call was asked for
-	benchEvents  []bench.Event       // what Bench plays instead of the H200 recording
-	benchCutOff  bool                // Bench's stream ends without Run's summary
-	benchSamples bool                // Bench plays the recorded sampler readings too (teatest only)
-	facts        []matrix.Facts      // every Channels call's facts
-	matrixFile   string              // when set, Channels judges this matrix file's builds (the real Select)
-	newPython    *Interpreter        // listed first by Pythons when set
-	venvs        map[string]VenvInfo // existing venvs by path
-	known        []KnownVenv         // what KnownVenvs answers
+	benchGPU     int                     // the card the last Bench call was asked for
+	benchEvents  []bench.Event           // what Bench plays instead of the H200 recording
+	benchCutOff  bool                    // Bench's stream ends without Run's summary
+	benchSamples bool                    // Bench plays the recorded sampler readings too (teatest only)
+	facts        []matrix.Facts          // every Channels call's facts
+	matrixFile   string                  // when set, Channels judges this matrix file's builds (the real Select)
+	newPython    *app.Interpreter        // listed first by Pythons when set
+	venvs        map[string]app.VenvInfo // existing venvs by path
+	known        []app.KnownVenv         // what KnownVenvs answers
 	knownWarning string
 	installLine  int  // log lines the install prints
 	blockInstall bool // install runs until cancelled
 	installFail  error
 	venvRemoved  bool
-	verify       VerifyReport
-	findings     []Finding
-	plans        []PlanRequest
-	sources      []PackageSource  // what Sources reports (defaultSources when nil)
-	proposed     int              // the index Sources proposes
-	sourceReqs   []SourcesRequest // every Sources call
-	installed    []Plan
-	adds         []AddRequest // every PlanAdd call
+	verify       app.Checklist
+	findings     []app.Finding
+	plans        []app.PlanRequest
+	sources      []app.PackageSource  // what Sources reports (defaultSources when nil)
+	proposed     int                  // the index Sources proposes
+	sourceReqs   []app.SourcesRequest // every Sources call
+	installed    []app.Plan
+	adds         []app.AddRequest // every PlanAdd call
 	cancelled    bool
-	driverOffer  *DriverOffer     // what DriverOffer answers; nil: an error (no driver step)
-	driverResult app.DriverResult // what RunDriver ends with, after its events
-	driverRuns   []DriverOffer    // every RunDriver call
-	resumed      *app.Resumed     // what Resume answers
+	driverOffer  *app.DriverOffer  // what DriverOffer answers; nil: an error (no driver step)
+	driverResult app.DriverResult  // what RunDriver ends with, after its events
+	driverRuns   []app.DriverOffer // every RunDriver call
+	resumed      *app.Resumed      // what Resume answers
 }
 
 func rtx3060() gpu.Report {
@@ -60,16 +60,16 @@ func rtx3060() gpu.Report {
 
 func newFakeBackend() *fakeBackend {
 	return &fakeBackend{report: rtx3060(), installLine: 20,
-		venvs: map[string]VenvInfo{"/work/old": {Path: "/work/old", PythonVersion: "3.11.9", Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu118"},
+		venvs: map[string]app.VenvInfo{"/work/old": {Path: "/work/old", PythonVersion: "3.11.9", Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu118"},
 			"/work/paddle": {Path: "/work/paddle", PythonVersion: "3.11.9", Framework: "paddle", FrameworkVersion: "3.0.0"}},
-		verify: VerifyReport{OK: true, Checks: []Check{
+		verify: app.Checklist{OK: true, Checks: []app.Check{
 			{ID: "import", Title: "torch imports", OK: true, Evidence: "2.6.0+cu126"},
 			{ID: "cuda", Title: "CUDA build", OK: true, Evidence: "torch.version.cuda 12.6"},
 			{ID: "device", Title: "GPU visible", OK: true, Evidence: "NVIDIA GeForce RTX 3060 (8.6)"},
 			{ID: "matmul", Title: "one matmul on the GPU matches the CPU", OK: true, Evidence: "rel err 2e-7"}}},
-		findings: []Finding{
-			{Code: "pip-extra-index", Severity: "warning", Title: "pip adds an extra index", Evidence: "PIP_EXTRA_INDEX_URL=https://mirror.example/simple", Fix: "unset PIP_EXTRA_INDEX_URL"},
-			{Code: "paddle-mixed", Severity: "error", Title: "paddlepaddle and paddlepaddle-gpu are both installed", Evidence: "paddlepaddle 3.0.0, paddlepaddle-gpu 3.0.0", Fix: "remove both and the paddle/ directory, reinstall paddlepaddle-gpu"}}}
+		findings: []app.Finding{
+			{Code: "pip-extra-index", Severity: "warning", Title: "pip adds an extra index", Evidence: []string{"PIP_EXTRA_INDEX_URL=https://mirror.example/simple"}, Fix: "unset PIP_EXTRA_INDEX_URL"},
+			{Code: "paddle-mixed", Severity: "error", Title: "paddlepaddle and paddlepaddle-gpu are both installed", Evidence: []string{"paddlepaddle 3.0.0, paddlepaddle-gpu 3.0.0"}, Fix: "remove both and the paddle/ directory, reinstall paddlepaddle-gpu"}}}
 }
 
 func cand(fw, v, ch, cuda string, ok bool, reasons ...string) matrix.Candidate {
@@ -81,14 +81,14 @@ func cand(fw, v, ch, cuda string, ok bool, reasons ...string) matrix.Candidate {
 
 func (f *fakeBackend) Probe(ctx context.Context) (gpu.Report, error) { return f.report, f.probeErr }
 
-func (f *fakeBackend) DriverOffer(ctx context.Context) (DriverOffer, error) {
+func (f *fakeBackend) DriverOffer(ctx context.Context) (app.DriverOffer, error) {
 	if f.driverOffer == nil {
-		return DriverOffer{}, errors.New("no driver step in this test")
+		return app.DriverOffer{}, errors.New("no driver step in this test")
 	}
 	return *f.driverOffer, nil
 }
 
-func (f *fakeBackend) RunDriver(ctx context.Context, o DriverOffer, events chan<- app.DriverEvent) app.DriverResult {
+func (f *fakeBackend) RunDriver(ctx context.Context, o app.DriverOffer, events chan<- app.DriverEvent) app.DriverResult {
 	f.mu.Lock()
 	f.driverRuns = append(f.driverRuns, o)
 	f.mu.Unlock()
@@ -164,47 +164,47 @@ func (f *fakeBackend) Channels(ctx context.Context, facts matrix.Facts) (matrix.
 	return sel, nil
 }
 
-func (f *fakeBackend) Pythons(ctx context.Context) ([]Interpreter, error) {
-	var first []Interpreter
+func (f *fakeBackend) Pythons(ctx context.Context) ([]app.Interpreter, error) {
+	var first []app.Interpreter
 	if f.newPython != nil {
 		first = append(first, *f.newPython)
 	}
-	return append(first, []Interpreter{
+	return append(first, []app.Interpreter{
 		{Path: `C:\Users\me\AppData\Local\Microsoft\WindowsApps\python3.12.exe`, Version: "3.12.8", Bits: 64, Kind: "store", Source: "PATH",
 			Warnings: []string{"Microsoft Store Python: torch DLLs fail to load from its sandbox; use python.org"}},
 		{Path: `C:\Python311\python.exe`, Version: "3.11.9", Bits: 64, Kind: "python.org", Source: "py launcher"},
 	}...), nil
 }
 
-func (f *fakeBackend) CheckVenv(path string) PathCheck {
+func (f *fakeBackend) CheckVenv(path string) app.PathCheck {
 	switch {
 	case strings.TrimSpace(path) == "":
-		return PathCheck{Errors: []string{"no venv path given: pass a directory such as ./venv"}}
+		return app.PathCheck{Errors: []string{"no venv path given: pass a directory such as ./venv"}}
 	case strings.Contains(path, "张"):
-		return PathCheck{Warnings: []string{"the path has non-ASCII characters: some wheels fail to install there; prefer C:\\venvs\\torch"}}
+		return app.PathCheck{Warnings: []string{"the path has non-ASCII characters: some wheels fail to install there; prefer C:\\venvs\\torch"}}
 	case strings.HasPrefix(path, "/etc"):
-		return PathCheck{Errors: []string{"cannot create " + path + ": /etc is not writable; choose a directory you own"}}
+		return app.PathCheck{Errors: []string{"cannot create " + path + ": /etc is not writable; choose a directory you own"}}
 	}
 	_, ok := f.venvs[path]
-	return PathCheck{Exists: ok}
+	return app.PathCheck{Exists: ok}
 }
 
-func (f *fakeBackend) KnownVenvs(ctx context.Context) ([]KnownVenv, string) {
+func (f *fakeBackend) KnownVenvs(ctx context.Context) ([]app.KnownVenv, string) {
 	return f.known, f.knownWarning
 }
 
-func (f *fakeBackend) InspectVenv(ctx context.Context, path string) (VenvInfo, error) {
+func (f *fakeBackend) InspectVenv(ctx context.Context, path string) (app.VenvInfo, error) {
 	if v, ok := f.venvs[path]; ok {
 		return v, nil
 	}
-	return VenvInfo{}, errors.New("no venv")
+	return app.VenvInfo{}, errors.New("no venv")
 }
 
 // defaultSources are a torch cu126 build's sources as a machine behind a slow link might see them:
 // the official index answers with the build, the flat Aliyun page's host does not resolve, and the
 // NJU mirror answers without the build.
-func defaultSources() []PackageSource {
-	return []PackageSource{
+func defaultSources() []app.PackageSource {
+	return []app.PackageSource{
 		{ID: "official", Name: "official cu126 index", Kind: "official", IndexURL: "https://download.pytorch.org/whl/cu126",
 			Where: "https://download.pytorch.org/whl/cu126", Answers: true, HasBuild: true, Millis: 412, File: "torch-2.7.1+cu126-cp311-cp311-win_amd64.whl"},
 		{ID: "aliyun-pytorch", Name: "Aliyun PyTorch wheels (flat page) + Aliyun PyPI", Kind: "flat",
@@ -216,23 +216,23 @@ func defaultSources() []PackageSource {
 	}
 }
 
-func (f *fakeBackend) Sources(ctx context.Context, req SourcesRequest) (SourcesReport, error) {
+func (f *fakeBackend) Sources(ctx context.Context, req app.SourcesRequest) (app.SourcesReport, error) {
 	f.mu.Lock()
 	f.sourceReqs = append(f.sourceReqs, req)
 	f.mu.Unlock()
-	r := SourcesReport{Build: req.Candidate.Framework + " " + req.Candidate.FrameworkVersion + "+" + req.Candidate.Channel + " for Python 3.11 on windows/amd64",
+	r := app.SourcesReport{Build: req.Candidate.Framework + " " + req.Candidate.FrameworkVersion + "+" + req.Candidate.Channel + " for Python 3.11 on windows/amd64",
 		Timeout: 3 * time.Second, Proposed: f.proposed, Sources: f.sources}
 	if r.Sources == nil {
 		r.Sources = defaultSources()
 	}
 	if req.Custom != "" {
-		src := PackageSource{ID: "custom", Name: "your URL", Kind: "custom", Where: req.Custom, Millis: 3000, TimedOut: true,
+		src := app.PackageSource{ID: "custom", Name: "your URL", Kind: "custom", Where: req.Custom, Millis: 3000, TimedOut: true,
 			Why: "does not answer: no answer within 3s (no proxy is set: HTTPS_PROXY, HTTP_PROXY and pip's proxy setting are empty)"}
 		if strings.Contains(req.Custom, "good") {
-			src = PackageSource{ID: "custom", Name: "your URL (a package index)", Kind: "custom", IndexURL: req.Custom, Where: req.Custom,
+			src = app.PackageSource{ID: "custom", Name: "your URL (a package index)", Kind: "custom", IndexURL: req.Custom, Where: req.Custom,
 				Answers: true, HasBuild: true, Millis: 35, File: "torch-2.7.1+cu126-cp311-cp311-win_amd64.whl"}
 		}
-		r = SourcesReport{Build: r.Build, Timeout: r.Timeout, Proposed: -1, Sources: []PackageSource{src}}
+		r = app.SourcesReport{Build: r.Build, Timeout: r.Timeout, Proposed: -1, Sources: []app.PackageSource{src}}
 		if src.Usable() {
 			r.Proposed = 0
 		}
@@ -240,13 +240,13 @@ func (f *fakeBackend) Sources(ctx context.Context, req SourcesRequest) (SourcesR
 	return r, nil
 }
 
-func (f *fakeBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
+func (f *fakeBackend) Plan(ctx context.Context, req app.PlanRequest) (app.Plan, error) {
 	f.mu.Lock()
 	f.plans = append(f.plans, req)
 	f.mu.Unlock()
 	c := req.Candidate
-	p := Plan{Venv: req.Venv, Candidate: c, DownloadBytes: 2_530_000_000,
-		Steps:    []PlanStep{{"venv", "Create the venv"}, {"pip", "Upgrade pip"}, {"install", "Install " + c.Framework + " " + c.FrameworkVersion + "+" + c.Channel}, {"lock", "Write requirements.lock"}},
+	p := app.Plan{Venv: req.Venv, Candidate: c, DownloadBytes: 2_530_000_000,
+		Steps:    []app.PlanStep{{ID: "venv", Title: "Create the venv"}, {ID: "pip", Title: "Upgrade pip"}, {ID: "install", Title: "Install " + c.Framework + " " + c.FrameworkVersion + "+" + c.Channel}, {ID: "lock", Title: "Write requirements.lock"}},
 		Install:  []string{c.Framework + "==" + c.FrameworkVersion + "+" + c.Channel},
 		Commands: []string{"python -m venv " + req.Venv, "python -m pip install --upgrade pip", "python -m pip install --index-url " + cmp.Or(req.IndexURL, c.IndexURL) + " " + c.Framework + "==" + c.FrameworkVersion},
 		Notes:    []string{"PIP_INDEX_URL and PIP_EXTRA_INDEX_URL are cleared for these commands"}}
@@ -260,37 +260,37 @@ func (f *fakeBackend) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
 	return p, nil
 }
 
-func (f *fakeBackend) Install(ctx context.Context, p Plan, events chan<- InstallEvent) Outcome {
+func (f *fakeBackend) Install(ctx context.Context, p app.Plan, events chan<- app.InstallEvent) app.Outcome {
 	for i, s := range p.Steps {
-		events <- InstallEvent{StepID: s.ID, State: StepRunning, Message: s.Title}
+		events <- app.InstallEvent{StepID: s.ID, State: app.StepRunning, Message: s.Title}
 		if i == len(p.Steps)/2 {
 			for j := 0; j < f.installLine; j++ {
-				events <- InstallEvent{StepID: s.ID, Line: fmt.Sprintf("Collecting package-%d", j)}
+				events <- app.InstallEvent{StepID: s.ID, Line: fmt.Sprintf("Collecting package-%d", j)}
 			}
-			events <- InstallEvent{StepID: s.ID, Done: 1 << 30, Total: 2 << 30}
+			events <- app.InstallEvent{StepID: s.ID, Progress: &app.Progress{Done: 1 << 30, Total: 2 << 30}}
 			if f.blockInstall {
 				<-ctx.Done()
 				f.mu.Lock()
 				f.cancelled = true
 				f.mu.Unlock()
-				events <- InstallEvent{StepID: s.ID, State: StepFailed, Line: "Successfully uninstalled package-19"}
-				return Outcome{Result: "cancelled", Restored: true, Err: ctx.Err(), LogPath: "/tmp/gpuwiz.log"}
+				events <- app.InstallEvent{StepID: s.ID, State: app.StepFailed, Line: "Successfully uninstalled package-19"}
+				return app.Outcome{Result: "cancelled", Restored: true, Err: ctx.Err(), LogPath: "/tmp/gpuwiz.log"}
 			}
 		}
 		if f.installFail != nil && i == len(p.Steps)-1 {
-			events <- InstallEvent{StepID: s.ID, State: StepFailed}
+			events <- app.InstallEvent{StepID: s.ID, State: app.StepFailed}
 			if f.venvRemoved { // the engine's answer for a new venv that failed before any install
-				return Outcome{Result: "unchanged", Err: f.installFail, Restored: true, VenvRemoved: true, LogPath: "/tmp/gpuwiz.log"}
+				return app.Outcome{Result: "unchanged", Err: f.installFail, Restored: true, VenvRemoved: true, LogPath: "/tmp/gpuwiz.log"}
 			}
-			return Outcome{Result: "restored", Err: f.installFail, Restored: true, LogPath: "/tmp/gpuwiz.log"}
+			return app.Outcome{Result: "restored", Err: f.installFail, Restored: true, LogPath: "/tmp/gpuwiz.log"}
 		}
-		events <- InstallEvent{StepID: s.ID, State: StepDone}
+		events <- app.InstallEvent{StepID: s.ID, State: app.StepDone}
 	}
 	f.mu.Lock()
 	f.installed = append(f.installed, p)
 	f.mu.Unlock()
-	o := Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: p.Venv + "/requirements.lock", Protected: p.Venv + "/pip.conf"}
-	if p.Impl == "add" { // the add's quick verify comes with its outcome
+	o := app.Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: p.Venv + "/requirements.lock", Protected: p.Venv + "/pip.conf"}
+	if p.Kind == app.PlanOfAdd { // the add's quick verify comes with its outcome
 		v := f.verify
 		o.Verify = &v
 	}
@@ -299,43 +299,43 @@ func (f *fakeBackend) Install(ctx context.Context, p Plan, events chan<- Install
 
 // PlanAdd previews projx (a project with one dependency), needsnew (needs a newer torch: refused)
 // and opencv-contrib-python (a second OpenCV variant); anything else is already installed.
-func (f *fakeBackend) PlanAdd(ctx context.Context, req AddRequest) (AddPreview, error) {
+func (f *fakeBackend) PlanAdd(ctx context.Context, req app.AddRequest) (app.AddPreview, error) {
 	f.mu.Lock()
 	f.adds = append(f.adds, req)
 	f.mu.Unlock()
-	p := AddPreview{Framework: "torch", Channel: "cu126", Build: []string{"torch==2.6.0+cu126", "torchvision==0.21.0+cu126"}}
+	p := app.AddPreview{Framework: "torch", Channel: "cu126", Build: []string{"torch==2.6.0+cu126", "torchvision==0.21.0+cu126"}}
 	for _, r := range append(append([]string{}, req.Requirements...), req.Packages...) {
 		switch {
 		case strings.Contains(r, "needsnew"):
-			p.Refusal, p.WayOut = &AddRefusal{Requirement: "needsnew 1.0", Needs: "torch>=2.7", Installed: "torch 2.6.0+cu126"}, "2.7.1"
+			p.Refusal, p.WayOut = &app.AddRefusal{Requirement: "needsnew 1.0", Needs: "torch>=2.7", Installed: "torch 2.6.0+cu126"}, "2.7.1"
 			return p, nil
 		case strings.Contains(r, "projx"), strings.HasSuffix(r, ".txt"):
-			p.Changes = append(p.Changes, AddChange{Name: "projx", To: "1.0"}, AddChange{Name: "numpy", From: "1.26.4", To: "2.1.0"})
-			p.Troubles = append(p.Troubles, AddTrouble{Code: TroubleNumpyMajor, Dists: []string{"numpy 1.26.4", "numpy 2.1.0"}})
+			p.Changes = append(p.Changes, app.AddChange{Name: "projx", To: "1.0"}, app.AddChange{Name: "numpy", From: "1.26.4", To: "2.1.0"})
+			p.Troubles = append(p.Troubles, app.AddTrouble{Code: app.TroubleNumpyMajor, Dists: []string{"numpy 1.26.4", "numpy 2.1.0"}})
 		case strings.Contains(r, "opencv"):
-			p.Changes = append(p.Changes, AddChange{Name: "opencv-contrib-python", To: "4.10.0"})
-			p.Troubles = append(p.Troubles, AddTrouble{Code: TroubleOpenCVVariants, Dists: []string{"opencv-python 4.10.0", "opencv-contrib-python 4.10.0"}})
+			p.Changes = append(p.Changes, app.AddChange{Name: "opencv-contrib-python", To: "4.10.0"})
+			p.Troubles = append(p.Troubles, app.AddTrouble{Code: app.TroubleOpenCVVariants, Dists: []string{"opencv-python 4.10.0", "opencv-contrib-python 4.10.0"}})
 		}
 	}
 	if len(p.Changes) > 0 {
-		p.Plan = Plan{Venv: req.Venv, Impl: "add", Steps: []PlanStep{{"snapshot", "Record what the venv holds"}, {"stage", "Download 2 packages"},
-			{"install", "Install the project's packages"}, {"verify", "Check the GPU build"}, {"lock", "Write requirements.lock"}}}
+		p.Plan = app.Plan{Kind: app.PlanOfAdd, Venv: req.Venv, Steps: []app.PlanStep{{ID: "snapshot", Title: "Record what the venv holds"}, {ID: "stage", Title: "Download 2 packages"},
+			{ID: "install", Title: "Install the project's packages"}, {ID: "verify", Title: "Check the GPU build"}, {ID: "lock", Title: "Write requirements.lock"}}}
 	}
 	return p, nil
 }
 
-func (f *fakeBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (VerifyReport, error) {
+func (f *fakeBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (app.Checklist, error) {
 	return f.verify, nil
 }
 
-func (f *fakeBackend) Doctor(ctx context.Context, venv string) (DoctorReport, error) {
-	return DoctorReport{Findings: f.findings}, nil
+func (f *fakeBackend) Doctor(ctx context.Context, venv string) (*app.Diagnosis, error) {
+	return &app.Diagnosis{Report: app.DoctorReport{Findings: f.findings}}, nil
 }
 
-func (f *fakeBackend) RepairPlan(ctx context.Context, venv string, r DoctorReport) (Plan, error) {
+func (f *fakeBackend) RepairPlan(ctx context.Context, venv string, r *app.Diagnosis) (app.Plan, error) {
 	c := cand("paddle", "3.0.0", "cu126", "12.6", true)
-	return Plan{Venv: venv, Candidate: c,
-		Steps:     []PlanStep{{"remove", "Remove paddlepaddle, paddlepaddle-gpu and paddle/"}, {"install", "Install paddlepaddle-gpu 3.0.0"}},
+	return app.Plan{Venv: venv, Candidate: c,
+		Steps:     []app.PlanStep{{ID: "remove", Title: "Remove paddlepaddle, paddlepaddle-gpu and paddle/"}, {ID: "install", Title: "Install paddlepaddle-gpu 3.0.0"}},
 		Uninstall: []string{"paddlepaddle==3.0.0", "paddlepaddle-gpu==3.0.0", venv + "/lib/site-packages/paddle/"},
 		Install:   []string{"paddlepaddle-gpu==3.0.0"},
 		Commands:  []string{"python -m pip uninstall -y paddlepaddle paddlepaddle-gpu", "python -m pip install --index-url https://www.paddlepaddle.org.cn/packages/stable/cu126/ paddlepaddle-gpu==3.0.0"}}, nil
@@ -346,7 +346,7 @@ func (f *fakeBackend) RepairPlan(ctx context.Context, venv string, r DoctorRepor
 // the stream without the summary. With benchSamples the sampler readings recorded beside it come in
 // between, in one fixed order (the last event last): that needs both channels read at once, as a
 // real program does, so only teatest runs may ask for it.
-func (f *fakeBackend) Bench(ctx context.Context, venv string, gpuIndex int) (BenchFeed, string, error) {
+func (f *fakeBackend) Bench(ctx context.Context, venv string, gpuIndex int) (*app.BenchRun, error) {
 	f.benchGPU = gpuIndex
 	evs := f.benchEvents
 	if evs == nil {
@@ -376,7 +376,7 @@ func (f *fakeBackend) Bench(ctx context.Context, venv string, gpuIndex int) (Ben
 			events <- msg.(BenchEventMsg).Event
 		}
 		close(events)
-		return BenchFeed{Events: events}, "torch", nil
+		return &app.BenchRun{Framework: "torch", Events: events}, nil
 	}
 	events, readings := make(chan bench.Event), make(chan []gpu.Sample)
 	go func() {
@@ -399,7 +399,7 @@ func (f *fakeBackend) Bench(ctx context.Context, venv string, gpuIndex int) (Ben
 			}
 		}
 	}()
-	return BenchFeed{Events: events, Samples: readings}, "torch", nil
+	return &app.BenchRun{Framework: "torch", Events: events, Samples: readings}, nil
 }
 
 // recording reads a recorded benchmark output from testdata/bench.
@@ -432,6 +432,6 @@ func recordedSampleSets() [][]gpu.Sample {
 	return out
 }
 
-func (f *fakeBackend) Activation(venv string) Activation {
-	return Activation{PowerShell: `& "` + venv + `\Scripts\Activate.ps1"`, Cmd: `"` + venv + `\Scripts\activate.bat"`}
+func (f *fakeBackend) Activation(venv string) []app.Activation {
+	return []app.Activation{{Shell: app.ShellPowerShell, Command: `& "` + venv + `\Scripts\Activate.ps1"`}, {Shell: app.ShellCmd, Command: `"` + venv + `\Scripts\activate.bat"`}}
 }

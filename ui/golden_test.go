@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"gpuwiz/steps/app"
 	"path/filepath"
 	"testing"
 	"time"
@@ -127,7 +128,7 @@ func TestGolden(t *testing.T) {
 			steps: append(append([]goldenStep{}, toPlan...), k("Collecting package-19", "y"), k("Cancel the install?", "ctrl+c"), k("Cancelled.", "y"))},
 		{name: "verify", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"))},
 		{name: "verify_failed", edit: func(f *fakeBackend) {
-			f.verify = VerifyReport{Checks: []Check{{Title: "torch imports", OK: true, Evidence: "2.7.1+cpu"},
+			f.verify = app.Checklist{Checks: []app.Check{{Title: "torch imports", OK: true, Evidence: "2.7.1+cpu"},
 				{Title: "CUDA build", Evidence: "torch.version.cuda is None", Cause: "pip reused a CPU wheel from its cache", Fix: "gpuwiz doctor --venv /work/new, then repair"}}}
 		}, steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Some checks failed", "enter"))},
 		{name: "benchmark", edit: func(f *fakeBackend) { f.benchSamples = true },
@@ -188,7 +189,7 @@ func chineseGoldens() []goldenCase {
 			steps: then(k("Collecting package-19", "y"), k("要取消安装吗", "ctrl+c"), k("已取消", "y"))},
 		{name: "verify", steps: then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"))},
 		{name: "verify_failed", edit: func(f *fakeBackend) {
-			f.verify = VerifyReport{Checks: []Check{{Title: "torch 能导入", OK: true, Evidence: "2.7.1+cpu"},
+			f.verify = app.Checklist{Checks: []app.Check{{Title: "torch 能导入", OK: true, Evidence: "2.7.1+cpu"},
 				{Title: "CUDA 版", Evidence: "torch.version.cuda 为 \"None\"", Cause: "pip 用了缓存里的 CPU 版 wheel 包", Fix: "运行 gpuwiz doctor --venv /work/new，然后修复"}}}
 		}, steps: then(k("按 enter 开始验证", "y"), k("有检查没有通过", "enter"))},
 		{name: "benchmark", edit: func(f *fakeBackend) { f.benchSamples = true },
@@ -283,7 +284,7 @@ func twoCards(f *fakeBackend) {
 
 // knownVenvs gives the fake three environments to offer: two it worked on and a ./.venv with no framework.
 func knownVenvs(f *fakeBackend) {
-	f.known = []KnownVenv{
+	f.known = []app.KnownVenv{
 		{Path: "/work/paddle", Framework: "paddle", Line: "PaddlePaddle 3.0.0 (GPU), Python 3.11.9 · repair failed on 2026-12-03"},
 		{Path: "/work/old", Framework: "torch", Line: "PyTorch 2.6.0 (cu118), Python 3.11.9 · installed on 2026-11-30"},
 		{Path: "/home/me/proj/.venv", Line: "no PyTorch or PaddlePaddle, Python 3.12.8 · in this folder"},

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"gpuwiz/steps/app"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,8 +27,8 @@ type gpuScreen struct {
 	probes  int // answers received; more than one: r asked again
 	spin    spinner.Model
 	table   table.Model
-	sel     int          // position in the card choice: 0 is every card, i is the i-th card (several cards only)
-	offer   *DriverOffer // the driver step's answer (nil until it comes, or when it failed)
+	sel     int              // position in the card choice: 0 is every card, i is the i-th card (several cards only)
+	offer   *app.DriverOffer // the driver step's answer (nil until it comes, or when it failed)
 	keys    struct{ up, down, probe, driver key.Binding }
 	w, h    int
 }

@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func testCommon(fb Backend, ascii bool) *Common {
+func testCommon(fb App, ascii bool) *Common {
 	c := NewCommon(context.Background(), app.Globals{SimulateFile: "rig.json", ASCII: ascii}, fb)
 	c.OS = "linux" // the GPU screen's notes differ per OS: goldens are made for Linux
 	// Typed paths are read against a fixed home and working directory: goldens do not depend on
@@ -40,7 +40,7 @@ func testCommon(fb Backend, ascii bool) *Common {
 	return c
 }
 
-func newTestRoot(fb Backend) *Model {
+func newTestRoot(fb App) *Model {
 	m := NewModel(testCommon(fb, false))
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return m

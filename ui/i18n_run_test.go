@@ -52,11 +52,11 @@ func TestPlanScreenInChinese(t *testing.T) {
 	i18ntest.Chinese(t)
 	c := testCommon(newFakeBackend(), false)
 	cd := cand("torch", "2.7.1", "cu126", "12.6", true)
-	s := newPlanScreen(c, PlanRequest{Venv: "/work/new", Candidate: cd, Source: "清华镜像源"}, nil)
+	s := newPlanScreen(c, app.PlanRequest{Venv: "/work/new", Candidate: cd, Source: "清华镜像源"}, nil)
 	s.SetSize(80, 22)
 	chineseCheck(t, "plan screen while working", s.View(), "正在生成计划")
-	s.Update(planMsg{plan: Plan{Venv: "/work/new", Candidate: cd, DownloadBytes: 2_530_000_000,
-		Steps:     []PlanStep{{"venv", "创建虚拟环境"}},
+	s.Update(planMsg{plan: app.Plan{Venv: "/work/new", Candidate: cd, DownloadBytes: 2_530_000_000,
+		Steps:     []app.PlanStep{{ID: "venv", Title: "创建虚拟环境"}},
 		Uninstall: []string{"torch==2.6.0+cu118"}, Install: []string{"torch==2.7.1+cu126"},
 		Commands: []string{"python -m pip install --index-url https://download.pytorch.org/whl/cu126 torch==2.7.1"},
 		Warnings: []string{"磁盘空间不多"}, Notes: []string{"已清除 PIP_INDEX_URL"}}})
@@ -72,9 +72,9 @@ func TestPlanScreenInChinese(t *testing.T) {
 	}
 	s.Update(planMsg{err: errors.New("磁盘已满")})
 	chineseCheck(t, "plan screen's error", s.View(), "无法生成安装计划：磁盘已满", "esc")
-	d := newPlanScreen(c, PlanRequest{Venv: "/work/old"}, &DoctorReport{})
+	d := newPlanScreen(c, app.PlanRequest{Venv: "/work/old"}, &app.Diagnosis{})
 	d.SetSize(80, 22)
-	d.Update(planMsg{plan: Plan{Venv: "/work/old"}})
+	d.Update(planMsg{plan: app.Plan{Venv: "/work/old"}})
 	chineseCheck(t, "empty repair plan", d.View(), "诊断没有发现需要修复的问题。", "无需任何操作")
 	for _, k := range append(s.ShortHelp(), d.ShortHelp()...) {
 		if k.Help().Desc == "run it" {
@@ -86,18 +86,18 @@ func TestPlanScreenInChinese(t *testing.T) {
 func TestInstallScreenInChinese(t *testing.T) {
 	i18ntest.Chinese(t)
 	c := testCommon(newFakeBackend(), false)
-	plan := Plan{Steps: []PlanStep{{"venv", "创建虚拟环境"}, {"install", "安装 torch 2.7.1+cu126"}}}
+	plan := app.Plan{Steps: []app.PlanStep{{ID: "venv", Title: "创建虚拟环境"}, {ID: "install", Title: "安装 torch 2.7.1+cu126"}}}
 	s := newInstallScreen(c, plan, &sync.WaitGroup{})
 	s.SetSize(80, 20)
 	s.started = time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	s.now = s.started.Add(83 * time.Second)
-	s.apply([]InstallEvent{{StepID: "install", State: StepRunning}})
+	s.apply([]app.InstallEvent{{StepID: "install", State: app.StepRunning}})
 	chineseCheck(t, "install screen, starting", s.View(), "进行中", "1m23s")
-	s.apply([]InstallEvent{{StepID: "install", Done: 1 << 30}})
+	s.apply([]app.InstallEvent{{StepID: "install", Progress: &app.Progress{Done: 1 << 30}}})
 	chineseCheck(t, "install screen, unknown size", s.View(), "已下载 1.0 GiB（总大小未知）")
-	s.apply([]InstallEvent{{StepID: "install", Done: 1 << 30, Total: 2 << 30, Rate: 12 << 20, ETA: 42 * time.Second}})
+	s.apply([]app.InstallEvent{{StepID: "install", Progress: &app.Progress{Done: 1 << 30, Total: 2 << 30, BytesPerSec: 12 << 20, ETASeconds: 42}}})
 	for i := 0; i < 40; i++ {
-		s.apply([]InstallEvent{{StepID: "install", Line: "Collecting package"}})
+		s.apply([]app.InstallEvent{{StepID: "install", Line: "Collecting package"}})
 	}
 	chineseCheck(t, "install screen, download bar", s.View(), "1.0 GiB / 2.0 GiB", "12.0 MiB/s", "剩余 42 秒", "行在日志文件里")
 	s.scroll = 1
@@ -108,18 +108,18 @@ func TestInstallScreenInChinese(t *testing.T) {
 	s.confirming, s.cancelled = false, true
 	chineseCheck(t, "install screen, cancelling", s.View(), "正在取消")
 	ends := []struct {
-		o    Outcome
+		o    app.Outcome
 		want string
 	}{
-		{Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log"}, "安装完成。按 enter 开始验证。"},
-		{Outcome{Result: "cancelled", Restored: true}, "已取消。环境已还原"},
-		{Outcome{Result: "cancelled"}, "gpuwiz doctor"},
-		{Outcome{Result: "cancelled", Unchanged: true}, "环境还没有被改动过"},
-		{Outcome{Result: "cancelled", Unchanged: true, VenvRemoved: true}, "本次新建的虚拟环境已删除"},
-		{Outcome{Result: "unchanged", Err: errors.New("网络中断"), Restored: true, VenvRemoved: true}, "安装失败：网络中断。新建的虚拟环境已删除，什么都没有留下"},
-		{Outcome{Result: "unchanged", Restored: true}, "安装失败。没有卸载任何东西"},
-		{Outcome{Result: "restored", Err: errors.New("网络中断"), Restored: true}, "安装失败：网络中断。环境已还原。"},
-		{Outcome{Result: "damaged"}, "安装失败。按 enter 继续。"},
+		{app.Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log"}, "安装完成。按 enter 开始验证。"},
+		{app.Outcome{Result: "cancelled", Restored: true}, "已取消。环境已还原"},
+		{app.Outcome{Result: "cancelled"}, "gpuwiz doctor"},
+		{app.Outcome{Result: "cancelled", Unchanged: true}, "环境还没有被改动过"},
+		{app.Outcome{Result: "cancelled", Unchanged: true, VenvRemoved: true}, "本次新建的虚拟环境已删除"},
+		{app.Outcome{Result: "unchanged", Err: errors.New("网络中断"), Restored: true, VenvRemoved: true}, "安装失败：网络中断。新建的虚拟环境已删除，什么都没有留下"},
+		{app.Outcome{Result: "unchanged", Restored: true}, "安装失败。没有卸载任何东西"},
+		{app.Outcome{Result: "restored", Err: errors.New("网络中断"), Restored: true}, "安装失败：网络中断。环境已还原。"},
+		{app.Outcome{Result: "damaged"}, "安装失败。按 enter 继续。"},
 	}
 	for _, e := range ends {
 		s.cancelled = e.o.Result == "cancelled"
@@ -127,7 +127,7 @@ func TestInstallScreenInChinese(t *testing.T) {
 		s.outcome = &o
 		chineseCheck(t, "install screen, ended "+string(e.o.Result), s.View(), e.want)
 	}
-	s.outcome = &Outcome{OK: true, LogPath: "/tmp/gpuwiz.log"}
+	s.outcome = &app.Outcome{OK: true, LogPath: "/tmp/gpuwiz.log"}
 	chineseCheck(t, "install screen's log", s.View(), "完整日志：/tmp/gpuwiz.log")
 	if s.Title() != "安装" {
 		t.Errorf("title %q", s.Title())
@@ -136,7 +136,7 @@ func TestInstallScreenInChinese(t *testing.T) {
 
 // English counts read right now: one line, not "1 lines".
 func TestInstallScreenCountsLines(t *testing.T) {
-	s := newInstallScreen(testCommon(newFakeBackend(), false), Plan{}, &sync.WaitGroup{})
+	s := newInstallScreen(testCommon(newFakeBackend(), false), app.Plan{}, &sync.WaitGroup{})
 	s.SetSize(80, 20)
 	s.log.Add("a")
 	s.log.Add("b")
@@ -144,7 +144,7 @@ func TestInstallScreenCountsLines(t *testing.T) {
 	mustContain(t, s.View(), "(scrolled up 1 line; down to follow)")
 	s.scroll = 2
 	mustContain(t, s.View(), "(scrolled up 2 lines; down to follow)")
-	s.outcome = &Outcome{Result: "damaged"}
+	s.outcome = &app.Outcome{Result: "damaged"}
 	mustContain(t, s.View(), "Install failed. Press enter.")
 }
 
@@ -152,10 +152,10 @@ func TestDoneScreenInChinese(t *testing.T) {
 	i18ntest.Chinese(t)
 	c := testCommon(newFakeBackend(), false)
 	cd := cand("torch", "2.7.1", "cu126", "12.6", true)
-	ok := &Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: "/work/new/requirements.lock", ConstraintsFile: "/work/new/constraints.txt"}
+	ok := &app.Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: "/work/new/requirements.lock", ConstraintsFile: "/work/new/constraints.txt"}
 	s := newDoneScreen(c, choices{venv: "/work/new", candidate: &cd, outcome: ok})
 	s.SetSize(80, 30)
-	s.Update(activationMsg{act: Activation{PowerShell: `& "C:\work\new\Scripts\Activate.ps1"`, Cmd: `C:\work\new\Scripts\activate.bat`}})
+	s.Update(activationMsg{act: []app.Activation{{Shell: app.ShellPowerShell, Command: `& "C:\work\new\Scripts\Activate.ps1"`}, {Shell: app.ShellCmd, Command: `C:\work\new\Scripts\activate.bat`}}})
 	view := s.View()
 	chineseCheck(t, "done screen", view, "PyTorch 2.7.1（cu126）已安装并通过验证", "虚拟环境 /work/new", "激活方法", "Activate.ps1",
 		"Set-ExecutionPolicy", "锁定文件", "requirements.lock", "约束文件", "日志", "/tmp/gpuwiz.log", "按 q 或 enter 退出。")
@@ -163,19 +163,19 @@ func TestDoneScreenInChinese(t *testing.T) {
 	if a != b || b != l {
 		t.Errorf("the paths start at columns %d, %d, %d:\n%s", a, b, l, view)
 	}
-	bad := &Outcome{Result: "damaged", Err: errors.New("pip 退出码 1"), Leftovers: []Leftover{{What: "多出的文件", Path: "/work/new/x", Clear: "rm -rf /work/new/x"}}}
+	bad := &app.Outcome{Result: "damaged", Err: errors.New("pip 退出码 1"), Leftovers: []app.Leftover{{What: "多出的文件", Path: "/work/new/x", Clear: "rm -rf /work/new/x"}}}
 	s = newDoneScreen(c, choices{venv: "/work/new", outcome: bad})
 	s.SetSize(80, 30)
 	chineseCheck(t, "done screen after a damaging failure", s.View(), "安装失败，虚拟环境已损坏", "pip 退出码 1", "gpuwiz doctor --venv /work/new", "rm -rf /work/new/x")
 	for _, r := range []app.Result{"cancelled", "unchanged", "restored", "failed", "repair failed", ""} {
-		s = newDoneScreen(c, choices{venv: "/work/new", outcome: &Outcome{Result: r, Restored: r != "failed"}})
+		s = newDoneScreen(c, choices{venv: "/work/new", outcome: &app.Outcome{Result: r, Restored: r != "failed"}})
 		s.SetSize(80, 30)
 		chineseCheck(t, "done screen after "+string(r), s.View())
 	}
 	s = newDoneScreen(c, choices{})
 	s.SetSize(80, 30)
 	chineseCheck(t, "done screen with nothing done", s.View(), "没有做任何改动。")
-	s = newDoneScreen(c, choices{venv: "/work/new", outcome: ok, verify: &VerifyReport{}})
+	s = newDoneScreen(c, choices{venv: "/work/new", outcome: ok, verify: &app.Checklist{}})
 	s.SetSize(80, 30)
 	chineseCheck(t, "done screen, verification failed", s.View(), "验证没有通过", "gpuwiz doctor --venv /work/new", "这个虚拟环境不会保住这个版本")
 }
@@ -186,7 +186,7 @@ func TestCheckScreenInChinese(t *testing.T) {
 	s := newCheckScreen(c, rtx3060())
 	s.SetSize(80, 30)
 	chineseCheck(t, "check screen, looking for Python", s.View(), "正在查找 Python 解释器")
-	s.Update(pythonsMsg{list: []Interpreter{{Path: `C:\Python312\python.exe`, Version: "3.12.4", Bits: 64}}})
+	s.Update(pythonsMsg{list: []app.Interpreter{{Path: `C:\Python312\python.exe`, Version: "3.12.4", Bits: 64}}})
 	chineseCheck(t, "check screen, reading", s.View(), "3.12.4 64 位", `C:\Python312\python.exe`, "正在读取版本矩阵")
 	r := cand("torch", "2.7.1", "cu126", "12.6", true)
 	s.Update(channelsMsg{framework: "torch", sel: matrix.Selection{Recommended: &r, Candidates: []matrix.Candidate{r}}})
@@ -208,9 +208,9 @@ func TestVerifyScreenInChinese(t *testing.T) {
 	s := newVerifyScreen(c, "/work/new", cd, nil)
 	s.SetSize(80, 20)
 	chineseCheck(t, "verify screen, running", s.View(), "正在虚拟环境里导入框架")
-	s.Update(verifyMsg{report: VerifyReport{OK: true, Checks: []Check{{Title: "导入 torch", OK: true, Evidence: "2.7.1+cu126"}}}})
+	s.Update(verifyMsg{report: app.Checklist{OK: true, Checks: []app.Check{{Title: "导入 torch", OK: true, Evidence: "2.7.1+cu126"}}}})
 	chineseCheck(t, "verify screen, passed", s.View(), "导入 torch", "2.7.1+cu126", "全部检查通过。")
-	s.Update(verifyMsg{report: VerifyReport{Checks: []Check{{Title: "在显卡上计算", Evidence: "CUDA error", Cause: "驱动太旧", Fix: "更新显卡驱动"}}}})
+	s.Update(verifyMsg{report: app.Checklist{Checks: []app.Check{{Title: "在显卡上计算", Evidence: "CUDA error", Cause: "驱动太旧", Fix: "更新显卡驱动"}}}})
 	chineseCheck(t, "verify screen, failed", s.View(), "现象：CUDA error", "原因：驱动太旧", "解决办法：更新显卡驱动", "有检查没有通过", "r：重新检查")
 	s.Update(verifyMsg{err: errors.New("找不到 python.exe")})
 	chineseCheck(t, "verify screen, error", s.View(), "无法进行验证：找不到 python.exe", "按 r 重试")
@@ -225,22 +225,22 @@ func TestDoctorScreenInChinese(t *testing.T) {
 	s := newDoctorScreen(c, "/work/old")
 	s.SetSize(80, 20)
 	chineseCheck(t, "doctor screen, running", s.View(), "正在检查 /work/old", "pip 配置")
-	s.Update(doctorMsg{report: DoctorReport{Findings: []Finding{
-		{Code: "cpu-build", Severity: "warning", Title: "装的是 CPU 版", Evidence: "torch 2.7.1+cpu", Fix: "重新安装 GPU 版"},
-		{Code: "mixed-paddle", Severity: "error", Title: "同时装了两个飞桨", Evidence: "paddlepaddle 3.0.0\npaddlepaddle-gpu 3.0.0"}}}})
+	s.Update(doctorMsg{report: &app.Diagnosis{Report: app.DoctorReport{Findings: []app.Finding{
+		{Code: "cpu-build", Severity: "warning", Title: "装的是 CPU 版", Evidence: []string{"torch 2.7.1+cpu"}, Fix: "重新安装 GPU 版"},
+		{Code: "mixed-paddle", Severity: "error", Title: "同时装了两个飞桨", Evidence: []string{"paddlepaddle 3.0.0", "paddlepaddle-gpu 3.0.0"}}}}}})
 	view := s.View()
 	chineseCheck(t, "doctor screen", view, "错误", "警告", "现象：paddlepaddle 3.0.0", "解决办法：重新安装 GPU 版", "enter：查看修复计划")
 	if strings.Index(view, "mixed-paddle") > strings.Index(view, "cpu-build") {
 		t.Errorf("the error is not first:\n%s", view)
 	}
-	s.Update(doctorMsg{report: DoctorReport{}})
+	s.Update(doctorMsg{report: &app.Diagnosis{}})
 	chineseCheck(t, "doctor screen, clean", s.View(), "诊断没有在 /work/old 中发现问题。")
 	s.Update(doctorMsg{err: errors.New("找不到 python.exe")})
 	chineseCheck(t, "doctor screen, error", s.View(), "诊断无法运行：找不到 python.exe")
 	if s.Title() != "诊断" {
 		t.Errorf("title %q", s.Title())
 	}
-	if v := verifyOfDoctor(doctor.Report{}); len(v.Checks) != 1 || v.Checks[0].Title != "诊断没有发现问题" {
+	if v := app.ChecklistOfDoctor(doctor.Report{}); len(v.Checks) != 1 || v.Checks[0].Title != "诊断没有发现问题" {
 		t.Errorf("the check after a clean repair: %+v", v)
 	}
 }
@@ -250,14 +250,14 @@ func TestSummaryInChinese(t *testing.T) {
 	fb := newFakeBackend()
 	m := newTestRoot(fb)
 	m.ch.venv = "/work/new"
-	m.ch.outcome = &Outcome{OK: true, Result: "installed", LockFile: "/work/new/requirements.lock", LogPath: "/tmp/gpuwiz.log"}
+	m.ch.outcome = &app.Outcome{OK: true, Result: "installed", LockFile: "/work/new/requirements.lock", LogPath: "/tmp/gpuwiz.log"}
 	sum := m.Summary()
 	chineseCheck(t, "summary", sum, "gpuwiz：已安装（/work/new）", "Activate.ps1", "锁定文件：", "日志：")
 	ps, lock, log := valueColumn(t, sum, `& "`), valueColumn(t, sum, "/work/new/requirements.lock"), valueColumn(t, sum, "/tmp/gpuwiz.log")
 	if ps != lock || lock != log {
 		t.Errorf("values start at %d, %d, %d:\n%s", ps, lock, log, sum)
 	}
-	m.ch.outcome = &Outcome{Result: "restored", LogPath: "/tmp/gpuwiz.log"}
+	m.ch.outcome = &app.Outcome{Result: "restored", LogPath: "/tmp/gpuwiz.log"}
 	chineseCheck(t, "summary after a failure", m.Summary(), "安装失败，已还原", "/tmp/gpuwiz.log")
 }
 
@@ -346,13 +346,13 @@ func TestRepairPlanWords(t *testing.T) {
 	rp := doctor.Repair{Venv: "/work/old", Reinstall: &c,
 		Actions:   []doctor.Action{{Title: "remove paddle/", RemovePath: "/work/old/lib/paddle", Engine: true}},
 		Unfixable: []doctor.Finding{{Code: "driver-old", Title: "driver too old", Fix: "update the driver"}}}
-	p := planOfRepair(rp)
+	p := app.RepairListing(rp)
 	en := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
 	mustContain(t, en, "delete /work/old/lib/paddle", "install paddle 3.0.0 through the install engine, from "+c.IndexURL+" (--index-url only)",
 		"Install PaddlePaddle 3.0.0 (cu126)", "Run doctor again", "left to you: driver too old: update the driver")
 	i18ntest.Chinese(t)
 	rp.Unfixable[0].Title, rp.Unfixable[0].Fix = "显卡驱动太旧", "更新显卡驱动"
-	p = planOfRepair(rp)
+	p = app.RepairListing(rp)
 	zh := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
 	chineseCheck(t, "repair plan", zh, "删除 /work/old/lib/paddle", "通过安装引擎安装 paddle 3.0.0", "仅 --index-url",
 		"安装 飞桨（PaddlePaddle） 3.0.0（cu126）", "重新运行诊断", "需要你自己处理：显卡驱动太旧：更新显卡驱动")

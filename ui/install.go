@@ -25,7 +25,7 @@ const logTailLines = 500
 type installScreen struct {
 	c          *Common
 	id         screenID
-	plan       Plan
+	plan       app.Plan
 	wg         *sync.WaitGroup
 	job        *installJob
 	states     map[string]string
@@ -43,22 +43,22 @@ type installScreen struct {
 	now        time.Time
 	confirming bool
 	cancelled  bool
-	outcome    *Outcome
+	outcome    *app.Outcome
 	message    string
 	keys       struct{ cancel, stop, keep, verify key.Binding }
 	// finish is the message the root gets when the user goes on (nil: installFinishMsg); next is the
 	// key that does it after a success (nil binding: keys.verify).
-	finish func(Outcome) tea.Msg
+	finish func(app.Outcome) tea.Msg
 	next   key.Binding
 	w, h   int
 }
 
-func newInstallScreen(c *Common, p Plan, wg *sync.WaitGroup) *installScreen {
+func newInstallScreen(c *Common, p app.Plan, wg *sync.WaitGroup) *installScreen {
 	s := &installScreen{c: c, id: c.newID(), plan: p, wg: wg, states: map[string]string{}, did: map[string]string{}, log: newLogRing(logTailLines),
 		spin: newSpinner(c)}
 	s.bar = c.Styles.NewBar()
 	for _, st := range p.Steps {
-		s.states[st.ID] = StepPending
+		s.states[st.ID] = app.StepPending
 	}
 	k := c.Keys
 	s.keys.cancel, s.keys.stop, s.keys.keep = relabel(k.ForceQuit, i18n.T("ui.install.key_cancel")), relabel(k.Confirm, i18n.T("ui.install.key_stop")), relabel(k.Deny, i18n.T("ui.install.key_keep"))
@@ -71,7 +71,7 @@ func (s *installScreen) Init() tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(s.c.Ctx)
-	s.job = &installJob{to: s.id, events: make(chan InstallEvent, installEventBuffer), outcome: make(chan Outcome, 1), cancel: cancel}
+	s.job = &installJob{to: s.id, events: make(chan app.InstallEvent, installEventBuffer), outcome: make(chan app.Outcome, 1), cancel: cancel}
 	s.started = s.c.now()
 	s.now = s.started
 	return tea.Batch(startInstallCmd(ctx, s.c.Backend, s.plan, s.job, s.wg), installTickCmd(s.job), s.spin.Tick)
@@ -160,14 +160,14 @@ func (s *installScreen) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (s *installScreen) apply(events []InstallEvent) {
+func (s *installScreen) apply(events []app.InstallEvent) {
 	for _, e := range events {
 		if e.StepID != "" && e.State != "" {
 			s.states[e.StepID] = e.State
 			if e.Did != "" {
 				s.did[e.StepID] = e.Did
 			}
-			if e.State == StepRunning {
+			if e.State == app.StepRunning {
 				s.current = e.StepID
 				s.done, s.total = 0, 0
 			}
@@ -178,9 +178,9 @@ func (s *installScreen) apply(events []InstallEvent) {
 				s.scroll++ // keep the lines the user is reading in place
 			}
 		}
-		if e.Total > 0 || e.Done > 0 {
-			s.done, s.total = e.Done, e.Total
-			s.rate, s.eta = e.Rate, e.ETA
+		if p := e.Progress; p != nil && (p.Total > 0 || p.Done > 0) {
+			s.done, s.total = p.Done, p.Total
+			s.rate, s.eta = p.BytesPerSec, time.Duration(p.ETASeconds*float64(time.Second))
 		}
 		if e.Message != "" {
 			s.message = e.Message
@@ -197,16 +197,16 @@ func (s *installScreen) View() string {
 		state := s.states[step.ID]
 		mark, style := st.Pending, st.Dim
 		switch state {
-		case StepRunning:
+		case app.StepRunning:
 			mark, style = s.spin.View(), st.Selected
 			if s.outcome != nil || s.cancelled {
 				mark = st.Running
 			}
-		case StepDone:
+		case app.StepDone:
 			mark, style = st.Pass, st.OK
-		case StepFailed:
+		case app.StepFailed:
 			mark, style = st.Fail, st.Err
-		case StepSkipped:
+		case app.StepSkipped:
 			mark, style = st.Skipped, st.Dim
 		}
 		title := step.Title

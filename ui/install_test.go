@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"strings"
 	"sync"
 	"testing"
@@ -47,7 +48,7 @@ func TestInstallStatusLineKeepsElapsedTime(t *testing.T) {
 	for _, w := range []int{120, 80, 40} {
 		for _, ascii := range []bool{false, true} {
 			c := testCommon(newFakeBackend(), ascii)
-			s := newInstallScreen(c, Plan{Steps: []PlanStep{{"install", longStep}}}, &sync.WaitGroup{})
+			s := newInstallScreen(c, app.Plan{Steps: []app.PlanStep{{ID: "install", Title: longStep}}}, &sync.WaitGroup{})
 			s.SetSize(w, 20)
 			s.started = time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 			s.now = s.started.Add(83 * time.Second)
@@ -64,14 +65,14 @@ func TestInstallStatusLineKeepsElapsedTime(t *testing.T) {
 					}
 				}
 			}
-			s.apply([]InstallEvent{{StepID: "install", State: StepRunning, Message: longStep}})
+			s.apply([]app.InstallEvent{{StepID: "install", State: app.StepRunning, Message: longStep}})
 			check("long step title", "download torch==", ellipsis)
 			if row := strings.Split(ansi.Strip(s.View()), "\n")[0]; ansi.StringWidth(row) > w || !strings.HasSuffix(row, ellipsis) {
 				t.Errorf("%d columns: the step's row is not shortened with an ellipsis: %q", w, row)
 			}
-			s.apply([]InstallEvent{{StepID: "install", Done: 1 << 30}})
+			s.apply([]app.InstallEvent{{StepID: "install", Progress: &app.Progress{Done: 1 << 30}}})
 			check("download of unknown size", "downloaded")
-			s.apply([]InstallEvent{{StepID: "install", Done: 1 << 30, Total: 2 << 30}})
+			s.apply([]app.InstallEvent{{StepID: "install", Progress: &app.Progress{Done: 1 << 30, Total: 2 << 30}}})
 			if w >= 40 {
 				check("download bar", "1.0 GiB / 2.0 GiB")
 			} else {
@@ -92,7 +93,7 @@ func TestInstallMidDownloadGolden(t *testing.T) {
 	c.Clock = stoppedClock(83 * time.Second)
 	m := NewModel(c)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	plan, _ := fb.Plan(c.Ctx, PlanRequest{Venv: "/work/new", Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
+	plan, _ := fb.Plan(c.Ctx, app.PlanRequest{Venv: "/work/new", Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
 	_, start := m.Update(planConfirmedMsg{plan})
 	s := topIs[*installScreen](t, m)
 	for _, msg := range runCmd(start) {
@@ -112,9 +113,9 @@ func TestInstallMidDownloadGolden(t *testing.T) {
 // gpuwiz's own downloader reports its rate and the time left: the bar line shows both.
 func TestInstallBarShowsRateAndTimeLeft(t *testing.T) {
 	c := testCommon(newFakeBackend(), false)
-	s := newInstallScreen(c, Plan{Steps: []PlanStep{{"stage", "download torch"}}}, &sync.WaitGroup{})
+	s := newInstallScreen(c, app.Plan{Steps: []app.PlanStep{{ID: "stage", Title: "download torch"}}}, &sync.WaitGroup{})
 	s.SetSize(120, 20)
-	s.apply([]InstallEvent{{StepID: "stage", State: StepRunning}, {StepID: "stage", Done: 1 << 30, Total: 4 << 30, Rate: 100 << 20, ETA: 31 * time.Second}})
+	s.apply([]app.InstallEvent{{StepID: "stage", State: app.StepRunning}, {StepID: "stage", Progress: &app.Progress{Done: 1 << 30, Total: 4 << 30, BytesPerSec: 100 << 20, ETASeconds: 31}}})
 	line := statusLine(t, s)
 	for _, want := range []string{"1.0 GiB / 4.0 GiB", "100.0 MiB/s", "31s left"} {
 		if !strings.Contains(line, want) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -15,16 +16,16 @@ import (
 type planScreen struct {
 	c      *Common
 	id     screenID
-	req    PlanRequest
-	doctor *DoctorReport // the repair journey: the plan fixes these findings
-	plan   *Plan
+	req    app.PlanRequest
+	doctor *app.Diagnosis // the repair journey: the plan fixes these findings
+	plan   *app.Plan
 	err    error
 	vp     viewport.Model
 	keys   struct{ yes, enter key.Binding }
 	w, h   int
 }
 
-func newPlanScreen(c *Common, req PlanRequest, doctor *DoctorReport) *planScreen {
+func newPlanScreen(c *Common, req app.PlanRequest, doctor *app.Diagnosis) *planScreen {
 	s := &planScreen{c: c, id: c.newID(), req: req, doctor: doctor, vp: c.newViewport()}
 	s.keys.yes, s.keys.enter = relabel(c.Keys.Confirm, i18n.T("ui.plan.key_run")), relabel(c.Keys.Select, i18n.T("ui.plan.key_run"))
 	return s
@@ -35,7 +36,7 @@ func (s *planScreen) Init() tea.Cmd {
 		return nil
 	}
 	if s.doctor != nil {
-		return repairPlanCmd(s.id, s.c.Ctx, s.c.Backend, s.req.Venv, *s.doctor)
+		return repairPlanCmd(s.id, s.c.Ctx, s.c.Backend, s.req.Venv, s.doctor)
 	}
 	return planCmd(s.id, s.c.Ctx, s.c.Backend, s.req)
 }
@@ -105,7 +106,7 @@ func (s *planScreen) body() string {
 			b.WriteString(style(wrapHanging("  "+urls.Redact(it), s.w, "      ")) + "\n")
 		}
 	}
-	if s.doctor != nil && len(s.doctor.Findings) == 0 {
+	if s.doctor != nil && len(s.doctor.Report.Findings) == 0 {
 		b.WriteString(st.OK.Render(i18n.T("ui.plan.nothing_to_repair")) + "\n")
 	}
 	// "venv" and "build" line up: their values start one column after the wider label.
@@ -144,4 +145,23 @@ func (s *planScreen) View() string {
 		return vpView(s.vp, st) + "\n" + st.Dim.Render(i18n.T("ui.plan.nothing_to_do"))
 	}
 	return vpView(s.vp, st) + "\n" + st.Selected.Render(i18n.T("ui.plan.confirm")) + st.Dim.Render(" "+i18n.T("ui.plan.nothing_changed_yet"))
+}
+
+// notServedText is the refusal of a build the index does not serve, with the next-best build it
+// serves when there is one.
+func notServedText(c app.IndexCheck) string {
+	v := c.Verdict
+	if n := v.NextBest; n != nil {
+		return i18n.T("ui.backend.not_served_next_best", i18n.D{"Reason": v.Reason(), "Framework": frameworkName(v.Framework), "Version": v.Version, "Channel": v.Channel,
+			"NextVersion": n.FrameworkVersion, "NextChannel": n.Channel})
+	}
+	return i18n.T("ui.backend.not_served", i18n.D{"Reason": v.Message()})
+}
+
+// indexNote is the plan's note on an index that could not be read ("" when there is none).
+func indexNote(c app.IndexCheck) string {
+	if c.CouldNotLook() {
+		return i18n.T("ui.backend.could_not_look", i18n.D{"Reason": c.Verdict.Reason()})
+	}
+	return ""
 }

@@ -2,27 +2,28 @@ package ui
 
 import (
 	"context"
+	"gpuwiz/steps/app"
 	"testing"
 )
 
 // pyGetter is the fake backend with no Python until InstallPython "installs" one.
 type pyGetter struct {
 	*fakeBackend
-	offer    PythonOffer
+	offer    app.PythonOffer
 	installs []string
 	has      bool
 }
 
-var installedPy = Interpreter{Path: `C:\Users\me\AppData\Local\Programs\Python\Python312\python.exe`, Version: "3.12.10", Bits: 64, Kind: "python.org", Source: "registry"}
+var installedPy = app.Interpreter{Path: `C:\Users\me\AppData\Local\Programs\Python\Python312\python.exe`, Version: "3.12.10", Bits: 64, Kind: "python.org", Source: "registry"}
 
-func (g *pyGetter) Pythons(ctx context.Context) ([]Interpreter, error) {
+func (g *pyGetter) Pythons(ctx context.Context) ([]app.Interpreter, error) {
 	if g.has {
-		return []Interpreter{installedPy}, nil
+		return []app.Interpreter{installedPy}, nil
 	}
 	return nil, nil
 }
-func (g *pyGetter) PythonOffer() PythonOffer { return g.offer }
-func (g *pyGetter) InstallPython(ctx context.Context, minor string) (Interpreter, error) {
+func (g *pyGetter) PythonOffer() app.PythonOffer { return g.offer }
+func (g *pyGetter) InstallPython(ctx context.Context, minor string) (app.Interpreter, error) {
 	g.installs = append(g.installs, minor)
 	g.has = true
 	return installedPy, nil
@@ -31,7 +32,7 @@ func (g *pyGetter) InstallPython(ctx context.Context, minor string) (Interpreter
 // With no Python the screen says how to get one; on Windows enter again installs it for this user,
 // the list is read again and the new Python makes the venv.
 func TestVenvScreenOffersToInstallPython(t *testing.T) {
-	g := &pyGetter{fakeBackend: newFakeBackend(), offer: PythonOffer{Minor: "3.12", How: "with winget (for you alone, no administrator rights)", CanInstall: true}}
+	g := &pyGetter{fakeBackend: newFakeBackend(), offer: app.PythonOffer{Minor: "3.12", How: "with winget (for you alone, no administrator rights)", CanInstall: true}}
 	m := newTestRoot(g)
 	press(t, m, "enter", "enter", "enter", "enter")
 	topIs[*venvScreen](t, m)
@@ -60,7 +61,7 @@ func TestVenvScreenOffersToInstallPython(t *testing.T) {
 
 // On Linux the screen shows the distribution's command and installs nothing itself.
 func TestVenvScreenShowsTheDistributionCommand(t *testing.T) {
-	g := &pyGetter{fakeBackend: newFakeBackend(), offer: PythonOffer{Minor: "3.12", How: "from your distribution (gpuwiz does not run a package manager as root)", Command: "sudo apt install python3.12 python3.12-venv"}}
+	g := &pyGetter{fakeBackend: newFakeBackend(), offer: app.PythonOffer{Minor: "3.12", How: "from your distribution (gpuwiz does not run a package manager as root)", Command: "sudo apt install python3.12 python3.12-venv"}}
 	m := newTestRoot(g)
 	press(t, m, "enter", "enter", "enter", "enter", "enter")
 	mustContain(t, m.View(), "sudo apt install python3.12 python3.12-venv", "then run gpuwiz again")
@@ -76,14 +77,14 @@ type condaBackend struct{ *fakeBackend }
 
 const condaEnv = `C:\Users\me\miniconda3\envs\torch`
 
-func (c condaBackend) Pythons(ctx context.Context) ([]Interpreter, error) {
+func (c condaBackend) Pythons(ctx context.Context) ([]app.Interpreter, error) {
 	l, err := c.fakeBackend.Pythons(ctx)
-	return append(l, Interpreter{Path: condaEnv + `\python.exe`, Version: "3.11.9", Bits: 64, Kind: "conda", Source: "conda", Prefix: condaEnv}), err
+	return append(l, app.Interpreter{Path: condaEnv + `\python.exe`, Version: "3.11.9", Bits: 64, Kind: "conda", Source: "conda", Prefix: condaEnv}), err
 }
 
-func (c condaBackend) CheckVenv(path string) PathCheck {
+func (c condaBackend) CheckVenv(path string) app.PathCheck {
 	if path == condaEnv {
-		return PathCheck{Exists: true, Conda: true}
+		return app.PathCheck{Exists: true, Conda: true}
 	}
 	return c.fakeBackend.CheckVenv(path)
 }
@@ -92,7 +93,7 @@ func (c condaBackend) CheckVenv(path string) PathCheck {
 // env is taken as the target.
 func TestExistingEnvScreenListsCondaEnvs(t *testing.T) {
 	fb := newFakeBackend()
-	fb.venvs[condaEnv] = VenvInfo{Path: condaEnv, PythonVersion: "3.11.9", Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu118"}
+	fb.venvs[condaEnv] = app.VenvInfo{Path: condaEnv, PythonVersion: "3.11.9", Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu118"}
 	m := newTestRoot(condaBackend{fb})
 	m.c.Paths.GOOS, m.c.Paths.Cwd = "windows", `C:\work` // the env's path is a Windows one
 	press(t, m, "down", "enter")

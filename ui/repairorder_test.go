@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
 )
@@ -20,7 +21,7 @@ func TestWizardRepairPlanListsTheStepsInTheOrderTheyRun(t *testing.T) {
 			{Title: "put back", Restore: true},
 		},
 		Reinstall: &matrix.Candidate{Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu126"}}
-	p := planOfRepair(rp)
+	p := app.RepairListing(rp)
 	var got []string
 	for _, s := range p.Steps {
 		got = append(got, s.ID+" "+s.Title)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"slices"
 	"strings"
 	"sync"
@@ -34,18 +35,18 @@ type choices struct {
 	framework string
 	version   string
 	candidate *matrix.Candidate
-	current   *VenvInfo // the existing venv (change, repair)
+	current   *app.VenvInfo // the existing venv (change, repair)
 	venv      string
 	python    string
 	reuse     bool
-	source    *PackageSource // where packages come from (the package-source screen)
+	source    *app.PackageSource // where packages come from (the package-source screen)
 	// typedVenv is the path typed on a new venv's screen left with esc: the next one starts from it
 	// (after a change of channel, version or framework), not from the default.
 	typedVenv string
-	plan      *Plan
-	outcome   *Outcome
-	verify    *VerifyReport
-	doctor    *DoctorReport
+	plan      *app.Plan
+	outcome   *app.Outcome
+	verify    *app.Checklist
+	doctor    *app.Diagnosis
 	story     *driverStory // the GPU screen's driver story, said again on the channel screen
 }
 
@@ -64,16 +65,16 @@ type (
 	venvChosenMsg    struct {
 		path, python string
 		reuse        bool
-		info         *VenvInfo
+		info         *app.VenvInfo
 	}
-	planConfirmedMsg struct{ plan Plan }
-	installFinishMsg struct{ outcome Outcome }
-	verifyFinishMsg  struct{ report *VerifyReport }
+	planConfirmedMsg struct{ plan app.Plan }
+	installFinishMsg struct{ outcome app.Outcome }
+	verifyFinishMsg  struct{ report *app.Checklist }
 	benchRequestMsg  struct{}
 	addRequestMsg    struct{} // the done screen's a: the project's requirements next
-	addConfirmedMsg  struct{ preview AddPreview }
-	addFinishMsg     struct{ outcome Outcome } // the add's install ended
-	doctorFinishMsg  struct{ report DoctorReport }
+	addConfirmedMsg  struct{ preview app.AddPreview }
+	addFinishMsg     struct{ outcome app.Outcome } // the add's install ended
+	doctorFinishMsg  struct{ report *app.Diagnosis }
 )
 
 func navigate(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }

@@ -90,9 +90,8 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		m.ch.source = &src
 		return m, m.push(newPlanScreen(c, m.planRequest(), nil)), true
 	case doctorFinishMsg:
-		r := msg.report
-		m.ch.doctor = &r
-		return m, m.push(newPlanScreen(c, PlanRequest{Venv: m.ch.venv, Reuse: true}, &r)), true
+		m.ch.doctor = msg.report
+		return m, m.push(newPlanScreen(c, app.PlanRequest{Venv: m.ch.venv, Reuse: true}, msg.report)), true
 	case planConfirmedMsg:
 		p := msg.plan
 		m.ch.plan = &p
@@ -119,7 +118,7 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		return m, m.push(newAddScreen(c, m.ch.venv)), true
 	case addConfirmedMsg:
 		is := newInstallScreen(c, msg.preview.Plan, m.wg)
-		is.finish = func(o Outcome) tea.Msg { return addFinishMsg{o} }
+		is.finish = func(o app.Outcome) tea.Msg { return addFinishMsg{o} }
 		is.next = relabel(c.Keys.Select, i18n.T("ui.install.key_see_result"))
 		return m, m.replace(is), true
 	case addFinishMsg:
@@ -171,19 +170,19 @@ func (m *Model) candidate() matrix.Candidate {
 	return matrix.Candidate{}
 }
 
-func (m *Model) planRequest() PlanRequest {
-	r := PlanRequest{Venv: m.ch.venv, Python: m.ch.python, Candidate: m.candidate(), Reuse: m.ch.reuse}
+func (m *Model) planRequest() app.PlanRequest {
+	r := app.PlanRequest{Venv: m.ch.venv, Python: m.ch.python, Candidate: m.candidate(), Reuse: m.ch.reuse}
 	if src := m.ch.source; src != nil && src.Kind != "official" {
 		r.IndexURL, r.FindLinks, r.Mirror, r.Source = src.IndexURL, src.FindLinks, src.Mirror, src.Name+": "+src.Where
 	}
 	return r
 }
 
-func (m *Model) sourcesRequest() SourcesRequest {
-	return SourcesRequest{Candidate: m.candidate(), Venv: m.ch.venv, Python: m.ch.python}
+func (m *Model) sourcesRequest() app.SourcesRequest {
+	return app.SourcesRequest{Candidate: m.candidate(), Venv: m.ch.venv, Python: m.ch.python}
 }
 
-func exitForOutcome(o Outcome) int {
+func exitForOutcome(o app.Outcome) int {
 	switch o.Result {
 	case app.Cancelled, app.Interrupted:
 		return app.ExitInterrupted

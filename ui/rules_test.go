@@ -147,13 +147,13 @@ func isCommand(sig *types.Signature) bool {
 }
 
 // backendCallsFromUpdate walks every function reachable from an Update method and lists each call
-// of a Backend method it finds there. A call of the package's function or method reaches it; an
+// of an App method it finds there. A call of the package's function or method reaches it; an
 // interface call reaches every method of that name; a call of a function value reaches every
 // function literal and function of its type; a literal handed to another package's function is
 // reached unless it returns a tea.Msg (a command, or a tea.Tick's body: they run outside Update).
 // Other literals are not entered where they are written: a literal runs when it is called.
 func backendCallsFromUpdate(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) []string {
-	backend := pkg.Scope().Lookup("Backend").Type()
+	backend := pkg.Scope().Lookup("App").Type()
 	iface := backend.Underlying().(*types.Interface)
 	isBackendMethod := func(fn *types.Func) bool {
 		recv := fn.Type().(*types.Signature).Recv()
@@ -263,7 +263,7 @@ func backendCallsFromUpdate(fset *token.FileSet, files []*ast.File, pkg *types.P
 			}
 			switch {
 			case fn != nil && isBackendMethod(fn):
-				out = append(out, fmt.Sprintf("%s: %s calls Backend.%s", fset.Position(call.Pos()), strings.Join(it.path, " -> "), fn.Name()))
+				out = append(out, fmt.Sprintf("%s: %s calls App.%s", fset.Position(call.Pos()), strings.Join(it.path, " -> "), fn.Name()))
 			case fn != nil && fn.Pkg() != pkg: // another package's function may call a literal it is given
 				for _, arg := range call.Args {
 					if l, ok := arg.(*ast.FuncLit); ok && !isCommand(info.Types[l].Type.(*types.Signature)) {
@@ -312,7 +312,7 @@ func TestNoBackendCallFromUpdate(t *testing.T) {
 	// The check finds what it is for: a direct call, one through a helper and one through a
 	// function value (the shape of the old pythonJudge), and none inside a command.
 	got := backendCallsFromUpdate(typeCheck(t, filepath.Join("testdata", "rules")))
-	want := []string{"calls Backend.Probe", "helper calls Backend.Channels", "func literal at"}
+	want := []string{"calls App.Probe", "helper calls App.Channels", "func literal at"}
 	joined := strings.Join(got, "\n")
 	if len(got) != 3 {
 		t.Errorf("want 3 findings in testdata/rules, got %d:\n%s", len(got), joined)

@@ -44,7 +44,7 @@ func Run(ctx context.Context, g app.Globals, stdin io.Reader, stdout, stderr io.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	configureLipgloss(g.NoColor)
-	c := NewCommon(ctx, g, NewStepsBackend(env))
+	c := NewCommon(ctx, g, app.NewWizard(env))
 	m := NewModel(c)
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
 	final, err := p.Run()
@@ -93,7 +93,7 @@ func checkInputs(ctx context.Context, env *app.Env, stderr io.Writer) int {
 }
 
 // NewCommon builds the state every screen shares, from the global flags.
-func NewCommon(ctx context.Context, g app.Globals, b Backend) *Common {
+func NewCommon(ctx context.Context, g app.Globals, b App) *Common {
 	keys := DefaultKeyMap()
 	if g.ASCII {
 		keys.asciiKeyHelp()

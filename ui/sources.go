@@ -1,8 +1,8 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -10,63 +10,25 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/urls"
 )
 
-// SourcesRequest asks where the packages of a build can come from.
-type SourcesRequest struct {
-	Candidate matrix.Candidate
-	Venv      string // the venv: when it exists, its Python decides which wheels fit
-	Python    string // the interpreter that creates the venv when it does not exist yet
-	Custom    string // check only this URL (typed by the user)
-}
-
-// PackageSource is one place the packages can come from, with what the check found.
-type PackageSource struct {
-	ID, Name, Kind string
-	// How the install uses it (PlanRequest's fields of the same names).
-	IndexURL, FindLinks, Mirror string
-	Where                       string // its URLs in one line, credentials hidden
-	Answers                     bool
-	TimedOut                    bool // gave no answer within the check's timeout (too slow, not gone)
-	HasBuild                    bool
-	Millis                      int64
-	File                        string // the framework's wheel it carries for this build
-	Why                         string // why it cannot be used, in plain words
-	Proxy                       string // the proxy its requests went through, "" for none
-	Redirected                  string // the host that answered instead, when the source sent the request on
-	WheelsFrom                  string // the host its page links the wheels on, when not its own
-	Note                        string
-}
-
-// Usable reports a source that answers and carries the build.
-func (p PackageSource) Usable() bool { return p.Answers && p.HasBuild }
-
-// SourcesReport is every candidate source, checked.
-type SourcesReport struct {
-	Build    string // "torch 2.6.0+cu126 for Python 3.12 on linux/amd64"
-	Sources  []PackageSource
-	Proposed int // the fastest usable source; -1 when none is
-	Timeout  time.Duration
-}
-
 // sourcesChosenMsg is the source the install will use.
-type sourcesChosenMsg struct{ source PackageSource }
+type sourcesChosenMsg struct{ source app.PackageSource }
 
 // sourcesScreen chooses where packages come from: each candidate with what its check found, the
 // fastest that has the build preselected, and a URL of the user's own.
 type sourcesScreen struct {
 	c        *Common
 	id       screenID
-	req      SourcesRequest
-	report   *SourcesReport
+	req      app.SourcesRequest
+	report   *app.SourcesReport
 	err      error
-	custom   *PackageSource // the checked URL the user typed
-	checking bool           // the list is being checked
-	typedURL string         // the URL being checked, "" when none
-	cursor   int            // over rows(): the sources, the custom one, then the URL entry
+	custom   *app.PackageSource // the checked URL the user typed
+	checking bool               // the list is being checked
+	typedURL string             // the URL being checked, "" when none
+	cursor   int                // over rows(): the sources, the custom one, then the URL entry
 	input    textinput.Model
 	notice   string
 	confirm  int // the row on which enter was pressed once although it cannot be used; -1 none
@@ -75,7 +37,7 @@ type sourcesScreen struct {
 	w, h                                                int
 }
 
-func newSourcesScreen(c *Common, req SourcesRequest) *sourcesScreen {
+func newSourcesScreen(c *Common, req app.SourcesRequest) *sourcesScreen {
 	in := textinput.New()
 	in.Prompt = i18n.T("ui.sources.prompt")
 	in.Placeholder = i18n.T("ui.sources.placeholder")
@@ -135,8 +97,8 @@ func (s *sourcesScreen) ShortHelp() []key.Binding {
 func (s *sourcesScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
 // rows are the sources as listed: the checked ones, then the URL the user typed.
-func (s *sourcesScreen) rows() []PackageSource {
-	var out []PackageSource
+func (s *sourcesScreen) rows() []app.PackageSource {
+	var out []app.PackageSource
 	if s.report != nil {
 		out = append(out, s.report.Sources...)
 	}
@@ -234,7 +196,7 @@ func (s *sourcesScreen) submit() tea.Cmd {
 }
 
 // status is a source's verdict in a few words.
-func (s *sourcesScreen) status(p PackageSource) (string, func(...string) string) {
+func (s *sourcesScreen) status(p app.PackageSource) (string, func(...string) string) {
 	st := s.c.Styles
 	switch {
 	case p.Usable() && p.WheelsFrom != "": // the page is the mirror's, the bytes another host's

@@ -123,7 +123,7 @@ func TestSourcesCustomURLIsCheckedThenUsed(t *testing.T) {
 func TestSourcesIOOnlyInCommandsAndStaleURLAnswersDropped(t *testing.T) {
 	fb := newFakeBackend()
 	c := testCommon(fb, false)
-	s := newSourcesScreen(c, SourcesRequest{Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
+	s := newSourcesScreen(c, app.SourcesRequest{Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
 	first := s.Init()
 	if len(fb.sourceReqs) != 0 {
 		t.Fatal("Init asked the backend itself")
@@ -156,10 +156,10 @@ func TestStepsBackendSourcesAndPlanUseTheChoice(t *testing.T) {
 	list := filepath.Join(dir, "sources.toml")
 	writeFileT(t, list, "schema = 1\n[[source]]\nid = \"good\"\nname = \"good mirror\"\nframeworks = [\"torch\"]\nlayout = \"index\"\nurl = \""+good.URL+"/whl/{channel}\"\nseen = \"a test\"\n")
 	env := &app.Env{G: &app.Globals{SourcesFile: list}}
-	b := NewStepsBackend(env)
+	b := app.NewWizard(env)
 	c := matrix.Candidate{Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu126", IndexURL: missing.ChannelURL("cu126"),
 		Packages: []matrix.Package{{Name: "torch", Version: "2.6.0", LocalLabel: "+cu126"}}}
-	rep, err := b.Sources(context.Background(), SourcesRequest{Candidate: c, Venv: filepath.Join(dir, "venv"), Python: pyindex.Python(t)})
+	rep, err := b.Sources(context.Background(), app.SourcesRequest{Candidate: c, Venv: filepath.Join(dir, "venv"), Python: pyindex.Python(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,12 +170,12 @@ func TestStepsBackendSourcesAndPlanUseTheChoice(t *testing.T) {
 		t.Fatalf("%+v", rep)
 	}
 	src := rep.Sources[1]
-	p, err := b.Plan(context.Background(), PlanRequest{Venv: filepath.Join(dir, "venv"), Python: pyindex.Python(t), Candidate: c,
+	p, err := b.Plan(context.Background(), app.PlanRequest{Venv: filepath.Join(dir, "venv"), Python: pyindex.Python(t), Candidate: c,
 		IndexURL: src.IndexURL, FindLinks: src.FindLinks, Mirror: src.Mirror})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := p.Impl.(*app.InstallSession).Options
+	opts := p.InstallSession().Options
 	if opts.IndexURLOverride != good.ChannelURL("cu126") {
 		t.Fatalf("install options %+v", opts)
 	}
@@ -183,12 +183,12 @@ func TestStepsBackendSourcesAndPlanUseTheChoice(t *testing.T) {
 		t.Fatalf("the plan's commands do not use the chosen index:\n%s", strings.Join(p.Commands, "\n"))
 	}
 	// A flat page and its dependency index go to the engine as they are.
-	p, err = b.Plan(context.Background(), PlanRequest{Venv: filepath.Join(dir, "venv"), Python: pyindex.Python(t), Candidate: c,
+	p, err = b.Plan(context.Background(), app.PlanRequest{Venv: filepath.Join(dir, "venv"), Python: pyindex.Python(t), Candidate: c,
 		FindLinks: good.URL + "/whl/cu126/torch/", Mirror: good.ChannelURL("cu126")}) // a page listing the wheels
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := p.Impl.(*app.InstallSession).Options; o.FindLinks != good.URL+"/whl/cu126/torch/" || o.Mirror != good.ChannelURL("cu126") || o.IndexURLOverride != "" {
+	if o := p.InstallSession().Options; o.FindLinks != good.URL+"/whl/cu126/torch/" || o.Mirror != good.ChannelURL("cu126") || o.IndexURLOverride != "" {
 		t.Fatalf("install options %+v", o)
 	}
 	var _ install.Options = opts

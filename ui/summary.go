@@ -28,7 +28,8 @@ func (m *Model) Summary() string {
 	var rows []row
 	if o.OK && m.ch.venv != "" {
 		a := m.c.Backend.Activation(m.ch.venv)
-		rows = append(rows, row{"conda:", a.Conda}, row{"PowerShell:", a.PowerShell}, row{"cmd:", a.Cmd}, row{"sh:", a.Posix})
+		rows = append(rows, row{"conda:", activationIn(a, app.ShellConda)}, row{"PowerShell:", activationIn(a, app.ShellPowerShell)},
+			row{"cmd:", activationIn(a, app.ShellCmd)}, row{"sh:", activationIn(a, app.ShellPosix)})
 	}
 	rows = append(rows, row{lock, o.LockFile}, row{log, o.LogPath})
 	for _, r := range rows {

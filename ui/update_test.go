@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"strings"
 	"testing"
 	"time"
@@ -206,11 +207,11 @@ func TestVenvPathValidatedAsYouType(t *testing.T) {
 func TestVenvDropsStaleChecks(t *testing.T) {
 	c := testCommon(newFakeBackend(), false)
 	s := newVenvScreen(c, JourneyNew, "torch")
-	s.Update(venvCheckMsg{addr: addr{s.id}, path: "old", check: PathCheck{Errors: []string{"stale"}}})
+	s.Update(venvCheckMsg{addr: addr{s.id}, path: "old", check: app.PathCheck{Errors: []string{"stale"}}})
 	if s.check != nil {
 		t.Fatal("an answer about a path no longer typed must be dropped")
 	}
-	s.Update(venvCheckMsg{addr: addr{s.id}, path: "venv-torch", check: PathCheck{}})
+	s.Update(venvCheckMsg{addr: addr{s.id}, path: "venv-torch", check: app.PathCheck{}})
 	if s.check == nil {
 		t.Fatal("the current answer is kept")
 	}
@@ -282,7 +283,7 @@ func TestInstallCtrlCAsksThenCancelsAndShowsRestored(t *testing.T) {
 	c := testCommon(fb, false)
 	m := NewModel(c)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	plan, _ := fb.Plan(c.Ctx, PlanRequest{Venv: "/work/new", Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
+	plan, _ := fb.Plan(c.Ctx, app.PlanRequest{Venv: "/work/new", Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
 	_, start := m.Update(planConfirmedMsg{plan})
 	s := topIs[*installScreen](t, m)
 	// Run the install and take ticks until the download is under way.
@@ -361,7 +362,7 @@ func (e errFake) Error() string { return string(e) }
 
 func TestVerifyFailureShowsCauseAndFix(t *testing.T) {
 	fb := newFakeBackend()
-	fb.verify = VerifyReport{Checks: []Check{{Title: "CUDA build", Evidence: "torch 2.7.1+cpu", Cause: "a CPU wheel from pip's cache", Fix: "gpuwiz doctor --venv /work/new, then repair"}}}
+	fb.verify = app.Checklist{Checks: []app.Check{{Title: "CUDA build", Evidence: "torch 2.7.1+cpu", Cause: "a CPU wheel from pip's cache", Fix: "gpuwiz doctor --venv /work/new, then repair"}}}
 	m := newJourneyToPlan(t, fb)
 	press(t, m, "y", "enter")
 	mustContain(t, m.View(), "cause: a CPU wheel", "fix: gpuwiz doctor", "Some checks failed")
@@ -388,8 +389,8 @@ func TestRepairJourney(t *testing.T) {
 	typeText(t, m, "/work/paddle")
 	press(t, m, "enter")
 	ds := topIs[*doctorScreen](t, m)
-	if ds.report.Findings[0].Code != "paddle-mixed" {
-		t.Fatalf("the error comes before the warning, got %s", ds.report.Findings[0].Code)
+	if ds.findings[0].Code != "paddle-mixed" {
+		t.Fatalf("the error comes before the warning, got %s", ds.findings[0].Code)
 	}
 	mustContain(t, m.View(), "ERROR", "[paddle-mixed]", "fix: remove both")
 	press(t, m, "enter")
@@ -555,7 +556,7 @@ func TestGPUScreenEveryCardByDefault(t *testing.T) {
 // is not the default, and enter on it is refused with what to do.
 func TestVenvScreenRefusesAPythonTheBuildDoesNotSupport(t *testing.T) {
 	fb := newFakeBackend()
-	fb.newPython = &Interpreter{Path: `C:\Python314\python.exe`, Version: "3.14.0", Bits: 64, Kind: "python.org", Source: "py launcher"}
+	fb.newPython = &app.Interpreter{Path: `C:\Python314\python.exe`, Version: "3.14.0", Bits: 64, Kind: "python.org", Source: "py launcher"}
 	m := newTestRoot(fb)
 	press(t, m, "enter", "enter", "enter", "enter")
 	s := topIs[*venvScreen](t, m)
@@ -775,16 +776,16 @@ func TestVenvPathIsReadAsPeopleTypeIt(t *testing.T) {
 // engine did: nothing changed, the new venv removed, or the old set put back.
 func TestCancelSaysWhatTheEngineDid(t *testing.T) {
 	c := testCommon(newFakeBackend(), false)
-	s := newInstallScreen(c, Plan{Steps: []PlanStep{{ID: "stage", Title: "download"}}}, nil)
+	s := newInstallScreen(c, app.Plan{Steps: []app.PlanStep{{ID: "stage", Title: "download"}}}, nil)
 	s.SetSize(78, 20)
 	s.cancelled = true
 	for _, e := range []struct {
-		o         Outcome
+		o         app.Outcome
 		want, not string
 	}{
-		{Outcome{Result: "cancelled", Unchanged: true}, "before anything in the environment changed", "restored"},
-		{Outcome{Result: "cancelled", Unchanged: true, VenvRemoved: true}, "created was removed again", "restored"},
-		{Outcome{Result: "cancelled", Restored: true}, "was restored", "as it was"},
+		{app.Outcome{Result: "cancelled", Unchanged: true}, "before anything in the environment changed", "restored"},
+		{app.Outcome{Result: "cancelled", Unchanged: true, VenvRemoved: true}, "created was removed again", "restored"},
+		{app.Outcome{Result: "cancelled", Restored: true}, "was restored", "as it was"},
 	} {
 		o := e.o
 		s.outcome = &o
@@ -793,7 +794,7 @@ func TestCancelSaysWhatTheEngineDid(t *testing.T) {
 			t.Errorf("%+v: want %q, not %q:\n%s", e.o, e.want, e.not, v)
 		}
 	}
-	d := newDoneScreen(c, choices{venv: "/work/env", outcome: &Outcome{Result: "cancelled", Unchanged: true}})
+	d := newDoneScreen(c, choices{venv: "/work/env", outcome: &app.Outcome{Result: "cancelled", Unchanged: true}})
 	d.SetSize(78, 20)
 	if v := d.View(); !strings.Contains(v, "the environment is as it was") || strings.Contains(v, "restored") {
 		t.Errorf("done screen after a cancel that changed nothing:\n%s", v)
@@ -804,14 +805,14 @@ func TestCancelSaysWhatTheEngineDid(t *testing.T) {
 // screen then said "run gpuwiz doctor": a loop. The step is ✗ and the done screen lists what is left.
 func TestRepairWithErrorsLeftIsNoSuccess(t *testing.T) {
 	c := testCommon(newFakeBackend(), false)
-	s := newInstallScreen(c, Plan{Steps: []PlanStep{{ID: "0", Title: "Run doctor again"}}}, nil)
+	s := newInstallScreen(c, app.Plan{Steps: []app.PlanStep{{ID: "0", Title: "Run doctor again"}}}, nil)
 	s.SetSize(78, 20)
-	s.apply([]InstallEvent{{StepID: "0", State: StepRunning}, {StepID: "0", State: StepFailed, Line: "doctor still finds 1 error: see the fix under it"}})
+	s.apply([]app.InstallEvent{{StepID: "0", State: app.StepRunning}, {StepID: "0", State: app.StepFailed, Line: "doctor still finds 1 error: see the fix under it"}})
 	if v := s.View(); !strings.Contains(v, "✗  Run doctor again") {
 		t.Fatalf("the last step of a repair that left an error:\n%s", v)
 	}
-	ch := choices{journey: JourneyRepair, venv: "/work/env", outcome: &Outcome{OK: true, Result: "repaired"},
-		verify: &VerifyReport{Checks: []Check{{Title: "no NVIDIA driver answered", Fix: "install the NVIDIA driver"}}}}
+	ch := choices{journey: JourneyRepair, venv: "/work/env", outcome: &app.Outcome{OK: true, Result: "repaired"},
+		verify: &app.Checklist{Checks: []app.Check{{Title: "no NVIDIA driver answered", Fix: "install the NVIDIA driver"}}}}
 	d := newDoneScreen(c, ch)
 	d.SetSize(78, 20)
 	v := d.View()
@@ -825,8 +826,8 @@ func TestRepairWithErrorsLeftIsNoSuccess(t *testing.T) {
 // way of keeping it) and says what to do instead.
 func TestDoneAfterAFailedVerifyClaimsNoProtection(t *testing.T) {
 	c := testCommon(newFakeBackend(), false)
-	o := &Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: "/work/env/requirements.lock", ConstraintsFile: "/work/env/constraints.txt"}
-	d := newDoneScreen(c, choices{venv: "/work/env", outcome: o, verify: &VerifyReport{Checks: []Check{{Title: "matmul on the GPU"}}}})
+	o := &app.Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: "/work/env/requirements.lock", ConstraintsFile: "/work/env/constraints.txt"}
+	d := newDoneScreen(c, choices{venv: "/work/env", outcome: o, verify: &app.Checklist{Checks: []app.Check{{Title: "matmul on the GPU"}}}})
 	d.SetSize(78, 30)
 	v := d.View()
 	mustContain(t, v, "Installed, but verification failed", "This build failed verification, so the venv does not keep it")

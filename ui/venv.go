@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -18,13 +19,13 @@ type venvScreen struct {
 	id        screenID
 	journey   Journey
 	framework string
-	pythons   []Interpreter
+	pythons   []app.Interpreter
 	pyErr     error
 	pyLoaded  bool
 	cursor    int
 	input     textinput.Model
-	check     *PathCheck
-	info      *VenvInfo
+	check     *app.PathCheck
+	info      *app.VenvInfo
 	infoErr   error
 	inspected string
 	notice    string
@@ -32,7 +33,7 @@ type venvScreen struct {
 	fit       *buildFit // the build a new venv's Python must run; nil: no build chosen yet
 	verdict   []string  // per entry of pythons, why it cannot run the build ("" when it can)
 	// offer is how to get a Python when none fits; offered: its sentence was shown (enter again installs).
-	offer      *PythonOffer
+	offer      *app.PythonOffer
 	offered    bool
 	installing bool
 	noticeCmd  string // a command shown under the notice on a line of its own, to copy
@@ -370,7 +371,7 @@ func orDash(s string) string {
 
 // defaultPython is the interpreter a new venv is made from unless the user picks another: the first
 // found without warnings (not the Store's, not 32-bit), else the first found.
-func defaultPython(list []Interpreter) (Interpreter, bool) {
+func defaultPython(list []app.Interpreter) (app.Interpreter, bool) {
 	for _, p := range list {
 		if len(p.Warnings) == 0 {
 			return p, true
@@ -379,5 +380,5 @@ func defaultPython(list []Interpreter) (Interpreter, bool) {
 	if len(list) > 0 {
 		return list[0], true
 	}
-	return Interpreter{}, false
+	return app.Interpreter{}, false
 }

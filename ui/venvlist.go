@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -13,7 +14,7 @@ import (
 // entry's path in the input, so the path is checked and read as if typed; typing another path
 // leaves the list unmarked.
 type venvList struct {
-	items   []KnownVenv
+	items   []app.KnownVenv
 	warning string
 	loaded  bool
 	cursor  int // -1: no entry is the input's path

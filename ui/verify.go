@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -17,7 +18,7 @@ type verifyScreen struct {
 	id        screenID
 	venv      string
 	candidate matrix.Candidate
-	report    *VerifyReport
+	report    *app.Checklist
 	err       error
 	spin      spinnerView
 	vp        viewport.Model
@@ -25,7 +26,7 @@ type verifyScreen struct {
 	w, h      int
 }
 
-func newVerifyScreen(c *Common, venv string, cand matrix.Candidate, r *VerifyReport) *verifyScreen {
+func newVerifyScreen(c *Common, venv string, cand matrix.Candidate, r *app.Checklist) *verifyScreen {
 	s := &verifyScreen{c: c, id: c.newID(), venv: venv, candidate: cand, report: r, spin: newSpinnerView(c), vp: c.newViewport()}
 	s.keys.finish, s.keys.again = relabel(c.Keys.Select, i18n.T("ui.verify.key_finish")), relabel(c.Keys.Rerun, i18n.T("ui.verify.key_again"))
 	return s
@@ -97,7 +98,7 @@ func (s *verifyScreen) refresh() {
 	}
 }
 
-func checklist(st Styles, checks []Check, w int) string {
+func checklist(st Styles, checks []app.Check, w int) string {
 	var b strings.Builder
 	for _, c := range checks {
 		if c.OK {

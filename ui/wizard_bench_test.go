@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"gpuwiz/steps/app"
 	"runtime"
 	"sync"
 	"testing"
@@ -36,15 +37,15 @@ func heapInUse() uint64 {
 func BenchmarkInstallLogFlood(b *testing.B) {
 	fb := newFakeBackend()
 	c := testCommon(fb, false)
-	plan, _ := fb.Plan(c.Ctx, PlanRequest{Venv: "/work/new", Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
+	plan, _ := fb.Plan(c.Ctx, app.PlanRequest{Venv: "/work/new", Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
 	before := heapInUse()
 	s := newInstallScreen(c, plan, &sync.WaitGroup{})
 	s.SetSize(78, 20)
-	batch := make([]InstallEvent, 1000)
+	batch := make([]app.InstallEvent, 1000)
 	for i := range batch {
-		batch[i] = InstallEvent{StepID: "install", Line: fmt.Sprintf("  Downloading https://download.pytorch.org/whl/cu126/nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux2014_x86_64.whl (%d kB)", i)}
+		batch[i] = app.InstallEvent{StepID: "install", Line: fmt.Sprintf("  Downloading https://download.pytorch.org/whl/cu126/nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux2014_x86_64.whl (%d kB)", i)}
 	}
-	batch[999].Done, batch[999].Total = 1<<30, 2<<30
+	batch[999].Progress = &app.Progress{Done: 1 << 30, Total: 2 << 30}
 	for range 100 {
 		s.Update(installBatchMsg{events: batch})
 		_ = s.View()
@@ -67,7 +68,7 @@ func BenchmarkInstallLogFlood(b *testing.B) {
 func BenchmarkInstallFrameView(b *testing.B) {
 	fb := newFakeBackend()
 	c := testCommon(fb, false)
-	plan, _ := fb.Plan(c.Ctx, PlanRequest{Venv: "/work/new", Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
+	plan, _ := fb.Plan(c.Ctx, app.PlanRequest{Venv: "/work/new", Candidate: cand("torch", "2.7.1", "cu126", "12.6", true)})
 	s := newInstallScreen(c, plan, &sync.WaitGroup{})
 	s.SetSize(78, 20)
 	for i := range 100_000 {

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-type Backend interface {
+type App interface {
 	Probe(ctx context.Context) (int, error)
 	Channels(ctx context.Context) ([]string, error)
 }
@@ -20,14 +20,14 @@ var (
 )
 
 type screen struct {
-	b     Backend
+	b     App
 	judge func(string) string
 	n     int
 }
 
 type probedMsg struct{ n int }
 
-func newScreen(b Backend) *screen {
+func newScreen(b App) *screen {
 	return &screen{b: b, judge: func(p string) string {
 		l, _ := b.Channels(context.Background())
 		return p + l[0]
