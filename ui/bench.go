@@ -13,15 +13,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/bench"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 )
 
 // BenchEventMsg carries one benchmark event to the screen.
 type BenchEventMsg struct {
 	addr
-	Event bench.Event
+	Event app.BenchEvent
 }
 
 // BenchClosedMsg says the benchmark's event channel closed (the run is over).
@@ -30,7 +28,7 @@ type BenchClosedMsg struct{ addr }
 // GPUSamplesMsg carries one sampler reading of every GPU.
 type GPUSamplesMsg struct {
 	addr
-	Samples []gpu.Sample
+	Samples []app.GPUSample
 }
 
 // SamplerClosedMsg says the sampler's channel closed.
@@ -40,8 +38,8 @@ type SamplerClosedMsg struct{ addr }
 // each; the screen re-arms the matching command after every message, so nothing is read in Update.
 // Its messages are addressed to the screen that started the run.
 type BenchFeed struct {
-	Events  <-chan bench.Event
-	Samples <-chan []gpu.Sample
+	Events  <-chan app.BenchEvent
+	Samples <-chan []app.GPUSample
 	to      screenID
 }
 
@@ -92,20 +90,20 @@ type BenchModel struct {
 	bar  progress.Model
 
 	width, height int
-	tally         *bench.Tally
-	summary       *bench.Summary // set when the run is over
-	current       string         // the step in progress
+	tally         *app.BenchTally
+	summary       *app.BenchSummary // set when the run is over
+	current       string            // the step in progress
 	charts        []*benchChart
-	last          *gpu.Sample // latest reading of opts.GPU
-	first         time.Time   // time of the first reading: the charts' second 0
+	last          *app.GPUSample // latest reading of opts.GPU
+	first         time.Time      // time of the first reading: the charts' second 0
 	readings      int
-	seen          map[int]gpu.Process // every process seen on the charted GPU, for the bench pid's proof
+	seen          map[int]app.GPUProcess // every process seen on the charted GPU, for the bench pid's proof
 	closed        bool
 }
 
 // NewBenchModel builds the screen reading feed; Init starts reading.
 func NewBenchModel(c *Common, opts BenchOptions, feed BenchFeed) *BenchModel {
-	m := &BenchModel{c: c, opts: opts, feed: feed, tally: bench.NewTally(opts.Framework), seen: map[int]gpu.Process{},
+	m := &BenchModel{c: c, opts: opts, feed: feed, tally: app.NewBenchTally(opts.Framework), seen: map[int]app.GPUProcess{},
 		bar: c.Styles.NewBar()}
 	for _, spec := range benchCharts {
 		m.charts = append(m.charts, newBenchChart(spec, c.Styles.ASCII, 4, 3))
@@ -134,9 +132,9 @@ func (m *BenchModel) FullHelp() [][]key.Binding {
 }
 
 // Summary returns the run's summary once it is over.
-func (m *BenchModel) Summary() (bench.Summary, bool) {
+func (m *BenchModel) Summary() (app.BenchSummary, bool) {
 	if m.summary == nil {
-		return bench.Summary{}, false
+		return app.BenchSummary{}, false
 	}
 	return *m.summary, true
 }
@@ -191,22 +189,22 @@ func (m *BenchModel) Update(msg tea.Msg) (*BenchModel, tea.Cmd) {
 	return m, nil
 }
 
-func (m *BenchModel) addEvent(e bench.Event) {
+func (m *BenchModel) addEvent(e app.BenchEvent) {
 	switch v := e.(type) {
-	case bench.Finished:
+	case app.BenchFinished:
 		s := v.Summary
 		m.summary = &s
 		m.current = ""
 		return
-	case bench.Step:
+	case app.BenchStep:
 		m.current = v.Name
-	case bench.Done, bench.Failure:
+	case app.BenchDone, app.BenchFailure:
 		m.current = ""
 	}
 	m.tally.Add(e)
 }
 
-func (m *BenchModel) addSamples(samples []gpu.Sample) {
+func (m *BenchModel) addSamples(samples []app.GPUSample) {
 	for _, s := range samples {
 		if s.Index != m.opts.GPU {
 			continue
@@ -343,7 +341,7 @@ func (m *BenchModel) resultsBlock() string {
 
 // stoppedVerdict is the verdict for a run whose events ended with neither the script's "done" nor
 // Run's summary: the run could not start or was cut off. Its last words, if any, say why.
-func stoppedVerdict(s bench.Summary) string {
+func stoppedVerdict(s app.BenchSummary) string {
 	n := len(s.Log)
 	switch {
 	case s.LastStep != "" && n > 0:
@@ -381,7 +379,7 @@ func (m *BenchModel) sideBlock() string {
 		lines = append(lines, i18n.T("ui.bench.speedup", i18n.D{"Times": fmt.Sprintf("%.0f", s.SpeedupFP32)}))
 	}
 	var tf []string
-	for _, dt := range bench.DTypes(s.TFLOPS) {
+	for _, dt := range app.BenchDTypes(s.TFLOPS) {
 		tf = append(tf, fmt.Sprintf("%s %.0f", dt, s.TFLOPS[dt]))
 	}
 	if len(tf) > 0 {
@@ -444,7 +442,7 @@ func (m *BenchModel) chartGrid() string {
 func (m *BenchModel) processBlock(w, h int) string {
 	pid := m.tally.Summary().PID
 	lines := []string{m.c.Styles.Label.Render(i18n.T("ui.bench.processes"))}
-	var procs []gpu.Process
+	var procs []app.GPUProcess
 	if m.last != nil {
 		procs = append(procs, m.last.Processes...)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"gpuwiz/steps/app"
 	"math"
 	"strings"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/NimbleMarkets/ntcharts/linechart"
 	"github.com/charmbracelet/lipgloss"
 
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 )
 
@@ -21,15 +21,15 @@ type chartSpec struct {
 	label func() string // in the current language
 	unit  string
 	max   float64
-	value func(gpu.Sample) float64
+	value func(app.GPUSample) float64
 }
 
 var benchCharts = []chartSpec{
-	{func() string { return i18n.T("ui.bench.chart_busy") }, "%", 100, func(s gpu.Sample) float64 { return s.UtilizationPct }},
-	{func() string { return i18n.T("ui.bench.chart_memory") }, "MiB", 0, func(s gpu.Sample) float64 { return float64(s.MemoryUsedMiB) }},
-	{func() string { return i18n.T("ui.bench.chart_temperature") }, "°C", 100, func(s gpu.Sample) float64 { return s.TemperatureC }},
-	{func() string { return i18n.T("ui.bench.chart_power") }, "W", 0, func(s gpu.Sample) float64 { return s.PowerW }},
-	{func() string { return i18n.T("ui.bench.chart_clock") }, "MHz", 0, func(s gpu.Sample) float64 { return s.SMClockMHz }},
+	{func() string { return i18n.T("ui.bench.chart_busy") }, "%", 100, func(s app.GPUSample) float64 { return s.UtilizationPct }},
+	{func() string { return i18n.T("ui.bench.chart_memory") }, "MiB", 0, func(s app.GPUSample) float64 { return float64(s.MemoryUsedMiB) }},
+	{func() string { return i18n.T("ui.bench.chart_temperature") }, "°C", 100, func(s app.GPUSample) float64 { return s.TemperatureC }},
+	{func() string { return i18n.T("ui.bench.chart_power") }, "W", 0, func(s app.GPUSample) float64 { return s.PowerW }},
+	{func() string { return i18n.T("ui.bench.chart_clock") }, "MHz", 0, func(s app.GPUSample) float64 { return s.SMClockMHz }},
 }
 
 // chartMinSpan is the shortest time axis: the first seconds of a run do not fill the whole width.

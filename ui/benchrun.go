@@ -10,14 +10,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/bench"
 	"gpuwiz/steps/i18n"
 )
 
 // RunBench shows the live benchmark screen alone (`gpuwiz bench --tui`): the wizard's benchmark
 // screen on a Common of its own, under the same title and help bar. r runs it again; q leaves and
 // the last run's verdict is printed.
-func RunBench(ctx context.Context, env *app.Env, python, framework string, opts bench.Options) int {
+func RunBench(ctx context.Context, env *app.Env, python, framework string, opts app.BenchOptions) int {
 	if _, ok := app.Terminal(os.Stdout); !ok {
 		fmt.Fprintln(os.Stderr, i18n.T("ui.bench.needs_terminal"))
 		return app.ExitUsage
@@ -65,7 +64,7 @@ type benchRuns struct {
 	closed bool
 	n      int // runs started
 	lastN  int // the run whose summary last is
-	last   bench.Summary
+	last   app.BenchSummary
 }
 
 func (r *benchRuns) start(ctx context.Context, env *app.Env, req app.BenchRequest) (BenchFeed, string, error) {
@@ -100,7 +99,7 @@ func (r *benchRuns) start(ctx context.Context, env *app.Env, req app.BenchReques
 	return BenchFeed{Events: run.Events, Samples: run.Samples}, run.Framework, nil
 }
 
-func (r *benchRuns) wait() (bench.Summary, bool) {
+func (r *benchRuns) wait() (app.BenchSummary, bool) {
 	r.mu.Lock()
 	r.closed = true
 	r.mu.Unlock()

@@ -8,9 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 )
 
@@ -19,13 +17,13 @@ import (
 type channelScreen struct {
 	c         *Common
 	id        screenID
-	report    gpu.Report
+	report    app.GPUReport
 	framework string
 	version   string
 	current   *app.VenvInfo
-	sel       *matrix.Selection
-	rows      []matrix.Candidate
-	notes     *matrix.Footnotes // texts several rows share, printed once under the list
+	sel       *app.Selection
+	rows      []app.Candidate
+	notes     *app.Footnotes // texts several rows share, printed once under the list
 	err       error
 	cursor    int
 	notice    string
@@ -34,7 +32,7 @@ type channelScreen struct {
 	w, h      int
 }
 
-func newChannelScreen(c *Common, r gpu.Report, framework, version string, current *app.VenvInfo) *channelScreen {
+func newChannelScreen(c *Common, r app.GPUReport, framework, version string, current *app.VenvInfo) *channelScreen {
 	return &channelScreen{c: c, id: c.newID(), report: r, framework: framework, version: version, current: current}
 }
 
@@ -67,19 +65,19 @@ func (s *channelScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down}, {k.Select}}
 }
 
-func (s *channelScreen) isCurrent(c matrix.Candidate) bool {
+func (s *channelScreen) isCurrent(c app.Candidate) bool {
 	return s.current != nil && s.current.Channel == c.Channel && s.current.FrameworkVersion == c.FrameworkVersion
 }
 
-func sameCandidate(a, b matrix.Candidate) bool {
+func sameCandidate(a, b app.Candidate) bool {
 	return a.Framework == b.Framework && a.FrameworkVersion == b.FrameworkVersion && a.Channel == b.Channel
 }
 
 // order puts the current framework version first when changing, so the version is kept when the
 // new channel offers it.
-func (s *channelScreen) order(sel matrix.Selection) []matrix.Candidate {
+func (s *channelScreen) order(sel app.Selection) []app.Candidate {
 	if s.current == nil {
-		var out []matrix.Candidate
+		var out []app.Candidate
 		for _, c := range sel.Candidates {
 			if s.version == "" || c.FrameworkVersion == s.version {
 				out = append(out, c)
@@ -87,7 +85,7 @@ func (s *channelScreen) order(sel matrix.Selection) []matrix.Candidate {
 		}
 		return out
 	}
-	var same, other []matrix.Candidate
+	var same, other []app.Candidate
 	for _, c := range sel.Candidates {
 		if c.FrameworkVersion == s.current.FrameworkVersion {
 			same = append(same, c)
@@ -139,9 +137,9 @@ func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			s.rows = s.order(sel)
 			texts := make([][]string, len(s.rows))
 			for i, c := range s.rows {
-				texts[i] = matrix.RowTexts(c)
+				texts[i] = app.RowTexts(c)
 			}
-			s.notes = matrix.NewFootnotes(texts)
+			s.notes = app.NewFootnotes(texts)
 			s.cursor = s.defaultCursor()
 			if s.version == "" && len(s.rows) > 0 {
 				s.version = s.rows[s.cursor].FrameworkVersion
@@ -170,7 +168,7 @@ func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return s, nil
 }
 
-func (s *channelScreen) rowLine(c matrix.Candidate, selected bool) string {
+func (s *channelScreen) rowLine(c app.Candidate, selected bool) string {
 	st := s.c.Styles
 	mark := "  "
 	switch {
@@ -199,8 +197,8 @@ func (s *channelScreen) rowLine(c matrix.Candidate, selected bool) string {
 		text += " " + i18n.T("ui.channel.tags", i18n.D{"Tags": i18n.Join(tags)})
 	}
 	if c.Compatible {
-		if _, refs := s.notes.Split(matrix.RowTexts(c)); len(refs) > 0 {
-			text += " " + matrix.Marks(refs)
+		if _, refs := s.notes.Split(app.RowTexts(c)); len(refs) > 0 {
+			text += " " + app.FootnoteMarks(refs)
 		}
 	}
 	cur := st.NoCursor
@@ -296,7 +294,7 @@ func (s *channelScreen) refsIn(start, listH int) map[int]bool {
 	refs := map[int]bool{}
 	for i := start; i < len(s.rows) && i < start+listH; i++ {
 		c := s.rows[i]
-		_, own := s.notes.Split(matrix.RowTexts(c))
+		_, own := s.notes.Split(app.RowTexts(c))
 		_, why := s.notes.Split(c.Reasons)
 		for _, n := range append(own, why...) {
 			refs[n] = true
@@ -319,7 +317,7 @@ func (s *channelScreen) cutIn(start, listH int) bool {
 
 // detail explains the row under the cursor: why it fits or not, its own notes (shared ones are
 // footnotes), what "unverified" means and what to do, the notice of a refused key.
-func (s *channelScreen) detail(c matrix.Candidate) []string {
+func (s *channelScreen) detail(c app.Candidate) []string {
 	st := s.c.Styles
 	var out []string
 	add := func(text string, style func(...string) string) {
@@ -337,7 +335,7 @@ func (s *channelScreen) detail(c matrix.Candidate) []string {
 		add(st.Bullet+" "+r, plain)
 	}
 	if c.Compatible {
-		own, _ := s.notes.Split(matrix.RowTexts(c))
+		own, _ := s.notes.Split(app.RowTexts(c))
 		for _, n := range own {
 			add(n, st.Dim.Render)
 		}

@@ -9,8 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"gpuwiz/matrix"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/shellquote"
 )
@@ -19,7 +17,7 @@ import (
 type checkScreen struct {
 	c      *Common
 	id     screenID
-	report gpu.Report
+	report app.GPUReport
 	sels   map[string]*channelsMsg
 	py     *app.Interpreter // the Python the builds are judged for: the one a new venv would use
 	pyDone bool             // discovery answered (py stays nil when it found none)
@@ -28,7 +26,7 @@ type checkScreen struct {
 	w, h   int
 }
 
-func newCheckScreen(c *Common, r gpu.Report) *checkScreen {
+func newCheckScreen(c *Common, r app.GPUReport) *checkScreen {
 	return &checkScreen{c: c, id: c.newID(), report: r, sels: map[string]*channelsMsg{}, vp: c.newViewport(),
 		quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit"))}
 }
@@ -131,7 +129,7 @@ func (s *checkScreen) body() string {
 
 // compatibleByChannel lists, per channel, the versions that run here, newest first:
 // "cu126  2.7.1 2.6.0". The channels keep the selection's order (the recommended one first).
-func compatibleByChannel(sel matrix.Selection) []string {
+func compatibleByChannel(sel app.Selection) []string {
 	var order []string
 	versions := map[string][]string{}
 	for _, c := range sel.Candidates {
@@ -163,7 +161,7 @@ func (s *checkScreen) View() string {
 // checkNote is a selection's note as this screen says it: the note that an unverified build fits too
 // points at that build's note in the channels table, which this screen does not show, so here it
 // carries the note itself and the command that installs the build.
-func checkNote(goos, framework string, sel matrix.Selection, n string) string {
+func checkNote(goos, framework string, sel app.Selection, n string) string {
 	if !sel.IsAlsoFitsNote(n) {
 		return n
 	}

@@ -11,10 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"gpuwiz/matrix"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/userpath"
 )
 
 // Every call into the backend happens here, inside a tea.Cmd; Update only reads the messages.
@@ -24,7 +21,7 @@ import (
 
 type probeMsg struct {
 	addr
-	report gpu.Report
+	report app.GPUReport
 	err    error
 }
 
@@ -38,11 +35,11 @@ func probeCmd(to screenID, ctx context.Context, b App) tea.Cmd {
 type channelsMsg struct {
 	addr
 	framework string
-	sel       matrix.Selection
+	sel       app.Selection
 	err       error
 }
 
-func channelsCmd(to screenID, ctx context.Context, b App, facts matrix.Facts) tea.Cmd {
+func channelsCmd(to screenID, ctx context.Context, b App, facts app.Facts) tea.Cmd {
 	return func() tea.Msg {
 		sel, err := b.Channels(ctx, facts)
 		return channelsMsg{addr{to}, facts.Framework, sel, err}
@@ -79,8 +76,8 @@ func pythonsCmd(to screenID, ctx context.Context, b App, fit *buildFit) tea.Cmd 
 // buildFit is the chosen build and the facts of the machine it was chosen for: what a Python must
 // fit to make the venv.
 type buildFit struct {
-	facts matrix.Facts
-	cand  matrix.Candidate
+	facts app.Facts
+	cand  app.Candidate
 }
 
 // whyNot asks the matrix whether Python p can run the build: the same facts as the channel screen
@@ -125,13 +122,13 @@ type venvCheckMsg struct {
 
 // venvCheckCmd reads the typed path as steps/userpath does for every path (~, quotes, variables,
 // relative to the working directory), then checks the absolute path it means.
-func venvCheckCmd(to screenID, b App, paths *userpath.Env, path string) tea.Cmd {
+func venvCheckCmd(to screenID, b App, paths *app.UserPaths, path string) tea.Cmd {
 	return func() tea.Msg {
-		env := userpath.System()
+		env := app.SystemPaths()
 		if paths != nil {
 			env = *paths
 		}
-		abs, err := userpath.Normalize(path, env)
+		abs, err := app.NormalizePath(path, env)
 		if err != nil {
 			return venvCheckMsg{addr{to}, path, app.PathCheck{Errors: []string{err.Error()}}}
 		}
@@ -201,7 +198,7 @@ type verifyMsg struct {
 	err    error
 }
 
-func verifyCmd(to screenID, ctx context.Context, b App, venv string, c matrix.Candidate) tea.Cmd {
+func verifyCmd(to screenID, ctx context.Context, b App, venv string, c app.Candidate) tea.Cmd {
 	return func() tea.Msg {
 		r, err := b.Verify(ctx, venv, c)
 		return verifyMsg{addr{to}, r, err}
@@ -335,9 +332,9 @@ type addPreviewMsg struct {
 
 // addPreviewCmd reads what was typed (a requirements file's path, steps/userpath's way, or package
 // names; "-r FILE" too) and asks the backend for the preview.
-func addPreviewCmd(to screenID, ctx context.Context, b App, paths *userpath.Env, venv, text string) tea.Cmd {
+func addPreviewCmd(to screenID, ctx context.Context, b App, paths *app.UserPaths, venv, text string) tea.Cmd {
 	return func() tea.Msg {
-		env := userpath.System()
+		env := app.SystemPaths()
 		if paths != nil {
 			env = *paths
 		}
@@ -354,17 +351,17 @@ func addPreviewCmd(to screenID, ctx context.Context, b App, paths *userpath.Env,
 // parseAddInput is the typed text as requirements files and package names: the whole text when it
 // names a file (a pasted path with spaces), else each word: after -r, or with a path separator or a
 // .txt ending, a file that must exist; otherwise a package.
-func parseAddInput(text string, env userpath.Env) (app.AddRequest, error) {
+func parseAddInput(text string, env app.UserPaths) (app.AddRequest, error) {
 	var req app.AddRequest
 	isFile := func(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
-	if abs, err := userpath.Normalize(text, env); err == nil && isFile(abs) {
+	if abs, err := app.NormalizePath(text, env); err == nil && isFile(abs) {
 		req.Requirements = []string{abs}
 		return req, nil
 	}
 	fields := strings.Fields(text)
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
-		file := strings.ContainsAny(f, `/\`) || strings.HasSuffix(strings.ToLower(userpath.Unquote(f)), ".txt")
+		file := strings.ContainsAny(f, `/\`) || strings.HasSuffix(strings.ToLower(app.UnquotePath(f)), ".txt")
 		if f == "-r" || f == "--requirement" {
 			if i+1 == len(fields) {
 				return req, errors.New(i18n.T("ui.add.r_alone"))
@@ -376,7 +373,7 @@ func parseAddInput(text string, env userpath.Env) (app.AddRequest, error) {
 			req.Packages = append(req.Packages, f)
 			continue
 		}
-		abs, err := userpath.Normalize(f, env)
+		abs, err := app.NormalizePath(f, env)
 		if err != nil {
 			return req, err
 		}

@@ -8,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/gpu"
 )
 
 // driverOfferMsg answers the GPU screen's question: which driver, and can u install it here.
@@ -78,7 +77,7 @@ func driverTickCmd(job *driverJob) tea.Cmd {
 // resumeMsg tells the root where a restart after a driver install left the wizard.
 type resumeMsg struct {
 	resumed *app.Resumed
-	report  gpu.Report
+	report  app.GPUReport
 	err     error
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"gpuwiz/steps/app"
 	"strings"
 	"time"
 	"unicode"
@@ -12,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/userpath"
 )
 
 // Size limits: below the minimum the wizard still draws, clipped; above the maximum (legacy conhost
@@ -32,7 +32,7 @@ type Common struct {
 	Ctx           context.Context
 	Backend       App
 	Clock         func() time.Time // nil: time.Now; tests stop it for stable elapsed times
-	Paths         *userpath.Env    // what typed paths are read against; nil: this process's (tests fix it)
+	Paths         *app.UserPaths   // what typed paths are read against; nil: this process's (tests fix it)
 	lastID        screenID
 }
 

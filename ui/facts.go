@@ -1,20 +1,19 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
-	"gpuwiz/matrix"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 )
 
 // factsFor turns the probe's report into the matrix's facts for one framework.
-func factsFor(r gpu.Report, framework, version string) matrix.Facts {
-	f := matrix.Facts{Framework: framework, FrameworkVersion: version, OS: reportOS(r, runtime.GOOS),
+func factsFor(r app.GPUReport, framework, version string) app.Facts {
+	f := app.Facts{Framework: framework, FrameworkVersion: version, OS: reportOS(r, runtime.GOOS),
 		DriverVersion: r.DriverVersion, CUDAMax: r.CUDAMax}
 	for _, g := range r.GPUs {
 		if g.ComputeCapability != "" {
@@ -37,7 +36,7 @@ func factsFor(r gpu.Report, framework, version string) matrix.Facts {
 
 // reportOS is the OS builds are judged for: the one the report was made on (a simulated Windows rig
 // is judged as Windows), else fallback.
-func reportOS(r gpu.Report, fallback string) string {
+func reportOS(r app.GPUReport, fallback string) string {
 	if r.OS != "" {
 		return r.OS
 	}
@@ -46,7 +45,7 @@ func reportOS(r gpu.Report, fallback string) string {
 
 // driverWords are the plain sentences about the driver and cards that head the GPU screen; goos is
 // the OS the builds are judged for.
-func driverWords(r gpu.Report, goos string) []string {
+func driverWords(r app.GPUReport, goos string) []string {
 	var out []string
 	if !r.Available {
 		// The probe's own message says what was looked for and what to do; the screen adds only
@@ -81,7 +80,7 @@ var archNotes sync.Map
 // archNote is the one sentence, derived from the embedded matrix, on which PyTorch builds carry
 // kernels for card g on goos: the newest release and channel that do, what newer channels did, and
 // from which release none does. It is "" when every channel of the newest release carries them.
-func archNote(g gpu.GPU, goos string) string {
+func archNote(g app.GPU, goos string) string {
 	if goos != "linux" && goos != "windows" {
 		return ""
 	}
@@ -94,7 +93,7 @@ func archNote(g gpu.GPU, goos string) string {
 	return f.(archFacts).words(cardLabel(g), osWord(goos))
 }
 
-func cardLabel(g gpu.GPU) string {
+func cardLabel(g app.GPU) string {
 	return i18n.T("ui.gpu.card", i18n.D{"Index": g.Index, "Name": g.Name, "CC": g.ComputeCapability})
 }
 
@@ -154,14 +153,14 @@ func (f archFacts) words(card, osName string) string {
 // archFactsOf reads archFacts from the embedded matrix. Only the architecture is judged: the driver
 // is taken as new enough (the driver has its own sentence) and no Python is given.
 func archFactsOf(cc, goos string) archFacts {
-	mx, err := matrix.Embedded()
+	mx, err := app.EmbeddedMatrix()
 	if err != nil {
 		return archFacts{quiet: true}
 	}
-	sel := mx.Select(matrix.Facts{Framework: "torch", OS: goos, CUDAMax: "99.0", ComputeCaps: []string{cc}})
+	sel := mx.Select(app.Facts{Framework: "torch", OS: goos, CUDAMax: "99.0", ComputeCaps: []string{cc}})
 	type release struct {
 		version string
-		ok      []matrix.Candidate // the GPU builds with kernels for the card
+		ok      []app.Candidate // the GPU builds with kernels for the card
 	}
 	var rels []*release
 	byVersion := map[string]*release{}
@@ -297,13 +296,13 @@ func frameworkName(f string) string {
 
 // forCards is the report narrowed to the chosen card (index ≥ 0), so every later judgement (which
 // builds carry kernels for it) is about that card alone; -1 keeps every card.
-func forCards(r gpu.Report, index int) gpu.Report {
+func forCards(r app.GPUReport, index int) app.GPUReport {
 	if index < 0 {
 		return r
 	}
 	for _, g := range r.GPUs {
 		if g.Index == index {
-			r.GPUs = []gpu.GPU{g}
+			r.GPUs = []app.GPU{g}
 			return r
 		}
 	}

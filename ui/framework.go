@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"gpuwiz/steps/app"
 	"slices"
 	"strings"
 
@@ -8,8 +9,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/hashicorp/go-version"
 
-	"gpuwiz/matrix"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 )
 
@@ -27,13 +26,13 @@ type frameworkChoice struct {
 type frameworkScreen struct {
 	c       *Common
 	id      screenID
-	report  gpu.Report
+	report  app.GPUReport
 	choices []*frameworkChoice
 	cursor  int
 	w, h    int
 }
 
-func newFrameworkScreen(c *Common, r gpu.Report) *frameworkScreen {
+func newFrameworkScreen(c *Common, r app.GPUReport) *frameworkScreen {
 	return &frameworkScreen{c: c, id: c.newID(), report: r, choices: []*frameworkChoice{{framework: "torch"}, {framework: "paddle"}}}
 }
 
@@ -61,7 +60,7 @@ func (s *frameworkScreen) FullHelp() [][]key.Binding {
 
 // versionsOf lists the distinct framework versions of sel, newest first (the selection lists the
 // recommendation first, which need not be the newest).
-func versionsOf(sel matrix.Selection) []string {
+func versionsOf(sel app.Selection) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range sel.Candidates {

@@ -13,7 +13,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 )
 
@@ -22,7 +21,7 @@ type gpuScreen struct {
 	c       *Common
 	id      screenID
 	journey Journey
-	report  *gpu.Report
+	report  *app.GPUReport
 	err     error
 	probes  int // answers received; more than one: r asked again
 	spin    spinner.Model
@@ -265,7 +264,7 @@ func (s *gpuScreen) View() string {
 
 // isDriverAgeWord is whether w is driverWords' sentence on the driver's age.
 // With u on offer the advice to install a driver by hand goes too.
-func isDriverAgeWord(r gpu.Report, w string, offered bool) bool {
+func isDriverAgeWord(r app.GPUReport, w string, offered bool) bool {
 	return w == i18n.T("ui.gpu.driver.too_old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}) ||
 		w == i18n.T("ui.gpu.driver.old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}) ||
 		offered && (w == i18n.T("ui.gpu.driver.none") || w == i18n.T("ui.gpu.driver.none_hint"))
@@ -275,10 +274,10 @@ func isDriverAgeWord(r gpu.Report, w string, offered bool) bool {
 // fits each card in its own words, from the matrix (driverWords). A warning is matched against the
 // card's architecture warning in every language, so a report made before a language switch still
 // loses them.
-func screenWarnings(r gpu.Report) []string {
+func screenWarnings(r app.GPUReport) []string {
 	var out []string
 	for _, w := range r.Warnings {
-		if !slices.ContainsFunc(r.GPUs, func(g gpu.GPU) bool { return isArchWarning(g, w) }) {
+		if !slices.ContainsFunc(r.GPUs, func(g app.GPU) bool { return isArchWarning(g, w) }) {
 			out = append(out, w)
 		}
 	}
@@ -286,9 +285,9 @@ func screenWarnings(r gpu.Report) []string {
 }
 
 // isArchWarning is whether w is the probe's architecture warning about card g, in any language.
-func isArchWarning(g gpu.GPU, w string) bool {
+func isArchWarning(g app.GPU, w string) bool {
 	for _, l := range i18n.Langs {
-		if a := gpu.ArchWarningIn(l, g); a != "" && a == w {
+		if a := app.ArchWarningIn(l, g); a != "" && a == w {
 			return true
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/urls"
 )
 
 // planScreen shows exactly what will run; nothing runs until the user confirms.
@@ -103,7 +102,7 @@ func (s *planScreen) body() string {
 		}
 		b.WriteString(st.Label.Render(title) + "\n")
 		for _, it := range items {
-			b.WriteString(style(wrapHanging("  "+urls.Redact(it), s.w, "      ")) + "\n")
+			b.WriteString(style(wrapHanging("  "+app.Redact(it), s.w, "      ")) + "\n")
 		}
 	}
 	if s.doctor != nil && len(s.doctor.Report.Findings) == 0 {
@@ -118,10 +117,10 @@ func (s *planScreen) body() string {
 	if p.Candidate.Framework != "" {
 		c := p.Candidate
 		b.WriteString(st.Label.Render(i18n.Pad(buildLabel, col)) + i18n.T("ui.plan.build", i18n.D{"Framework": frameworkName(c.Framework),
-			"Version": c.FrameworkVersion, "Channel": c.Channel, "URL": urls.Redact(c.IndexURL)}) + "\n")
+			"Version": c.FrameworkVersion, "Channel": c.Channel, "URL": app.Redact(c.IndexURL)}) + "\n")
 	}
 	if s.req.Source != "" {
-		b.WriteString(wrapHanging(st.Label.Render(i18n.T("ui.plan.label_source")+" ")+urls.Redact(s.req.Source), s.w, "      ") + "\n")
+		b.WriteString(wrapHanging(st.Label.Render(i18n.T("ui.plan.label_source")+" ")+app.Redact(s.req.Source), s.w, "      ") + "\n")
 	}
 	if p.DownloadBytes > 0 {
 		b.WriteString(st.Label.Render(i18n.T("ui.plan.label_download")+" ") + i18n.T("ui.plan.download_size", i18n.D{"Size": i18n.Size(p.DownloadBytes)}) + "\n")

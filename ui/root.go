@@ -12,8 +12,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"gpuwiz/matrix"
-	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 )
 
@@ -30,11 +28,11 @@ const (
 // choices are what the screens decided so far; the root routes on them.
 type choices struct {
 	journey   Journey
-	report    *gpu.Report
+	report    *app.GPUReport
 	gpu       int // the card chosen on the GPU screen; -1: every card
 	framework string
 	version   string
-	candidate *matrix.Candidate
+	candidate *app.Candidate
 	current   *app.VenvInfo // the existing venv (change, repair)
 	venv      string
 	python    string
@@ -56,12 +54,12 @@ type (
 	quitMsg          struct{ code int }
 	journeyChosenMsg struct{ journey Journey }
 	gpuDoneMsg       struct {
-		report gpu.Report
+		report app.GPUReport
 		gpu    int          // -1: every card
 		story  *driverStory // what the driver runs and what an update adds (nil: nothing to say)
 	}
 	frameworkMsg     struct{ framework, version string }
-	channelChosenMsg struct{ candidate matrix.Candidate }
+	channelChosenMsg struct{ candidate app.Candidate }
 	venvChosenMsg    struct {
 		path, python string
 		reuse        bool

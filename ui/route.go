@@ -3,7 +3,6 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
@@ -163,11 +162,11 @@ func (m *Model) resume(msg resumeMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) candidate() matrix.Candidate {
+func (m *Model) candidate() app.Candidate {
 	if m.ch.candidate != nil {
 		return *m.ch.candidate
 	}
-	return matrix.Candidate{}
+	return app.Candidate{}
 }
 
 func (m *Model) planRequest() app.PlanRequest {
@@ -202,7 +201,7 @@ func (m *Model) benchGPU() int {
 }
 
 // buildFit is what a Python must fit for cand on the chosen card(s); nil before the GPU screen.
-func (m *Model) buildFit(cand matrix.Candidate) *buildFit {
+func (m *Model) buildFit(cand app.Candidate) *buildFit {
 	if m.ch.report == nil {
 		return nil
 	}

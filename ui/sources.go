@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/urls"
 )
 
 // sourcesChosenMsg is the source the install will use.
@@ -299,11 +298,11 @@ func (s *sourcesScreen) View() string {
 	field := s.input.View()
 	if !s.onInput() && s.input.Value() != "" {
 		// Away from the field, a typed URL shows with its credentials hidden, as everywhere else.
-		field = s.input.PromptStyle.Render(s.input.Prompt) + s.input.TextStyle.Render(urls.Redact(s.input.Value()))
+		field = s.input.PromptStyle.Render(s.input.Prompt) + s.input.TextStyle.Render(app.Redact(s.input.Value()))
 	}
 	b.WriteString(cur + "  " + field + "\n")
 	if s.typedURL != "" {
-		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": urls.Redact(s.typedURL)})) + "\n")
+		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": app.Redact(s.typedURL)})) + "\n")
 	}
 	switch { // from what the checks found so far, the typed URL's included
 	case r.Proposed >= 0:

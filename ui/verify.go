@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 )
 
@@ -17,7 +16,7 @@ type verifyScreen struct {
 	c         *Common
 	id        screenID
 	venv      string
-	candidate matrix.Candidate
+	candidate app.Candidate
 	report    *app.Checklist
 	err       error
 	spin      spinnerView
@@ -26,7 +25,7 @@ type verifyScreen struct {
 	w, h      int
 }
 
-func newVerifyScreen(c *Common, venv string, cand matrix.Candidate, r *app.Checklist) *verifyScreen {
+func newVerifyScreen(c *Common, venv string, cand app.Candidate, r *app.Checklist) *verifyScreen {
 	s := &verifyScreen{c: c, id: c.newID(), venv: venv, candidate: cand, report: r, spin: newSpinnerView(c), vp: c.newViewport()}
 	s.keys.finish, s.keys.again = relabel(c.Keys.Select, i18n.T("ui.verify.key_finish")), relabel(c.Keys.Rerun, i18n.T("ui.verify.key_again"))
 	return s
