@@ -1,27 +1,22 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"gpuwiz/steps/userpath"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyget"
-	"gpuwiz/steps/runner"
-	"gpuwiz/steps/urls"
+	"gpuwiz/steps/userpath"
 )
 
 type pythonInstallReport struct {
-	Plan             *pyget.Plan        `json:"plan,omitempty"`
-	AlreadyInstalled *pyenv.Interpreter `json:"already_installed,omitempty"`
-	Result           *pyget.Result      `json:"result,omitempty"`
-	ExitCode         int                `json:"exit_code"`
+	Plan             *app.PythonPlan   `json:"plan,omitempty"`
+	AlreadyInstalled *app.Interpreter  `json:"already_installed,omitempty"`
+	Result           *app.PythonResult `json:"result,omitempty"`
+	ExitCode         int               `json:"exit_code"`
 }
 
 func newPythonInstallCmd(env *Env) *cobra.Command {
@@ -30,7 +25,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "install [VERSION]", //i18n:raw a usage line: the command and its argument's name
 		Short: i18n.T("cli.python.install.short"),
-		Long:  i18n.T("cli.python.install.long", i18n.D{"Mirrors": strings.Join(pyget.Mirrors, i18n.T("cli.python.install.or"))}),
+		Long:  i18n.T("cli.python.install.long", i18n.D{"Mirrors": strings.Join(app.PythonMirrors, i18n.T("cli.python.install.or"))}),
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
@@ -51,27 +46,20 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 				}
 				return nil
 			}
-			o := pyget.Options{Version: version, Mirror: mirror, SHA256: sum}
-			plan, err := pyget.MakePlan(o)
+			sess, err := env.PlanPython(cmd.Context(), app.PythonRequest{Version: version, Mirror: mirror, SHA256: sum, LogPath: logPath})
 			if err != nil {
-				if errors.Is(err, pyget.ErrBadInput) {
-					return Usagef("%s", strings.TrimPrefix(err.Error(), pyget.ErrBadInput.Error()+": "))
-				}
-				return Exitf(ExitFailure, "%v", err)
+				return err
 			}
+			plan := sess.Plan
 			rep.Plan = &plan
-			exact := ""
-			if strings.Count(strings.TrimSpace(version), ".") == 2 {
-				exact = plan.Version
-			}
-			if have := installedPython(cmd, plan.Minor, exact); have != nil {
+			if have := sess.AlreadyInstalled; have != nil {
 				rep.AlreadyInstalled = have
 				if !asJSON {
 					fmt.Fprintln(out, i18n.T("cli.python.install.already", i18n.D{"Version": have.Version, "Path": have.Path, "Kind": have.Kind}))
 				}
 				return finish(ExitOK)
 			}
-			if plan.Method == pyget.MethodDistro {
+			if plan.Method == app.PythonByDistro {
 				if !asJSON {
 					printPythonPlan(out, plan)
 				}
@@ -92,14 +80,8 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 			} else if !asJSON {
 				printPythonPlan(out, plan)
 			}
-			if logPath == "" {
-				logPath = install.DefaultLogPath("python-install")
-			}
-			w, opened, closeLog := install.OpenLog(logPath)
-			defer closeLog()
-			o.Run = runner.New(w)
 			bar := &byteProgress{w: out}
-			o.OnEvent = func(e pyget.Event) {
+			onEvent := func(e app.PythonEvent) {
 				if asJSON {
 					return
 				}
@@ -112,7 +94,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 					bar.update(e.Done, e.Total)
 				}
 			}
-			res, err := pyget.Run(cmd.Context(), o, plan)
+			res, opened, err := sess.Run(cmd.Context(), onEvent)
 			rep.Result = &res
 			code := ExitOK
 			switch {
@@ -135,30 +117,14 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json"))
 	cmd.Flags().BoolVar(&yes, "yes", false, i18n.T("cli.python.install.flag.yes"))
-	cmd.Flags().StringVar(&mirror, "mirror", "", i18n.T("cli.python.install.flag.mirror", i18n.D{"URL": pyget.OfficialBase}))
+	cmd.Flags().StringVar(&mirror, "mirror", "", i18n.T("cli.python.install.flag.mirror", i18n.D{"URL": app.PythonOfficialBase}))
 	cmd.Flags().StringVar(&sum, "sha256", "", i18n.T("cli.python.install.flag.sha256"))
 	cmd.Flags().Var(userpath.NewFlag(&logPath), "log", i18n.T("cli.python.install.flag.log"))
 	return cmd
 }
 
-// installedPython is an interpreter already here that the plan would install: same minor (and
-// version when one was named), 64-bit, able to make venvs.
-func installedPython(cmd *cobra.Command, minor, exact string) *pyenv.Interpreter {
-	found, err := pyenv.Discover(cmd.Context(), pyenv.DiscoverOptions{})
-	if err != nil {
-		return nil
-	}
-	for _, in := range found {
-		if in.MinorVersion() == minor && (exact == "" || in.Version == exact) &&
-			in.Kind != "store" && in.Kind != "venv" && in.Bits == 64 && len(in.VenvMissing) == 0 {
-			return &in
-		}
-	}
-	return nil
-}
-
-func printPythonPlan(w io.Writer, p pyget.Plan) {
-	if p.Method == pyget.MethodDistro {
+func printPythonPlan(w io.Writer, p app.PythonPlan) {
+	if p.Method == app.PythonByDistro {
 		if p.Fix != nil {
 			fmt.Fprintf(w, "%s\n\n    %s\n\n", i18n.T("cli.python.install.distro_run", i18n.D{"Version": p.Minor}), p.Fix.Command)
 		}
@@ -173,13 +139,13 @@ func printPythonPlan(w io.Writer, p pyget.Plan) {
 	}
 	fmt.Fprintln(w, i18n.T("cli.python.install.plan", i18n.D{"Version": version, "Method": methodWords(p.Method)}))
 	if p.URL != "" {
-		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.download", i18n.D{"URL": urls.Redact(p.URL)}))
+		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.download", i18n.D{"URL": app.Redact(p.URL)}))
 		fmt.Fprintln(w, "  "+i18n.T("cli.python.install.check_sum", i18n.D{"Sum": orText(p.SHA256, i18n.T("cli.python.install.sum_from", i18n.D{"From": p.ChecksumFrom}))}))
 		if p.SHA256 != "" {
 			fmt.Fprintf(w, "    (%s)\n", p.ChecksumFrom)
 		}
 	}
-	fmt.Fprintln(w, "  "+i18n.T("cli.python.install.run", i18n.D{"Command": runner.QuoteArgv(p.Command)}))
+	fmt.Fprintln(w, "  "+i18n.T("cli.python.install.run", i18n.D{"Command": app.QuoteArgv(p.Command)}))
 	fmt.Fprintln(w, "  "+i18n.T("cli.python.install.look_for", i18n.D{"Target": p.Target}))
 	for _, n := range p.Notes {
 		fmt.Fprintln(w, i18n.T("cli.python.install.note", i18n.D{"Text": n}))
@@ -188,7 +154,7 @@ func printPythonPlan(w io.Writer, p pyget.Plan) {
 
 // methodWords is how the plan installs, in words (the JSON keeps pyget's value).
 func methodWords(m string) string {
-	if m == pyget.MethodInstaller {
+	if m == app.PythonByInstaller {
 		return i18n.T("cli.python.install.method_installer")
 	}
 	return m
