@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -10,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/shellquote"
 )

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

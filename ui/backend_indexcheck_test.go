@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"gpuwiz/steps/app"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/testkit/pyindex"
 )

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"gpuwiz/steps/app"
 	"math"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/NimbleMarkets/ntcharts/linechart"
 	"github.com/charmbracelet/lipgloss"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"gpuwiz/steps/app"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/gpu"
 )
 

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"gpuwiz/steps/app"
 	"os"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

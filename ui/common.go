@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"gpuwiz/steps/app"
 	"strings"
 	"time"
 	"unicode"
@@ -12,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

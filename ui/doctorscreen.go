@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"sort"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"slices"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/hashicorp/go-version"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

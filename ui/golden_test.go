@@ -2,7 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"gpuwiz/steps/app"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"gpuwiz/steps/app"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"gpuwiz/steps/app"
 )
 
 // stoppedClock answers start the first time and start+after ever after: the install screen's

@@ -2,11 +2,11 @@ package ui
 
 import (
 	"context"
-	"gpuwiz/steps/app"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

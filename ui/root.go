@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -10,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

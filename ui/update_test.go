@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"strings"
 	"testing"
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/gpu"
 
 	"github.com/charmbracelet/bubbles/key"

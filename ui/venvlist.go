@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"gpuwiz/steps/app"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 

@@ -2,12 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"gpuwiz/steps/app"
 	"runtime"
 	"sync"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/steps/app"
 )
 
 // BenchmarkFirstFrame is start to first frame with the probe excluded (fake backend): build the
