@@ -296,7 +296,9 @@ func (e *engine) keepSet(ctx context.Context) {
 	if l := e.stepAfter(StepVerify); l != nil && l.ID == StepLock {
 		// The lock's freeze reads the venv as the install left it, which the check does not change.
 		lock := *l
-		e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.freezeLock(ctx, lock.ID, pipArgv(e.plan.pip, *lock.Pip)) })
+		e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) {
+			return e.freezeLock(ctx, lock.ID, pipArgv(e.plan.pip, *lock.Pip))
+		})
 		e.lockWrite = inBackground(ctx, func(ctx context.Context) (struct{}, error) { return struct{}{}, e.writeLockFiles(ctx, lock) })
 	}
 }
