@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -198,7 +199,7 @@ func TestProbeAsksTheTypedIndex(t *testing.T) {
 		plan.Steps[i].Argv, plan.Steps[i].Offline = shown.Steps[i].Argv, shown.Steps[i].Offline
 	}
 	out := Run(context.Background(), r, plan, nil)
-	if out.Result != ResultUnchanged || out.FailedStep != StepStage || !strings.Contains(out.Error, dead) {
-		t.Fatalf("want the stage to fail naming %s, got %+v", dead, out)
+	if out.Result != ResultUnchanged || out.FailedStep != StepStage || !errors.As(out.Err, new(indexUnreachable)) || !strings.Contains(out.Error, dead) {
+		t.Fatalf("want the stage to fail with %s unreachable, got %+v", dead, out)
 	}
 }
