@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/doctor"
@@ -64,7 +63,7 @@ func planOfRepair(rp doctor.Repair) Plan {
 			p.Commands = append(p.Commands, i18n.T("ui.backend.delete", i18n.D{"Path": a.RemovePath}))
 		case len(a.Argv) > 0:
 			p.Commands = append(p.Commands, runner.QuoteArgv(a.Argv))
-			p.Uninstall = append(p.Uninstall, uninstalled(a.Argv)...)
+			p.Uninstall = append(p.Uninstall, uninstalled(*a)...)
 		}
 	}
 	if len(p.Steps) > 0 {
@@ -139,18 +138,7 @@ func verifyOfDoctor(r doctor.Report) VerifyReport {
 	return v
 }
 
-// uninstalled names the dists a "pip uninstall -y a b" argv removes.
-func uninstalled(argv []string) []string {
-	for i, a := range argv {
-		if a == "uninstall" {
-			var out []string
-			for _, n := range argv[i+1:] {
-				if !strings.HasPrefix(n, "-") {
-					out = append(out, n)
-				}
-			}
-			return out
-		}
-	}
-	return nil
+// uninstalled names the dists a repair action removes: its typed list, never its argv read back.
+func uninstalled(a doctor.Action) []string {
+	return a.Uninstall
 }
