@@ -111,18 +111,15 @@ func (o AddOptions) withLockSources(src LockSources) AddOptions {
 	return o
 }
 
-func (o AddOptions) sources() []string {
-	var out []string
-	if o.IndexURL != "" {
-		out = append(out, "--index-url", o.IndexURL)
-	}
+// from sets a's sources to the add's: its index, the framework's index beside it, its find-links page.
+func (o AddOptions) from(a *PipArgs) {
+	a.IndexURL = o.IndexURL
 	if o.ExtraIndexURL != "" {
-		out = append(out, "--extra-index-url", o.ExtraIndexURL)
+		a.ExtraIndexURLs = []string{o.ExtraIndexURL}
 	}
 	if o.FindLinks != "" {
-		out = append(out, "--find-links", o.FindLinks)
+		a.FindLinks = []string{o.FindLinks}
 	}
-	return out
 }
 
 func (o AddOptions) wanted() []string {
@@ -205,7 +202,9 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 	if err != nil {
 		return p, err
 	}
-	argv := pip.Argv(append(append([]string{"install", "--dry-run", "--report", report, "-c", p.Constraints}, o.sources()...), o.wanted()...)...)
+	dry := PipArgs{Sub: "install", DryRun: true, Report: report, Constraints: []string{p.Constraints}, ReqFiles: o.Requirements, Requirements: o.Packages}
+	o.from(&dry)
+	argv := pipArgv(pip, dry)
 	var out bytes.Buffer
 	res := r.Run(ctx, runner.Cmd{Name: "pip install --dry-run", Argv: argv, Env: pip.Env(o.addEnv()), Stdout: &out}, nil) //i18n:raw the step's label in the log
 	if res.Err != nil {
@@ -410,13 +409,8 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 		}
 		pins = append(pins, c.Name+"=="+c.To)
 	}
-	stage := &PipArgs{Sub: "download", Progress: progress, IndexURL: o.IndexURL, Dest: p.StageDir, NoDeps: true, Pins: pins, Wheels: wheels}
-	if o.ExtraIndexURL != "" {
-		stage.ExtraIndexURLs = []string{o.ExtraIndexURL}
-	}
-	if o.FindLinks != "" {
-		stage.FindLinks = []string{o.FindLinks}
-	}
+	stage := &PipArgs{Sub: "download", Progress: progress, Dest: p.StageDir, NoDeps: true, Pins: pins, Wheels: wheels}
+	o.from(stage)
 	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Pip: &PipArgs{Sub: "freeze", All: true}})
 	p.add(Step{ID: StepStage, Title: i18n.N("install.add.step.stage", len(prev.Changes)), Kind: KindPip,
 		OfflinePip: &PipArgs{Sub: "download", NoIndex: true, FindLinks: []string{p.StageDir}, Dest: p.StageDir, NoDeps: true, Pins: pins, Wheels: wheels},
