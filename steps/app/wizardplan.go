@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
@@ -94,7 +93,7 @@ func RepairListing(rp doctor.Repair) Plan {
 			p.Commands = append(p.Commands, i18n.T("ui.backend.delete", i18n.D{"Path": a.RemovePath}))
 		case len(a.Argv) > 0:
 			p.Commands = append(p.Commands, runner.QuoteArgv(a.Argv))
-			p.Uninstall = append(p.Uninstall, uninstalled(a.Argv)...)
+			p.Uninstall = append(p.Uninstall, uninstalled(*a)...)
 		}
 	}
 	if len(p.Steps) > 0 {
@@ -115,22 +114,6 @@ func frameworkName(f string) string {
 		return i18n.T("ui.framework.paddle")
 	}
 	return f
-}
-
-// uninstalled names the dists a "pip uninstall -y a b" argv removes.
-func uninstalled(argv []string) []string {
-	for i, a := range argv {
-		if a == "uninstall" {
-			var out []string
-			for _, n := range argv[i+1:] {
-				if !strings.HasPrefix(n, "-") {
-					out = append(out, n)
-				}
-			}
-			return out
-		}
-	}
-	return nil
 }
 
 // applyRepair runs a repair session, its events as install events (the step ID is the repair's
@@ -195,4 +178,9 @@ func ChecklistOfDoctor(r doctor.Report) Checklist {
 		v.Checks = append(v.Checks, Check{ID: "doctor", Title: i18n.T("ui.backend.doctor_clean"), OK: true})
 	}
 	return v
+}
+
+// uninstalled names the dists a repair action removes: its typed list, never its argv read back.
+func uninstalled(a doctor.Action) []string {
+	return a.Uninstall
 }

@@ -17,6 +17,9 @@ type Action struct {
 	Fixes      string   `json:"fixes"` // the finding code
 	Argv       []string `json:"argv,omitempty"`
 	RemovePath string   `json:"remove_path,omitempty"`
+	// Uninstall names the dists a pip uninstall action (Argv) removes, typed: what a front end lists,
+	// never read back out of the argv.
+	Uninstall []string `json:"-"`
 	// Engine marks a removal that the install engine makes itself, inside the reinstall: only once
 	// every new wheel is downloaded, under the venv lock, after a backup, and undone on any failure.
 	// It is listed so the plan shows what goes; ApplyRepair never runs it on its own.
@@ -186,7 +189,7 @@ func RepairPlan(rep Report, o RepairOptions) Repair {
 				fixes = byReinstall[0].Code
 			}
 			r.Actions = append(r.Actions, Action{Title: i18n.T("doctor.repair.uninstall", i18n.D{"Packages": i18n.Join(names)}),
-				Fixes: fixes, Argv: pip(append([]string{"uninstall", "-y"}, names...)...), Engine: true})
+				Fixes: fixes, Argv: pip(append([]string{"uninstall", "-y"}, names...)...), Uninstall: names, Engine: true})
 		}
 		if damaged := damagedOutsideFamily(rep); len(damaged) > 0 {
 			r.ReinstallDists = damaged

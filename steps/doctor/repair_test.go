@@ -106,6 +106,10 @@ func TestRepairPlanCPUTorch(t *testing.T) {
 		if uninstall != a.Engine {
 			t.Fatalf("action %q: engine=%v", a.Title, a.Engine)
 		}
+		// What it removes is said typed, for the front ends' lists.
+		if want := map[bool]string{true: "torch", false: ""}[uninstall]; strings.Join(a.Uninstall, " ") != want {
+			t.Errorf("action %q removes %q, want %q", a.Title, a.Uninstall, want)
+		}
 	}
 	if plan.Reinstall == nil || plan.Reinstall.Channel == "cpu" || plan.SameBuild {
 		t.Fatalf("a CPU build must be replaced by a CUDA build: %+v", plan.Reinstall)

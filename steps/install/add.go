@@ -111,18 +111,15 @@ func (o AddOptions) withLockSources(src LockSources) AddOptions {
 	return o
 }
 
-func (o AddOptions) sources() []string {
-	var out []string
-	if o.IndexURL != "" {
-		out = append(out, "--index-url", o.IndexURL)
-	}
+// from sets a's sources to the add's: its index, the framework's index beside it, its find-links page.
+func (o AddOptions) from(a *PipArgs) {
+	a.IndexURL = o.IndexURL
 	if o.ExtraIndexURL != "" {
-		out = append(out, "--extra-index-url", o.ExtraIndexURL)
+		a.ExtraIndexURLs = []string{o.ExtraIndexURL}
 	}
 	if o.FindLinks != "" {
-		out = append(out, "--find-links", o.FindLinks)
+		a.FindLinks = []string{o.FindLinks}
 	}
-	return out
 }
 
 func (o AddOptions) wanted() []string {
@@ -205,7 +202,9 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 	if err != nil {
 		return p, err
 	}
-	argv := pip.Argv(append(append([]string{"install", "--dry-run", "--report", report, "-c", p.Constraints}, o.sources()...), o.wanted()...)...)
+	dry := PipArgs{Sub: "install", DryRun: true, Report: report, Constraints: []string{p.Constraints}, ReqFiles: o.Requirements, Requirements: o.Packages}
+	o.from(&dry)
+	argv := pipArgv(pip, dry)
 	var out bytes.Buffer
 	res := r.Run(ctx, runner.Cmd{Name: "pip install --dry-run", Argv: argv, Env: pip.Env(o.addEnv()), Stdout: &out}, nil) //i18n:raw the step's label in the log
 	if res.Err != nil {
@@ -399,30 +398,29 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 		p.families = append(p.families, c.Name)
 		p.Install = append(p.Install, c.Name+"=="+c.To)
 	}
-	progress := progressFlag(installed.PipVersion)
-	pip := func(sub string, args ...string) []string {
-		return p.pip.Argv(append([]string{sub, "--no-input", "--disable-pip-version-check"}, args...)...)
-	}
-	want := append([]string{"-c", prev.Constraints}, o.wanted()...)
+	progress := progressFlag(installed.PipVersion)[1]
 	// pip download resolves without the venv (it would look for the installed build on the
 	// project's index): the stage takes exactly the wheels pip's dry run in the venv chose.
-	exact := []string{"--no-deps"}
+	var pins, wheels []string
 	for _, c := range prev.Changes {
 		if c.Direct != "" {
-			exact = append(exact, c.Direct) // a wheel file, a URL or a folder: from where it is
+			wheels = append(wheels, c.Direct) // a wheel file, a URL or a folder: from where it is
 			continue
 		}
-		exact = append(exact, c.Name+"=="+c.To)
+		pins = append(pins, c.Name+"=="+c.To)
 	}
-	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Argv: pip("freeze", "--all")})
+	stage := &PipArgs{Sub: "download", Progress: progress, Dest: p.StageDir, NoDeps: true, Pins: pins, Wheels: wheels}
+	o.from(stage)
+	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Pip: &PipArgs{Sub: "freeze", All: true}})
 	p.add(Step{ID: StepStage, Title: i18n.N("install.add.step.stage", len(prev.Changes)), Kind: KindPip,
-		Offline: pip("download", append([]string{"--no-index", "--find-links", p.StageDir, "-d", p.StageDir}, exact...)...),
-		Argv:    pip("download", append(append([]string{progress[0], progress[1]}, o.sources()...), append([]string{"-d", p.StageDir}, exact...)...)...)})
+		OfflinePip: &PipArgs{Sub: "download", NoIndex: true, FindLinks: []string{p.StageDir}, Dest: p.StageDir, NoDeps: true, Pins: pins, Wheels: wheels},
+		Pip:        stage})
 	p.add(Step{ID: StepBackup, Title: i18n.T("install.step.backup"), Kind: KindBackup})
 	p.add(Step{ID: StepInstall, Title: i18n.T("install.add.step.install"), Kind: KindPip,
-		Argv: pip("install", append([]string{progress[0], progress[1], "--no-compile", "--no-index", "--find-links", p.StageDir}, want...)...)})
+		Pip: &PipArgs{Sub: "install", Progress: progress, NoCompile: true, NoIndex: true, FindLinks: []string{p.StageDir},
+			Constraints: []string{prev.Constraints}, ReqFiles: o.Requirements, Requirements: o.Packages}})
 	p.add(Step{ID: StepVerify, Title: i18n.T("install.step.verify", i18n.D{"Framework": prev.Framework, "Channel": prev.Channel}), Kind: KindVerify})
-	p.add(Step{ID: StepLock, Title: i18n.T("install.step.lock"), Kind: KindLock, Argv: pip("freeze")})
+	p.add(Step{ID: StepLock, Title: i18n.T("install.step.lock"), Kind: KindLock, Pip: &PipArgs{Sub: "freeze"}})
 	p.Source = Source{Kind: "index", IndexURL: o.IndexURL, Why: i18n.T("install.add.source")}
 	return p, nil
 }

@@ -22,7 +22,6 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
-	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -297,7 +296,9 @@ func (e *engine) keepSet(ctx context.Context) {
 	if l := e.stepAfter(StepVerify); l != nil && l.ID == StepLock {
 		// The lock's freeze reads the venv as the install left it, which the check does not change.
 		lock := *l
-		e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) { return e.freezeLock(ctx, lock.ID, lock.Argv) })
+		e.lockFreeze = inBackground(ctx, func(ctx context.Context) ([]byte, error) {
+			return e.freezeLock(ctx, lock.ID, pipArgv(e.plan.pip, *lock.Pip))
+		})
 		e.lockWrite = inBackground(ctx, func(ctx context.Context) (struct{}, error) { return struct{}{}, e.writeLockFiles(ctx, lock) })
 	}
 }
@@ -432,11 +433,14 @@ func (e *engine) fail(ctx context.Context, stepID string, err error) {
 }
 
 func (e *engine) step(ctx context.Context, s Step) error {
+	if s.Pip == nil && (s.Kind == KindPip || s.Kind == KindSnapshot || s.Kind == KindLock) {
+		return errors.New(i18n.T("install.err.unknown_step", i18n.D{"Step": strconv.Quote(s.ID)}))
+	}
 	switch s.ID {
 	case StepVenv:
 		return CreateVenv(ctx, e.r, e.plan.python, e.plan.Venv, e.plan.userEnv, UnpackedDir(filepath.Dir(e.plan.StageDir)))
 	case StepPipUpgrade:
-		res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: s.Argv, Env: e.plan.userEnv})
+		res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: pipArgv(e.plan.pip, *s.Pip), Env: e.plan.userEnv})
 		if why := unreachableIndex(res.Tail); why != "" {
 			// pip exits 0 when it cannot reach the index ("Requirement already satisfied"): nothing was upgraded.
 			return skipped(i18n.T("install.pip_upgrade.unreachable", i18n.D{"Why": why, "Proxy": proxyNote(e.plan.userEnv)}))
@@ -481,19 +485,19 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		if handled, err := e.ownUninstall(ctx); handled {
 			return err
 		}
-		return e.pip(ctx, s, s.Argv)
+		return e.pip(ctx, s, *s.Pip)
 	case StepLeftovers:
 		e.changed = true
 		return e.moveLeftovers()
 	case StepInstall:
 		e.changed = true
-		argv := e.installArgv(s.Argv)
-		if handled, err := e.ownInstall(ctx, argv); handled {
+		args := e.installArgs(*s.Pip)
+		if handled, err := e.ownInstall(ctx, args); handled {
 			e.out.Installer = "gpuwiz"
 			return err
 		}
 		e.out.Installer = "pip"
-		return e.pip(ctx, s, argv)
+		return e.pip(ctx, s, args)
 	case StepVerify:
 		e.keepSet(ctx)
 		rep, err := verify.RunWith(ctx, e.r, e.py, e.plan.Target.Framework, e.plan.Target.Channel, verify.Options{Env: e.plan.env, MatrixN: e.plan.verifyN})
@@ -518,26 +522,19 @@ func (e *engine) step(ctx context.Context, s Step) error {
 	return errors.New(i18n.T("install.err.unknown_step", i18n.D{"Step": strconv.Quote(s.ID)}))
 }
 
-// pip runs a pip step in the framework environment.
-func (e *engine) pip(ctx context.Context, s Step, argv []string) error {
-	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: argv, Env: e.plan.env})
+// pip runs a pip step's command (a) in the framework environment: the one place the engine starts
+// a step's pip, its argv rendered from a there.
+func (e *engine) pip(ctx context.Context, s Step, a PipArgs) error {
+	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: pipArgv(e.plan.pip, a), Env: e.plan.env})
 	if res.Err != nil {
 		note := networkNote(res.Tail)
 		if note != "" {
 			note += proxyNote(e.plan.env)
-			return indexUnreachable{fmt.Errorf("%s: %w%s%s", pipWords(argv), res.Err, tailNote(res.Tail), note)}
+			return indexUnreachable{fmt.Errorf("pip %s: %w%s%s", a.Sub, res.Err, tailNote(res.Tail), note)}
 		}
-		return fmt.Errorf("%s: %w%s", pipWords(argv), res.Err, tailNote(res.Tail))
+		return fmt.Errorf("pip %s: %w%s", a.Sub, res.Err, tailNote(res.Tail))
 	}
 	return nil
-}
-
-// pipWords is "pip SUB" for a pip command line (what an error names), its argv otherwise.
-func pipWords(argv []string) string {
-	if i := pipcmd.SubIndex(argv); i > 0 {
-		return "pip " + argv[i]
-	}
-	return runner.QuoteArgv(argv)
 }
 
 func tailNote(tail []string) string {
@@ -664,7 +661,7 @@ func (e *engine) capture(ctx context.Context, name string, argv []string) ([]byt
 }
 
 func (e *engine) takeSnapshot(ctx context.Context, s Step) error {
-	out, err := e.freezeAll(ctx, s.ID, s.Argv)
+	out, err := e.freezeAll(ctx, s.ID, pipArgv(e.plan.pip, *s.Pip))
 	if err != nil {
 		return err
 	}
@@ -777,7 +774,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		return err
 	}
 	before := dirFiles(e.plan.StageDir)
-	err = e.pip(ctx, s, s.Argv)
+	err = e.pip(ctx, s, *s.Pip)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
 	if rerr := recordNew(e.plan.StageDir, e.out.Source); rerr != nil && err == nil {
 		err = i18n.Wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
@@ -786,7 +783,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		e.dropOptional()
 	}
 	if err != nil && ctx.Err() == nil && !errors.As(err, new(indexUnreachable)) {
-		err = probeIndex(ctx, err, s.Argv, e.plan.env)
+		err = probeIndex(ctx, err, s.Pip.IndexURL, e.plan.env)
 	}
 	return err
 }
@@ -958,23 +955,17 @@ func (e *engine) startOffline(ctx context.Context, s Step) *background[[]string]
 				out = append(out, l.Text)
 			}
 		}()
-		res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: s.Offline, Env: e.plan.env}, lines) //i18n:raw the step's label in the log
+		res := e.r.Run(ctx, runner.Cmd{Name: s.ID + " (offline)", Argv: pipArgv(e.plan.pip, *s.OfflinePip), Env: e.plan.env}, lines) //i18n:raw the step's label in the log
 		close(lines)
 		<-read
 		return out, res.Err
 	})
 }
 
-// probeIndex asks the index pip used whether it answers at all, when pip's own output did not say
-// (with PIP_RETRIES=0 it prints only "No matching distribution"): an index that cannot be reached
-// is the commonest cause and has a plain fix.
-func probeIndex(ctx context.Context, err error, argv []string, env []string) error {
-	index := ""
-	for i, a := range argv {
-		if a == "--index-url" && i+1 < len(argv) {
-			index = argv[i+1]
-		}
-	}
+// probeIndex asks the index pip used (the step's typed index URL) whether it answers at all, when
+// pip's own output did not say (with PIP_RETRIES=0 it prints only "No matching distribution"): an
+// index that cannot be reached is the commonest cause and has a plain fix.
+func probeIndex(ctx context.Context, err error, index string, env []string) error {
 	if index == "" {
 		return err
 	}
@@ -1024,7 +1015,7 @@ func (e *engine) stageDeps(ctx context.Context, s Step) error {
 		return err
 	}
 	before := dirFiles(e.plan.StageDir)
-	err = e.pip(ctx, s, s.Argv)
+	err = e.pip(ctx, s, *s.Pip)
 	e.out.BytesDownloaded += newBytes(before, dirFiles(e.plan.StageDir))
 	if rerr := recordNew(e.plan.StageDir, e.plan.Target.Mirror); rerr != nil && err == nil {
 		err = i18n.Wrap(rerr, i18n.T("install.err.record", i18n.D{"Err": rerr}))
@@ -1037,12 +1028,15 @@ func (e *engine) dropOptional() {
 	e.optionalDropped = true
 }
 
-func (e *engine) installArgv(argv []string) []string {
+// installArgs is the install step's command as it runs: without the optional packages when their
+// stage failed.
+func (e *engine) installArgs(a PipArgs) PipArgs {
 	if !e.optionalDropped || len(e.plan.optional) == 0 {
 		e.pins = append(e.pins, e.plan.optional...)
-		return argv
+		return a
 	}
-	return argv[:len(argv)-len(e.plan.optional)]
+	a.Optional = nil
+	return a
 }
 
 // afterPipUpgrade switches later steps to raw progress when the upgraded pip has it.
@@ -1057,17 +1051,16 @@ func (e *engine) afterPipUpgrade(ctx context.Context) {
 		return
 	}
 	for i := range e.plan.Steps {
-		for _, argv := range [][]string{e.plan.Steps[i].Argv, e.plan.Steps[i].Offline} {
-			for j := 0; j+1 < len(argv); j++ {
-				if argv[j] == "--progress-bar" && argv[j+1] == "off" && e.plan.Steps[i].ID != StepPipUpgrade {
-					argv[j+1] = "raw"
-				}
+		for _, a := range []*PipArgs{e.plan.Steps[i].Pip, e.plan.Steps[i].OfflinePip} {
+			if a != nil && a.Progress == "off" && e.plan.Steps[i].ID != StepPipUpgrade {
+				a.Progress = "raw"
 			}
 		}
 	}
 }
 
-// copySteps deep-copies steps so the engine's argv adjustments never reach the caller's plan.
+// copySteps deep-copies steps so the engine's adjustments of their pip commands never reach the
+// caller's plan.
 func copySteps(in []Step) []Step {
 	out := make([]Step, len(in))
 	for i, s := range in {
@@ -1075,6 +1068,7 @@ func copySteps(in []Step) []Step {
 		if s.Offline != nil {
 			s.Offline = append([]string(nil), s.Offline...)
 		}
+		s.Pip, s.OfflinePip = s.Pip.clone(), s.OfflinePip.clone()
 		out[i] = s
 	}
 	return out

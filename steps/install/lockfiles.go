@@ -36,7 +36,7 @@ func (e *engine) writeLockFiles(ctx context.Context, s Step) error {
 	if e.lockFreeze != nil {
 		out, err = e.lockFreeze.wait()
 	} else {
-		out, err = e.freezeLock(ctx, s.ID, s.Argv)
+		out, err = e.freezeLock(ctx, s.ID, pipArgv(e.plan.pip, *s.Pip))
 	}
 	if err != nil {
 		return err

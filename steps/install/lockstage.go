@@ -59,9 +59,8 @@ func (e *engine) lockedWheels(s Step) []string {
 // check verified.
 func (e *engine) lockDryRun(ctx context.Context) (pipReport, error) {
 	report := filepath.Join(e.plan.StageDir, ".gpuwiz-lock-report.json")
-	argv := e.plan.pip.Argv("install", "--dry-run", "--quiet", "--no-input", "--disable-pip-version-check",
-		"--no-index", "--find-links", e.plan.StageDir, "--report", report)
-	return e.dryRun(ctx, "pip install --dry-run (the lock's build)", report, append(argv, e.plan.pins...)) //i18n:raw the step's label in the log
+	argv := pipArgv(e.plan.pip, PipArgs{Sub: "install", DryRun: true, Quiet: true, Report: report, NoIndex: true, FindLinks: []string{e.plan.StageDir}, Pins: e.plan.pins})
+	return e.dryRun(ctx, "pip install --dry-run (the lock's build)", report, argv) //i18n:raw the step's label in the log
 }
 
 // stageFromLock finishes what lockedWheels began once the cache's check and pip's dry run (rep, or

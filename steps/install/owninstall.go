@@ -14,7 +14,6 @@ import (
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pep"
-	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/wheelinst"
 )
 
@@ -266,8 +265,10 @@ func editable(dir string) bool {
 // they replace (the backup step holds them) and writes the wheels on every core, from the unpacked
 // cache by hard links where it can. handled is false when gpuwiz's installer does not take this
 // install (asked for pip, pip too old to report, a wheel it does not handle): pip then does it.
-func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, err error) {
-	if i := pipcmd.SubIndex(argv); pipAskedFor() || i < 0 || len(argv) < i+2 || argv[i] != "install" {
+// a is the install step's pip command, which pip's dry run asks about when the stage's choice is
+// not certain.
+func (e *engine) ownInstall(ctx context.Context, a PipArgs) (handled bool, err error) {
+	if pipAskedFor() || a.Sub != "install" {
 		return false, nil
 	}
 	if e.plan.PipVersion != "" && pipOlderThan(e.plan.PipVersion, "22.2") {
@@ -296,7 +297,7 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	// folder hashes every wheel, seconds for a 4.5 GB build) when that choice is certain.
 	wheels, names, ok := e.stagedSet(versions, requested)
 	if !ok {
-		wheels, names, ok = e.dryRunSet(ctx, argv)
+		wheels, names, ok = e.dryRunSet(ctx, a)
 		if !ok {
 			return false, nil
 		}
@@ -348,18 +349,12 @@ func (e *engine) ownInstall(ctx context.Context, argv []string) (handled bool, e
 	return true, nil
 }
 
-// dryRunSet asks pip which of the staged wheels the install needs (a dry run with a report).
-func (e *engine) dryRunSet(ctx context.Context, argv []string) ([]wheelinst.Wheel, []string, bool) {
+// dryRunSet asks pip which of the staged wheels the install (a) needs: the same command as a dry
+// run with a report.
+func (e *engine) dryRunSet(ctx context.Context, a PipArgs) ([]wheelinst.Wheel, []string, bool) {
 	report := filepath.Join(e.plan.StageDir, ".gpuwiz-install-report.json")
-	i := pipcmd.SubIndex(argv) + 1
-	dry := append(append(append([]string{}, argv[:i]...), "--dry-run", "--quiet", "--report", report), argv[i:]...)
-	for i := 0; i+1 < len(dry); i++ {
-		if dry[i] == "--progress-bar" {
-			dry = slices.Delete(dry, i, i+2)
-			break
-		}
-	}
-	rep, err := e.dryRun(ctx, "pip install --dry-run", report, dry) //i18n:raw the step's label in the log
+	a.DryRun, a.Quiet, a.Report, a.Progress = true, true, report, ""
+	rep, err := e.dryRun(ctx, "pip install --dry-run", report, pipArgv(e.plan.pip, a)) //i18n:raw the step's label in the log
 	if err != nil {
 		e.emitLine(Event{StepID: StepInstall, Line: i18n.T("install.own.fallback", i18n.D{"Why": err.Error()})})
 		return nil, nil, false

@@ -20,7 +20,7 @@ import (
 // Step kinds.
 const (
 	KindVenv      = "venv"      // python -m venv
-	KindPip       = "pip"       // a pip command, Argv exact
+	KindPip       = "pip"       // a pip command (Pip), shown as Argv
 	KindSnapshot  = "snapshot"  // pip freeze --all saved under the venv
 	KindBackup    = "backup"    // gpuwiz keeps the files of every dist about to change
 	KindLeftovers = "leftovers" // gpuwiz moves ~* dirs and an orphan paddle/ aside
@@ -48,14 +48,20 @@ const (
 
 // Step is one thing the engine does, with its exact argv when it is a child process.
 type Step struct {
-	ID    string   `json:"id"`
-	Title string   `json:"title"`
-	Kind  string   `json:"kind"`
-	Argv  []string `json:"argv,omitempty"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Kind  string `json:"kind"`
+	// Argv is the command the step shows (and --json lists): for a pip command, Pip rendered by
+	// pipArgv when the plan was made. The engine never reads a pip command back out of it.
+	Argv []string `json:"argv,omitempty"`
 	// Offline runs first when set (stage steps): when the wheel cache already satisfies the set,
-	// Argv never runs and nothing is downloaded.
+	// Argv never runs and nothing is downloaded. Shown as Offline.
 	Offline    []string `json:"offline,omitempty"`
 	BestEffort bool     `json:"best_effort,omitempty"` // failure is a warning, not the end
+	// Pip is the step's pip command, typed (pip freeze for the snapshot and lock steps): what the
+	// engine starts pip with. OfflinePip is the stage's offline try.
+	Pip        *PipArgs `json:"-"`
+	OfflinePip *PipArgs `json:"-"`
 }
 
 // Plan is everything an install will do, produced before anything runs.
@@ -187,10 +193,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 			p.pins = append(p.pins, pin(pkg))
 		}
 	}
-	progress := progressFlag(installed.PipVersion)
-	pip := func(sub string, args ...string) []string {
-		return p.pip.Argv(append([]string{sub, "--no-input", "--disable-pip-version-check"}, args...)...)
-	}
+	progress := progressFlag(installed.PipVersion)[1]
 
 	if newVenv {
 		p.add(Step{ID: StepVenv, Title: i18n.T("install.step.venv", i18n.D{"Venv": root}), Kind: KindVenv, Argv: []string{opts.Python, "-m", "venv", root}})
@@ -210,51 +213,49 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	// the user chose: never from pypi.org unasked (a network that drops packets to it waits a minute
 	// for nothing). Never in an environment without pip of its own, nor with the build in the cache.
 	if !opts.NoPipUpgrade && !cached && p.pip.Own == "" && mirror != "" && pipOlderThan(installed.PipVersion, pipUpgradeBelow) {
-		args := []string{"--upgrade", "pip", "--retries", "1", "--timeout", "30", "--progress-bar", "off", "--index-url", mirror}
-		p.add(Step{ID: StepPipUpgrade, Title: i18n.T("install.step.pip_upgrade", i18n.D{"Version": pipUpgradeBelow}), Kind: KindPip, Argv: pip("install", args...), BestEffort: true})
+		up := PipArgs{Sub: "install", Upgrade: "pip", Retries: 1, Timeout: 30, Progress: "off", IndexURL: mirror}
+		p.add(Step{ID: StepPipUpgrade, Title: i18n.T("install.step.pip_upgrade", i18n.D{"Version": pipUpgradeBelow}), Kind: KindPip, Pip: &up, BestEffort: true})
 	}
-	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Argv: pip("freeze", "--all")})
+	p.add(Step{ID: StepSnapshot, Title: i18n.T("install.step.snapshot"), Kind: KindSnapshot, Pip: &PipArgs{Sub: "freeze", All: true}})
 
 	// The framework's wheels come from the channel's index, or from a flat find-links page (several
 	// mirrors of PyTorch's wheels are only that) searched beside the index, which then serves the
 	// dependencies: the mirror when one is given, else the channel's index.
-	from := []string{"--index-url", index}
-	if p.FindLinks != "" {
-		deps := index
-		if mirror != "" {
-			deps = mirror
+	online := func(pins []string) *PipArgs {
+		a := &PipArgs{Sub: "download", Progress: progress, IndexURL: index, Dest: p.StageDir, Pins: pins}
+		if p.FindLinks != "" {
+			a.FindLinks = []string{p.FindLinks}
+			if mirror != "" {
+				a.IndexURL = mirror
+			}
 		}
-		from = []string{"--find-links", p.FindLinks, "--index-url", deps}
+		return a
 	}
-	offline := func(reqs ...string) []string {
-		return pip("download", append([]string{"--no-index", "--find-links", p.StageDir, "-d", p.StageDir}, reqs...)...)
+	offline := func(pins []string) *PipArgs {
+		return &PipArgs{Sub: "download", NoIndex: true, FindLinks: []string{p.StageDir}, Dest: p.StageDir, Pins: pins}
 	}
 	if t.Framework == "paddle" && mirror != "" {
-		alone := []string{"--index-url", index}
+		alone := &PipArgs{Sub: "download", Progress: progress, NoDeps: true, IndexURL: index, Dest: p.StageDir, Pins: p.pins}
 		title := i18n.T("install.step.stage_alone", i18n.D{"Pins": strings.Join(p.pins, " "), "Index": urls.Redact(index)})
 		if p.FindLinks != "" {
-			alone = []string{"--no-index", "--find-links", p.FindLinks}
+			alone.IndexURL, alone.NoIndex, alone.FindLinks = "", true, []string{p.FindLinks}
 			title = i18n.T("install.step.stage_alone_links", i18n.D{"Pins": strings.Join(p.pins, " "), "Links": urls.Redact(p.FindLinks)})
 		}
-		p.add(Step{ID: StepStage, Title: title,
-			Kind: KindPip, Offline: offline(p.pins...),
-			Argv: pip("download", append(append([]string{progress[0], progress[1], "--no-deps"}, alone...), append([]string{"-d", p.StageDir}, p.pins...)...)...)})
+		p.add(Step{ID: StepStage, Title: title, Kind: KindPip, OfflinePip: offline(p.pins), Pip: alone})
 		p.add(Step{ID: StepStageDeps, Title: i18n.T("install.step.stage_deps", i18n.D{"Mirror": urls.Redact(mirror)}), Kind: KindPip,
-			Argv: pip("download", progress[0], progress[1], "--index-url", mirror, "-d", p.StageDir, "-r", p.depsFile())})
+			Pip: &PipArgs{Sub: "download", Progress: progress, IndexURL: mirror, Dest: p.StageDir, ReqFiles: []string{p.depsFile()}}})
 		p.Notes = append(p.Notes, i18n.T("install.note.paddle_mirror", i18n.D{"Index": urls.Redact(index)}))
 	} else {
+		stage := online(p.pins)
 		title := i18n.T("install.step.stage", i18n.D{"Pins": strings.Join(p.pins, " "), "Index": urls.Redact(index)})
 		if p.FindLinks != "" {
-			title = i18n.T("install.step.stage_links", i18n.D{"Pins": strings.Join(p.pins, " "), "Links": urls.Redact(p.FindLinks), "Deps": urls.Redact(from[3])})
+			title = i18n.T("install.step.stage_links", i18n.D{"Pins": strings.Join(p.pins, " "), "Links": urls.Redact(p.FindLinks), "Deps": urls.Redact(stage.IndexURL)})
 		}
-		p.add(Step{ID: StepStage, Title: title,
-			Kind: KindPip, Offline: offline(p.pins...),
-			Argv: pip("download", append(append([]string{progress[0], progress[1]}, from...), append([]string{"-d", p.StageDir}, p.pins...)...)...)})
+		p.add(Step{ID: StepStage, Title: title, Kind: KindPip, OfflinePip: offline(p.pins), Pip: stage})
 	}
 	if len(p.optional) > 0 {
 		p.add(Step{ID: StepStageOpt, Title: i18n.T("install.step.stage_optional", i18n.D{"Pins": strings.Join(p.optional, " ")}),
-			Kind: KindPip, Offline: offline(p.optional...), BestEffort: true,
-			Argv: pip("download", append(append([]string{progress[0], progress[1]}, from...), append([]string{"-d", p.StageDir}, p.optional...)...)...)})
+			Kind: KindPip, OfflinePip: offline(p.optional), BestEffort: true, Pip: online(p.optional)})
 	}
 
 	reinstall := map[string]bool{}
@@ -277,7 +278,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.Uninstall = slices.Compact(p.Uninstall)
 	p.add(Step{ID: StepBackup, Title: i18n.T("install.step.backup"), Kind: KindBackup})
 	if len(p.Uninstall) > 0 {
-		p.add(Step{ID: StepUninstall, Title: i18n.T("install.step.uninstall", i18n.D{"Dists": i18n.Join(p.Uninstall)}), Kind: KindPip, Argv: pip("uninstall", append([]string{"-y"}, p.Uninstall...)...)})
+		p.add(Step{ID: StepUninstall, Title: i18n.T("install.step.uninstall", i18n.D{"Dists": i18n.Join(p.Uninstall)}), Kind: KindPip, Pip: &PipArgs{Sub: "uninstall", Dists: p.Uninstall}})
 	}
 	p.leftovers = append(p.leftovers, installed.Leftovers...)
 	if len(p.leftovers) > 0 || installed.PaddleDirOrphan || t.Framework == "paddle" {
@@ -289,16 +290,15 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	}
 	// --no-compile: Python writes each module's .pyc the first time it is imported, as uv does by
 	// default; compiling every one of torch's thousands of modules up front only makes the install slower.
-	installArgs := append([]string{progress[0], progress[1], "--no-compile", "--no-index", "--find-links", p.StageDir}, p.pins...)
 	p.add(Step{ID: StepInstall, Title: i18n.T("install.step.install", i18n.D{"Pins": strings.Join(append(append([]string{}, p.pins...), p.optional...), " ")}), Kind: KindPip,
-		Argv: pip("install", append(installArgs, p.optional...)...)})
+		Pip: &PipArgs{Sub: "install", Progress: progress, NoCompile: true, NoIndex: true, FindLinks: []string{p.StageDir}, Pins: p.pins, Optional: p.optional}})
 	p.Pins = append(append([]string{}, p.pins...), p.optional...)
 	p.OwnInstaller = !pipAskedFor()
 	if p.OwnInstaller {
 		p.Notes = append(p.Notes, i18n.T("install.note.own_installer"))
 	}
 	p.add(Step{ID: StepVerify, Title: i18n.T("install.step.verify", i18n.D{"Framework": t.Framework, "Channel": t.Channel}), Kind: KindVerify})
-	p.add(Step{ID: StepLock, Title: i18n.T("install.step.lock"), Kind: KindLock, Argv: pip("freeze")})
+	p.add(Step{ID: StepLock, Title: i18n.T("install.step.lock"), Kind: KindLock, Pip: &PipArgs{Sub: "freeze"}})
 
 	p.Source = Source{Kind: "index", IndexURL: index, FindLinks: p.FindLinks, Why: opts.SourceWhy}
 	if p.Source.Why == "" {
@@ -325,7 +325,14 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	return p, nil
 }
 
+// add appends s, its pip commands rendered for showing (Argv, Offline) and listed in Commands.
 func (p *Plan) add(s Step) {
+	if s.Pip != nil {
+		s.Argv = pipArgv(p.pip, *s.Pip)
+	}
+	if s.OfflinePip != nil {
+		s.Offline = pipArgv(p.pip, *s.OfflinePip)
+	}
 	p.Steps = append(p.Steps, s)
 	if s.Offline != nil {
 		p.Commands = append(p.Commands, s.Offline)

@@ -14,7 +14,6 @@ import (
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 )
@@ -31,62 +30,30 @@ func usePip(why string) error {
 // reportFrom is the first pip with `pip install --dry-run --report`.
 const reportFrom = "22.2"
 
-// reportArgv turns a stage's `pip download … -d DIR REQS` into the resolve that downloads
-// nothing: `pip install --dry-run --ignore-installed --report FILE …` with the same mirror,
-// constraints and requirements, and every index and find-links page replaced by index(url) (the
-// shim's stand-in). Options only `pip download` has (a foreign platform) leave the stage to pip.
-func reportArgv(download []string, report string, index func(string) string) ([]string, error) {
-	sub := pipcmd.SubIndex(download)
-	if sub < 0 || download[sub] != "download" {
-		return nil, usePip(i18n.T("install.fallback.not_download", i18n.D{"Argv": runner.QuoteArgv(download)}))
+// reportArgs turns a stage's download (a) into the resolve that downloads nothing:
+// `pip install --dry-run --ignore-installed --report FILE …` with the same requirements,
+// constraints and find-links/no-index choices, no destination and no progress bar, and every
+// index and find-links page replaced by its stand-in: the shim's index i for a.indexes()[i], its
+// find-links page i for a.FindLinks[i].
+func reportArgs(a PipArgs, report string, index func(int) string, links func(int) string) (PipArgs, error) {
+	if a.Sub != "download" {
+		return PipArgs{}, usePip(i18n.T("install.fallback.not_download", i18n.D{"Argv": "pip " + a.Sub}))
 	}
-	out := append([]string{}, download[:sub]...)
-	out = append(out, "install", "--dry-run", "--ignore-installed", "--no-cache-dir", "--report", report, "--quiet")
-	for i := sub + 1; i < len(download); i++ {
-		a := download[i]
-		switch {
-		case a == "-d" || a == "--dest" || a == "-D" || a == "--progress-bar":
-			i++
-		case strings.HasPrefix(a, "--dest=") || strings.HasPrefix(a, "--progress-bar="):
-		case (a == "--index-url" || a == "-i" || a == "--extra-index-url") && i+1 < len(download):
-			out = append(out, a, index(download[i+1]))
-			i++
-		case strings.HasPrefix(a, "--index-url=") || strings.HasPrefix(a, "--extra-index-url="):
-			k, v, _ := strings.Cut(a, "=")
-			out = append(out, k+"="+index(v))
-		case (a == "--find-links" || a == "-f") && i+1 < len(download):
-			out = append(out, a, index(download[i+1]))
-			i++
-		case strings.HasPrefix(a, "--find-links="):
-			out = append(out, "--find-links="+index(strings.TrimPrefix(a, "--find-links=")))
-		case strings.HasPrefix(a, "--platform"), strings.HasPrefix(a, "--python-version"), strings.HasPrefix(a, "--implementation"), strings.HasPrefix(a, "--abi"):
-			return nil, usePip(i18n.T("install.fallback.platform", i18n.D{"Option": a}))
-		default:
-			out = append(out, a)
-		}
+	r := *a.clone()
+	r.Sub, r.DryRun, r.IgnoreInstalled, r.NoCacheDir, r.Report, r.Quiet = "install", true, true, true, report, true
+	r.Dest, r.Progress = "", ""
+	n := 0
+	if r.IndexURL != "" {
+		r.IndexURL = index(0)
+		n = 1
 	}
-	return out, nil
-}
-
-// indexURLs are the indexes a pip argv names, in order, and its find-links pages.
-func indexURLs(argv []string) (indexes, links []string) {
-	for i := 0; i < len(argv); i++ {
-		a := argv[i]
-		switch {
-		case (a == "--index-url" || a == "-i" || a == "--extra-index-url") && i+1 < len(argv):
-			indexes = append(indexes, argv[i+1])
-			i++
-		case strings.HasPrefix(a, "--index-url=") || strings.HasPrefix(a, "--extra-index-url="):
-			_, v, _ := strings.Cut(a, "=")
-			indexes = append(indexes, v)
-		case (a == "--find-links" || a == "-f") && i+1 < len(argv):
-			links = append(links, argv[i+1])
-			i++
-		case strings.HasPrefix(a, "--find-links="):
-			links = append(links, strings.TrimPrefix(a, "--find-links="))
-		}
+	for i := range r.ExtraIndexURLs {
+		r.ExtraIndexURLs[i] = index(n + i)
 	}
-	return indexes, links
+	for i := range r.FindLinks {
+		r.FindLinks[i] = links(i)
+	}
+	return r, nil
 }
 
 // pipReport is the part of pip's installation report (https://pip.pypa.io/en/stable/reference/installation-report/) the stage reads.
@@ -188,7 +155,7 @@ func (e *engine) resolve(ctx context.Context, s Step) (files, kept []fetch.File,
 	if v := e.plan.PipVersion; v != "" && pipOlderThan(v, reportFrom) {
 		return nil, nil, usePip(i18n.T("install.fallback.old_pip", i18n.D{"Version": v, "From": reportFrom}))
 	}
-	indexes, links := indexURLs(s.Argv)
+	indexes, links := s.Pip.indexes(), s.Pip.FindLinks
 	if len(indexes) == 0 && len(links) == 0 {
 		return nil, nil, usePip(i18n.T("install.fallback.no_index"))
 	}
@@ -207,26 +174,13 @@ func (e *engine) resolve(ctx context.Context, s Step) (files, kept []fetch.File,
 		return nil, nil, usePip(err.Error())
 	}
 	defer shim.Close()
-	standIn := func(u string) string {
-		for i, x := range indexes {
-			if x == u {
-				return shim.IndexURL(i)
-			}
-		}
-		for i, x := range links {
-			if x == u {
-				return shim.FindLinksURL(i)
-			}
-		}
-		return u
-	}
 	dir, err := os.MkdirTemp("", "gpuwiz-resolve-")
 	if err != nil {
 		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	report := filepath.Join(dir, "report.json")
-	argv, err := reportArgv(s.Argv, report, standIn)
+	args, err := reportArgs(*s.Pip, report, shim.IndexURL, shim.FindLinksURL)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -234,7 +188,7 @@ func (e *engine) resolve(ctx context.Context, s Step) (files, kept []fetch.File,
 	// bytes are shown as they come.
 	stop := e.reportProgressIf(s.ID, c)
 	res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID + " (resolve)", //i18n:raw the step's label in the log
-		Argv: argv, Env: loopbackEnv(e.plan.env)})
+		Argv: pipArgv(e.plan.pip, args), Env: loopbackEnv(e.plan.env)})
 	stop()
 	e.out.BytesDownloaded += c.Stats().Fetched
 	if n := shim.Lazy(); n > 0 {

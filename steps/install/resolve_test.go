@@ -5,35 +5,41 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"gpuwiz/steps/fetch"
+	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/testkit/pyindex"
 )
 
 func TestReportArgvKeepsTheStagesChoices(t *testing.T) {
-	dl := []string{"/v/bin/python", "-m", "pip", "download", "--no-input", "--disable-pip-version-check", "--progress-bar", "off",
-		"--no-deps", "--index-url", "https://download.pytorch.org/whl/cu126", "-d", "/cache/x", "-c", "/c.txt", "torch==2.6.0+cu126"}
-	got, err := reportArgv(dl, "/tmp/r.json", func(u string) string { return "http://127.0.0.1:1/i/0" })
+	pip := pipcmd.Pip{Python: "/v/bin/python"}
+	dl := PipArgs{Sub: "download", Progress: "off", NoDeps: true, IndexURL: "https://download.pytorch.org/whl/cu126", Dest: "/cache/x",
+		Constraints: []string{"/c.txt"}, Pins: []string{"torch==2.6.0+cu126"}}
+	index := func(i int) string { return "http://127.0.0.1:1/i/" + strconv.Itoa(i) }
+	links := func(i int) string { return "http://127.0.0.1:1/l/" + strconv.Itoa(i) + "/" }
+	got, err := reportArgs(dl, "/tmp/r.json", index, links)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "/v/bin/python -m pip install --dry-run --ignore-installed --no-cache-dir --report /tmp/r.json --quiet --no-input --disable-pip-version-check --no-deps --index-url http://127.0.0.1:1/i/0 -c /c.txt torch==2.6.0+cu126"
-	if strings.Join(got, " ") != want {
-		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
+	if strings.Join(pipArgv(pip, got), " ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(pipArgv(pip, got), " "), want)
 	}
-	links, err := reportArgv(append(append([]string{}, dl...), "--find-links", "https://mirror/whl/torch_stable.html"), "r", func(u string) string { return "http://127.0.0.1:1/l/0/" })
-	if err != nil || !strings.Contains(strings.Join(links, " "), "--find-links http://127.0.0.1:1/l/0/") {
-		t.Errorf("a find-links page is the shim's too: %v %v", links, err)
+	withLinks := dl
+	withLinks.FindLinks = []string{"https://mirror/whl/torch_stable.html"}
+	if got, err := reportArgs(withLinks, "r", index, links); err != nil || !strings.Contains(strings.Join(pipArgv(pip, got), " "), "--find-links http://127.0.0.1:1/l/0/") {
+		t.Errorf("a find-links page is the shim's too: %v %v", got, err)
 	}
-	for _, extra := range [][]string{{"--platform", "win_amd64"}} {
-		if _, err := reportArgv(append(append([]string{}, dl...), extra...), "r", func(u string) string { return u }); !errors.Is(err, errUsePip) {
-			t.Errorf("%v: %v, want errUsePip", extra, err)
-		}
+	notDownload := dl
+	notDownload.Sub = "install"
+	if _, err := reportArgs(notDownload, "r", index, links); !errors.Is(err, errUsePip) {
+		t.Errorf("an install: %v, want errUsePip", err)
 	}
 }
 

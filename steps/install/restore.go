@@ -80,7 +80,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 	if len(remove) > 0 {
 		// A dist a failed pip left without its RECORD refuses to uninstall: its files are removed
 		// below from the staged wheel's file list either way.
-		_, _ = e.capture(ctx, "restore: uninstall", e.plan.pip.Argv(append([]string{"uninstall", "-y", "--no-input", "--disable-pip-version-check"}, remove...)...))
+		_, _ = e.capture(ctx, "restore: uninstall", pipArgv(e.plan.pip, PipArgs{Sub: "uninstall", Dists: remove}))
 	}
 	e.removeHalfInstalled(remove, backedUp, want)
 	roots := e.prefixRoots()
@@ -133,7 +133,7 @@ func (e *engine) restore(ctx context.Context) ([]Leftover, error) {
 }
 
 func (e *engine) freezeArgv() []string {
-	return e.plan.pip.Argv("freeze", "--all", "--no-input", "--disable-pip-version-check")
+	return pipArgv(e.plan.pip, PipArgs{Sub: "freeze", All: true})
 }
 
 // removeHalfInstalled deletes, for every dist the restore touches, the files its staged wheels
