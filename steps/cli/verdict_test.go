@@ -162,6 +162,12 @@ func TestChannelChangeDryRunShowsLabelsAndWhatRuns(t *testing.T) {
 			t.Errorf("the plan lacks %q:\n%s", want, out)
 		}
 	}
+	// The closing tip says how the venv keeps the build (its own pip configuration names the
+	// constraints once the build passes), not the -c way of keeping it by hand.
+	if tip := strings.Join(strings.Fields(out), " "); !strings.Contains(tip, keep.ConfigFile(venv, runtime.GOOS)+" names "+filepath.Join(venv, "constraints.txt")) ||
+		strings.Contains(tip, "requirements.txt -c") {
+		t.Errorf("the plan's closing tip should say the venv's pip configuration keeps the build:\n%s", out)
+	}
 	for _, l := range strings.Split(out, "\n") {
 		if strings.Contains(l, " -m pip uninstall ") || strings.Contains(l, " -m pip install ") {
 			t.Errorf("the plan shows a pip command gpuwiz's own installer replaces: %q\n%s", l, out)

@@ -11,6 +11,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/i18n/i18ntest"
+	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 )
@@ -50,7 +51,8 @@ func TestChinesePlan(t *testing.T) {
 		"下载可选的 torchaudio==2.6.0+cu126",
 		"验证安装的 torch（cu126）",
 		"本机上的 CUDA 通道安装源", // the test index is on this computer: never called official
-		"pip install -r requirements.txt -c " + plan.ConstraintsFile,
+		// the venv keeps its build by its own pip configuration, not by -c by hand
+		"版本通过检查后，" + keep.ConfigFile(v.Root, runtime.GOOS) + " 会指向 " + plan.ConstraintsFile,
 		"所有 wheel 包都下载到 " + plan.StageDir + " 之前，不会卸载任何东西",
 		"PYTHONPATH=/opt/other",
 	} {

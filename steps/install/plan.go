@@ -2,7 +2,6 @@ package install
 
 import (
 	"fmt"
-	"gpuwiz/steps/shellquote"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -11,9 +10,11 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/urls"
 )
 
@@ -318,7 +319,8 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 	p.Notes = append(p.Notes,
 		i18n.T("install.note.downloads", i18n.D{"ReportFrom": reportFrom}),
 		i18n.T("install.note.nothing_uninstalled", i18n.D{"Dir": p.StageDir}),
-		i18n.T("install.note.constraints", i18n.D{"File": shellquote.Command(hostGOOS(), p.ConstraintsFile)}))
+		i18n.T("install.note.constraints", i18n.D{"File": p.ConstraintsFile, "Config": keep.ConfigFile(p.Venv, hostGOOS()),
+			"Off": shellquote.Command(hostGOOS(), "gpuwiz", "protect", "--off", "--venv", p.Venv)}))
 	if t.Framework == "torch" && len(installed.PaddleDists) > 0 || t.Framework == "paddle" && len(installed.TorchFamily) > 0 {
 		p.Warnings = append(p.Warnings, i18n.T("install.warn.both_frameworks"))
 	}
