@@ -70,6 +70,11 @@ func reinstallOptions(venv string, c matrix.Candidate, o ReinstallOptions) Optio
 	case sameChannel && lock.IndexURL != "" && urls.Valid(lock.IndexURL):
 		opts.IndexURLOverride, opts.FindLinks = lock.IndexURL, lock.FindLinks
 		opts.SourceWhy = i18n.T("install.source.lock")
+	case urls.OnLoopback(c.IndexURL): // never "official" for an index on this computer
+		opts.SourceWhy = i18n.T("install.source.loopback")
+		if sameChannel || lock.Framework == "" {
+			opts.SourceWhy = i18n.T("install.source.loopback_no_lock")
+		}
 	default:
 		opts.SourceWhy = i18n.T("install.source.official")
 		if sameChannel || lock.Framework == "" {

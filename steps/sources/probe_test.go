@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -199,6 +200,10 @@ func TestProbeUnreachableWithoutProxySaysNoneIsSet(t *testing.T) {
 	r := Probe(context.Background(), c, build126, Options{Environ: []string{}})[0]
 	if r.Answers || !strings.Contains(r.Why, "refused the connection") || !strings.Contains(r.Why, "no proxy is set") {
 		t.Fatalf("%+v", r)
+	}
+	// The places a proxy is looked for are this system's: the system proxy only on Windows.
+	if strings.Contains(r.Why, "Windows") != (runtime.GOOS == "windows") {
+		t.Errorf("on %s the message names the Windows system proxy or lacks it: %s", runtime.GOOS, r.Why)
 	}
 }
 
