@@ -158,6 +158,9 @@ func (s *doneScreen) body() string {
 	}
 	if s.ch.venv != "" && (o == nil || !o.VenvRemoved) {
 		lv := i18n.T("ui.done.label_venv") + " "
+		if o != nil && o.NotVenv {
+			lv = i18n.T("ui.done.label_env") + " "
+		}
 		b.WriteString("\n" + labelled(st.Label, lipgloss.NewStyle(), lv, i18n.Width(lv), s.ch.venv, s.w) + "\n")
 	}
 	if (o == nil || o.OK) && len(s.act) > 0 {
@@ -194,7 +197,11 @@ func (s *doneScreen) body() string {
 			b.WriteString(protectionText(s.c, s.ch.venv, o, s.w))
 		case o.LockFile != "" && o.OK:
 			// Verification failed: the venv does not hold on to this build, and nothing says it does.
-			b.WriteString(st.Dim.Render(wrapHanging("  "+i18n.T("ui.done.not_kept"), s.w, "  ")) + "\n")
+			notKept := i18n.T("ui.done.not_kept")
+			if o.NotVenv {
+				notKept = i18n.T("ui.done.not_kept_env")
+			}
+			b.WriteString(st.Dim.Render(wrapHanging("  "+notKept, s.w, "  ")) + "\n")
 		}
 		if o.LogPath != "" {
 			b.WriteString(labelled(st.Label, lipgloss.NewStyle(), log, col, o.LogPath, s.w) + "\n")
@@ -222,7 +229,11 @@ func protectionText(c *Common, venv string, o *app.Outcome, w int) string {
 		return st.Dim.Render(wrap("  "+i18n.T("ui.done.lock_hint"), w)) + "\n"
 	}
 	off := shellquote.Command(c.OS, "gpuwiz", "protect", "--off", "--venv", venv)
-	return st.Dim.Render(wrapHanging("  "+i18n.T("ui.done.protected", i18n.D{"File": o.Protected}), w, "  ")) + "\n" +
+	protected := i18n.T("ui.done.protected", i18n.D{"File": o.Protected})
+	if o.NotVenv {
+		protected = i18n.T("ui.done.protected_env", i18n.D{"File": o.Protected})
+	}
+	return st.Dim.Render(wrapHanging("  "+protected, w, "  ")) + "\n" +
 		st.Dim.Render(wrapHanging("  "+i18n.T("ui.done.protect_off", i18n.D{"Command": off}), w, "    ")) + "\n"
 }
 

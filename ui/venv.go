@@ -326,6 +326,8 @@ func (s *venvScreen) View() string {
 		if len(s.check.Errors) == 0 {
 			if s.check.Exists && s.check.Conda {
 				b.WriteString(st.OK.Render("  "+st.Pass+" "+i18n.T("ui.venv.is_conda")) + "\n")
+			} else if s.check.Exists && s.check.Env != "" {
+				b.WriteString(st.OK.Render(wrapHanging("  "+st.Pass+" "+i18n.T("ui.venv.is_env", i18n.D{"Kind": s.check.Env}), s.w, "    ")) + "\n")
 			} else if s.check.Exists {
 				b.WriteString(st.OK.Render("  "+st.Pass+" "+i18n.T("ui.venv.is_venv")) + "\n")
 			} else if !s.existing() {

@@ -36,6 +36,9 @@ type PathCheck struct {
 	Warnings []string
 	Exists   bool // a venv is already there: it will be reused
 	Conda    bool // what is there is a conda env
+	// Env is the kind in words of an environment there that is neither a venv nor a conda env (a
+	// bundle's embedded Python, a Python's own prefix); "" otherwise.
+	Env string
 }
 
 // VenvInfo is what an existing venv holds.
@@ -133,6 +136,9 @@ type Outcome struct {
 	// later pip install in the venv keeps the build ("" when the venv was not protected).
 	Protected string
 	Verify    *Checklist
+	// NotVenv: the environment is no venv (a conda env, a bundle's embedded Python, a Python's own
+	// prefix): the screens call it an environment.
+	NotVenv bool
 }
 
 // OutsideFiles are the files one dist's RECORD named outside the venv.
@@ -181,7 +187,11 @@ func (w *Wizard) Pythons(ctx context.Context) ([]Interpreter, error) {
 func (w *Wizard) CheckVenv(path string) PathCheck {
 	pc := pyenv.CheckVenvPath(path, runtime.GOOS)
 	v := pyenv.Venv{Root: path}
-	return PathCheck{Errors: pc.Errors, Warnings: pc.Warnings, Exists: strings.TrimSpace(path) != "" && v.Exists(), Conda: strings.TrimSpace(path) != "" && v.IsConda()}
+	out := PathCheck{Errors: pc.Errors, Warnings: pc.Warnings, Exists: strings.TrimSpace(path) != "" && v.Exists(), Conda: strings.TrimSpace(path) != "" && v.IsConda()}
+	if l := v.Layout(); out.Exists && !out.Conda && (l.Kind == pyenv.EnvEmbedded || l.Kind == pyenv.EnvPrefix) {
+		out.Env = pyenv.KindWords(l)
+	}
+	return out
 }
 
 func (w *Wizard) InspectVenv(ctx context.Context, path string) (VenvInfo, error) {
@@ -263,7 +273,8 @@ func forwarding(events chan<- InstallEvent, run func(chan<- install.Event)) {
 func outcomeOf(res InstallResult) Outcome {
 	o := res.Outcome
 	out := Outcome{OK: o.Result == install.ResultInstalled, Result: Result(o.Result), Err: o.Err, Leftovers: o.Leftovers, Outside: o.Outside,
-		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile, VenvRemoved: o.VenvRemoved, Protected: o.Protected}
+		LogPath: o.LogPath, LockFile: o.LockFile, ConstraintsFile: o.ConstraintsFile, VenvRemoved: o.VenvRemoved, Protected: o.Protected,
+		NotVenv: o.EnvKind != "" && o.EnvKind != pyenv.EnvVenv}
 	switch o.Result {
 	case install.ResultUnchanged:
 		out.Unchanged = true

@@ -115,12 +115,18 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	if o.Verify != nil {
 		printVerify(w, *o.Verify)
 	}
+	notVenv := o.EnvKind != "" && o.EnvKind != pyenv.EnvVenv // a bundle's embedded Python, a conda env
+	venv := filepath.Dir(o.ConstraintsFile)
+	off, doctor := shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--off", "--venv", venv), shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", venv)
 	switch {
+	case o.Protected != "" && notVenv:
+		fmt.Fprintln(w, i18n.T("cli.install.result.protected_env", i18n.D{"Config": o.Protected, "File": o.ConstraintsFile, "Off": off}))
 	case o.Protected != "":
-		fmt.Fprintln(w, i18n.T("cli.install.result.protected", i18n.D{"Config": o.Protected, "File": o.ConstraintsFile,
-			"Off": shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--off", "--venv", filepath.Dir(o.ConstraintsFile))}))
+		fmt.Fprintln(w, i18n.T("cli.install.result.protected", i18n.D{"Config": o.Protected, "File": o.ConstraintsFile, "Off": off}))
+	case o.Result == install.ResultInstalled && o.Verify != nil && !o.Verify.OK && notVenv:
+		fmt.Fprintln(w, i18n.T("cli.install.result.not_kept_env", i18n.D{"Doctor": doctor}))
 	case o.Result == install.ResultInstalled && o.Verify != nil && !o.Verify.OK:
-		fmt.Fprintln(w, i18n.T("cli.install.result.not_kept", i18n.D{"Doctor": shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", filepath.Dir(o.ConstraintsFile))}))
+		fmt.Fprintln(w, i18n.T("cli.install.result.not_kept", i18n.D{"Doctor": doctor}))
 	case o.ConstraintsFile != "":
 		fmt.Fprintln(w, i18n.T("cli.install.result.constraints", i18n.D{"File": shellquote.Command(runtime.GOOS, o.ConstraintsFile)}))
 	}

@@ -82,6 +82,9 @@ type Outcome struct {
 	// Protected is the venv's pip configuration file that now names constraints.txt, so every later
 	// pip install there keeps the build ("" when it could not be written: a warning says why).
 	Protected string `json:"protected,omitempty"`
+	// EnvKind is the kind of environment installed into (pyenv.EnvVenv, EnvConda, EnvEmbedded,
+	// EnvPrefix): the front ends say "venv" only of a venv.
+	EnvKind string `json:"env_kind,omitempty"`
 	// StepSeconds is how long each step that ran took, by step id (the install step's time is what
 	// gpuwiz's installer is measured by).
 	StepSeconds map[string]float64 `json:"step_seconds,omitempty"`
@@ -146,7 +149,7 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 	plan.Steps = copySteps(plan.Steps)
 	e := &engine{plan: plan, r: r, events: events, py: plan.venv.Python(), stepSkip: map[string]bool{}, did: map[string]string{},
 		pins: append([]string{}, plan.pins...)}
-	e.out.LogPath = plan.LogPath
+	e.out.LogPath, e.out.EnvKind = plan.LogPath, plan.Env.Kind
 	unlock, err := pyenv.Lock(plan.Venv)
 	if err != nil {
 		e.out.Result, e.out.Err = ResultUnchanged, err

@@ -1,0 +1,31 @@
+package app
+
+import (
+	"path/filepath"
+	"testing"
+
+	"gpuwiz/steps/install"
+	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/pyenv/pylayout"
+	"gpuwiz/steps/testkit/pyindex"
+)
+
+// A portable bundle's embedded Python typed as the path is an environment, not a venv: the path's
+// check says which kind it is; a venv's and a conda env's say nothing more. An install into it
+// ends with an outcome the screens call an environment.
+func TestCheckVenvNamesAnEnvironmentThatIsNoVenv(t *testing.T) {
+	w := NewWizard(&Env{})
+	root, _ := pylayout.Embedded(t, true)
+	if pc := w.CheckVenv(root); !pc.Exists || pc.Conda || pc.Env != "embedded Python" {
+		t.Errorf("an embedded Python: %+v", pc)
+	}
+	v := pyindex.NewVenv(t, filepath.Join(t.TempDir(), "venv"))
+	if pc := w.CheckVenv(v.Root); !pc.Exists || pc.Env != "" {
+		t.Errorf("a venv: %+v", pc)
+	}
+	for kind, notVenv := range map[string]bool{pyenv.EnvEmbedded: true, pyenv.EnvConda: true, pyenv.EnvPrefix: true, pyenv.EnvVenv: false, "": false} {
+		if o := outcomeOf(InstallResult{Outcome: install.Outcome{Result: install.ResultInstalled, EnvKind: kind}}); o.NotVenv != notVenv {
+			t.Errorf("%q: NotVenv %v, want %v", kind, o.NotVenv, notVenv)
+		}
+	}
+}

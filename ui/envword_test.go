@@ -1,0 +1,44 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"gpuwiz/steps/app"
+)
+
+// A portable bundle's embedded Python is an environment, not a venv: the path's check says which
+// kind is there, and the done screen says the environment keeps its build (or does not), labelled
+// environment; a venv's screens still say venv.
+func TestBundleScreensSayEnvironment(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	s := newVenvScreen(c, JourneyNew, "torch")
+	s.SetSize(78, 30)
+	s.input.SetValue("/b/python_embeded")
+	s.Update(venvCheckMsg{addr: addr{s.id}, path: "/b/python_embeded", check: app.PathCheck{Exists: true, Env: "embedded Python"}})
+	v := ansi.Strip(s.View())
+	mustContain(t, v, "an environment is here (embedded Python)")
+	if strings.Contains(v, "a venv is already here") {
+		t.Errorf("the path's check calls the bundle a venv:\n%s", v)
+	}
+
+	for _, ok := range []bool{true, false} {
+		for _, notVenv := range []bool{true, false} {
+			o := &app.Outcome{OK: true, Result: "installed", LogPath: "/l.log", LockFile: "/b/python_embeded/requirements.lock",
+				ConstraintsFile: "/b/python_embeded/constraints.txt", NotVenv: notVenv}
+			if ok {
+				o.Protected = "/b/python_embeded/pip.conf"
+			}
+			d := newDoneScreen(c, choices{venv: "/b/python_embeded", outcome: o, verify: &app.Checklist{OK: ok, Checks: []app.Check{{Title: "matmul on the GPU", OK: ok}}}})
+			d.SetSize(78, 40)
+			v := ansi.Strip(d.View())
+			says := strings.Contains(v, "This venv") || strings.Contains(v, "the venv does not keep") || strings.Contains(v, "\nvenv ")
+			env := strings.Contains(v, "This environment keeps its build by itself") || strings.Contains(v, "the environment does not keep it")
+			if says == notVenv || env != notVenv || strings.Contains(v, "\nenvironment ") != notVenv {
+				t.Errorf("verified %v, no venv %v: the done screen's words for it:\n%s", ok, notVenv, v)
+			}
+		}
+	}
+}
