@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/gpu"
 )
 
@@ -35,19 +36,14 @@ func ResumePath() string {
 	return filepath.Join(dir, "gpuwiz", "resume.json")
 }
 
+// writeResume replaces the resume point at path, flushed to the disk: it is read back after the
+// restart a driver install asks for.
 func writeResume(path string, p ResumePoint) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Durable(path, append(b, '\n'), 0o644)
 }
 
 // ReadResume reads the resume point at path; nil when there is none (or it is not one: a resume
