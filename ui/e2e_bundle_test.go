@@ -42,19 +42,22 @@ func bundleSwitch(t *testing.T, lang string) {
 	}
 
 	words := map[string][]string{ // English, Chinese
-		"welcome":   {"Set up a new environment", "新建环境"},
-		"embedded":  {"embedded Python", "嵌入式 Python"},
-		"holds":     {"holds: Python", "已有：Python"},
-		"which":     {"Which venv?", "选择哪个"},
-		"nearby":    {"found nearby", "在附近找到"},
-		"next":      {"Press enter to choose the new channel", "按 enter 选择新的 CUDA 通道"},
-		"channels":  {"Same version first", "同一版本排在前面"},
-		"sources":   {"your URL:", "自定义地址"},
-		"plan":      {"Run this plan?", "执行这个计划吗"},
-		"installed": {"Press enter to verify", "按 enter 开始验证"},
-		"failed":    {"Install failed", "安装失败"},
-		"passed":    {"Every check passed", "全部检查通过"},
-		"done":      {"installed and verified", "已安装并通过验证"},
+		"welcome":    {"Set up a new environment", "新建环境"},
+		"embedded":   {"embedded Python", "嵌入式 Python"},
+		"holds":      {"holds: Python", "已有：Python"},
+		"which":      {"Which venv?", "选择哪个"},
+		"nearby":     {"found nearby", "在附近找到"},
+		"next":       {"Press enter to choose the new channel", "按 enter 选择新的 CUDA 通道"},
+		"channels":   {"Same version first", "同一版本排在前面"},
+		"sources":    {"your URL:", "自定义地址"},
+		"plan":       {"Run this plan?", "执行这个计划吗"},
+		"installed":  {"Press enter to verify", "按 enter 开始验证"},
+		"failed":     {"Install failed", "安装失败"},
+		"passed":     {"Every check passed", "全部检查通过"},
+		"done":       {"installed and verified", "已安装并通过验证"},
+		"more":       {"more lines below", "下面还有"},
+		"keeps":      {"This environment keeps its build by itself", "这个环境会自己保住版本"},
+		"venv keeps": {"This venv keeps", "这个虚拟环境会自己保住"},
 	}
 	w := func(k string) string {
 		if lang == "en" {
@@ -103,7 +106,13 @@ func bundleSwitch(t *testing.T, lang string) {
 	s.Keys("Enter")
 	s.WaitFor(w("passed"), 120*time.Second)
 	s.Keys("Enter")
-	check("the done screen", s.WaitFor(w("done"), 30*time.Second))
+	s.WaitFor(w("done"), 30*time.Second)
+	scr = wholeScreenUntil(s, w("more"))
+	check("the done screen", scr)
+	// The bundle is no venv: the done screen says the environment keeps its build (issue 41).
+	if !strings.Contains(unwrapped(scr), w("keeps")) || strings.Contains(scr, w("venv keeps")) {
+		t.Fatalf("the done screen should say the environment keeps its build:\n%s", scr)
+	}
 	s.Keys("q")
 	s.WaitFor("EXIT=0", 40*time.Second)
 	if got := strings.TrimSpace(run(t, r.env, py, "-c", "import torch; print(torch.__version__)")); got != "2.6.0+cu126" {
