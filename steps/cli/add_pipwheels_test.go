@@ -3,7 +3,11 @@ package cli
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/csv"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -319,5 +323,142 @@ func TestAddLandsPipsTestWheelsAsPip(t *testing.T) {
 		{"require_invalid_version-1.0-py3-none-any.whl", ""},
 	} {
 		t.Run(w.file, func(t *testing.T) { tw.addBoth(t, filepath.Join(dir, w.file), w.want) })
+	}
+}
+
+// member is one file of a wheel the test builds, with the mode its zip entry carries (0: none, as
+// a zip written without Unix attributes).
+type member struct {
+	name string
+	body string
+	mode fs.FileMode
+}
+
+// shapedWheel writes dist-version-py3-none-any.whl into dir: members, then WHEEL (wheelVersion) and
+// a RECORD of them all, each entry with its mode; folder entries for dirs.
+func shapedWheel(t *testing.T, dir, dist, version, wheelVersion string, members []member, dirs ...string) string {
+	t.Helper()
+	info := dist + "-" + version + ".dist-info"
+	members = append(members,
+		member{info + "/METADATA", "Metadata-Version: 2.1\nName: " + dist + "\nVersion: " + version + "\n", 0o644},
+		member{info + "/WHEEL", "Wheel-Version: " + wheelVersion + "\nGenerator: gpuwiz-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n", 0o644})
+	var rec bytes.Buffer
+	for _, m := range members {
+		sum := sha256.Sum256([]byte(m.body))
+		fmt.Fprintf(&rec, "%s,sha256=%s,%d\n", m.name, base64.RawURLEncoding.EncodeToString(sum[:]), len(m.body))
+	}
+	rec.WriteString(info + "/RECORD,,\n")
+	members = append(members, member{info + "/RECORD", rec.String(), 0o644})
+	p := filepath.Join(dir, dist+"-"+version+"-py3-none-any.whl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for _, d := range dirs {
+		if _, err := zw.CreateHeader(&zip.FileHeader{Name: d + "/"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, m := range members {
+		h := &zip.FileHeader{Name: m.name, Method: zip.Deflate}
+		if m.mode != 0 {
+			h.CreatorVersion = 3 << 8 // Unix
+			h.ExternalAttrs = uint32(0o100000|m.mode.Perm()) << 16
+		}
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, m.body)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestAddLandsShapedWheelsAsPip is TestAddLandsPipsTestWheelsAsPip over wheels built here in the
+// shapes of pip's test wheels (pip's own are not kept in this repository): data files and scripts
+// in .data, a namespace package's .pth, console and gui scripts with upper-case names beside
+// setuptools' .exe and -script.py launchers, a .bat script, entries without permission bits, a
+// Wheel-Version 0.1; then a file that is not a zip, a wheel without WHEEL and an empty file, refused.
+func TestAddLandsShapedWheelsAsPip(t *testing.T) {
+	dir := t.TempDir()
+	tw := newTwinAdd(t)
+	ep := func(dist, version string) string { return dist + "-" + version + ".dist-info/entry_points.txt" }
+	wheels := []string{
+		shapedWheel(t, dir, "withdata", "1.0", "1.0", []member{
+			{"withdata/__init__.py", "", 0o644},
+			{"withdata-1.0.data/data/share/withdata/README.txt", "data file\n", 0o770},
+			{"withdata-1.0.data/data/share/withdata/plain.txt", "plain\n", 0o600},
+			{"withdata-1.0.data/scripts/withdata-tool", "#!python\nimport withdata\nprint('tool')\n", 0o755},
+			{"withdata-1.0.data/scripts/noshebang", "echo plain\n", 0o644},
+			{"withdata-1.0.data/scripts/run.bat", "@echo off\r\npython -c pass\r\n", 0o777},
+			{"withdata-1.0.data/purelib/withdata_extra.py", "X = 1\n", 0o644},
+		}),
+		shapedWheel(t, dir, "nsdist", "1.0", "1.0", []member{
+			{"nsdist-1.0-py3.7-nspkg.pth", "import sys, types, os;has_mfs = sys.version_info > (3, 5);p = os.path.join(sys._getframe(1).f_locals['sitedir'], *('nsdist',))\n", 0o600},
+			{"nsdist/module/__init__.py", "", 0o600},
+			{"nsdist-1.0.dist-info/namespace_packages.txt", "nsdist\n", 0o600},
+		}),
+		shapedWheel(t, dir, "upperscripts", "1.0", "1.0", []member{
+			{"upmod/__init__.py", "def main():\n    return 0\n", 0o644},
+			{ep("upperscripts", "1.0"), "[console_scripts]\ncmdName = upmod:main\n\n[gui_scripts]\nGuiTool = upmod:main\n", 0o644},
+			{"upperscripts-1.0.data/scripts/cmdName.exe", "MZ not a real launcher", 0o777},
+			{"upperscripts-1.0.data/scripts/cmdName-script.py", "#!python\nimport upmod\n", 0o644},
+			{"upperscripts-1.0.data/scripts/GuiTool-script.pyw", "#!python\nimport upmod\n", 0o644},
+			{"upperscripts-1.0.data/scripts/cmdName", "#!python\nimport upmod\n", 0o755},
+		}),
+		shapedWheel(t, dir, "noattrs", "1.0", "1.0", []member{
+			{"noattrs_mod.py", "Y = 2\n", 0},
+			{"noattrs-1.0.data/scripts/noattrs-run", "#!python\nprint(1)\n", 0},
+			{ep("noattrs", "1.0"), "[console_scripts]\nnoattrs = noattrs_mod:Y\n", 0},
+		}, "noattrs-1.0.dist-info", "noattrs-1.0.data", "noattrs-1.0.data/scripts"),
+		shapedWheel(t, dir, "oldwheel", "1.0", "0.1", []member{
+			{"oldwheel/__init__.py", "Z = 3\n", 0o644},
+			{"oldwheel-1.0.data/scripts/oldwheel", "#!python\nimport oldwheel\n", 0o755},
+		}),
+	}
+	for _, w := range wheels {
+		t.Run(filepath.Base(w), func(t *testing.T) { tw.addBoth(t, w, "installs") })
+	}
+	notZip := filepath.Join(dir, "notzip-1.0-py3-none-any.whl")
+	empty := filepath.Join(dir, "empty-1.0-py3-none-any.whl")
+	os.WriteFile(notZip, []byte("This is not a zip file.\n"), 0o644)
+	os.WriteFile(empty, nil, 0o644)
+	noWheel := shapedWheel(t, dir, "nowheel", "1.0", "1.0", []member{{"nowheel/__init__.py", "", 0o644}})
+	dropMember(t, noWheel, "nowheel-1.0.dist-info/WHEEL")
+	for _, w := range []string{notZip, empty, noWheel} {
+		t.Run(filepath.Base(w), func(t *testing.T) { tw.addBoth(t, w, "refuses") })
+	}
+}
+
+// dropMember rewrites the wheel at p without the member name.
+func dropMember(t *testing.T, p, name string) {
+	t.Helper()
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, f := range zr.File {
+		if f.Name == name {
+			continue
+		}
+		if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zr.Close()
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
