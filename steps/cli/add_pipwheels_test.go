@@ -291,6 +291,8 @@ func (tw *twinAdd) refused(t *testing.T, wheel string) {
 // TestAddLandsPipsTestWheelsAsPip puts pip's own test wheels (tests/data/packages of pypa/pip, in
 // the folder GPUWIZ_PIP_WHEELS names) into a gpuwiz venv with gpuwiz add and into a twin venv with
 // pip install, and compares what landed; the corrupt and broken ones are refused, the venv unchanged.
+// The folder: `git --git-dir PIP.git show HEAD:tests/data/packages/FILE > DIR/FILE` for each wheel
+// named below (pip's test data, MIT-licensed, is not kept in this repository).
 func TestAddLandsPipsTestWheelsAsPip(t *testing.T) {
 	dir := os.Getenv("GPUWIZ_PIP_WHEELS")
 	if dir == "" {

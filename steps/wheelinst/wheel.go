@@ -2,8 +2,8 @@
 // format (PEP 427, packaging.python.org's "Binary distribution format") describes and as pip does
 // it: the archive's root goes to purelib or platlib (the WHEEL file's Root-Is-Purelib), each
 // NAME.data/KEY/ folder to the install scheme's KEY path, #!python in a data script becomes the
-// environment's interpreter, and the dist-info gets INSTALLER, REQUESTED and a RECORD with the hash
-// and size of every file written. The entry-point launchers are made by the environment's own pip
+// environment's interpreter, and the dist-info gets INSTALLER, REQUESTED, direct_url.json (a wheel
+// asked for by its location) and a RECORD with the hash and size of every file written. The entry-point launchers are made by the environment's own pip
 // (its ScriptMaker), so they are pip's, .exe launchers on Windows included. Files are unpacked on
 // every core; a cache of unpacked wheels, keyed by each wheel's sha256, installs a wheel it has seen
 // by hard links. No bytecode is compiled (Python writes it on first import, as with pip --no-compile).
