@@ -49,6 +49,9 @@ type AddChange struct {
 	// Direct is where a direct requirement comes from (a wheel file on disk or at a URL, a
 	// `name @ URL` requirement, a project folder): the stage takes it from there, not from an index.
 	Direct string `json:"direct,omitempty"`
+
+	requested bool   // named by the user (a requirement, a file), not pulled in as a dependency
+	directURL []byte // the direct_url.json pip writes for a direct requirement
 }
 
 // Trouble codes: known combinations that break an environment, named before anything changes.
@@ -226,9 +229,10 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 	for _, it := range rep.Install {
 		n := pep.Normalize(it.Metadata.Name)
 		if from := have[n]; from != it.Metadata.Version {
-			c := AddChange{Name: n, From: from, To: it.Metadata.Version}
+			c := AddChange{Name: n, From: from, To: it.Metadata.Version, requested: it.Requested}
 			if it.IsDirect {
 				c.Direct = directSource(it.DownloadInfo.URL)
+				c.directURL = pythonJSON(it.downloadInfo)
 			}
 			p.Changes = append(p.Changes, c)
 		}
@@ -397,6 +401,15 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 	for _, c := range prev.Changes {
 		p.families = append(p.families, c.Name)
 		p.Install = append(p.Install, c.Name+"=="+c.To)
+		if c.requested {
+			p.requested = append(p.requested, c.Name)
+		}
+		if c.directURL != nil {
+			if p.directURLs == nil {
+				p.directURLs = map[string][]byte{}
+			}
+			p.directURLs[c.Name] = c.directURL
+		}
 	}
 	progress := progressFlag(installed.PipVersion)[1]
 	// pip download resolves without the venv (it would look for the installed build on the

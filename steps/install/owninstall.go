@@ -293,6 +293,9 @@ func (e *engine) ownInstall(ctx context.Context, a PipArgs) (handled bool, err e
 		name, _, _ := strings.Cut(pin, "==")
 		requested[pep.Normalize(name)] = true
 	}
+	for _, n := range e.plan.requested {
+		requested[pep.Normalize(n)] = true
+	}
 	// The stage's own resolve chose the wheels: no second resolve (pip's dry run over the stage
 	// folder hashes every wheel, seconds for a 4.5 GB build) when that choice is certain.
 	wheels, names, ok := e.stagedSet(versions, requested)
@@ -300,6 +303,11 @@ func (e *engine) ownInstall(ctx context.Context, a PipArgs) (handled bool, err e
 		wheels, names, ok = e.dryRunSet(ctx, a)
 		if !ok {
 			return false, nil
+		}
+	}
+	for i, n := range names {
+		if u, ok := e.plan.directURLs[pep.Normalize(n)]; ok {
+			wheels[i].DirectURL = u
 		}
 	}
 	if which, why := wheelinst.Unsupported(wheels); why != nil {

@@ -112,6 +112,10 @@ type Plan struct {
 	pyVersion  string            // the venv's Python ("3.12.4"; "" when unknown): the recorded resolution's key
 	userEnv    []string          // the user's environment (pip upgrade, pip config)
 	verifyN    int
+	// An add's dists the user asked for (pip writes REQUESTED for these) and, for one asked for by
+	// its location, the direct_url.json pip writes (PEP 610): from the add's preview.
+	requested  []string
+	directURLs map[string][]byte
 }
 
 // ErrBadInput wraps plan errors caused by the options (a usage error for the CLI).

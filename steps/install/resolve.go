@@ -70,9 +70,10 @@ type pipReport struct {
 			DirInfo *json.RawMessage `json:"dir_info"`
 			VCSInfo *json.RawMessage `json:"vcs_info"`
 		} `json:"download_info"`
-		Requested bool `json:"requested"` // named on pip's command line, not pulled in as a dependency
-		IsDirect  bool `json:"is_direct"` // a direct URL: a file, a folder or a URL given itself
-		Metadata  struct {
+		downloadInfo json.RawMessage // download_info as pip wrote it: what pip writes as direct_url.json
+		Requested    bool            `json:"requested"` // named on pip's command line, not pulled in as a dependency
+		IsDirect     bool            `json:"is_direct"` // a direct URL: a file, a folder or a URL given itself
+		Metadata     struct {
 			Name    string `json:"name"`
 			Version string `json:"version"`
 		} `json:"metadata"`
@@ -86,7 +87,20 @@ func readReport(path string) (pipReport, error) {
 	if err != nil {
 		return r, err
 	}
-	return r, json.Unmarshal(b, &r)
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, err
+	}
+	var raw struct {
+		Install []struct {
+			DownloadInfo json.RawMessage `json:"download_info"`
+		} `json:"install"`
+	}
+	if json.Unmarshal(b, &raw) == nil && len(raw.Install) == len(r.Install) {
+		for i := range r.Install {
+			r.Install[i].downloadInfo = raw.Install[i].DownloadInfo
+		}
+	}
+	return r, nil
 }
 
 var hexSHA256 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{64}$`) })

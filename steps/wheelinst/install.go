@@ -259,7 +259,7 @@ func rollback(files []placed, made [][]string) {
 	for _, a := range files {
 		if strings.HasSuffix(a.f.Name, "/RECORD") {
 			info := filepath.Dir(a.dest)
-			for _, g := range []string{"INSTALLER", "REQUESTED", "RECORD"} {
+			for _, g := range []string{"INSTALLER", "direct_url.json", "REQUESTED", "RECORD"} {
 				os.Remove(filepath.Join(info, g))
 			}
 		}
@@ -514,7 +514,8 @@ func recordPath(p, lib string) string {
 	return filepath.ToSlash(p)
 }
 
-// writeRecord writes INSTALLER, REQUESTED and RECORD as pip's get_csv_rows_for_installed does.
+// writeRecord writes INSTALLER, direct_url.json, REQUESTED and RECORD as pip's
+// get_csv_rows_for_installed does.
 func writeRecord(a *archive, lib string, mine []placed, scripts []string, installer string, umask int) error {
 	info := filepath.Join(lib, filepath.FromSlash(a.infoDir))
 	gen := func(name string, body []byte) (string, error) {
@@ -534,6 +535,13 @@ func writeRecord(a *archive, lib string, mine []placed, scripts []string, instal
 		return err
 	}
 	generated = append(generated, p)
+	if a.w.DirectURL != nil {
+		p, err := gen("direct_url.json", a.w.DirectURL)
+		if err != nil {
+			return err
+		}
+		generated = append(generated, p)
+	}
 	if a.w.Requested {
 		p, err := gen("REQUESTED", nil)
 		if err != nil {

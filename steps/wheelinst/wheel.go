@@ -2,8 +2,8 @@
 // format (PEP 427, packaging.python.org's "Binary distribution format") describes and as pip does
 // it: the archive's root goes to purelib or platlib (the WHEEL file's Root-Is-Purelib), each
 // NAME.data/KEY/ folder to the install scheme's KEY path, #!python in a data script becomes the
-// environment's interpreter, and the dist-info gets INSTALLER, REQUESTED and a RECORD with the hash
-// and size of every file written. The entry-point launchers are made by the environment's own pip
+// environment's interpreter, and the dist-info gets INSTALLER, REQUESTED, direct_url.json (a wheel
+// asked for by its location) and a RECORD with the hash and size of every file written. The entry-point launchers are made by the environment's own pip
 // (its ScriptMaker), so they are pip's, .exe launchers on Windows included. Files are unpacked on
 // every core; a cache of unpacked wheels, keyed by each wheel's sha256, installs a wheel it has seen
 // by hard links. No bytecode is compiled (Python writes it on first import, as with pip --no-compile).
@@ -20,6 +20,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"io"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +29,9 @@ type Wheel struct {
 	Path      string // the .whl file
 	SHA256    string // hex digest of the file, when known: the key of the unpacked cache
 	Requested bool   // asked for by name (pip writes REQUESTED for these), not pulled in as a dependency
+	// DirectURL is the dist-info's direct_url.json (PEP 610) for a wheel asked for by its location
+	// (a file, a URL), as pip writes it: nil for one found by name on an index.
+	DirectURL []byte
 }
 
 // archive is a wheel read far enough to install it.
@@ -106,7 +110,7 @@ func (a *archive) read() error {
 		return err
 	}
 	meta := parseHeaders(b)
-	if v := meta["Wheel-Version"]; !strings.HasPrefix(v, "1.") {
+	if v := meta["Wheel-Version"]; !wheelVersionOK(v) {
 		return unsupported(i18n.T("wheelinst.why.version", i18n.D{"Version": v}))
 	}
 	a.purelib = strings.EqualFold(meta["Root-Is-Purelib"], "true")
@@ -146,6 +150,19 @@ func (a *archive) read() error {
 		}
 	}
 	return nil
+}
+
+// wheelVersionOK is pip's check_compatibility: a Wheel-Version of dot-separated numbers whose
+// major is at most 1 (0.1, written by early bdist_wheel, included); a later 1.x only warns there.
+func wheelVersionOK(v string) bool {
+	parts := strings.Split(v, ".")
+	for _, p := range parts {
+		if _, err := strconv.Atoi(p); err != nil {
+			return false
+		}
+	}
+	major, _ := strconv.Atoi(parts[0])
+	return major <= 1
 }
 
 // parseHeaders reads an email-header file (WHEEL) well enough for its single-line fields.
