@@ -5,7 +5,7 @@
 #   bash scripts/device/prepare.sh                 (here: .dev/gpuwiz and the repack tool)
 #   (device, .dev carried) bash scripts/device/warm.sh     → $OUT/warm.txt (summary table at the end)
 # Journeys, in this order:
-#   1. new venv, nothing cached (wheel cache and unpacked cache empty, loopback index)
+#   1. new venv, nothing cached (wheel cache and unpacked cache empty, loopback index; COLD_MODES, COLD_ROUNDS)
 #   2. new venv, both caches warm (ROUNDS times)
 #   3. reinstall in place, offline (the index stopped; ROUNDS times)
 #   4. doctor --fix after a deleted CUDA library (libcublasLt, index stopped; ROUNDS times)
@@ -80,8 +80,20 @@ fix() { # BIN VENV: delete a CUDA library, then doctor --fix
 log "$($G --version)${P:+ against $($P --version)}"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_index.py $W/idx torch torchvision torchaudio pip setuptools wheel numpy > $W/repack.txt 2>&1; tail -1 $W/repack.txt
 serve
-log "1. new venv, nothing cached"
-timed "new venv, nothing cached" $W/v0 inst "$G" $W/v0
+# COLD_MODES="off on" runs journey 1 with the early fetch off (GPUWIZ_EARLY_FETCH=0) and on, COLD_ROUNDS
+# times, alternating, each from empty caches; the last leaves the caches warm for journey 2.
+inst_off() { GPUWIZ_EARLY_FETCH=0 inst "$@"; }
+for c in $(seq 1 "${COLD_ROUNDS:-1}"); do
+	for mode in ${COLD_MODES:-on}; do
+		log "1. new venv, nothing cached (early fetch $mode, round $c)"
+		rm -rf ~/.cache/gpuwiz $W/v0
+		if [ "$mode" = off ]; then
+			timed "new venv, nothing cached, early fetch off" $W/v0 inst_off "$G" $W/v0
+		else
+			timed "new venv, nothing cached" $W/v0 inst "$G" $W/v0
+		fi
+	done
+done
 bins=("$G"); [ -n "$P" ] && bins+=("$P")
 for round in $(seq 1 "$ROUNDS"); do
 	for b in "${bins[@]}"; do

@@ -79,6 +79,9 @@ type ShimOptions struct {
 	Keep string
 	// Progress counts those whole downloads; may be nil.
 	Progress *Counters
+	// Early, when set, is handed every wheel whose metadata pip reads, to download it while the
+	// resolve goes on (see Early); nil: nothing is downloaded before the resolve's answer.
+	Early *Early
 }
 
 // wheelInfo is what reading a wheel's metadata learned of the real file.
@@ -392,7 +395,22 @@ func (s *Shim) realMetadata(ctx context.Context, l shimLink) ([]byte, error) {
 		return nil, fmt.Errorf("%s.metadata: the index answers %d", l.name, e.status) //i18n:raw becomes an HTTP body for the local pip (see stub)
 	}
 	s.prefetchOnce(l.real, e.body)
+	s.early(l)
 	return e.body, nil
+}
+
+// early hands l to ShimOptions.Early: pip read its metadata, so it is likely in the answer.
+func (s *Shim) early(l shimLink) {
+	if s.opts.Early == nil {
+		return
+	}
+	s.mu.Lock()
+	info := s.info[l.real]
+	s.mu.Unlock()
+	if info.kept != "" { // downloaded whole already
+		return
+	}
+	s.opts.Early.Add(File{URL: l.real, Name: l.name, SHA256: l.sha256, Size: info.size, Ranges: info.ranges})
 }
 
 func (s *Shim) prefetchOnce(key string, metadata []byte) {
@@ -436,6 +454,7 @@ func (s *Shim) wheelMetadata(l shimLink) ([]byte, error) {
 	s.lazy++
 	s.mu.Unlock()
 	s.prefetchOnce(l.real, res.metadata)
+	s.early(l)
 	return res.metadata, nil
 }
 

@@ -754,7 +754,8 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	defer func() { offlineTry.stop() }()
 	// pip's resolve for a download starts only now: the shim it runs may write wheels into the
 	// cache folder, which the check above must not take for unknown files.
-	resolved := e.startResolve(ctx, s) // while the offline try runs
+	// With no offline try running, the wheels pip looks at are downloaded while it resolves.
+	resolved := e.startResolve(ctx, s, offlineTry == nil) // while the offline try runs
 	defer resolved.stop()
 	offline, err := offlineTry.wait()
 	if err == nil {

@@ -165,38 +165,49 @@ func parseReport(b []byte, lookup func(string) (f fetch.File, kept, ok bool)) (f
 // shim, which serves the real sources' pages, their metadata (read out of the remote wheels when
 // they serve none) and a stub for every wheel. kept are wheels the shim had to download whole
 // (a server without Range requests) into the stage folder, already checked.
-func (e *engine) resolve(ctx context.Context, s Step) (files, kept []fetch.File, err error) {
+func (e *engine) resolve(ctx context.Context, s Step, early bool) (r resolution, err error) {
+	var ahead *fetch.Early
+	defer func() {
+		if err != nil {
+			ahead.Finish(nil) // stops it; what it began for nobody is removed
+		} else {
+			r.early = ahead
+		}
+	}()
 	if v := e.plan.PipVersion; v != "" && pipOlderThan(v, reportFrom) {
-		return nil, nil, usePip(i18n.T("install.fallback.old_pip", i18n.D{"Version": v, "From": reportFrom}))
+		return resolution{}, usePip(i18n.T("install.fallback.old_pip", i18n.D{"Version": v, "From": reportFrom}))
 	}
 	indexes, links := s.Pip.indexes(), s.Pip.FindLinks
 	if len(indexes) == 0 && len(links) == 0 {
-		return nil, nil, usePip(i18n.T("install.fallback.no_index"))
+		return resolution{}, usePip(i18n.T("install.fallback.no_index"))
 	}
 	for _, l := range links {
 		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
-			return nil, nil, usePip(i18n.T("install.fallback.local_links", i18n.D{"Links": urls.Redact(l)}))
+			return resolution{}, usePip(i18n.T("install.fallback.local_links", i18n.D{"Links": urls.Redact(l)}))
 		}
 	}
 	netw, err := e.network(ctx)
 	if err != nil {
-		return nil, nil, err
+		return resolution{}, err
 	}
 	c := &fetch.Counters{}
-	shim, err := fetch.StartShim(netw, indexes, fetch.ShimOptions{FindLinks: links, Keep: e.plan.StageDir, Progress: c})
+	if early {
+		ahead = fetch.StartEarly(ctx, e.fetchOptions(netw, c, e.checkedBefore, nil))
+	}
+	shim, err := fetch.StartShim(netw, indexes, fetch.ShimOptions{FindLinks: links, Keep: e.plan.StageDir, Progress: c, Early: ahead})
 	if err != nil {
-		return nil, nil, usePip(err.Error())
+		return resolution{}, usePip(err.Error())
 	}
 	defer shim.Close()
 	dir, err := os.MkdirTemp("", "gpuwiz-resolve-")
 	if err != nil {
-		return nil, nil, err
+		return resolution{}, err
 	}
 	defer os.RemoveAll(dir)
 	report := filepath.Join(dir, "report.json")
 	args, err := reportArgs(*s.Pip, report, shim.IndexURL, shim.FindLinksURL)
 	if err != nil {
-		return nil, nil, err
+		return resolution{}, err
 	}
 	// A source without Range requests: the shim downloads wheels whole while pip resolves; their
 	// bytes are shown as they come.
@@ -210,15 +221,16 @@ func (e *engine) resolve(ctx context.Context, s Step) (files, kept []fetch.File,
 	}
 	if res.Err != nil {
 		if ctx.Err() != nil {
-			return nil, nil, res.Err
+			return resolution{}, res.Err
 		}
-		return nil, nil, usePip(i18n.T("install.fallback.resolve_failed", i18n.D{"Err": res.Err, "Tail": tailNote(res.Tail)}))
+		return resolution{}, usePip(i18n.T("install.fallback.resolve_failed", i18n.D{"Err": res.Err, "Tail": tailNote(res.Tail)}))
 	}
 	b, err := os.ReadFile(report)
 	if err != nil {
-		return nil, nil, usePip(i18n.T("install.fallback.no_report", i18n.D{"Err": err}))
+		return resolution{}, usePip(i18n.T("install.fallback.no_report", i18n.D{"Err": err}))
 	}
-	return parseReport(b, shim.File)
+	r.files, r.kept, err = parseReport(b, shim.File)
+	return r, err
 }
 
 // loopbackEnv is env for a pip that talks to the shim on 127.0.0.1: no proxy in between (the

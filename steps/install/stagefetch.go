@@ -29,13 +29,14 @@ const progressEvery = 200 * time.Millisecond
 // downloaded that pip would not reuse.
 func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) error {
 	if pre == nil {
-		pre = e.startResolve(ctx, s)
+		pre = e.startResolve(ctx, s, true)
 	}
 	r, err := pre.wait()
 	if err != nil {
 		return err
 	}
 	files, kept := r.files, r.kept
+	early, earlyChecked := r.early.Finish(files)
 	netw, err := e.network(ctx)
 	if err != nil {
 		return err
@@ -58,11 +59,14 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 	}
 	c := &fetch.Counters{}
 	stop := e.reportProgress(s.ID, c)
-	perHost, _ := strconv.Atoi(e.userEnv("GPUWIZ_HOST_CONNECTIONS"))
-	res, err := fetch.Fetch(ctx, files, fetch.Options{Dir: e.plan.StageDir, Network: netw, Progress: c, PerHost: perHost,
-		Log: func(l string) { e.emitLine(Event{StepID: s.ID, Line: l}) }, Checked: e.checkedBefore})
+	res, err := fetch.Fetch(ctx, files, e.fetchOptions(netw, c, func(name, sha string) bool {
+		return earlyChecked(name, sha) || e.checkedBefore(name, sha)
+	}, func(l string) { e.emitLine(Event{StepID: s.ID, Line: l}) }))
 	stop()
-	e.out.BytesDownloaded += res.Fetched
+	e.out.BytesDownloaded += res.Fetched // the early fetch's bytes were counted with the resolve's
+	// What the early fetch downloaded while pip resolved came over the network in this run too.
+	moved := min(early, res.Reused)
+	res.Fetched, res.Reused = res.Fetched+moved, res.Reused-moved
 	for _, fr := range res.Files { // the sha256 of every file in place, computed for those the source gave none
 		for i := range files {
 			if files[i].Name == fr.Name && fr.SHA256 != "" {
@@ -126,22 +130,33 @@ func (e *engine) userEnv(key string) string {
 	return v
 }
 
-// resolved is pip's answer for a stage (see resolve): the files to fetch, and those its resolve
-// already downloaded whole and checked.
-type resolution struct{ files, kept []fetch.File }
+// resolved is pip's answer for a stage (see resolve): the files to fetch, those its resolve
+// already downloaded whole and checked, and the downloads begun while pip resolved (nil: none).
+type resolution struct {
+	files, kept []fetch.File
+	early       *fetch.Early
+}
 
 // pendingResolve is pip's resolve of a stage running in the background.
 type pendingResolve = background[resolution]
 
-// startResolve begins the resolve of s (see resolve) in the background.
-func (e *engine) startResolve(ctx context.Context, s Step) *pendingResolve {
+// startResolve begins the resolve of s (see resolve) in the background; with early, the wheels
+// pip reads the metadata of are downloaded meanwhile (GPUWIZ_EARLY_FETCH=0 turns that off).
+func (e *engine) startResolve(ctx context.Context, s Step, early bool) *pendingResolve {
+	early = early && e.userEnv("GPUWIZ_EARLY_FETCH") != "0"
 	return inBackground(ctx, func(ctx context.Context) (resolution, error) {
 		if e.userEnv("GPUWIZ_DOWNLOADER") == "pip" {
 			return resolution{}, usePip("GPUWIZ_DOWNLOADER=pip")
 		}
-		files, kept, err := e.resolve(ctx, s)
-		return resolution{files, kept}, err
+		return e.resolve(ctx, s, early)
 	})
+}
+
+// fetchOptions are the downloader's options for the stage folder: the run's network, the
+// connections per host the user set, what counts as checked already.
+func (e *engine) fetchOptions(netw fetch.Network, c *fetch.Counters, checked func(name, sha string) bool, log func(string)) fetch.Options {
+	perHost, _ := strconv.Atoi(e.userEnv("GPUWIZ_HOST_CONNECTIONS"))
+	return fetch.Options{Dir: e.plan.StageDir, Network: netw, Progress: c, PerHost: perHost, Log: log, Checked: checked}
 }
 
 // checkedBefore: the file was checked against this sha256 in this run already, by an earlier
