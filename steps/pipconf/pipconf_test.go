@@ -78,7 +78,7 @@ func TestReadMatchesPipConfigList(t *testing.T) {
 	venv := pyindex.NewVenv(t, "")
 	type setup struct {
 		root, home, xdgHome, xdgDirs1, xdgDirs2, site string
-		env                                          []string
+		env                                           []string
 	}
 	cases := []struct {
 		name    string
