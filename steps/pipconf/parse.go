@@ -137,7 +137,7 @@ func parse(data []byte) (parsed, error) {
 		if h, ok := header(value); ok {
 			switch {
 			case addedSect[h]:
-				return p, &parseError{n, line, "section already exists"}
+				return p, &parseError{n, line, "section already exists"} //i18n:raw configparser's own message, as pip prints it
 			case h == "DEFAULT":
 				cur = -1
 			default:
@@ -153,25 +153,25 @@ func parse(data []byte) (parsed, error) {
 			continue
 		}
 		if cur == -2 {
-			return p, &parseError{n, line, "file contains no section headers"}
+			return p, &parseError{n, line, "file contains no section headers"} //i18n:raw configparser's own message, as pip prints it
 		}
 		j := strings.IndexAny(value, "=:")
 		if j < 0 {
 			if firstErr == nil {
-				firstErr = &parseError{n, line, "source contains parsing errors"}
+				firstErr = &parseError{n, line, "source contains parsing errors"} //i18n:raw configparser's own message, as pip prints it
 			}
 			continue
 		}
 		name := strings.ToLower(strings.TrimRightFunc(value[:j], pySpace))
 		if name == "" && firstErr == nil {
-			firstErr = &parseError{n, line, "source contains parsing errors"}
+			firstErr = &parseError{n, line, "source contains parsing errors"} //i18n:raw configparser's own message, as pip prints it
 		}
 		sect := "DEFAULT"
 		if cur >= 0 {
 			sect = p.sections[cur].name
 		}
 		if added[key{sect, name}] {
-			return p, &parseError{n, line, "option " + strconv.Quote(name) + " in section " + strconv.Quote(sect) + " already exists"}
+			return p, &parseError{n, line, "option " + strconv.Quote(name) + " in section " + strconv.Quote(sect) + " already exists"} //i18n:raw configparser's own message, as pip prints it
 		}
 		added[key{sect, name}] = true
 		optname = name

@@ -330,7 +330,7 @@ func configFiles(src Source, env map[string]string) ([]File, bool) {
 			add(KindGlobal, join(goos, pd, "pip", base))
 		}
 	case "darwin":
-		add(KindGlobal, "/Library/Application Support/pip/"+base)
+		add(KindGlobal, "/Library/Application Support/pip/"+base) //i18n:raw a path
 	default:
 		dirs := env["XDG_CONFIG_DIRS"]
 		if strings.TrimSpace(dirs) == "" {
@@ -351,7 +351,7 @@ func configFiles(src Source, env map[string]string) ([]File, bool) {
 				user = join(goos, ad, "pip", base)
 			}
 		case "darwin":
-			dir := join(goos, home, "Library/Application Support/pip")
+			dir := join(goos, home, "Library/Application Support/pip") //i18n:raw a path
 			if fi, err := src.FS.Stat(dir); err != nil || !fi.IsDir() {
 				dir = join(goos, home, ".config/pip")
 			}
