@@ -447,3 +447,24 @@ func join1(goos, a, b string) string {
 	}
 	return a + "/" + b
 }
+
+// Net is pip's network settings for gpuwiz's pip download and pip install steps.
+type Net struct {
+	Proxy, Cert, Timeout string // "" when not set
+}
+
+// Net reads proxy, cert and timeout as the framework's pip steps take them: a PIP_* variable beats
+// the files, a command's section ([install], then [download]) beats [global]; an empty value counts
+// as none, as pip's option parser skips it.
+func (c Config) Net() Net {
+	items := c.Items()
+	get := func(name string) string {
+		for _, sect := range []string{EnvSection, "install", "download", "global"} {
+			if v := items[sect+"."+name]; v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	return Net{Proxy: get("proxy"), Cert: get("cert"), Timeout: get("timeout")}
+}
