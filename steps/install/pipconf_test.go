@@ -48,7 +48,7 @@ func TestInstallStartsNoPipConfigList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(log), " download ") {
+	if !strings.Contains(string(log), " -m pip install ") {
 		t.Fatalf("the log holds no pip step:\n%s", log)
 	}
 	if strings.Contains(string(log), "config list") {
