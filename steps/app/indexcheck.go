@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"gpuwiz/steps/install"
-	"io"
 	"runtime"
 	"time"
 
@@ -12,7 +10,6 @@ import (
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
 	"gpuwiz/steps/sources"
 )
 
@@ -81,7 +78,7 @@ func (e *Env) CheckServed(ctx context.Context, q IndexQuery) (IndexCheck, error)
 	sel := m.Select(facts)
 	// The index is asked through the proxy pip will use: pip's own setting, else the environment's,
 	// else the Windows system proxy.
-	pipProxy := sources.ReadPipProxy(ctx, runner.New(io.Discard), python, install.UnpackedDir(install.DefaultCacheDir()))
+	pipProxy := sources.ReadPipProxy(in.Prefix)
 	client := netproxy.New(netproxy.Settings{Pip: pipProxy}).Client()
 	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: indexTimeout, Client: client}, src, c, facts.OS, pep.Minor(in.Version), sel.Candidates)
 	return IndexCheck{Asked: true, Verdict: v}, nil

@@ -8,7 +8,6 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/sources"
@@ -54,8 +53,8 @@ type SourcesReport struct {
 // ProbeSources lists the candidate sources for the build (the --sources list or the embedded
 // one; with req.Custom only that URL) and checks them all at once with a short timeout. The wheel
 // tags come from the Python that will run the build: the venv's when it exists, else the
-// interpreter that creates it. pip's own proxy setting is read from `pip config list` with that
-// Python.
+// interpreter that creates it. pip's own proxy setting is read as pip reads it for that
+// Python (pipconf: no pip started).
 func (e *Env) ProbeSources(ctx context.Context, req SourcesRequest) (SourcesReport, error) {
 	list, err := e.Sources()
 	if err != nil {
@@ -84,7 +83,7 @@ func (e *Env) ProbeSources(ctx context.Context, req SourcesRequest) (SourcesRepo
 	} else {
 		cands = list.For(req.Candidate.Framework, req.Candidate.Channel, req.Candidate.IndexURL)
 	}
-	opts := sources.Options{PipProxy: sources.ReadPipProxy(ctx, run, python, install.UnpackedDir(install.DefaultCacheDir()))}
+	opts := sources.Options{PipProxy: sources.ReadPipProxy(in.Prefix)}
 	return sourcesReportOf(build, sources.Probe(ctx, cands, build, opts)), nil
 }
 

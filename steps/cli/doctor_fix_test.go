@@ -102,8 +102,8 @@ func TestDoctorFixReinstallsThroughTheEngine(t *testing.T) {
 	if len(logs) != 1 {
 		t.Fatalf("want one doctor-fix log, found %q", logs)
 	}
-	if b, _ := os.ReadFile(logs[0]); !strings.Contains(string(b), "--no-index") {
-		t.Errorf("the log does not hold the engine's offline install:\n%.2000s", b)
+	if b, _ := os.ReadFile(logs[0]); !strings.Contains(string(b), "\n# step stage: ") {
+		t.Errorf("the log does not hold the engine's stage step:\n%.2000s", b)
 	}
 	known := knownVenvs(t)
 	if len(known) != 1 || known[0].Known == nil || known[0].Known.Action != "repair" || known[0].Known.Result != "repaired" ||

@@ -282,9 +282,10 @@ func installCUDABuild(t testing.TB, g repairRig, ix *pyindex.Index) string {
 }
 
 // The check after a repair reads the venv as the install step left it: its probes (what the venv
-// holds, pip's settings, the pip on PATH) run beside the engine's verify step, whose framework import
-// takes seconds, not after it. The stub torch's import takes 5 s here, pip's answers less even on
-// a loaded machine (at 1.5 s, two pip starts on a busy 2-core machine came after it).
+// holds, then pip's settings read for it without a process; the pip on PATH) run beside the engine's
+// verify step, whose framework import takes seconds, not after it. The stub torch's import takes 5 s
+// here, the probes less even on a loaded machine (at 1.5 s, two pip starts on a busy 2-core machine
+// came after it).
 func TestDoctorFixChecksTheVenvBesideTheVerifyStep(t *testing.T) {
 	g, ix := cudaRigImporting(t, 5*time.Second)
 	lib := installCUDABuild(t, g, ix)
@@ -301,14 +302,14 @@ func TestDoctorFixChecksTheVenvBesideTheVerifyStep(t *testing.T) {
 	installed := strings.Index(log, "\n# step install: ")
 	verified := strings.Index(log, "\n# step verify: ")
 	// The runner writes a command into the log when it ends.
-	pipConfig := strings.LastIndex(log, " config list\n")
+	inspected := strings.LastIndex(log, "# gpuwiz inspect: ")
 	pipOnPath := strings.LastIndex(log, "/pip\" --version\n")
-	if installed < 0 || verified < 0 || pipConfig < 0 || pipOnPath < 0 {
-		t.Fatalf("the log lacks a step or a probe (install %d, verify %d, pip config list %d, pip --version %d):\n%s", installed, verified, pipConfig, pipOnPath, log)
+	if installed < 0 || verified < 0 || inspected < 0 || pipOnPath < 0 {
+		t.Fatalf("the log lacks a step or a probe (install %d, verify %d, inspect %d, pip --version %d):\n%s", installed, verified, inspected, pipOnPath, log)
 	}
-	if !(installed < pipConfig && pipConfig < verified && installed < pipOnPath && pipOnPath < verified) {
+	if !(installed < inspected && inspected < verified && installed < pipOnPath && pipOnPath < verified) {
 		t.Errorf("the check after the repair did not probe the venv during the verify step (install step ended at %d, verify at %d; pip config list at %d, pip --version at %d):\n%s",
-			installed, verified, pipConfig, pipOnPath, log)
+			installed, verified, inspected, pipOnPath, log)
 	}
 }
 

@@ -123,7 +123,7 @@ type Protection struct {
 
 // IndexSetting is one place that adds or replaces pip's package index.
 type IndexSetting struct {
-	Where string `json:"where"` // "env PIP_EXTRA_INDEX_URL", a config file path, "pip config list"
+	Where string `json:"where"` // "env PIP_EXTRA_INDEX_URL", or a config file path and its section
 	Key   string `json:"key"`   // "extra-index-url", "index-url", "find-links"
 	Value string `json:"value"`
 }

@@ -24,6 +24,7 @@ func inspectionFrom(in pyenv.Installed, python string) Inspection {
 			Bits: in.Python.Bits, Kind: in.Python.Kind},
 		Leftovers:  in.Leftovers,
 		PipVersion: in.PipVersion,
+		Prefix:     in.Python.Prefix,
 	}
 	if len(in.SitePackages) > 0 {
 		out.SitePackages = in.SitePackages[0]

@@ -7,28 +7,18 @@ import (
 	"sync"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipconf"
 	"gpuwiz/steps/runner"
 )
 
-// collectIndexSettings gathers every place that changes pip's index, in pip's own precedence order.
-func collectIndexSettings(ctx context.Context, d Deps, python, venv string) []IndexSetting {
-	files := pipConfigFiles(d.GOOS, d.Env, venv)
-	if f := getenv(d.Env, "PIP_CONFIG_FILE"); f != "" {
-		files = append(files, f)
+// collectIndexSettings gathers every place that changes pip's index, in pip's own precedence order:
+// pip's configuration as pip reads it for the interpreter whose sys.prefix is prefix (no pip start).
+func collectIndexSettings(d Deps, prefix string) []IndexSetting {
+	src := pipconf.Source{Prefix: prefix, Environ: d.Env.Environ(), GOOS: d.GOOS}
+	if _, osfs := d.FS.(OSFS); !osfs {
+		src.FS = d.FS
 	}
-	var lists [][]IndexSetting
-	lists = append(lists, indexSettingsInEnv(d.Env))
-	for _, f := range files {
-		if data, err := d.FS.ReadFile(f); err == nil {
-			lists = append(lists, indexSettingsInConfig(f, data))
-		}
-	}
-	// pip's own view catches locations this list does not know (and honours PIP_CONFIG_FILE=os.devnull).
-	//i18n:raw the command, as the log names it
-	if out, res := capture(ctx, d.Runner, runner.Cmd{Name: "pip config list", Argv: probePipArgv(ctx, d.Runner, python, d.Env.Environ(), "config", "list"), Env: d.Env.Environ()}); res.OK() {
-		lists = append(lists, indexSettingsInPipConfigList(out))
-	}
-	return mergeIndexSettings(lists...)
+	return mergeIndexSettings(indexSettingsOf(pipconf.Read(src)))
 }
 
 var pipVersionLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pip (\S+) from (.+) \(python ([0-9.]+)\)\s*$`) })

@@ -6,8 +6,8 @@ import (
 )
 
 // probes are the evidence that takes a child process each: what the environment holds (a Python
-// start), pip's view of its settings and the pip on PATH (a pip start each, the slowest: pip imports
-// much before it answers). They depend on nothing else doctor reads, so they start together, first.
+// start; pip's settings are read for its sys.prefix once it answers) and the pip on PATH (a pip
+// start, the slowest: pip imports much before it answers). They depend on nothing else doctor reads, so they start together, first.
 type probes struct {
 	python, venv string
 	cancel       context.CancelFunc
@@ -28,7 +28,15 @@ func startProbes(ctx context.Context, d Deps, python, venv string) *probes {
 		defer close(p.inspected)
 		p.in, p.inErr = d.Inspect(ctx, d.Runner, python)
 	})
-	p.wg.Go(func() { p.indexes = collectIndexSettings(ctx, d, python, venv) })
+	p.wg.Go(func() {
+		// pip reads the site file under the interpreter's sys.prefix, which the inspection learns
+		<-p.inspected
+		prefix := p.in.Prefix
+		if prefix == "" {
+			prefix = venv
+		}
+		p.indexes = collectIndexSettings(d, prefix)
+	})
 	p.wg.Go(func() { p.pipOnPath = probePipOnPath(ctx, d) })
 	return p
 }

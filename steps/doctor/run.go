@@ -20,6 +20,7 @@ import (
 // Inspection is what reading a Python's site-packages gave, without importing any framework.
 type Inspection struct {
 	Python          PythonFacts
+	Prefix          string // sys.prefix: where pip reads the environment's own configuration
 	SitePackages    string
 	Dists           []Dist
 	Leftovers       []string // full paths

@@ -10,6 +10,7 @@ import (
 	"gpuwiz/steps/dllver/dllvertest"
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipconf"
 )
 
 func vcRuntimeRegistry(installed uint32, version string) MapRegistry {
@@ -169,12 +170,8 @@ func TestWindowsPipIniInAppData(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(appdata, "pip"), 0o755))
 	must(t, os.WriteFile(filepath.Join(appdata, "pip", "pip.ini"), []byte("[global]\nindex-url = https://pypi.tuna.tsinghua.edu.cn/simple\n[install]\nextra_index_url = https://u:p@a.example/simple https://b.example/simple\n"), 0o644))
 	env := MapEnviron{"APPDATA": appdata, "ProgramData": programdata}
-	var got []IndexSetting
-	for _, f := range pipConfigFiles("windows", env, `C:\venvs\gpu`) {
-		if data, err := os.ReadFile(f); err == nil {
-			got = append(got, indexSettingsInConfig(f, data)...)
-		}
-	}
+	cfg := pipconf.Read(pipconf.Source{GOOS: "windows", Prefix: `C:\venvs\gpu`, Environ: env.Environ()})
+	got := indexSettingsOf(cfg)
 	if len(got) != 3 || got[0].Key != "index-url" || got[1].Key != "extra-index-url" || got[2].Value != "https://b.example/simple" {
 		t.Fatalf("settings: %+v", got)
 	}
@@ -183,7 +180,10 @@ func TestWindowsPipIniInAppData(t *testing.T) {
 	if strings.Contains(strings.Join(f.Evidence, " "), "u:p@") {
 		t.Fatalf("credentials in evidence: %q", f.Evidence)
 	}
-	files := pipConfigFiles("windows", env, `C:\venvs\gpu`)
+	var files []string
+	for _, f := range cfg.Files {
+		files = append(files, f.Path)
+	}
 	if files[len(files)-1] != `C:\venvs\gpu\pip.ini` {
 		t.Fatalf("venv config file: %q", files)
 	}

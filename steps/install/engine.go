@@ -948,8 +948,16 @@ func (e *engine) reportCache(c cacheCheck) []string {
 // means "not all in the cache yet") and is no error to the user. Its lines still say which cached
 // wheels it chose ("File was already downloaded …"): the install step takes exactly those when the
 // try succeeds.
+//
+// The try is not made when the cache folder holds no file at all for one of the pinned top-level
+// requirements: pip could only fail (a second or more for nothing on a first install). The log
+// says which requirement.
 func (e *engine) startOffline(ctx context.Context, s Step) *background[[]string] {
 	return inBackground(ctx, func(ctx context.Context) ([]string, error) {
+		if pin := offlineHopeless(*s.OfflinePip); pin != "" {
+			e.note(fmt.Sprintf("%s: the offline try is skipped: the cache holds no wheel for %s", s.ID, pin)) //i18n:raw the log, for support
+			return nil, errOfflineSkipped
+		}
 		var out []string
 		lines := make(chan runner.Line, 256)
 		read := make(chan struct{})
@@ -964,6 +972,49 @@ func (e *engine) startOffline(ctx context.Context, s Step) *background[[]string]
 		<-read
 		return out, res.Err
 	})
+}
+
+// errOfflineSkipped is an offline try not made (offlineHopeless): a miss, as pip's own would be.
+var errOfflineSkipped = errors.New("offline try skipped: a pinned requirement has no file in the cache") //i18n:raw never shown: the stage reads it as a miss
+
+// offlineHopeless names a pinned top-level requirement of the offline try a for which its
+// find-links folders hold no file: no wheel of that name and version, and no other file (an sdist)
+// of that project. "" when each pin has one (pip decides then), or when a pin is not a plain
+// name==version.
+func offlineHopeless(a PipArgs) string {
+	var staged []wheelInfo
+	others := map[string]bool{} // directory entries that are no wheel, by normalised name
+	for _, dir := range a.FindLinks {
+		ws, err := stagedWheels(dir)
+		if err != nil {
+			return ""
+		}
+		staged = append(staged, ws...)
+		entries, _ := os.ReadDir(dir)
+		for _, en := range entries {
+			if !strings.HasSuffix(en.Name(), ".whl") {
+				others[pep.Normalize(en.Name())] = true
+			}
+		}
+	}
+	for _, pin := range a.Pins {
+		name, version, ok := strings.Cut(pin, "==")
+		if !ok || name == "" || strings.ContainsAny(pin, ";@ <>!~,[") || strings.HasPrefix(version, "=") {
+			continue
+		}
+		if _, ok := wheelFor(staged, pin); ok {
+			continue
+		}
+		project := pep.Normalize(name) + "-"
+		sdist := false
+		for f := range others {
+			sdist = sdist || strings.HasPrefix(f, project)
+		}
+		if !sdist {
+			return pin
+		}
+	}
+	return ""
 }
 
 // probeIndex asks the index pip used (the step's typed index URL) whether it answers at all, when

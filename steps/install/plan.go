@@ -401,3 +401,12 @@ func (p Plan) depsFile() string {
 
 // pin is the exact requirement with the local label, so a +cpu build of the same number never fits.
 func pin(pkg matrix.Package) string { return pkg.Name + "==" + pkg.Version + pkg.LocalLabel }
+
+// sysPrefix is the venv Python's sys.prefix, where pip reads the venv's own configuration file:
+// what inspecting the venv said, else (a venv not made yet) the venv's root.
+func (p Plan) sysPrefix() string {
+	if p.Had.Python.Prefix != "" {
+		return p.Had.Python.Prefix
+	}
+	return p.Venv
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/pipconf"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/urls"
 )
@@ -100,7 +101,12 @@ func TestPlanOldPipAndNewVenv(t *testing.T) {
 }
 
 func TestConfigInterference(t *testing.T) {
-	got := configInterference("global.extra-index-url='https://user:tok@corp.example/simple'\nglobal.cert='/etc/ca.pem'\n:env:.find-links='/opt/wheels'\nsite.index-url='https://x'\n")
+	got := configInterference(pipconf.Config{Settings: []pipconf.Setting{
+		{Kind: pipconf.KindUser, File: "/home/u/.config/pip/pip.conf", Section: "global", Name: "extra-index-url", Value: "https://user:tok@corp.example/simple"},
+		{Kind: pipconf.KindUser, File: "/home/u/.config/pip/pip.conf", Section: "global", Name: "cert", Value: "/etc/ca.pem"},
+		{Kind: pipconf.KindSite, File: "/venv/pip.conf", Section: "site", Name: "index-url", Value: "https://x"},
+		{Kind: pipconf.KindEnvVar, Var: "PIP_FIND_LINKS", Section: pipconf.EnvSection, Name: "find-links", Value: "/opt/wheels"},
+	}})
 	if len(got) != 2 || !strings.Contains(got[0], "extra-index-url") || strings.Contains(got[0], "tok") || !strings.Contains(got[1], "site") {
 		t.Fatalf("%q", got)
 	}

@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pipcmd"
+	"gpuwiz/steps/pipconf"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -85,7 +87,7 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 		p.Warnings = append(p.Warnings, pyenv.CondaConflictWarnings(opts.Venv.Root, p.Target.Framework)...)
 	}
 	if python != "" {
-		p.Warnings = append(p.Warnings, PipConfigWarnings(ctx, r, p.pip, opts.environ())...)
+		p.Warnings = append(p.Warnings, pipConfigWarnings(pipconf.Read(pipconf.Source{Prefix: p.sysPrefix(), Environ: opts.environ(), GOOS: goos}))...)
 	}
 	return p, nil
 }
@@ -104,41 +106,33 @@ func bundledPip(ctx context.Context, r runner.Runner, python string, env []strin
 // interferingKeys are pip settings that change where the framework comes from or where it goes.
 var interferingKeys = []string{"index-url", "extra-index-url", "find-links", "no-index", "user", "target", "prefix", "no-binary", "only-binary", "constraint", "requirement", "no-deps", "require-hashes"}
 
-// PipConfigWarnings runs `pip config list` with the user's environment and names every setting
-// (from pip.ini/pip.conf in the user, global or venv scope, or PIP_* variables) that would have
-// changed where pip finds the framework. gpuwiz overrides them for its own runs.
-func PipConfigWarnings(ctx context.Context, r runner.Runner, pip pipcmd.Pip, environ []string) []string {
-	var out bytes.Buffer
-	//i18n:raw the step's label in the log, and argv
-	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: pip.Argv("config", "list", "--no-input", "--disable-pip-version-check"), Env: pip.Env(environ), Stdout: &out}, nil)
-	if res.Err != nil {
-		return nil
-	}
-	return configInterference(out.String())
+// pipConfigWarnings names every setting in pip's configuration files (user, global or the venv's
+// own, as pip reads them for the venv's Python: pipconf) that would have changed where pip finds
+// the framework. gpuwiz overrides them for its own runs; PIP_* variables are named by MakePlan.
+func pipConfigWarnings(cfg pipconf.Config) []string {
+	return configInterference(cfg)
 }
 
-// configInterference reads `pip config list` lines such as global.extra-index-url='https://…' and
-// :env:.find-links='/opt/wheels'.
-func configInterference(list string) []string {
+// configInterference lists the interfering settings of cfg in `pip config list`'s order (by key),
+// each with the file that sets it.
+func configInterference(cfg pipconf.Config) []string {
+	items := cfg.Items()
+	keys := make([]string, 0, len(items))
+	for k := range items {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
 	var warns []string
-	for _, line := range strings.Split(list, "\n") {
-		key, val, ok := strings.Cut(strings.TrimSpace(line), "=")
-		if !ok {
-			continue
-		}
-		i := strings.LastIndex(key, ".")
-		if i < 0 {
-			continue
-		}
-		scope, name := key[:i], key[i+1:]
-		if !contains(interferingKeys, name) {
-			continue
-		}
-		val = strings.Trim(val, "'\"")
-		if scope == ":env:" {
+	for _, key := range keys {
+		s := cfg.Winning(key)
+		if s == nil || s.Section == pipconf.EnvSection || !contains(interferingKeys, s.Name) {
 			continue // PIP_* variables are named by MakePlan from the environment itself
 		}
-		warns = append(warns, i18n.T("install.warn.pip_config", i18n.D{"Scope": scope, "Key": name, "Value": urls.Redact(val)}))
+		scope := "[" + s.Section + "]"
+		if s.File != "" {
+			scope += " " + s.File
+		}
+		warns = append(warns, i18n.T("install.warn.pip_config", i18n.D{"Scope": scope, "Key": s.Name, "Value": urls.Redact(s.Value)}))
 	}
 	return warns
 }

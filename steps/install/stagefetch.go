@@ -1,8 +1,6 @@
 package install
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -13,6 +11,7 @@ import (
 
 	"gpuwiz/steps/fetch"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipconf"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 )
@@ -273,52 +272,22 @@ func (r *pipRate) add(p *runner.Progress, now time.Time) {
 	}
 }
 
-// network is pip's network settings for the framework's pip steps: its proxy and cert (from
-// pip's config files or PIP_PROXY/PIP_CERT, as `pip config list` shows them), its timeout, and
-// the proxy variables of the environment.
+// network is pip's network settings for the framework's pip steps: its proxy, cert and timeout
+// (from pip's config files or PIP_PROXY/PIP_CERT/PIP_TIMEOUT, as pip reads them for the venv's
+// Python: pipconf, no Python started), and the proxy variables of the environment.
 func (e *engine) network(ctx context.Context) (fetch.Network, error) {
 	if e.netw != nil {
 		return *e.netw, nil
 	}
-	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror, e.plan.FindLinks}}
-	var out bytes.Buffer
-	//i18n:raw the step's label in the log, and argv
-	res := e.r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: e.plan.pip.Argv("config", "list", "--no-input", "--disable-pip-version-check"), Env: e.plan.env, Stdout: &out}, nil)
-	if res.Err != nil && ctx.Err() != nil {
-		return n, res.Err
+	if err := ctx.Err(); err != nil {
+		return fetch.Network{}, err
 	}
-	set := pipNetSettings(out.String())
-	n.Proxy, n.Cert = set["proxy"], set["cert"]
-	if t, err := strconv.ParseFloat(set["timeout"], 64); err == nil && t > 0 {
+	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror, e.plan.FindLinks}}
+	set := pipconf.Read(pipconf.Source{Prefix: e.plan.sysPrefix(), Environ: e.plan.env}).Net()
+	n.Proxy, n.Cert = set.Proxy, set.Cert
+	if t, err := strconv.ParseFloat(set.Timeout, 64); err == nil && t > 0 {
 		n.Timeout = time.Duration(t * float64(time.Second))
 	}
 	e.netw = &n
 	return n, nil
-}
-
-// pipNetSettings reads proxy, cert and timeout from `pip config list` lines (global.proxy='…',
-// install.cert='…', :env:.proxy='…'); a PIP_* variable beats the files, a command's section
-// (install, download) beats global.
-func pipNetSettings(list string) map[string]string {
-	rank := map[string]int{"global": 1, "download": 2, "install": 2, ":env:": 3}
-	best := map[string]int{}
-	out := map[string]string{}
-	sc := bufio.NewScanner(strings.NewReader(list))
-	for sc.Scan() {
-		key, val, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
-		if !ok {
-			continue
-		}
-		i := strings.LastIndex(key, ".")
-		if i < 0 {
-			continue
-		}
-		scope, name := key[:i], key[i+1:]
-		if name != "proxy" && name != "cert" && name != "timeout" || rank[scope] == 0 || rank[scope] < best[name] {
-			continue
-		}
-		best[name] = rank[scope]
-		out[name] = strings.Trim(val, `'"`)
-	}
-	return out
 }

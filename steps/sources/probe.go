@@ -1,11 +1,10 @@
 package sources
 
 import (
-	"bytes"
 	"context"
 	"crypto/x509"
 	"errors"
-	"gpuwiz/steps/pipcmd"
+	"gpuwiz/steps/pipconf"
 	"io"
 	"net"
 	"net/http"
@@ -21,7 +20,6 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
-	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 )
 
@@ -41,7 +39,7 @@ type Options struct {
 	Timeout time.Duration // per probe, all at once; 0: DefaultTimeout
 	// Environ holds HTTPS_PROXY, HTTP_PROXY and NO_PROXY (any case); nil: os.Environ().
 	Environ []string
-	// PipProxy is pip's own proxy setting (`pip config list` global.proxy=...; PipProxy reads it);
+	// PipProxy is pip's own proxy setting (PIP_PROXY, proxy= in its configuration: ReadPipProxy);
 	// when set it wins over the environment and the system proxy, as it does for pip.
 	PipProxy string
 	// SystemProxy is the Windows system proxy; nil: the machine's (see netproxy).
@@ -458,35 +456,14 @@ func (p *prober) proxyFor(u string) string {
 	return urls.Redact(px.String()) + " (" + p.proxy.Where() + ")"
 }
 
-// ReadPipProxy runs `pip config list` against python (its own pip, else gpuwiz's own pip unpacked
-// under unpacked: pipcmd.For) and returns pip's own proxy setting (PIP_PROXY included); "" when
-// none or when pip cannot say.
-func ReadPipProxy(ctx context.Context, r runner.Runner, python, unpacked string) string {
-	pip, err := pipcmd.For(ctx, r, python, nil, unpacked)
-	if err != nil {
-		return ""
-	}
-	var out bytes.Buffer
-	//i18n:raw the command's name in the log
-	res := r.Run(ctx, runner.Cmd{Name: "pip config list", Argv: pip.Argv("config", "list", "--no-input", "--disable-pip-version-check"), Stdout: &out}, nil)
-	if res.Err != nil {
-		return ""
-	}
-	return PipProxy(out.String())
+// ReadPipProxy is pip's own proxy setting (PIP_PROXY included) for the interpreter whose sys.prefix
+// is prefix, in this process's environment (pipconf: no Python started); "" when none.
+func ReadPipProxy(prefix string) string {
+	return PipProxy(pipconf.Read(pipconf.Source{Prefix: prefix}))
 }
 
-// PipProxy reads pip's proxy setting from `pip config list` output (global.proxy='http://…',
-// install.proxy=…, :env:.proxy=…); "" when none. The last one listed wins, as pip's own order does.
-func PipProxy(configList string) string {
-	proxy := ""
-	for _, line := range strings.Split(configList, "\n") {
-		key, val, ok := strings.Cut(strings.TrimSpace(line), "=")
-		if !ok || !strings.HasSuffix(key, ".proxy") {
-			continue
-		}
-		if v := strings.Trim(strings.TrimSpace(val), `'"`); v != "" {
-			proxy = v
-		}
-	}
-	return proxy
+// PipProxy is the proxy pip's install and download steps take from cfg: PIP_PROXY, else the
+// command's section, else [global]; "" when none.
+func PipProxy(cfg pipconf.Config) string {
+	return cfg.Net().Proxy
 }

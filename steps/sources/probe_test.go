@@ -3,6 +3,7 @@ package sources
 import (
 	"context"
 	"fmt"
+	"gpuwiz/steps/pipconf"
 	"gpuwiz/steps/testkit/pyindex"
 	"net"
 	"net/http"
@@ -250,14 +251,18 @@ func TestProposeFastestUsableFirstOnTies(t *testing.T) {
 }
 
 func TestPipProxyFromConfigList(t *testing.T) {
-	out := "global.index-url='https://pypi.tuna.tsinghua.edu.cn/simple'\nglobal.proxy='http://u:p@proxy.corp:8080'\ninstall.timeout='60'\n"
+	file := func(sect, name, value string) pipconf.Setting {
+		return pipconf.Setting{Kind: pipconf.KindUser, File: "/home/u/.config/pip/pip.conf", Section: sect, Name: name, Value: value}
+	}
+	out := pipconf.Config{Settings: []pipconf.Setting{file("global", "index-url", "https://pypi.tuna.tsinghua.edu.cn/simple"), file("global", "proxy", "http://u:p@proxy.corp:8080"), file("install", "timeout", "60")}}
 	if got := PipProxy(out); got != "http://u:p@proxy.corp:8080" {
 		t.Fatalf("%q", got)
 	}
-	if got := PipProxy(out + ":env:.proxy='http://env:3128'\n"); got != "http://env:3128" {
+	withEnv := pipconf.Config{Settings: append(out.Settings, pipconf.Setting{Kind: pipconf.KindEnvVar, Var: "PIP_PROXY", Section: pipconf.EnvSection, Name: "proxy", Value: "http://env:3128"})}
+	if got := PipProxy(withEnv); got != "http://env:3128" {
 		t.Fatalf("env wins: %q", got)
 	}
-	if got := PipProxy("global.index-url='x'\n"); got != "" {
+	if got := PipProxy(pipconf.Config{Settings: []pipconf.Setting{file("global", "index-url", "x")}}); got != "" {
 		t.Fatalf("%q", got)
 	}
 }

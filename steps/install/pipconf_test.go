@@ -1,0 +1,57 @@
+package install
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpuwiz/steps/pipconf"
+	"gpuwiz/steps/testkit/pyindex"
+)
+
+// One install reads pip's configuration without starting pip for it: its log holds pip's steps
+// but no `pip config list`, and a setting in the venv's own pip.conf (its sys.prefix, as pip reads
+// it) is still named among the plan's warnings, with the file.
+func TestInstallStartsNoPipConfigList(t *testing.T) {
+	ix := serve(t)
+	v := pyindex.NewVenv(t, "")
+	home := t.TempDir()
+	site := filepath.Join(v.Root, "pip.conf")
+	if err := os.WriteFile(site, []byte("[install]\nno-binary = :none:\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := options(t, v, torchTarget(ix, "cu126"), t.TempDir())
+	var env []string
+	for _, kv := range o.Environ {
+		if !strings.HasPrefix(kv, "PIP_CONFIG_FILE=") { // pip's files are read here, the venv's among them
+			env = append(env, kv)
+		}
+	}
+	o.Environ = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CONFIG_DIRS="+filepath.Join(home, "xdg"))
+	if cfg := pipconf.Read(pipconf.Source{Prefix: v.Root, Environ: o.Environ}); cfg.Items()["install.no-binary"] != ":none:" {
+		t.Fatalf("the venv's pip.conf is not read: %+v", cfg)
+	}
+	plan, out, _ := install(t, context.Background(), o, nil)
+	if !out.OK() {
+		t.Fatalf("install: %+v", out)
+	}
+	named := false
+	for _, w := range plan.Warnings {
+		named = named || strings.Contains(w, "no-binary") && strings.Contains(w, site)
+	}
+	if !named {
+		t.Errorf("the venv's no-binary setting is not named with its file: %q", plan.Warnings)
+	}
+	log, err := os.ReadFile(o.LogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), " -m pip install ") {
+		t.Fatalf("the log holds no pip step:\n%s", log)
+	}
+	if strings.Contains(string(log), "config list") {
+		t.Fatalf("the install started pip config list:\n%s", log)
+	}
+}
