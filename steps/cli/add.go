@@ -13,9 +13,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
 	"gpuwiz/steps/shellquote"
-	"gpuwiz/steps/urls"
 )
 
 func init() { register(53, newAddCmd) }
@@ -23,8 +21,8 @@ func init() { register(53, newAddCmd) }
 // addReport is `gpuwiz add --json`.
 type addReport struct {
 	ExitCode int                 `json:"exit_code"`
-	Preview  *install.AddPreview `json:"preview,omitempty"`
-	Outcome  *install.Outcome    `json:"outcome,omitempty"`
+	Preview  *app.PipPreview     `json:"preview,omitempty"`
+	Outcome  *app.InstallOutcome `json:"outcome,omitempty"`
 	Error    string              `json:"error,omitempty"`
 }
 
@@ -126,7 +124,7 @@ func newAddCmd(env *Env) *cobra.Command {
 				fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": s.LogPath}))
 			}
 			var res app.AddResult
-			tail := followRun(out, asJSON, func(events chan<- install.Event) { res, err = s.Run(cmd.Context(), events) })
+			tail := followRun(out, asJSON, func(events chan<- app.InstallEvent) { res, err = s.Run(cmd.Context(), events) })
 			if err != nil {
 				return finish(app.CodeOf(err, ExitFailure), err)
 			}
@@ -142,7 +140,7 @@ func newAddCmd(env *Env) *cobra.Command {
 	f.StringArrayVarP(&reqs, "requirement", "r", nil, i18n.T("cli.add.flag.requirement"))
 	f.StringVar(&indexURL, "index-url", "", i18n.T("cli.add.flag.index_url"))
 	f.StringVar(&findLinks, "find-links", "", i18n.T("cli.add.flag.find_links"))
-	f.StringVar(&cacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
+	f.StringVar(&cacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": app.DefaultCacheDir()}))
 	f.StringVar(&logFile, "log", "", i18n.T("cli.add.flag.log"))
 	f.BoolVar(&dryRun, "dry-run", false, i18n.T("cli.add.flag.dry_run"))
 	f.BoolVarP(&yes, "yes", "y", false, i18n.T("cli.add.flag.yes"))
@@ -158,9 +156,9 @@ func printAddPreview(w io.Writer, s *app.AddSession) {
 	case p.IndexURL == "":
 		fmt.Fprintln(w, i18n.T("cli.add.from_pip_settings"))
 	case p.ExtraIndexURL != "":
-		fmt.Fprintln(w, i18n.T("cli.add.from_lock_mirror", i18n.D{"Index": urls.Redact(p.IndexURL), "Framework": urls.Redact(p.ExtraIndexURL)}))
+		fmt.Fprintln(w, i18n.T("cli.add.from_lock_mirror", i18n.D{"Index": app.Redact(p.IndexURL), "Framework": app.Redact(p.ExtraIndexURL)}))
 	default:
-		fmt.Fprintln(w, i18n.T("cli.add.from_index", i18n.D{"Index": urls.Redact(p.IndexURL)}))
+		fmt.Fprintln(w, i18n.T("cli.add.from_index", i18n.D{"Index": app.Redact(p.IndexURL)}))
 	}
 	if ref := p.Refusal; ref != nil {
 		fmt.Fprintln(w, i18n.T("cli.add.refused", i18n.D{"Requirement": ref.Requirement, "Needs": ref.Needs, "Installed": ref.Installed}))
@@ -184,7 +182,7 @@ func printWayOut(w io.Writer, s *app.AddSession) {
 }
 
 // printAddChanges lists what would be added or upgraded, then the known troublemakers among them.
-func printAddChanges(w io.Writer, p install.AddPreview) {
+func printAddChanges(w io.Writer, p app.PipPreview) {
 	for _, c := range p.Changes {
 		if c.From == "" {
 			fmt.Fprintln(w, "  + "+i18n.T("cli.add.change.new", i18n.D{"Name": c.Name, "To": c.To}))
@@ -195,11 +193,11 @@ func printAddChanges(w io.Writer, p install.AddPreview) {
 	for _, t := range p.Troubles {
 		dists := strings.Join(t.Dists, ", ")
 		switch t.Code {
-		case install.TroubleSecondFramework:
+		case app.TroubleSecondFramework:
 			fmt.Fprintln(w, i18n.T("cli.add.trouble.second_framework", i18n.D{"Dists": dists}))
-		case install.TroubleOpenCVVariants:
+		case app.TroubleOpenCVVariants:
 			fmt.Fprintln(w, i18n.T("cli.add.trouble.opencv", i18n.D{"Dists": dists}))
-		case install.TroubleNumpyMajor:
+		case app.TroubleNumpyMajor:
 			fmt.Fprintln(w, i18n.T("cli.add.trouble.numpy", i18n.D{"Dists": dists}))
 		}
 	}

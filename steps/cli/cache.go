@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
 )
 
 func init() { register(43, newCacheCmd) }
@@ -24,7 +24,7 @@ func newCacheCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz cache\n  gpuwiz cache --json\n  gpuwiz cache prune --older-than 30", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := install.ReadCache(dir)
+			rep, err := app.ReadCache(dir)
 			if err != nil {
 				return Exitf(ExitFailure, "%v", err)
 			}
@@ -45,7 +45,7 @@ func newCacheCmd(env *Env) *cobra.Command {
 			if days < 0 {
 				return Usagef("%s", i18n.T("cli.cache.prune.bad_days", i18n.D{"Days": days}))
 			}
-			rep, err := install.PruneCache(dir, time.Duration(days)*24*time.Hour, wheels)
+			rep, err := app.PruneCache(dir, time.Duration(days)*24*time.Hour, wheels)
 			if err != nil {
 				return Exitf(ExitFailure, "%v", err)
 			}
@@ -68,7 +68,7 @@ func newCacheCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-func printCache(w io.Writer, rep install.CacheReport, asJSON bool) error {
+func printCache(w io.Writer, rep app.CacheReport, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -12,17 +12,16 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
 	"gpuwiz/steps/shellquote"
 )
 
 // DoctorRequirementsJSON is `gpuwiz doctor --venv V --requirements FILE --json`: whether installing
 // FILE would keep the venv's framework build, and pip's preview of what would change.
 type DoctorRequirementsJSON struct {
-	ExitCode     int                 `json:"exit_code"`
-	Requirements string              `json:"requirements"`
-	KeepsBuild   bool                `json:"keeps_build"`
-	Preview      *install.AddPreview `json:"preview,omitempty"`
+	ExitCode     int             `json:"exit_code"`
+	Requirements string          `json:"requirements"`
+	KeepsBuild   bool            `json:"keeps_build"`
+	Preview      *app.PipPreview `json:"preview,omitempty"`
 	// WayOut is the framework version on the venv's channel that satisfies a refused requirement.
 	WayOut string `json:"way_out,omitempty"`
 	Error  string `json:"error,omitempty"`

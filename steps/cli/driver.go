@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/driver"
 	"gpuwiz/steps/i18n"
 )
 
@@ -71,41 +70,41 @@ func newDriverCmd(env *Env) *cobra.Command {
 }
 
 // DriverFamily, DriverForm, DriverStatus and DriverFrom word the values of a choice.
-func DriverFamily(f driver.Family) string {
+func DriverFamily(f app.CardFamily) string {
 	switch f {
-	case driver.Studio:
+	case app.FamilyStudio:
 		return i18n.T("driver.family.studio")
-	case driver.RTX:
+	case app.FamilyRTX:
 		return i18n.T("driver.family.rtx")
-	case driver.DataCenter:
+	case app.FamilyDataCenter:
 		return i18n.T("driver.family.datacenter")
-	case driver.LinuxRun:
+	case app.FamilyLinuxRun:
 		return i18n.T("driver.family.linux")
 	}
 	return i18n.T("driver.family.geforce")
 }
 
-func DriverForm(f driver.Form) string {
+func DriverForm(f app.CardForm) string {
 	switch f {
-	case driver.Notebook:
+	case app.FormNotebook:
 		return i18n.T("driver.form.notebook")
-	case driver.AnyForm:
+	case app.FormAny:
 		return i18n.T("driver.form.any")
 	}
 	return i18n.T("driver.form.desktop")
 }
 
-func DriverStatus(s driver.Status) string {
+func DriverStatus(s app.DriverState) string {
 	switch s {
-	case driver.StatusMissing:
+	case app.DriverStateMissing:
 		return i18n.T("driver.status.missing")
-	case driver.StatusOld:
+	case app.DriverStateOld:
 		return i18n.T("driver.status.old")
-	case driver.StatusUpdate:
+	case app.DriverStateUpdate:
 		return i18n.T("driver.status.update")
-	case driver.StatusCurrent:
+	case app.DriverStateCurrent:
 		return i18n.T("driver.status.current")
-	case driver.StatusOwnPath:
+	case app.DriverStateOwnPath:
 		return i18n.T("driver.status.own_path")
 	}
 	return i18n.T("driver.status.unknown")
@@ -174,7 +173,7 @@ func printDriverCheck(w io.Writer, c app.DriverCheck) {
 }
 
 // LinuxAdviceText is the distribution's way in words, the commands indented to copy.
-func LinuxAdviceText(a driver.Advice) string {
+func LinuxAdviceText(a app.LinuxDriverAdvice) string {
 	var b strings.Builder
 	name := a.Name
 	if name == "" {

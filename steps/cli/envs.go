@@ -10,7 +10,6 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/venvs"
 )
 
 func init() { register(44, newEnvsCmd) }
@@ -24,7 +23,7 @@ func newEnvsCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz envs\n  gpuwiz envs --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep := env.Environments(cmd.Context(), venvs.FindOptions{})
+			rep := env.Environments(cmd.Context(), app.VenvFindOptions{})
 			if rep.Warning != "" {
 				fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": rep.Warning}))
 			}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 
@@ -38,7 +38,7 @@ func newGPUCmd(env *Env) *cobra.Command {
 			if fl.json && !fl.readings {
 				// A script's report: the facts, as nvidia-smi --query-gpu gives them, without the
 				// first live readings (milliseconds each in the driver); --readings adds them.
-				ctx = gpu.WithoutReadings(ctx)
+				ctx = app.WithoutGPUReadings(ctx)
 			}
 			r, err := env.GPUReport(ctx)
 			if err != nil {
@@ -72,8 +72,8 @@ func writeGPUJSON(w io.Writer, v any) error {
 }
 
 func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
-	if fl.interval < gpu.MinSampleInterval {
-		return Usagef("%s", i18n.T("cli.gpu.interval_too_short", i18n.D{"Interval": fl.interval, "Min": gpu.MinSampleInterval}))
+	if fl.interval < app.GPUMinSampleInterval {
+		return Usagef("%s", i18n.T("cli.gpu.interval_too_short", i18n.D{"Interval": fl.interval, "Min": app.GPUMinSampleInterval}))
 	}
 	if fl.duration < 0 {
 		return Usagef("%s", i18n.T("cli.gpu.negative_duration"))
@@ -98,7 +98,7 @@ func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	enc := json.NewEncoder(out)
-	s := gpu.NewSampler(p, fl.interval)
+	s := app.NewGPUSampler(p, fl.interval)
 	for samples := range s.Run(ctx) {
 		if fl.json {
 			if err := enc.Encode(samples); err != nil {
@@ -119,7 +119,7 @@ func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
 	return nil
 }
 
-func printGPUReport(w io.Writer, r gpu.Report) {
+func printGPUReport(w io.Writer, r app.GPUReport) {
 	if r.Simulated {
 		fmt.Fprintln(w, i18n.T("cli.gpu.simulated"))
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,12 +15,8 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/urls"
 )
 
 func init() { register(50, newInstallCmd) }
@@ -48,11 +43,11 @@ type installAnswers struct {
 
 // installReport is install's JSON output: the plan, and after a run its outcome.
 type installReport struct {
-	ExitCode  int               `json:"exit_code"`
-	Candidate *matrix.Candidate `json:"candidate,omitempty"`
-	Plan      *install.Plan     `json:"plan,omitempty"`
-	Outcome   *install.Outcome  `json:"outcome,omitempty"`
-	Error     string            `json:"error,omitempty"`
+	ExitCode  int                 `json:"exit_code"`
+	Candidate *app.Candidate      `json:"candidate,omitempty"`
+	Plan      *app.InstallPlan    `json:"plan,omitempty"`
+	Outcome   *app.InstallOutcome `json:"outcome,omitempty"`
+	Error     string              `json:"error,omitempty"`
 	// The plan's lists at the top, for scripts: what goes, what comes, every command.
 	Uninstall []string   `json:"uninstall"`
 	Install   []string   `json:"install"`
@@ -94,15 +89,15 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.StringVar(&a.IndexURL, "index-url", "", i18n.T("cli.install.flag.index_url"))
 	f.StringVar(&a.Mirror, "mirror", "", i18n.T("cli.install.flag.mirror"))
 	f.StringVar(&a.FindLinks, "find-links", "", i18n.T("cli.install.flag.find_links"))
-	f.Var(userpath.NewFlag(&a.CacheDir), "cache-dir", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
-	f.Var(userpath.NewFlag(&a.Log), "log", i18n.T("cli.install.flag.log", i18n.D{"Dir": filepath.Dir(install.DefaultLogPath("install"))}))
+	f.Var(app.PathFlag(&a.CacheDir), "cache-dir", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": app.DefaultCacheDir()}))
+	f.Var(app.PathFlag(&a.Log), "log", i18n.T("cli.install.flag.log", i18n.D{"Dir": filepath.Dir(app.DefaultLogPath("install"))}))
 	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, i18n.T("cli.install.flag.no_pip_upgrade"))
 	f.BoolVar(&a.FixPth, "fix-pth", false, i18n.T("cli.install.flag.fix_pth"))
 	f.BoolVar(&a.Force, "force", false, i18n.T("cli.install.flag.force"))
 	f.BoolVar(&a.DryRun, "dry-run", false, i18n.T("cli.install.flag.dry_run"))
 	f.BoolVar(&a.Yes, "yes", false, i18n.T("cli.install.flag.yes"))
 	f.BoolVar(&a.JSON, "json", false, i18n.T("cli.install.flag.json"))
-	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.install.flag.config"))
+	f.Var(app.PathFlag(&config), "config", i18n.T("cli.install.flag.config"))
 	return cmd
 }
 
@@ -159,7 +154,7 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	// Index URLs may carry credentials (https://user:token@host/...): the plan, the events and the
 	// JSON show them redacted, as the log does.
-	ctx, out := cmd.Context(), urls.NewWriter(cmd.OutOrStdout())
+	ctx, out := cmd.Context(), app.RedactingWriter(cmd.OutOrStdout())
 	if a.Framework != "torch" && a.Framework != "paddle" {
 		return Usagef("%s", i18n.T("cli.install.bad_framework", i18n.D{"Framework": strconv.Quote(a.Framework)}))
 	}
@@ -168,7 +163,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	for name, u := range map[string]string{"--index-url": a.IndexURL, "--mirror": a.Mirror, "--find-links": a.FindLinks} {
 		if u != "" {
-			if _, err := urls.Check(u); err != nil {
+			if _, err := app.CheckURL(u); err != nil {
 				return Usagef("%s: %v", name, err)
 			}
 		}
@@ -177,13 +172,13 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	if err != nil {
 		return Usagef("--venv %q: %v", a.Venv, err)
 	}
-	v := pyenv.Venv{Root: root}
-	if check := pyenv.CheckVenvPath(root, ""); !check.OK() {
+	v := app.Venv{Root: root}
+	if check := app.CheckVenvPath(root, ""); !check.OK() {
 		return Usagef("--venv %s: %s", root, i18n.JoinClauses(check.Errors))
 	}
 	python := a.Python
 	if !v.Exists() && python == "" {
-		in, err := chooseBasePython(cmd, "")
+		in, err := app.ChooseBasePython(cmd.Context(), "")
 		if err != nil {
 			return err
 		}
@@ -238,7 +233,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	sess.Plan = plan
 	var res app.InstallResult
-	tail := followRun(out, a.JSON, func(events chan<- install.Event) { res = sess.Run(ctx, events) })
+	tail := followRun(out, a.JSON, func(events chan<- app.InstallEvent) { res = sess.Run(ctx, events) })
 	warnNotRecorded(cmd.ErrOrStderr(), res.RecordErr)
 	rep.Outcome = &res.Outcome
 	if res.Activations == nil {

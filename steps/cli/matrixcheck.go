@@ -10,13 +10,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/indexcheck"
 )
 
 func newMatrixCheckCmd(env *Env) *cobra.Command {
 	var framework string
-	var src indexcheck.Source
+	var src app.IndexSource
 	var asJSON bool
 	var timeout time.Duration
 	var parallel int
@@ -46,11 +46,10 @@ func newMatrixCheckCmd(env *Env) *cobra.Command {
 			if timeout <= 0 {
 				return Usagef("%s", i18n.T("cli.matrix.check.bad_timeout", i18n.D{"Value": timeout}))
 			}
-			m, err := env.Matrix()
+			rep, err := env.CheckMatrix(cmd.Context(), app.MatrixCheckRequest{Frameworks: fws, Source: src, Timeout: timeout, Parallel: parallel})
 			if err != nil {
 				return err
 			}
-			rep := indexcheck.CheckMatrix(cmd.Context(), m, fws, &indexcheck.Fetcher{Timeout: timeout}, src, parallel)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)
@@ -81,7 +80,7 @@ func newMatrixCheckCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-func printCheck(w io.Writer, rep indexcheck.Report) {
+func printCheck(w io.Writer, rep app.MatrixCheckReport) {
 	counts := map[string]int{}
 	last := ""
 	var tw *table
@@ -112,26 +111,26 @@ func printCheck(w io.Writer, rep indexcheck.Report) {
 			fmt.Fprintln(w, "  "+i18n.T("cli.matrix.check.extra", i18n.D{"Framework": e.Framework, "Version": e.Version, "Channel": e.Channel, "OS": i18n.Join(e.OS)}))
 		}
 	}
-	fmt.Fprintln(w, "\n"+i18n.N("cli.matrix.check.summary", len(rep.Rows), i18n.D{"OK": counts[indexcheck.Served], "Phantom": counts[indexcheck.Phantom], "Unknown": counts[indexcheck.CouldNotLook]}))
+	fmt.Fprintln(w, "\n"+i18n.N("cli.matrix.check.summary", len(rep.Rows), i18n.D{"OK": counts[app.IndexServed], "Phantom": counts[app.IndexPhantom], "Unknown": counts[app.IndexCouldNotLook]}))
 }
 
 // checkWords is one build's line: the status, then what is missing or unread, then what is extra.
-func checkWords(r indexcheck.Result) string {
+func checkWords(r app.MatrixCheckRow) string {
 	var parts []string
 	switch r.Status {
-	case indexcheck.Served:
+	case app.IndexServed:
 		if r.WheelsFrom != "" { // served, but the bytes come from another host than this source
 			parts = append(parts, i18n.T("cli.matrix.check.elsewhere", i18n.D{"Host": r.WheelsFrom}))
 			break
 		}
 		parts = append(parts, i18n.T("cli.matrix.check.ok"))
-	case indexcheck.Phantom:
+	case app.IndexPhantom:
 		parts = append(parts, i18n.T("cli.matrix.check.phantom", i18n.D{"Missing": r.MissingList()}))
-	case indexcheck.CouldNotLook:
+	case app.IndexCouldNotLook:
 		parts = append(parts, r.Reason())
 	}
-	if r.Status == indexcheck.Phantom && len(r.CouldNotLook) > 0 {
-		parts = append(parts, indexcheck.Result{Status: indexcheck.CouldNotLook, CouldNotLook: r.CouldNotLook}.Reason())
+	if r.Status == app.IndexPhantom && len(r.CouldNotLook) > 0 {
+		parts = append(parts, app.MatrixCheckRow{Status: app.IndexCouldNotLook, CouldNotLook: r.CouldNotLook}.Reason())
 	}
 	for _, m := range r.OptionalMissing {
 		parts = append(parts, i18n.T("cli.matrix.check.optional_missing", i18n.D{"Package": m.Package, "Version": m.Version, "OS": osWord(m.OS)}))

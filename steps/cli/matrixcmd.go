@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 
@@ -37,11 +36,9 @@ func newMatrixCmd(env *Env) *cobra.Command {
 			out := cmd.OutOrStdout()
 			switch {
 			case asTOML:
-				data := matrix.EmbeddedTOML()
-				if env.G.MatrixFile != "" {
-					if data, err = os.ReadFile(env.G.MatrixFile); err != nil {
-						return Exitf(ExitFailure, "%v", err)
-					}
+				data, err := env.MatrixTOML()
+				if err != nil {
+					return err
 				}
 				_, err = out.Write(data)
 				return err
@@ -69,13 +66,13 @@ func newMatrixValidateCmd() *cobra.Command {
 		Long:  i18n.T("cli.matrix.validate.long"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := matrix.LoadFile(args[0])
+			m, err := app.LoadMatrixFile(args[0])
 			if err != nil {
 				fmt.Fprintln(cmd.ErrOrStderr(), err)
 				return Silent(ExitFailure)
 			}
 			builds := 0
-			for _, fw := range matrix.Frameworks() {
+			for _, fw := range app.Frameworks() {
 				builds += len(m.Candidates(fw))
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), i18n.T("cli.matrix.validate.ok", i18n.D{
@@ -85,8 +82,8 @@ func newMatrixValidateCmd() *cobra.Command {
 	}
 }
 
-func printMatrix(w io.Writer, m *matrix.Matrix, only string) {
-	for _, fw := range matrix.Frameworks() {
+func printMatrix(w io.Writer, m *app.VersionMatrix, only string) {
+	for _, fw := range app.Frameworks() {
 		if only != "" && fw != only {
 			continue
 		}

@@ -3,16 +3,14 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/keep"
-	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/shellquote"
 )
 
@@ -24,7 +22,7 @@ func existingVenv(venv string) (string, error) {
 	if err != nil {
 		return "", Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
 	}
-	if !(pyenv.Venv{Root: root}).Exists() {
+	if !(app.Venv{Root: root}).Exists() {
 		return "", Usagef("%s", i18n.T("cli.protect.not_a_venv", i18n.D{"Path": root}))
 	}
 	return root, nil
@@ -32,9 +30,9 @@ func existingVenv(venv string) (string, error) {
 
 // protectReport is `gpuwiz protect --json`.
 type protectReport struct {
-	Venv      string      `json:"venv"`
-	Status    keep.Status `json:"status"`
-	Rewritten []string    `json:"rewritten_constraints,omitempty"` // pins written anew into constraints.txt
+	Venv      string            `json:"venv"`
+	Status    app.ProtectStatus `json:"status"`
+	Rewritten []string          `json:"rewritten_constraints,omitempty"` // pins written anew into constraints.txt
 }
 
 func newProtectCmd(env *Env) *cobra.Command {
@@ -54,18 +52,11 @@ func newProtectCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep := protectReport{Venv: root}
-			if off {
-				rep.Status, err = keep.Unprotect(root, "")
-			} else {
-				if _, err := os.Stat(filepath.Join(root, "requirements.lock")); err != nil {
-					return Usagef("%s", i18n.T("keep.err.no_lock", i18n.D{"Venv": root}))
-				}
-				rep.Status, rep.Rewritten, err = keep.Ensure(root, "")
-			}
+			p, err := app.Protect(root, off)
 			if err != nil {
-				return Exitf(ExitFailure, "%v", err)
+				return err
 			}
+			rep := protectReport{Venv: root, Status: p.Status, Rewritten: p.Rewritten}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)

@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
 )
 
 func init() { register(40, newPythonCmd) }
@@ -30,7 +29,7 @@ func newPythonCmd(env *Env) *cobra.Command {
 				}
 				explicit = p
 			}
-			found, err := pyenv.Discover(cmd.Context(), pyenv.DiscoverOptions{Explicit: explicit})
+			found, err := app.DiscoverPythons(cmd.Context(), app.DiscoverOptions{Explicit: explicit})
 			if err != nil {
 				if explicit != "" && cmd.Context().Err() == nil {
 					return Usagef("%v", err)
@@ -65,11 +64,11 @@ func newPythonCmd(env *Env) *cobra.Command {
 
 // noPythonAdvice names the Python to install: the minor most of the matrix's releases for this OS support.
 func noPythonAdvice(env *Env) string {
-	return pyenv.NoPythonAdvice(runtime.GOOS, env.RecommendedPython())
+	return env.NoPythonAdvice()
 }
 
 // anyRuns reports an interpreter that ran (the Store alias is listed but is not a Python).
-func anyRuns(found []pyenv.Interpreter) bool {
+func anyRuns(found []app.Interpreter) bool {
 	for _, in := range found {
 		if in.Version != "" {
 			return true
@@ -78,14 +77,14 @@ func anyRuns(found []pyenv.Interpreter) bool {
 	return false
 }
 
-func interpretersOrEmpty(in []pyenv.Interpreter) []pyenv.Interpreter {
+func interpretersOrEmpty(in []app.Interpreter) []app.Interpreter {
 	if in == nil {
-		return []pyenv.Interpreter{}
+		return []app.Interpreter{}
 	}
 	return in
 }
 
-func printInterpreters(w io.Writer, found []pyenv.Interpreter) {
+func printInterpreters(w io.Writer, found []app.Interpreter) {
 	for _, in := range found {
 		if in.Kind == "store" && in.Version == "" {
 			fmt.Fprintf(w, "%s\n  %s\n", in.Path, i18n.T("cli.python.store_alias", i18n.D{"Source": in.Source}))

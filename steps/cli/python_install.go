@@ -9,7 +9,6 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/userpath"
 )
 
 type pythonInstallReport struct {
@@ -119,7 +118,7 @@ func newPythonInstallCmd(env *Env) *cobra.Command {
 	cmd.Flags().BoolVar(&yes, "yes", false, i18n.T("cli.python.install.flag.yes"))
 	cmd.Flags().StringVar(&mirror, "mirror", "", i18n.T("cli.python.install.flag.mirror", i18n.D{"URL": app.PythonOfficialBase}))
 	cmd.Flags().StringVar(&sum, "sha256", "", i18n.T("cli.python.install.flag.sha256"))
-	cmd.Flags().Var(userpath.NewFlag(&logPath), "log", i18n.T("cli.python.install.flag.log"))
+	cmd.Flags().Var(app.PathFlag(&logPath), "log", i18n.T("cli.python.install.flag.log"))
 	return cmd
 }
 

@@ -8,21 +8,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
-	"gpuwiz/steps/venvs"
 )
 
 func init() { register(42, newVenvsCmd) }
 
 // venvsReport is `gpuwiz venvs --json`.
-type venvsReport struct {
-	List    string        `json:"list"` // the file the list is kept in
-	Venvs   []venvs.Found `json:"venvs"`
-	Warning string        `json:"warning,omitempty"`
-}
+type venvsReport = app.VenvList
 
 func newVenvsCmd(env *Env) *cobra.Command {
 	var asJSON, all bool
@@ -33,27 +26,9 @@ func newVenvsCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz venvs\n  gpuwiz venvs --all --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			store, err := venvs.Default()
+			rep, err := app.ListVenvs(cmd.Context(), all)
 			if err != nil {
-				return Exitf(ExitFailure, "%v", err)
-			}
-			rep := venvsReport{List: store.Path, Venvs: []venvs.Found{}}
-			if all {
-				found, warning := venvs.Find(cmd.Context(), venvs.FindOptions{Store: store})
-				rep.Venvs, rep.Warning = append(rep.Venvs, found...), warning
-			} else {
-				list, warning, err := store.List(cmd.Context())
-				if err != nil {
-					return Exitf(ExitFailure, "%v", err)
-				}
-				rep.Warning = warning
-				for i := range list {
-					rep.Venvs = append(rep.Venvs, venvs.Found{Path: list[i].Path, Source: venvs.SourceKnown, Known: &list[i], Holds: venvs.Read(list[i].Path, ""),
-						Interrupted: install.FindInterrupted(list[i].Path)}) // as Find names it
-				}
-			}
-			for i := range rep.Venvs {
-				rep.Venvs[i].State = venvs.ReadState(rep.Venvs[i].Path)
+				return err
 			}
 			if rep.Warning != "" {
 				fmt.Fprintln(cmd.ErrOrStderr(), i18n.Said(i18n.T("cli.warning", i18n.D{"Text": rep.Warning})))
@@ -75,7 +50,7 @@ func newVenvsCmd(env *Env) *cobra.Command {
 
 // stateLine says what the venv's state folder holds and takes: "state folder …/.gpuwiz: 3 snapshots,
 // no backup; 344 KiB".
-func stateLine(s venvs.StateFolder) string {
+func stateLine(s app.VenvStateFolder) string {
 	backups := i18n.T("cli.venvs.state.no_backup")
 	if s.Backups > 0 {
 		backups = i18n.N("cli.venvs.state.backups", s.Backups)
@@ -108,7 +83,7 @@ func printVenvs(w io.Writer, rep venvsReport, all bool) {
 }
 
 // recordVenv is app.RecordVenv with its warning on warn.
-func recordVenv(ctx context.Context, warn io.Writer, path string, action app.Action, result app.Result, ok bool, cand *matrix.Candidate) {
+func recordVenv(ctx context.Context, warn io.Writer, path string, action app.Action, result app.Result, ok bool, cand *app.Candidate) {
 	warnNotRecorded(warn, app.RecordVenv(ctx, path, action, result, ok, cand))
 }
 

@@ -10,8 +10,6 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/verify"
 )
 
 func init() { register(51, newVerifyCmd) }
@@ -32,7 +30,7 @@ func newVerifyCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
 			}
-			v := pyenv.Venv{Root: root}
+			v := app.Venv{Root: root}
 			if !v.Exists() {
 				return Usagef("%s", i18n.T("cli.verify.not_a_venv", i18n.D{"Path": root}))
 			}
@@ -61,7 +59,7 @@ func newVerifyCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-func printVerify(w io.Writer, r verify.Report) {
+func printVerify(w io.Writer, r app.VerifyReport) {
 	fmt.Fprintln(w, i18n.T("cli.verify.title", i18n.D{"Framework": r.Framework, "Version": r.Version, "CUDA": orDash(r.CUDA), "CuDNN": orDash(r.CuDNN)}))
 	okMark, failMark := i18n.T("cli.verify.mark_ok"), i18n.T("cli.verify.mark_fail")
 	width := max(i18n.Width(okMark), i18n.Width(failMark))
