@@ -27,60 +27,76 @@ type BenchJSON struct {
 
 func init() { register(80, newBenchCommand) }
 
+// benchOptions is what `gpuwiz bench` was asked (its flags) and where it prints.
+type benchOptions struct {
+	Out              io.Writer
+	Venv, Python     string
+	Framework        string
+	JSON, Quick, TUI bool
+	GPU              int
+}
+
 func newBenchCommand(env *Env) *cobra.Command {
-	var venv, python, framework string
-	var asJSON, quick, tui bool
-	var gpuIndex int
+	var o benchOptions
 	cmd := &cobra.Command{
 		Use:   "bench (--venv PATH | --python PATH)", //i18n:raw the command and its syntax, typed as it is
 		Short: i18n.T("cli.bench.short"),
 		Long:  i18n.T("cli.bench.long"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if (venv == "") == (python == "") {
-				return Usagef("%s", i18n.T("cli.bench.venv_or_python"))
-			}
-			if framework != "" && framework != "torch" && framework != "paddle" {
-				return Usagef("%s", i18n.T("cli.bench.bad_framework", i18n.D{"Framework": strconv.Quote(framework)}))
-			}
-			if gpuIndex < 0 {
-				return Usagef("%s", i18n.T("cli.bench.bad_gpu", i18n.D{"Index": gpuIndex}))
-			}
-			if err := checkGPUIndex(cmd.Context(), env, gpuIndex); err != nil {
-				return err
-			}
-			if venv != "" {
-				v := app.Venv{Root: venv}
-				if !v.Exists() {
-					return Usagef("%s", i18n.T("cli.bench.not_venv", i18n.D{"Venv": venv}))
-				}
-				python = v.Python()
-			} else {
-				p, err := pythonFlag(python)
-				if err != nil {
-					return err
-				}
-				python = p
-			}
-			opts := app.BenchOptions{Quick: quick, GPU: gpuIndex}
-			if tui {
-				return runBenchScreen(cmd.Context(), env, python, framework, opts)
-			}
-			return runBench(cmd.Context(), env, cmd.OutOrStdout(), python, framework, opts, asJSON)
+			o.Out = cmd.OutOrStdout()
+			return benchRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.bench.flag.venv"))
-	f.StringVar(&python, "python", "", i18n.T("cli.bench.flag.python"))
-	f.StringVar(&framework, "framework", "", i18n.T("cli.bench.flag.framework"))
-	f.BoolVar(&asJSON, "json", false, i18n.T("cli.bench.flag.json"))
-	f.BoolVar(&quick, "quick", false, i18n.T("cli.bench.flag.quick"))
-	f.IntVar(&gpuIndex, "gpu", 0, i18n.T("cli.bench.flag.gpu"))
-	f.BoolVar(&tui, "tui", false, i18n.T("cli.bench.flag.tui"))
+	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.bench.flag.venv"))
+	f.StringVar(&o.Python, "python", "", i18n.T("cli.bench.flag.python"))
+	f.StringVar(&o.Framework, "framework", "", i18n.T("cli.bench.flag.framework"))
+	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.bench.flag.json"))
+	f.BoolVar(&o.Quick, "quick", false, i18n.T("cli.bench.flag.quick"))
+	f.IntVar(&o.GPU, "gpu", 0, i18n.T("cli.bench.flag.gpu"))
+	f.BoolVar(&o.TUI, "tui", false, i18n.T("cli.bench.flag.tui"))
 	return cmd
 }
 
-func runBench(ctx context.Context, env *Env, out io.Writer, python, framework string, opts app.BenchOptions, asJSON bool) error {
+// benchRun checks the flags, then runs the benchmark in the environment's Python (the live screen
+// with --tui).
+func benchRun(ctx context.Context, env *Env, o benchOptions) error {
+	if (o.Venv == "") == (o.Python == "") {
+		return Usagef("%s", i18n.T("cli.bench.venv_or_python"))
+	}
+	if o.Framework != "" && o.Framework != "torch" && o.Framework != "paddle" {
+		return Usagef("%s", i18n.T("cli.bench.bad_framework", i18n.D{"Framework": strconv.Quote(o.Framework)}))
+	}
+	if o.GPU < 0 {
+		return Usagef("%s", i18n.T("cli.bench.bad_gpu", i18n.D{"Index": o.GPU}))
+	}
+	if err := checkGPUIndex(ctx, env, o.GPU); err != nil {
+		return err
+	}
+	if o.Venv != "" {
+		v := app.Venv{Root: o.Venv}
+		if !v.Exists() {
+			return Usagef("%s", i18n.T("cli.bench.not_venv", i18n.D{"Venv": o.Venv}))
+		}
+		o.Python = v.Python()
+	} else {
+		p, err := pythonFlag(o.Python)
+		if err != nil {
+			return err
+		}
+		o.Python = p
+	}
+	opts := app.BenchOptions{Quick: o.Quick, GPU: o.GPU}
+	if o.TUI {
+		return benchScreenRun(ctx, env, o, opts)
+	}
+	return benchTextRun(ctx, env, o, opts)
+}
+
+// benchTextRun runs the benchmark and prints its events and summary (the summary alone as JSON).
+func benchTextRun(ctx context.Context, env *Env, o benchOptions, opts app.BenchOptions) error {
+	out, python, framework, asJSON := o.Out, o.Python, o.Framework, o.JSON
 	started := time.Now()
 	run, err := env.StartBench(ctx, app.BenchRequest{Python: python, Framework: framework, Options: opts})
 	if err != nil {
@@ -232,8 +248,9 @@ func printBenchSummary(w io.Writer, s app.BenchSummary, readings []app.BenchGPUR
 	fmt.Fprintln(w, i18n.T("cli.bench.verdict", i18n.D{"Verdict": s.Verdict, "Seconds": fmt.Sprintf("%.1f", s.Elapsed.Seconds())}))
 }
 
-// runBenchScreen shows the wizard's live benchmark screen on its own.
-func runBenchScreen(ctx context.Context, env *Env, python, framework string, opts app.BenchOptions) error {
+// benchScreenRun shows the wizard's live benchmark screen on its own.
+func benchScreenRun(ctx context.Context, env *Env, o benchOptions, opts app.BenchOptions) error {
+	python, framework := o.Python, o.Framework
 	if env.Build.BenchScreen == nil {
 		return Exitf(ExitFailure, "%s", i18n.T("cli.bench.no_screen"))
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,7 +16,10 @@ import (
 
 func init() { register(20, newChannelsCmd) }
 
-type channelsFlags struct {
+// channelsOptions is what `gpuwiz channels` was asked (its flags) and where it prints.
+type channelsOptions struct {
+	Out                             io.Writer
+	osGiven                         bool // --os was given, not this machine's
 	framework, frameworkVersion, os string
 	driver, cudaMax, python         string
 	pythonBits                      int
@@ -24,7 +28,7 @@ type channelsFlags struct {
 }
 
 func newChannelsCmd(env *Env) *cobra.Command {
-	var fl channelsFlags
+	var fl channelsOptions
 	cmd := &cobra.Command{
 		Use:     "channels",
 		Short:   i18n.T("cli.channels.short"),
@@ -32,24 +36,8 @@ func newChannelsCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz channels\n  gpuwiz channels --framework paddle --os windows --driver 566.36 --cuda-max 12.7 --compute-cap 8.6 --python 3.11\n  gpuwiz channels --no-gpu --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sel, err := env.SelectChannels(cmd.Context(), app.ChannelsRequest{Facts: fl.facts(), OSGiven: cmd.Flags().Changed("os")})
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if fl.json {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(sel); err != nil {
-					return err
-				}
-			} else {
-				printSelection(out, sel)
-			}
-			if sel.Recommended == nil {
-				return Silent(ExitIncompatible)
-			}
-			return nil
+			fl.Out, fl.osGiven = cmd.OutOrStdout(), cmd.Flags().Changed("os")
+			return channelsRun(cmd.Context(), env, fl)
 		},
 	}
 	f := cmd.Flags()
@@ -66,8 +54,30 @@ func newChannelsCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
+// channelsRun prints every build of the framework for the facts given, the rest this machine's,
+// with the one to install first.
+func channelsRun(ctx context.Context, env *Env, fl channelsOptions) error {
+	sel, err := env.SelectChannels(ctx, app.ChannelsRequest{Facts: fl.facts(), OSGiven: fl.osGiven})
+	if err != nil {
+		return err
+	}
+	if fl.json {
+		enc := json.NewEncoder(fl.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sel); err != nil {
+			return err
+		}
+	} else {
+		printSelection(fl.Out, sel)
+	}
+	if sel.Recommended == nil {
+		return Silent(ExitIncompatible)
+	}
+	return nil
+}
+
 // facts are the facts the flags give; those left empty are this machine's.
-func (fl *channelsFlags) facts() app.Facts {
+func (fl *channelsOptions) facts() app.Facts {
 	return app.Facts{
 		Framework: fl.framework, FrameworkVersion: fl.frameworkVersion, OS: fl.os,
 		DriverVersion: fl.driver, CUDAMax: fl.cudaMax, ComputeCaps: fl.computeCaps,

@@ -92,11 +92,8 @@ func newDoctorCommand(env *Env) *cobra.Command {
 				}
 			}
 			if o.Requirements != "" {
-				idx := o.Source.IndexURL
-				if idx == "" {
-					idx = o.Source.Mirror
-				}
-				return predictAdd(cmd.Context(), env, cmd.OutOrStdout(), o.Venv, o.Requirements, idx, o.Source.FindLinks, o.JSON)
+				o.Out = cmd.OutOrStdout()
+				return doctorRequirementsRun(cmd.Context(), env, o)
 			}
 			if o.Python != "" {
 				p, err := pythonFlag(o.Python)
@@ -115,7 +112,7 @@ func newDoctorCommand(env *Env) *cobra.Command {
 				o.Venv = active
 			}
 			o.In, o.Out, o.ErrOut = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()
-			return runDoctor(cmd.Context(), env, o)
+			return doctorRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
@@ -137,7 +134,9 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	return cmd
 }
 
-func runDoctor(ctx context.Context, env *Env, o doctorOptions) error {
+// doctorRun diagnoses the environment, writes the support bundle when asked, and with --fix plans the
+// repair, asks (unless --yes) and applies it.
+func doctorRun(ctx context.Context, env *Env, o doctorOptions) error {
 	opts := app.DoctorOptions{Venv: o.Venv, Python: o.Python}
 	var cmdLog bytes.Buffer
 	// A repair's own check runs the framework's check on the reinstalled build; a support bundle

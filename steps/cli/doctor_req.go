@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -27,9 +26,14 @@ type DoctorRequirementsJSON struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// predictAdd answers doctor --requirements: pip's dry run under the venv's constraints, nothing
-// installed. Exit 0: the build stays; 3: the file needs another framework build; 2: bad input.
-func predictAdd(ctx context.Context, env *Env, out io.Writer, venv, file, indexURL, findLinks string, asJSON bool) error {
+// doctorRequirementsRun answers doctor --requirements: pip's dry run under the venv's constraints,
+// nothing installed. Exit 0: the build stays; 3: the file needs another framework build; 2: bad input.
+func doctorRequirementsRun(ctx context.Context, env *Env, o doctorOptions) error {
+	out, venv, file, findLinks, asJSON := o.Out, o.Venv, o.Requirements, o.Source.FindLinks, o.JSON
+	indexURL := o.Source.IndexURL
+	if indexURL == "" {
+		indexURL = o.Source.Mirror
+	}
 	root, err := existingVenv(venv)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,7 +15,9 @@ import (
 
 func init() { register(15, newDriverCmd) }
 
-type driverFlags struct {
+// driverOptions is what `gpuwiz driver` was asked (its flags) and the streams it talks on.
+type driverOptions struct {
+	Out, ErrOut                  io.Writer
 	json, check, offline, studio bool
 	download, install, silent    bool
 	os, channel, file            string
@@ -22,7 +25,7 @@ type driverFlags struct {
 }
 
 func newDriverCmd(env *Env) *cobra.Command {
-	var fl driverFlags
+	var fl driverOptions
 	cmd := &cobra.Command{
 		Use:     "driver",
 		Short:   i18n.T("cli.driver.short"),
@@ -30,28 +33,8 @@ func newDriverCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz driver\n  gpuwiz driver --check --os windows --windows 11 --json\n  gpuwiz driver --channel cu128 --studio\n  gpuwiz driver --os linux\n  gpuwiz driver --download\n  gpuwiz driver --install --silent\n  gpuwiz driver --install --file 581.57-desktop-win10-win11-64bit-international-dch-whql.exe", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			req := app.DriverRequest{OS: fl.os, WindowsVersion: fl.windows, Studio: fl.studio, Channel: fl.channel, Offline: fl.offline}
-			if fl.download || fl.install || fl.file != "" {
-				return runDriverAct(cmd, env, fl, req)
-			}
-			res, err := env.CheckDriver(cmd.Context(), req)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if fl.json {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(res); err != nil {
-					return err
-				}
-			} else {
-				printDriverCheck(out, res)
-			}
-			if fl.check && res.UpdateWanted() {
-				return Silent(ExitIncompatible)
-			}
-			return nil
+			fl.Out, fl.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return driverRun(cmd.Context(), env, fl)
 		},
 	}
 	f := cmd.Flags()
@@ -67,6 +50,32 @@ func newDriverCmd(env *Env) *cobra.Command {
 	f.StringVar(&fl.file, "file", "", i18n.T("cli.driver.flag.file"))
 	f.BoolVar(&fl.silent, "silent", false, i18n.T("cli.driver.flag.silent"))
 	return cmd
+}
+
+// driverRun checks the driver for each card, or with --download, --install or --file acts on it.
+func driverRun(ctx context.Context, env *Env, fl driverOptions) error {
+	req := app.DriverRequest{OS: fl.os, WindowsVersion: fl.windows, Studio: fl.studio, Channel: fl.channel, Offline: fl.offline}
+	if fl.download || fl.install || fl.file != "" {
+		return driverActRun(ctx, env, fl, req)
+	}
+	res, err := env.CheckDriver(ctx, req)
+	if err != nil {
+		return err
+	}
+	out := fl.Out
+	if fl.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		printDriverCheck(out, res)
+	}
+	if fl.check && res.UpdateWanted() {
+		return Silent(ExitIncompatible)
+	}
+	return nil
 }
 
 // DriverFamily, DriverForm, DriverStatus and DriverFrom word the values of a choice.

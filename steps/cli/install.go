@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,8 +58,18 @@ type installReport struct {
 	ActivateHints []string `json:"activate_hints"`
 }
 
+// installOptions is what `gpuwiz install` was asked (its flags, else its answer file) and the
+// streams it talks on.
+type installOptions struct {
+	installAnswers
+	In          io.Reader
+	Out, ErrOut io.Writer
+	Interactive bool // a person can answer on In
+}
+
 func newInstallCmd(env *Env) *cobra.Command {
-	var a installAnswers
+	var o installOptions
+	a := &o.installAnswers
 	var config string
 	cmd := &cobra.Command{
 		Use:   "install",
@@ -71,11 +82,12 @@ func newInstallCmd(env *Env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if config != "" {
-				if err := readAnswers(config, &a, cmd); err != nil {
+				if err := readAnswers(config, a, cmd); err != nil {
 					return err
 				}
 			}
-			return runInstall(cmd, env, a)
+			o.In, o.Out, o.ErrOut, o.Interactive = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), interactive(cmd)
+			return installRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
@@ -151,10 +163,13 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 	return nil
 }
 
-func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
+// installRun plans the install (a new venv from a base Python when there is none), shows the plan,
+// asks (unless --yes) and runs it, recording the venv.
+func installRun(ctx context.Context, env *Env, o installOptions) error {
+	a := o.installAnswers
 	// Index URLs may carry credentials (https://user:token@host/...): the plan, the events and the
 	// JSON show them redacted, as the log does.
-	ctx, out := cmd.Context(), app.RedactingWriter(cmd.OutOrStdout())
+	out := app.RedactingWriter(o.Out)
 	if a.Framework != "torch" && a.Framework != "paddle" {
 		return Usagef("%s", i18n.T("cli.install.bad_framework", i18n.D{"Framework": strconv.Quote(a.Framework)}))
 	}
@@ -178,7 +193,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	python := a.Python
 	if !v.Exists() && python == "" {
-		in, err := app.ChooseBasePython(cmd.Context(), "")
+		in, err := app.ChooseBasePython(ctx, "")
 		if err != nil {
 			return err
 		}
@@ -215,13 +230,13 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		return nil
 	}
 	if !a.Yes {
-		if a.JSON || !interactive(cmd) {
+		if a.JSON || !o.Interactive {
 			return Usagef("%s", i18n.T("cli.install.needs_yes", i18n.D{"Venv": root}))
 		}
 		printPlan(out, plan, *cand)
 		fmt.Fprint(out, i18n.T("cli.install.confirm"))
 		var answer string
-		fmt.Fscanln(cmd.InOrStdin(), &answer)
+		fmt.Fscanln(o.In, &answer)
 		if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
 			fmt.Fprintln(out, i18n.T("cli.install.nothing_changed"))
 			return Silent(ExitFailure)
@@ -234,7 +249,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	sess.Plan = plan
 	var res app.InstallResult
 	tail := followRun(out, a.JSON, func(events chan<- app.InstallEvent) { res = sess.Run(ctx, events) })
-	warnNotRecorded(cmd.ErrOrStderr(), res.RecordErr)
+	warnNotRecorded(o.ErrOut, res.RecordErr)
 	rep.Outcome = &res.Outcome
 	if res.Activations == nil {
 		rep.ActivateHints = nil // there is no venv left to enter

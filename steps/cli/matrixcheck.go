@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,12 +15,18 @@ import (
 	"gpuwiz/steps/i18n"
 )
 
+// matrixCheckOptions is what `gpuwiz matrix check` was asked (its flags) and where it prints.
+type matrixCheckOptions struct {
+	Out       io.Writer
+	Framework string // "": every framework
+	Source    app.IndexSource
+	JSON      bool
+	Timeout   time.Duration
+	Parallel  int
+}
+
 func newMatrixCheckCmd(env *Env) *cobra.Command {
-	var framework string
-	var src app.IndexSource
-	var asJSON bool
-	var timeout time.Duration
-	var parallel int
+	var o matrixCheckOptions
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: i18n.T("cli.matrix.check.short"),
@@ -29,55 +36,62 @@ func newMatrixCheckCmd(env *Env) *cobra.Command {
 			"  gpuwiz matrix check --find-links https://download.pytorch.org/whl/{channel}/torch_stable.html",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var fws []string
-			switch framework {
-			case "":
-			case "torch", "paddle":
-				fws = []string{framework}
-			default:
-				return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
-			}
-			if err := src.Validate(); err != nil {
-				return Usagef("%v", err)
-			}
-			if parallel < 1 || parallel > 64 {
-				return Usagef("%s", i18n.T("cli.matrix.check.bad_parallel", i18n.D{"Value": parallel}))
-			}
-			if timeout <= 0 {
-				return Usagef("%s", i18n.T("cli.matrix.check.bad_timeout", i18n.D{"Value": timeout}))
-			}
-			rep, err := env.CheckMatrix(cmd.Context(), app.MatrixCheckRequest{Frameworks: fws, Source: src, Timeout: timeout, Parallel: parallel})
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(rep); err != nil {
-					return err
-				}
-			} else {
-				printCheck(out, rep)
-			}
-			switch phantoms, unknown := rep.Phantoms(); {
-			case phantoms > 0:
-				return Silent(ExitFailure)
-			case unknown > 0:
-				return Silent(ExitProblems)
-			}
-			return nil
+			o.Out = cmd.OutOrStdout()
+			return matrixCheckRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&framework, "framework", "", i18n.T("cli.flag.only_framework"))
-	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.matrix.check.flag.index_url"))
-	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.matrix.check.flag.mirror"))
-	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.matrix.check.flag.find_links"))
-	f.BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json_report"))
-	f.DurationVar(&timeout, "timeout", 20*time.Second, i18n.T("cli.matrix.check.flag.timeout"))
-	f.IntVar(&parallel, "parallel", 8, i18n.T("cli.matrix.check.flag.parallel"))
+	f.StringVar(&o.Framework, "framework", "", i18n.T("cli.flag.only_framework"))
+	f.StringVar(&o.Source.IndexURL, "index-url", "", i18n.T("cli.matrix.check.flag.index_url"))
+	f.StringVar(&o.Source.Mirror, "mirror", "", i18n.T("cli.matrix.check.flag.mirror"))
+	f.StringVar(&o.Source.FindLinks, "find-links", "", i18n.T("cli.matrix.check.flag.find_links"))
+	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.flag.json_report"))
+	f.DurationVar(&o.Timeout, "timeout", 20*time.Second, i18n.T("cli.matrix.check.flag.timeout"))
+	f.IntVar(&o.Parallel, "parallel", 8, i18n.T("cli.matrix.check.flag.parallel"))
 	return cmd
+}
+
+// matrixCheckRun checks that the index (or the source given) serves every build of the matrix.
+func matrixCheckRun(ctx context.Context, env *Env, o matrixCheckOptions) error {
+	framework, src, asJSON, timeout, parallel := o.Framework, o.Source, o.JSON, o.Timeout, o.Parallel
+	var fws []string
+	switch framework {
+	case "":
+	case "torch", "paddle":
+		fws = []string{framework}
+	default:
+		return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
+	}
+	if err := src.Validate(); err != nil {
+		return Usagef("%v", err)
+	}
+	if parallel < 1 || parallel > 64 {
+		return Usagef("%s", i18n.T("cli.matrix.check.bad_parallel", i18n.D{"Value": parallel}))
+	}
+	if timeout <= 0 {
+		return Usagef("%s", i18n.T("cli.matrix.check.bad_timeout", i18n.D{"Value": timeout}))
+	}
+	rep, err := env.CheckMatrix(ctx, app.MatrixCheckRequest{Frameworks: fws, Source: src, Timeout: timeout, Parallel: parallel})
+	if err != nil {
+		return err
+	}
+	out := o.Out
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printCheck(out, rep)
+	}
+	switch phantoms, unknown := rep.Phantoms(); {
+	case phantoms > 0:
+		return Silent(ExitFailure)
+	case unknown > 0:
+		return Silent(ExitProblems)
+	}
+	return nil
 }
 
 func printCheck(w io.Writer, rep app.MatrixCheckReport) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,9 +17,15 @@ import (
 
 func init() { register(90, newMatrixCmd) }
 
+// matrixOptions is what `gpuwiz matrix` was asked (its flags) and where it prints.
+type matrixOptions struct {
+	Out        io.Writer
+	Framework  string // "": every framework
+	JSON, TOML bool
+}
+
 func newMatrixCmd(env *Env) *cobra.Command {
-	var framework string
-	var asJSON, asTOML bool
+	var o matrixOptions
 	cmd := &cobra.Command{
 		Use:     "matrix",
 		Short:   i18n.T("cli.matrix.short"),
@@ -26,37 +33,44 @@ func newMatrixCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz matrix --framework paddle\n  gpuwiz matrix --toml > my-matrix.toml\n  gpuwiz matrix validate my-matrix.toml", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if framework != "" && framework != "torch" && framework != "paddle" {
-				return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
-			}
-			m, err := env.Matrix()
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			switch {
-			case asTOML:
-				data, err := env.MatrixTOML()
-				if err != nil {
-					return err
-				}
-				_, err = out.Write(data)
-				return err
-			case asJSON:
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(m)
-			}
-			printMatrix(out, m, framework)
-			return nil
+			o.Out = cmd.OutOrStdout()
+			return matrixRun(cmd.Context(), env, o)
 		},
 	}
-	cmd.Flags().StringVar(&framework, "framework", "", i18n.T("cli.flag.only_framework"))
-	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.matrix.flag.json"))
-	cmd.Flags().BoolVar(&asTOML, "toml", false, i18n.T("cli.matrix.flag.toml"))
+	cmd.Flags().StringVar(&o.Framework, "framework", "", i18n.T("cli.flag.only_framework"))
+	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.matrix.flag.json"))
+	cmd.Flags().BoolVar(&o.TOML, "toml", false, i18n.T("cli.matrix.flag.toml"))
 	cmd.MarkFlagsMutuallyExclusive("json", "toml")
 	cmd.AddCommand(newMatrixValidateCmd(), newMatrixCheckCmd(env))
 	return cmd
+}
+
+// matrixRun prints the version matrix: a table, its JSON or its TOML file.
+func matrixRun(ctx context.Context, env *Env, o matrixOptions) error {
+	framework, asJSON, asTOML := o.Framework, o.JSON, o.TOML
+	if framework != "" && framework != "torch" && framework != "paddle" {
+		return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
+	}
+	m, err := env.Matrix()
+	if err != nil {
+		return err
+	}
+	out := o.Out
+	switch {
+	case asTOML:
+		data, err := env.MatrixTOML()
+		if err != nil {
+			return err
+		}
+		_, err = out.Write(data)
+		return err
+	case asJSON:
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(m)
+	}
+	printMatrix(out, m, framework)
+	return nil
 }
 
 func newMatrixValidateCmd() *cobra.Command {

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -24,61 +26,75 @@ type venvReport struct {
 	Errors        []string `json:"errors,omitempty"`
 }
 
+// venvOptions is what `gpuwiz venv` was asked (its flags) and the streams it talks on.
+type venvOptions struct {
+	Out, ErrOut io.Writer
+	Path        string // the argument: where the venv goes
+	JSON        bool
+	Python      string // --python: the interpreter the venv is made from
+}
+
 func newVenvCmd(env *Env) *cobra.Command {
-	var asJSON bool
-	var python string
+	var o venvOptions
 	cmd := &cobra.Command{
 		Use:   "venv PATH", //i18n:raw a usage line: the command and its argument's name
 		Short: i18n.T("cli.venv.short"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := app.CleanPath(args[0])
-			if err != nil {
-				return Usagef("%s", i18n.T("cli.venv.bad_path", i18n.D{"Path": strconv.Quote(args[0]), "Err": err}))
-			}
-			rep := venvReport{Root: root}
-			check := app.CheckVenvPath(root, runtime.GOOS)
-			rep.Warnings = check.Warnings
-			if !check.OK() {
-				rep.Errors = check.Errors
-				if asJSON {
-					_ = writePyenvJSON(cmd.OutOrStdout(), rep)
-				}
-				return Usagef("%s", strings.Join(check.Errors, "; "))
-			}
-			v := app.Venv{Root: root}
-			made, err := app.MakeVenv(cmd.Context(), root, python)
-			if err != nil {
-				return err
-			}
-			warnNotRecorded(cmd.ErrOrStderr(), made.RecordErr)
-			rep.BasePython, rep.Created = made.BasePython, made.Created
-			rep.Warnings = append(rep.Warnings, made.Warnings...)
-			rep.Python = v.Python()
-			rep.ActivateHints = v.ActivateHints()
-			if asJSON {
-				return writePyenvJSON(cmd.OutOrStdout(), rep)
-			}
-			w := cmd.OutOrStdout()
-			if rep.Created {
-				fmt.Fprintln(w, i18n.T("cli.venv.created", i18n.D{"Path": root}))
-			} else {
-				fmt.Fprintln(w, i18n.T("cli.venv.reused", i18n.D{"Kind": v.Kind(), "Path": root}))
-			}
-			if rep.BasePython != "" {
-				fmt.Fprintln(w, "  "+i18n.T("cli.venv.made_with", i18n.D{"Python": rep.BasePython}))
-			}
-			for _, warn := range rep.Warnings {
-				fmt.Fprintln(w, "  "+i18n.T("cli.warning", i18n.D{"Text": warn}))
-			}
-			fmt.Fprintln(w, i18n.T("cli.venv.to_use"))
-			for _, h := range rep.ActivateHints {
-				fmt.Fprintf(w, "  %s\n", h)
-			}
-			return nil
+			o.Out, o.ErrOut, o.Path = cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0]
+			return venvRun(cmd.Context(), env, o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json"))
-	cmd.Flags().StringVar(&python, "python", "", i18n.T("cli.venv.flag.python"))
+	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.flag.json"))
+	cmd.Flags().StringVar(&o.Python, "python", "", i18n.T("cli.venv.flag.python"))
 	return cmd
+}
+
+// venvRun makes the venv at o.Path unless one is there and says how to enter it.
+func venvRun(ctx context.Context, env *Env, o venvOptions) error {
+	asJSON, python := o.JSON, o.Python
+	root, err := app.CleanPath(o.Path)
+	if err != nil {
+		return Usagef("%s", i18n.T("cli.venv.bad_path", i18n.D{"Path": strconv.Quote(o.Path), "Err": err}))
+	}
+	rep := venvReport{Root: root}
+	check := app.CheckVenvPath(root, runtime.GOOS)
+	rep.Warnings = check.Warnings
+	if !check.OK() {
+		rep.Errors = check.Errors
+		if asJSON {
+			_ = writePyenvJSON(o.Out, rep)
+		}
+		return Usagef("%s", strings.Join(check.Errors, "; "))
+	}
+	v := app.Venv{Root: root}
+	made, err := app.MakeVenv(ctx, root, python)
+	if err != nil {
+		return err
+	}
+	warnNotRecorded(o.ErrOut, made.RecordErr)
+	rep.BasePython, rep.Created = made.BasePython, made.Created
+	rep.Warnings = append(rep.Warnings, made.Warnings...)
+	rep.Python = v.Python()
+	rep.ActivateHints = v.ActivateHints()
+	if asJSON {
+		return writePyenvJSON(o.Out, rep)
+	}
+	w := o.Out
+	if rep.Created {
+		fmt.Fprintln(w, i18n.T("cli.venv.created", i18n.D{"Path": root}))
+	} else {
+		fmt.Fprintln(w, i18n.T("cli.venv.reused", i18n.D{"Kind": v.Kind(), "Path": root}))
+	}
+	if rep.BasePython != "" {
+		fmt.Fprintln(w, "  "+i18n.T("cli.venv.made_with", i18n.D{"Python": rep.BasePython}))
+	}
+	for _, warn := range rep.Warnings {
+		fmt.Fprintln(w, "  "+i18n.T("cli.warning", i18n.D{"Text": warn}))
+	}
+	fmt.Fprintln(w, i18n.T("cli.venv.to_use"))
+	for _, h := range rep.ActivateHints {
+		fmt.Fprintf(w, "  %s\n", h)
+	}
+	return nil
 }

@@ -17,8 +17,14 @@ func init() { register(42, newVenvsCmd) }
 // venvsReport is `gpuwiz venvs --json`.
 type venvsReport = app.VenvList
 
+// venvsOptions is what `gpuwiz venvs` was asked (its flags) and the streams it talks on.
+type venvsOptions struct {
+	Out, ErrOut io.Writer
+	JSON, All   bool
+}
+
 func newVenvsCmd(env *Env) *cobra.Command {
-	var asJSON, all bool
+	var o venvsOptions
 	cmd := &cobra.Command{
 		Use:     "venvs",
 		Short:   i18n.T("cli.venvs.short"),
@@ -26,26 +32,33 @@ func newVenvsCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz venvs\n  gpuwiz venvs --all --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := app.ListVenvs(cmd.Context(), all)
-			if err != nil {
-				return err
-			}
-			if rep.Warning != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), i18n.Said(i18n.T("cli.warning", i18n.D{"Text": rep.Warning})))
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
-			}
-			printVenvs(out, rep, all)
-			return nil
+			o.Out, o.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return venvsRun(cmd.Context(), env, o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.venvs.flag.json"))
-	cmd.Flags().BoolVar(&all, "all", false, i18n.T("cli.venvs.flag.all"))
+	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.venvs.flag.json"))
+	cmd.Flags().BoolVar(&o.All, "all", false, i18n.T("cli.venvs.flag.all"))
 	return cmd
+}
+
+// venvsRun prints the list of venvs gpuwiz worked on (with --all, every environment found).
+func venvsRun(ctx context.Context, env *Env, o venvsOptions) error {
+	asJSON, all := o.JSON, o.All
+	rep, err := app.ListVenvs(ctx, all)
+	if err != nil {
+		return err
+	}
+	if rep.Warning != "" {
+		fmt.Fprintln(o.ErrOut, i18n.Said(i18n.T("cli.warning", i18n.D{"Text": rep.Warning})))
+	}
+	out := o.Out
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printVenvs(out, rep, all)
+	return nil
 }
 
 // stateLine says what the venv's state folder holds and takes: "state folder …/.gpuwiz: 3 snapshots,
@@ -80,11 +93,6 @@ func printVenvs(w io.Writer, rep venvsReport, all bool) {
 	if !all {
 		fmt.Fprintln(w, i18n.T("cli.venvs.all_hint"))
 	}
-}
-
-// recordVenv is app.RecordVenv with its warning on warn.
-func recordVenv(ctx context.Context, warn io.Writer, path string, action app.Action, result app.Result, ok bool, cand *app.Candidate) {
-	warnNotRecorded(warn, app.RecordVenv(ctx, path, action, result, ok, cand))
 }
 
 // warnNotRecorded is the one warning line of a list of venvs that could not be written.
