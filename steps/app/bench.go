@@ -96,3 +96,8 @@ func (e *Env) benchProber(simulatedReadings bool) (gpu.Prober, BenchSampler) {
 	}
 	return p, BenchSampler{Backend: rep.Backend}
 }
+
+// DetectBenchFramework asks the Python which framework it holds ("torch" or "paddle").
+func DetectBenchFramework(ctx context.Context, python string) (string, error) {
+	return bench.DetectFramework(ctx, runner.New(nil), python)
+}

@@ -4,13 +4,17 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/doctor"
+	"gpuwiz/steps/driver"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/indexcheck"
 	"gpuwiz/steps/install"
+	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/pyget"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
 	"gpuwiz/steps/userpath"
+	"gpuwiz/steps/venvs"
 	"gpuwiz/steps/verify"
 )
 
@@ -155,5 +159,123 @@ var (
 )
 
 // ---- added for the commands (steps/cli) below this line ----
+
+// EnvVenv is the kind of an environment made by python -m venv, virtualenv or uv venv.
+const EnvVenv = pyenv.EnvVenv
+
+// The install engine's plan, outcome and events as the commands print them; pip's preview of a
+// project's requirements; the wheel cache.
+type (
+	InstallPlan    = install.Plan
+	InstallOutcome = install.Outcome
+	PipPreview     = install.AddPreview
+	CacheReport    = install.CacheReport
+)
+
+const (
+	InstallRunning = install.StateRunning
+	InstallDone    = install.StateDone
+	InstallFailed  = install.StateFailed
+	InstallSkipped = install.StateSkipped
+	EngineDamaged  = install.ResultDamaged
+)
+
+var (
+	InstallStepName = install.StepName
+	DefaultLogPath  = install.DefaultLogPath
+	ReadCache       = install.ReadCache
+	PruneCache      = install.PruneCache
+)
+
+// Diagnosis in words, and what applying a repair did.
+type DoctorRepairResult = doctor.RepairResult
+
+var WriteDoctorText = doctor.WriteText
+
+// The benchmark's events and the sampler's readings.
+type (
+	BenchHello      = bench.Hello
+	BenchDevice     = bench.Device
+	BenchResult     = bench.Result
+	BenchCheck      = bench.Check
+	BenchOOM        = bench.OOM
+	BenchSkip       = bench.Skip
+	BenchGPUReading = bench.GPUReading
+)
+
+var NewBenchWatch = bench.NewWatch
+
+// The GPU's live readings.
+const GPUMinSampleInterval = gpu.MinSampleInterval
+
+var (
+	NewGPUSampler      = gpu.NewSampler
+	WithoutGPUReadings = gpu.WithoutReadings
+)
+
+// The version matrix as the matrix command shows and checks it.
+type (
+	VersionMatrix     = matrix.Matrix
+	IndexSource       = indexcheck.Source
+	MatrixCheckReport = indexcheck.Report
+	MatrixCheckRow    = indexcheck.Result
+)
+
+const (
+	IndexServed       = indexcheck.Served
+	IndexPhantom      = indexcheck.Phantom
+	IndexCouldNotLook = indexcheck.CouldNotLook
+)
+
+var (
+	Frameworks     = matrix.Frameworks
+	LoadMatrixFile = matrix.LoadFile
+)
+
+// A card's driver: its family, form and state, a Linux distribution's way.
+type (
+	CardFamily        = driver.Family
+	CardForm          = driver.Form
+	DriverState       = driver.Status
+	LinuxDriverAdvice = driver.Advice
+)
+
+const (
+	FamilyStudio       = driver.Studio
+	FamilyRTX          = driver.RTX
+	FamilyDataCenter   = driver.DataCenter
+	FamilyLinuxRun     = driver.LinuxRun
+	FormNotebook       = driver.Notebook
+	FormAny            = driver.AnyForm
+	DriverStateMissing = driver.StatusMissing
+	DriverStateOld     = driver.StatusOld
+	DriverStateUpdate  = driver.StatusUpdate
+	DriverStateCurrent = driver.StatusCurrent
+	DriverStateOwnPath = driver.StatusOwnPath
+)
+
+// Environments: a layout in words, the list of venvs, a venv's protection.
+type (
+	EnvLayout       = pyenv.Layout
+	FoundVenv       = venvs.Found
+	VenvStateFolder = venvs.StateFolder
+	VenvFindOptions = venvs.FindOptions
+	ProtectStatus   = keep.Status
+)
+
+var KindWords = pyenv.KindWords
+
+// URLs a user gives, and the writer that redacts their credentials.
+var (
+	CheckURL        = urls.Check
+	RedactingWriter = urls.NewWriter
+)
+
+// Paths a user types, as flags.
+var (
+	PathFlag     = userpath.NewFlag
+	CleanPath    = userpath.Clean
+	ErrPathUnset = userpath.ErrUnset
+)
 
 // ---- end ----

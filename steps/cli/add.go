@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,9 +14,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
 	"gpuwiz/steps/shellquote"
-	"gpuwiz/steps/urls"
 )
 
 func init() { register(53, newAddCmd) }
@@ -23,15 +22,26 @@ func init() { register(53, newAddCmd) }
 // addReport is `gpuwiz add --json`.
 type addReport struct {
 	ExitCode int                 `json:"exit_code"`
-	Preview  *install.AddPreview `json:"preview,omitempty"`
-	Outcome  *install.Outcome    `json:"outcome,omitempty"`
+	Preview  *app.PipPreview     `json:"preview,omitempty"`
+	Outcome  *app.InstallOutcome `json:"outcome,omitempty"`
 	Error    string              `json:"error,omitempty"`
 }
 
+// addOptions is what `gpuwiz add` was asked (its arguments and flags) and the streams it talks on.
+type addOptions struct {
+	In                  io.Reader
+	Out                 io.Writer
+	Interactive         bool     // a person can answer on In
+	Packages            []string // the arguments
+	Venv                string
+	Requirements        []string // -r files
+	IndexURL, FindLinks string
+	CacheDir, Log       string
+	DryRun, Yes, JSON   bool
+}
+
 func newAddCmd(env *Env) *cobra.Command {
-	var venv, indexURL, findLinks, cacheDir, logFile string
-	var reqs []string
-	var dryRun, yes, asJSON bool
+	var o addOptions
 	cmd := &cobra.Command{
 		Use:   "add [PACKAGE...]",
 		Short: i18n.T("cli.add.short"),
@@ -39,115 +49,123 @@ func newAddCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz add --venv ./venv-torch -r requirements.txt\n  gpuwiz add --venv ./venv-torch ultralytics --dry-run\n" + //i18n:raw commands
 			"  gpuwiz add --venv ./venv-paddle paddleocr --index-url https://pypi.tuna.tsinghua.edu.cn/simple --yes", //i18n:raw commands
 		RunE: func(cmd *cobra.Command, pkgs []string) error {
-			out := cmd.OutOrStdout()
-			if venv == "" {
-				return Usagef("%s", i18n.T("cli.add.needs_venv"))
-			}
-			root, err := existingVenv(venv)
-			if err != nil {
-				return err
-			}
-			var files []string
-			for _, r := range reqs {
-				p, err := filepath.Abs(r)
-				if err == nil {
-					_, err = os.Stat(p)
-				}
-				if err != nil {
-					return Usagef("%s", i18n.T("cli.add.no_file", i18n.D{"File": r}))
-				}
-				files = append(files, p)
-			}
-			rep := addReport{}
-			finish := func(code int, err error) error {
-				rep.ExitCode = code
-				if err != nil {
-					rep.Error = err.Error()
-				}
-				if asJSON {
-					enc := json.NewEncoder(out)
-					enc.SetIndent("", "  ")
-					if e := enc.Encode(rep); e != nil {
-						return e
-					}
-					if code != 0 {
-						return Silent(code)
-					}
-					return nil
-				}
-				if err != nil {
-					return err
-				}
-				if code != 0 {
-					return Silent(code)
-				}
-				return nil
-			}
-			s, err := env.PlanAdd(cmd.Context(), app.AddRequest{Venv: root, Requirements: files, Packages: pkgs,
-				IndexURL: indexURL, FindLinks: findLinks, CacheDir: cacheDir, LogPath: logFile})
-			if s != nil {
-				rep.Preview = &s.Preview
-			}
-			if err != nil {
-				code := app.CodeOf(err, ExitFailure)
-				if code == ExitIncompatible {
-					if !asJSON {
-						printAddPreview(out, s)
-					}
-					return finish(code, nil)
-				}
-				if asJSON {
-					return finish(code, err)
-				}
-				return err
-			}
-			if !asJSON {
-				printAddPreview(out, s)
-			}
-			if dryRun || len(s.Preview.Changes) == 0 {
-				if !asJSON && len(s.Preview.Changes) == 0 {
-					fmt.Fprintln(out, i18n.T("cli.add.nothing_to_do"))
-				}
-				return finish(ExitOK, nil)
-			}
-			if !yes {
-				if asJSON || !interactive(cmd) {
-					return Usagef("%s", i18n.T("cli.add.needs_yes"))
-				}
-				fmt.Fprint(out, i18n.T("cli.install.confirm"))
-				var answer string
-				fmt.Fscanln(cmd.InOrStdin(), &answer)
-				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-					fmt.Fprintln(out, i18n.T("cli.install.nothing_changed"))
-					return Silent(ExitFailure)
-				}
-			}
-			if !asJSON {
-				fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": s.LogPath}))
-			}
-			var res app.AddResult
-			tail := followRun(out, asJSON, func(events chan<- install.Event) { res, err = s.Run(cmd.Context(), events) })
-			if err != nil {
-				return finish(app.CodeOf(err, ExitFailure), err)
-			}
-			rep.Outcome = &res.Outcome
-			if !asJSON {
-				printOutcome(out, res.Outcome, tail, nil)
-			}
-			return finish(res.ExitCode, nil)
+			o.In, o.Out, o.Interactive, o.Packages = cmd.InOrStdin(), cmd.OutOrStdout(), interactive(cmd), pkgs
+			return addRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.add.flag.venv"))
-	f.StringArrayVarP(&reqs, "requirement", "r", nil, i18n.T("cli.add.flag.requirement"))
-	f.StringVar(&indexURL, "index-url", "", i18n.T("cli.add.flag.index_url"))
-	f.StringVar(&findLinks, "find-links", "", i18n.T("cli.add.flag.find_links"))
-	f.StringVar(&cacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
-	f.StringVar(&logFile, "log", "", i18n.T("cli.add.flag.log"))
-	f.BoolVar(&dryRun, "dry-run", false, i18n.T("cli.add.flag.dry_run"))
-	f.BoolVarP(&yes, "yes", "y", false, i18n.T("cli.add.flag.yes"))
-	f.BoolVar(&asJSON, "json", false, i18n.T("cli.add.flag.json"))
+	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.add.flag.venv"))
+	f.StringArrayVarP(&o.Requirements, "requirement", "r", nil, i18n.T("cli.add.flag.requirement"))
+	f.StringVar(&o.IndexURL, "index-url", "", i18n.T("cli.add.flag.index_url"))
+	f.StringVar(&o.FindLinks, "find-links", "", i18n.T("cli.add.flag.find_links"))
+	f.StringVar(&o.CacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": app.DefaultCacheDir()}))
+	f.StringVar(&o.Log, "log", "", i18n.T("cli.add.flag.log"))
+	f.BoolVar(&o.DryRun, "dry-run", false, i18n.T("cli.add.flag.dry_run"))
+	f.BoolVarP(&o.Yes, "yes", "y", false, i18n.T("cli.add.flag.yes"))
+	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.add.flag.json"))
 	return cmd
+}
+
+// addRun previews what a project's requirements change in the venv, asks (unless --yes) and installs them, the framework build kept.
+func addRun(ctx context.Context, env *Env, o addOptions) error {
+	pkgs, venv, reqs, indexURL, findLinks, cacheDir, logFile := o.Packages, o.Venv, o.Requirements, o.IndexURL, o.FindLinks, o.CacheDir, o.Log
+	dryRun, yes, asJSON := o.DryRun, o.Yes, o.JSON
+	out := o.Out
+	if venv == "" {
+		return Usagef("%s", i18n.T("cli.add.needs_venv"))
+	}
+	root, err := existingVenv(venv)
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, r := range reqs {
+		p, err := filepath.Abs(r)
+		if err == nil {
+			_, err = os.Stat(p)
+		}
+		if err != nil {
+			return Usagef("%s", i18n.T("cli.add.no_file", i18n.D{"File": r}))
+		}
+		files = append(files, p)
+	}
+	rep := addReport{}
+	finish := func(code int, err error) error {
+		rep.ExitCode = code
+		if err != nil {
+			rep.Error = err.Error()
+		}
+		if asJSON {
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			if e := enc.Encode(rep); e != nil {
+				return e
+			}
+			if code != 0 {
+				return Silent(code)
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if code != 0 {
+			return Silent(code)
+		}
+		return nil
+	}
+	s, err := env.PlanAdd(ctx, app.AddRequest{Venv: root, Requirements: files, Packages: pkgs,
+		IndexURL: indexURL, FindLinks: findLinks, CacheDir: cacheDir, LogPath: logFile})
+	if s != nil {
+		rep.Preview = &s.Preview
+	}
+	if err != nil {
+		code := app.CodeOf(err, ExitFailure)
+		if code == ExitIncompatible {
+			if !asJSON {
+				printAddPreview(out, s)
+			}
+			return finish(code, nil)
+		}
+		if asJSON {
+			return finish(code, err)
+		}
+		return err
+	}
+	if !asJSON {
+		printAddPreview(out, s)
+	}
+	if dryRun || len(s.Preview.Changes) == 0 {
+		if !asJSON && len(s.Preview.Changes) == 0 {
+			fmt.Fprintln(out, i18n.T("cli.add.nothing_to_do"))
+		}
+		return finish(ExitOK, nil)
+	}
+	if !yes {
+		if asJSON || !o.Interactive {
+			return Usagef("%s", i18n.T("cli.add.needs_yes"))
+		}
+		fmt.Fprint(out, i18n.T("cli.install.confirm"))
+		var answer string
+		fmt.Fscanln(o.In, &answer)
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(out, i18n.T("cli.install.nothing_changed"))
+			return Silent(ExitFailure)
+		}
+	}
+	if !asJSON {
+		fmt.Fprintln(out, i18n.T("cli.install.log", i18n.D{"Path": s.LogPath}))
+	}
+	var res app.AddResult
+	tail := followRun(out, asJSON, func(events chan<- app.InstallEvent) { res, err = s.Run(ctx, events) })
+	if err != nil {
+		return finish(app.CodeOf(err, ExitFailure), err)
+	}
+	rep.Outcome = &res.Outcome
+	if !asJSON {
+		printOutcome(out, res.Outcome, tail, nil)
+	}
+	return finish(res.ExitCode, nil)
 }
 
 // printAddPreview says what the project's requirements would change, or why they cannot go in.
@@ -158,9 +176,9 @@ func printAddPreview(w io.Writer, s *app.AddSession) {
 	case p.IndexURL == "":
 		fmt.Fprintln(w, i18n.T("cli.add.from_pip_settings"))
 	case p.ExtraIndexURL != "":
-		fmt.Fprintln(w, i18n.T("cli.add.from_lock_mirror", i18n.D{"Index": urls.Redact(p.IndexURL), "Framework": urls.Redact(p.ExtraIndexURL)}))
+		fmt.Fprintln(w, i18n.T("cli.add.from_lock_mirror", i18n.D{"Index": app.Redact(p.IndexURL), "Framework": app.Redact(p.ExtraIndexURL)}))
 	default:
-		fmt.Fprintln(w, i18n.T("cli.add.from_index", i18n.D{"Index": urls.Redact(p.IndexURL)}))
+		fmt.Fprintln(w, i18n.T("cli.add.from_index", i18n.D{"Index": app.Redact(p.IndexURL)}))
 	}
 	if ref := p.Refusal; ref != nil {
 		fmt.Fprintln(w, i18n.T("cli.add.refused", i18n.D{"Requirement": ref.Requirement, "Needs": ref.Needs, "Installed": ref.Installed}))
@@ -184,7 +202,7 @@ func printWayOut(w io.Writer, s *app.AddSession) {
 }
 
 // printAddChanges lists what would be added or upgraded, then the known troublemakers among them.
-func printAddChanges(w io.Writer, p install.AddPreview) {
+func printAddChanges(w io.Writer, p app.PipPreview) {
 	for _, c := range p.Changes {
 		if c.From == "" {
 			fmt.Fprintln(w, "  + "+i18n.T("cli.add.change.new", i18n.D{"Name": c.Name, "To": c.To}))
@@ -195,11 +213,11 @@ func printAddChanges(w io.Writer, p install.AddPreview) {
 	for _, t := range p.Troubles {
 		dists := strings.Join(t.Dists, ", ")
 		switch t.Code {
-		case install.TroubleSecondFramework:
+		case app.TroubleSecondFramework:
 			fmt.Fprintln(w, i18n.T("cli.add.trouble.second_framework", i18n.D{"Dists": dists}))
-		case install.TroubleOpenCVVariants:
+		case app.TroubleOpenCVVariants:
 			fmt.Fprintln(w, i18n.T("cli.add.trouble.opencv", i18n.D{"Dists": dists}))
-		case install.TroubleNumpyMajor:
+		case app.TroubleNumpyMajor:
 			fmt.Fprintln(w, i18n.T("cli.add.trouble.numpy", i18n.D{"Dists": dists}))
 		}
 	}

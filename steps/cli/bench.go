@@ -13,77 +13,90 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/bench"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
 )
 
 // BenchJSON is `gpuwiz bench --json`: the summary plus what the sampler saw while it ran.
 type BenchJSON struct {
-	bench.Summary
-	Sampler     string             `json:"sampler"` // "nvml", "nvidia-smi", …, or why there were no readings
-	GPUReadings []bench.GPUReading `json:"gpu_readings"`
-	WallSeconds float64            `json:"wall_seconds"`
-	PythonPath  string             `json:"python_path"`
+	app.BenchSummary
+	Sampler     string                `json:"sampler"` // "nvml", "nvidia-smi", …, or why there were no readings
+	GPUReadings []app.BenchGPUReading `json:"gpu_readings"`
+	WallSeconds float64               `json:"wall_seconds"`
+	PythonPath  string                `json:"python_path"`
 }
 
 func init() { register(80, newBenchCommand) }
 
+// benchOptions is what `gpuwiz bench` was asked (its flags) and where it prints.
+type benchOptions struct {
+	Out              io.Writer
+	Venv, Python     string
+	Framework        string
+	JSON, Quick, TUI bool
+	GPU              int
+}
+
 func newBenchCommand(env *Env) *cobra.Command {
-	var venv, python, framework string
-	var asJSON, quick, tui bool
-	var gpuIndex int
+	var o benchOptions
 	cmd := &cobra.Command{
 		Use:   "bench (--venv PATH | --python PATH)", //i18n:raw the command and its syntax, typed as it is
 		Short: i18n.T("cli.bench.short"),
 		Long:  i18n.T("cli.bench.long"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if (venv == "") == (python == "") {
-				return Usagef("%s", i18n.T("cli.bench.venv_or_python"))
-			}
-			if framework != "" && framework != "torch" && framework != "paddle" {
-				return Usagef("%s", i18n.T("cli.bench.bad_framework", i18n.D{"Framework": strconv.Quote(framework)}))
-			}
-			if gpuIndex < 0 {
-				return Usagef("%s", i18n.T("cli.bench.bad_gpu", i18n.D{"Index": gpuIndex}))
-			}
-			if err := checkGPUIndex(cmd.Context(), env, gpuIndex); err != nil {
-				return err
-			}
-			if venv != "" {
-				v := pyenv.Venv{Root: venv}
-				if !v.Exists() {
-					return Usagef("%s", i18n.T("cli.bench.not_venv", i18n.D{"Venv": venv}))
-				}
-				python = v.Python()
-			} else {
-				p, err := pythonFlag(python)
-				if err != nil {
-					return err
-				}
-				python = p
-			}
-			opts := bench.Options{Quick: quick, GPU: gpuIndex}
-			if tui {
-				return runBenchScreen(cmd.Context(), env, python, framework, opts)
-			}
-			return runBench(cmd.Context(), env, cmd.OutOrStdout(), python, framework, opts, asJSON)
+			o.Out = cmd.OutOrStdout()
+			return benchRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.bench.flag.venv"))
-	f.StringVar(&python, "python", "", i18n.T("cli.bench.flag.python"))
-	f.StringVar(&framework, "framework", "", i18n.T("cli.bench.flag.framework"))
-	f.BoolVar(&asJSON, "json", false, i18n.T("cli.bench.flag.json"))
-	f.BoolVar(&quick, "quick", false, i18n.T("cli.bench.flag.quick"))
-	f.IntVar(&gpuIndex, "gpu", 0, i18n.T("cli.bench.flag.gpu"))
-	f.BoolVar(&tui, "tui", false, i18n.T("cli.bench.flag.tui"))
+	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.bench.flag.venv"))
+	f.StringVar(&o.Python, "python", "", i18n.T("cli.bench.flag.python"))
+	f.StringVar(&o.Framework, "framework", "", i18n.T("cli.bench.flag.framework"))
+	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.bench.flag.json"))
+	f.BoolVar(&o.Quick, "quick", false, i18n.T("cli.bench.flag.quick"))
+	f.IntVar(&o.GPU, "gpu", 0, i18n.T("cli.bench.flag.gpu"))
+	f.BoolVar(&o.TUI, "tui", false, i18n.T("cli.bench.flag.tui"))
 	return cmd
 }
 
-func runBench(ctx context.Context, env *Env, out io.Writer, python, framework string, opts bench.Options, asJSON bool) error {
+// benchRun checks the flags, then runs the benchmark in the environment's Python (the live screen
+// with --tui).
+func benchRun(ctx context.Context, env *Env, o benchOptions) error {
+	if (o.Venv == "") == (o.Python == "") {
+		return Usagef("%s", i18n.T("cli.bench.venv_or_python"))
+	}
+	if o.Framework != "" && o.Framework != "torch" && o.Framework != "paddle" {
+		return Usagef("%s", i18n.T("cli.bench.bad_framework", i18n.D{"Framework": strconv.Quote(o.Framework)}))
+	}
+	if o.GPU < 0 {
+		return Usagef("%s", i18n.T("cli.bench.bad_gpu", i18n.D{"Index": o.GPU}))
+	}
+	if err := checkGPUIndex(ctx, env, o.GPU); err != nil {
+		return err
+	}
+	if o.Venv != "" {
+		v := app.Venv{Root: o.Venv}
+		if !v.Exists() {
+			return Usagef("%s", i18n.T("cli.bench.not_venv", i18n.D{"Venv": o.Venv}))
+		}
+		o.Python = v.Python()
+	} else {
+		p, err := pythonFlag(o.Python)
+		if err != nil {
+			return err
+		}
+		o.Python = p
+	}
+	opts := app.BenchOptions{Quick: o.Quick, GPU: o.GPU}
+	if o.TUI {
+		return benchScreenRun(ctx, env, o, opts)
+	}
+	return benchTextRun(ctx, env, o, opts)
+}
+
+// benchTextRun runs the benchmark and prints its events and summary (the summary alone as JSON).
+func benchTextRun(ctx context.Context, env *Env, o benchOptions, opts app.BenchOptions) error {
+	out, python, framework, asJSON := o.Out, o.Python, o.Framework, o.JSON
 	started := time.Now()
 	run, err := env.StartBench(ctx, app.BenchRequest{Python: python, Framework: framework, Options: opts})
 	if err != nil {
@@ -92,7 +105,7 @@ func runBench(ctx context.Context, env *Env, out io.Writer, python, framework st
 		}
 		return Exitf(ExitFailure, "%s", i18n.T("cli.bench.failed", i18n.D{"Err": err}))
 	}
-	watch := bench.NewWatch()
+	watch := app.NewBenchWatch()
 	sampled := make(chan struct{})
 	go func() {
 		defer close(sampled)
@@ -118,7 +131,7 @@ func runBench(ctx context.Context, env *Env, out io.Writer, python, framework st
 	}
 	sampler := benchSampler(run.Sampler)
 	if asJSON {
-		doc := BenchJSON{Summary: s, Sampler: sampler.in(i18n.English), GPUReadings: watch.Readings(s.PID),
+		doc := BenchJSON{BenchSummary: s, Sampler: sampler.in(i18n.English), GPUReadings: watch.Readings(s.PID),
 			WallSeconds: time.Since(started).Seconds(), PythonPath: python}
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -132,7 +145,7 @@ func runBench(ctx context.Context, env *Env, out io.Writer, python, framework st
 }
 
 // benchExit maps a summary to the documented exit code.
-func benchExit(s bench.Summary) error {
+func benchExit(s app.BenchSummary) error {
 	switch {
 	case s.OK:
 		return nil
@@ -160,41 +173,41 @@ func (s benchSampler) in(l i18n.Lang) string {
 	return "gpu probe (" + s.Backend + ")" //i18n:raw the sampler's name, as --json has it
 }
 
-func printBenchEvent(w io.Writer, e bench.Event) {
+func printBenchEvent(w io.Writer, e app.BenchEvent) {
 	switch v := e.(type) {
-	case bench.Hello:
+	case app.BenchHello:
 		fmt.Fprintln(w, i18n.T("cli.bench.hello", i18n.D{"Version": v.Python, "PID": v.PID, "Framework": v.Framework}))
-	case bench.Device:
+	case app.BenchDevice:
 		free := i18n.T("cli.bench.free", i18n.D{"Free": v.FreeMiB, "Total": v.TotalMiB})
 		if v.FreeGuess {
 			free = i18n.T("cli.bench.free_guess", i18n.D{"Total": v.TotalMiB, "Free": v.FreeMiB})
 		}
 		fmt.Fprintln(w, i18n.T("cli.bench.device", i18n.D{"Framework": v.Framework, "Version": v.Version, "CUDA": v.CUDA,
 			"Index": v.Index, "Name": v.Name, "Capability": v.Capability, "Memory": free, "TF32": onOff(v.TF32)}))
-	case bench.Step:
+	case app.BenchStep:
 		fmt.Fprintf(w, "  %-28s ", v.Name)
-	case bench.Result:
+	case app.BenchResult:
 		if v.Op == "copy" {
 			fmt.Fprintf(w, "%8.1f GB/s   (%.3f ms)\n", v.GBps, v.MS)
 		} else {
 			fmt.Fprintf(w, "%8.2f TFLOPS (%.3f ms)\n", v.TFLOPS, v.MS)
 		}
-	case bench.Check:
+	case app.BenchCheck:
 		relErr, limit := fmt.Sprintf("%.2g", v.RelErr), fmt.Sprintf("%.0g", v.Threshold)
 		if v.OK {
 			fmt.Fprintln(w, i18n.T("cli.bench.check_ok", i18n.D{"Err": relErr, "Limit": limit}))
 		} else {
 			fmt.Fprintln(w, i18n.T("cli.bench.check_wrong", i18n.D{"Err": relErr, "Limit": limit}))
 		}
-	case bench.OOM:
+	case app.BenchOOM:
 		if v.RetryN > 0 {
 			fmt.Fprint(w, i18n.T("cli.bench.oom_retry", i18n.D{"N": v.N, "RetryN": v.RetryN}))
 		} else {
 			fmt.Fprintln(w, i18n.T("cli.bench.oom", i18n.D{"N": v.N}))
 		}
-	case bench.Skip:
+	case app.BenchSkip:
 		fmt.Fprintf(w, "  %s\n", i18n.T("cli.bench.skipped", i18n.D{"Op": v.Op, "DType": v.DType, "N": v.N, "Reason": v.Reason}))
-	case bench.Failure:
+	case app.BenchFailure:
 		fmt.Fprintf(w, "\n%s\n", i18n.T("cli.bench.error", i18n.D{"Code": v.Kind, "Message": v.Words()}))
 	}
 }
@@ -206,12 +219,12 @@ func onOff(b bool) string {
 	return i18n.T("cli.bench.off")
 }
 
-func printBenchSummary(w io.Writer, s bench.Summary, readings []bench.GPUReading, sampler string) {
+func printBenchSummary(w io.Writer, s app.BenchSummary, readings []app.BenchGPUReading, sampler string) {
 	fmt.Fprintln(w)
 	if s.SpeedupFP32 > 0 {
 		fmt.Fprintln(w, i18n.T("cli.bench.speedup", i18n.D{"Times": fmt.Sprintf("%.0f", s.SpeedupFP32)}))
 	}
-	for _, dt := range bench.DTypes(s.TFLOPS) {
+	for _, dt := range app.BenchDTypes(s.TFLOPS) {
 		fmt.Fprintf(w, "%-5s %8.1f TFLOPS\n", dt, s.TFLOPS[dt])
 	}
 	if s.CopyGBps > 0 {
@@ -235,13 +248,14 @@ func printBenchSummary(w io.Writer, s bench.Summary, readings []bench.GPUReading
 	fmt.Fprintln(w, i18n.T("cli.bench.verdict", i18n.D{"Verdict": s.Verdict, "Seconds": fmt.Sprintf("%.1f", s.Elapsed.Seconds())}))
 }
 
-// runBenchScreen shows the wizard's live benchmark screen on its own.
-func runBenchScreen(ctx context.Context, env *Env, python, framework string, opts bench.Options) error {
+// benchScreenRun shows the wizard's live benchmark screen on its own.
+func benchScreenRun(ctx context.Context, env *Env, o benchOptions, opts app.BenchOptions) error {
+	python, framework := o.Python, o.Framework
 	if env.Build.BenchScreen == nil {
 		return Exitf(ExitFailure, "%s", i18n.T("cli.bench.no_screen"))
 	}
 	if framework == "" {
-		fw, err := bench.DetectFramework(ctx, runner.New(nil), python)
+		fw, err := app.DetectBenchFramework(ctx, python)
 		if err != nil {
 			return Exitf(ExitFailure, "%s", i18n.T("cli.bench.failed", i18n.D{"Err": err}))
 		}

@@ -6,21 +6,20 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/hashicorp/go-version"
 	"github.com/spf13/cobra"
 
-	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
 )
 
 func init() { register(20, newChannelsCmd) }
 
-type channelsFlags struct {
+// channelsOptions is what `gpuwiz channels` was asked (its flags) and where it prints.
+type channelsOptions struct {
+	Out                             io.Writer
+	osGiven                         bool // --os was given, not this machine's
 	framework, frameworkVersion, os string
 	driver, cudaMax, python         string
 	pythonBits                      int
@@ -29,7 +28,7 @@ type channelsFlags struct {
 }
 
 func newChannelsCmd(env *Env) *cobra.Command {
-	var fl channelsFlags
+	var fl channelsOptions
 	cmd := &cobra.Command{
 		Use:     "channels",
 		Short:   i18n.T("cli.channels.short"),
@@ -37,34 +36,8 @@ func newChannelsCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz channels\n  gpuwiz channels --framework paddle --os windows --driver 566.36 --cuda-max 12.7 --compute-cap 8.6 --python 3.11\n  gpuwiz channels --no-gpu --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			facts, notes, err := fl.facts(cmd.Context(), env, cmd.Flags().Changed("os"))
-			if err != nil {
-				return err
-			}
-			m, err := env.Matrix()
-			if err != nil {
-				return err
-			}
-			sel := m.Select(facts)
-			sel.Notes = append(notes, sel.Notes...)
-			if len(sel.Candidates) == 0 && facts.FrameworkVersion != "" {
-				// Not a machine problem (exit 3) but a version the matrix does not know: say which it knows.
-				return Usagef("--framework-version %s: %s", facts.FrameworkVersion, sel.Notes[len(sel.Notes)-1])
-			}
-			out := cmd.OutOrStdout()
-			if fl.json {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(sel); err != nil {
-					return err
-				}
-			} else {
-				printSelection(out, sel)
-			}
-			if sel.Recommended == nil {
-				return Silent(ExitIncompatible)
-			}
-			return nil
+			fl.Out, fl.osGiven = cmd.OutOrStdout(), cmd.Flags().Changed("os")
+			return channelsRun(cmd.Context(), env, fl)
 		},
 	}
 	f := cmd.Flags()
@@ -81,99 +54,39 @@ func newChannelsCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-// facts checks the flags and fills what they leave out from this machine. The notes say what was
-// assumed or could not be learned.
-func (fl *channelsFlags) facts(ctx context.Context, env *Env, osGiven bool) (matrix.Facts, []string, error) {
-	notes := []string{}
-	if !slices.Contains(matrix.Frameworks(), fl.framework) {
-		return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(fl.framework)}))
+// channelsRun prints every build of the framework for the facts given, the rest this machine's,
+// with the one to install first.
+func channelsRun(ctx context.Context, env *Env, fl channelsOptions) error {
+	sel, err := env.SelectChannels(ctx, app.ChannelsRequest{Facts: fl.facts(), OSGiven: fl.osGiven})
+	if err != nil {
+		return err
 	}
-	simulated := false
-	if env.G.SimulateFile != "" {
-		rep, err := env.GPUReport(ctx)
-		if err != nil {
-			return matrix.Facts{}, nil, err
+	if fl.json {
+		enc := json.NewEncoder(fl.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sel); err != nil {
+			return err
 		}
-		simulated = true
-		// A rig file made on Windows is judged as Windows: driver minimums and builds differ per OS.
-		if !osGiven && rep.OS != "" && rep.OS != fl.os {
-			fl.os = rep.OS
-			notes = append(notes, i18n.T("cli.channels.note.simulated_os", i18n.D{"OS": rep.OS}))
-		}
+	} else {
+		printSelection(fl.Out, sel)
 	}
-	if fl.os != "windows" && fl.os != "linux" {
-		if !osGiven {
-			return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.channels.os_has_no_builds", i18n.D{"OS": fl.os}))
-		}
-		return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.channels.bad_os", i18n.D{"Value": strconv.Quote(fl.os)}))
-	}
-	if v := fl.frameworkVersion; v != "" {
-		if _, err := version.NewVersion(v); err != nil || strings.Count(v, ".") > 2 {
-			return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.channels.bad_framework_version", i18n.D{"Value": strconv.Quote(v)}))
-		}
-	}
-	if fl.driver != "" {
-		if err := matrix.ValidateDriverVersion(fl.driver); err != nil {
-			return matrix.Facts{}, nil, Usagef("--driver: %v", err)
-		}
-	}
-	if fl.cudaMax != "" {
-		if err := matrix.ValidateCUDAVersion(fl.cudaMax); err != nil {
-			return matrix.Facts{}, nil, Usagef("--cuda-max: %v", err)
-		}
-	}
-	for _, c := range fl.computeCaps {
-		if err := matrix.ValidateComputeCap(c); err != nil {
-			return matrix.Facts{}, nil, Usagef("--compute-cap: %v", err)
-		}
-	}
-	if fl.python != "" {
-		if err := matrix.ValidatePythonVersion(fl.python); err != nil {
-			return matrix.Facts{}, nil, Usagef("--python: %v", err)
-		}
-	}
-	if fl.pythonBits != 0 && fl.pythonBits != 32 && fl.pythonBits != 64 {
-		return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.channels.bad_python_bits", i18n.D{"Value": fl.pythonBits}))
-	}
-	f := matrix.Facts{
-		Framework: fl.framework, FrameworkVersion: fl.frameworkVersion, OS: fl.os,
-		DriverVersion: fl.driver, CUDAMax: fl.cudaMax, ComputeCaps: fl.computeCaps,
-		PythonVersion: fl.python, PythonBits: fl.pythonBits, NoGPU: fl.noGPU, Simulated: simulated,
-	}
-	if f.NoGPU && len(f.ComputeCaps) > 0 {
-		notes = append(notes, i18n.T("cli.channels.note.no_gpu_caps"))
-	}
-	if !f.NoGPU && (f.DriverVersion == "" || f.CUDAMax == "" || len(f.ComputeCaps) == 0) {
-		more, err := env.FillGPUFacts(ctx, &f)
-		if err != nil {
-			return matrix.Facts{}, nil, err
-		}
-		notes = append(notes, more...)
-	}
-	if f.PythonVersion == "" {
-		notes = append(notes, fillPythonFacts(ctx, &f)...)
-	}
-	return f, notes, nil
-}
-
-func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {
-	found, err := pyenv.Discover(ctx, pyenv.DiscoverOptions{})
-	if err != nil || len(found) == 0 {
-		return []string{i18n.T("cli.channels.note.no_python")}
-	}
-	in := found[0]
-	if f.PythonVersion == "" && matrix.ValidatePythonVersion(in.Version) == nil {
-		f.PythonVersion = in.Version
-		if f.PythonBits == 0 && (in.Bits == 32 || in.Bits == 64) {
-			f.PythonBits = in.Bits
-		}
-		return []string{i18n.T("cli.channels.note.python", i18n.D{"Version": in.Version, "Bits": in.Bits, "Path": in.Path})}
+	if sel.Recommended == nil {
+		return Silent(ExitIncompatible)
 	}
 	return nil
 }
 
+// facts are the facts the flags give; those left empty are this machine's.
+func (fl *channelsOptions) facts() app.Facts {
+	return app.Facts{
+		Framework: fl.framework, FrameworkVersion: fl.frameworkVersion, OS: fl.os,
+		DriverVersion: fl.driver, CUDAMax: fl.cudaMax, ComputeCaps: fl.computeCaps,
+		PythonVersion: fl.python, PythonBits: fl.pythonBits, NoGPU: fl.noGPU,
+	}
+}
+
 // printSelection writes the human table: the recommendation first, then every other build with why.
-func printSelection(w io.Writer, sel matrix.Selection) {
+func printSelection(w io.Writer, sel app.Selection) {
 	f := sel.Facts
 	fmt.Fprintln(w, i18n.T("cli.channels.title", i18n.D{"Framework": sel.Framework, "Facts": describeFacts(f)}))
 	if r := sel.Recommended; r != nil {
@@ -185,9 +98,9 @@ func printSelection(w io.Writer, sel matrix.Selection) {
 	fmt.Fprintln(w)
 	rows := make([][]string, len(sel.Candidates))
 	for i, c := range sel.Candidates {
-		rows[i] = matrix.RowTexts(c)
+		rows[i] = app.RowTexts(c)
 	}
-	notes := matrix.NewFootnotes(rows)
+	notes := app.NewFootnotes(rows)
 	var tw table
 	tw.row("", i18n.T("cli.col.version"), i18n.T("cli.col.channel"), "CUDA", i18n.T("cli.col.status"), i18n.T("cli.col.why"))
 	unverified := false
@@ -237,7 +150,7 @@ func printSelection(w io.Writer, sel matrix.Selection) {
 // UnverifiedMeaning says what "unverified" on a build means and what to do about it.
 func UnverifiedMeaning() string { return i18n.T("cli.channels.unverified_meaning") }
 
-func describeFacts(f matrix.Facts) string {
+func describeFacts(f app.Facts) string {
 	parts := []string{f.OS}
 	switch {
 	case f.NoGPU:
@@ -267,7 +180,7 @@ func orUnknown(s string) string {
 	return s
 }
 
-func channelText(c matrix.Candidate) string {
+func channelText(c app.Candidate) string {
 	if c.Channel == "cpu" {
 		return "cpu"
 	}
@@ -277,7 +190,7 @@ func channelText(c matrix.Candidate) string {
 	return c.Channel + ", CUDA " + c.CUDA
 }
 
-func requirements(c matrix.Candidate) string {
+func requirements(c app.Candidate) string {
 	var reqs []string
 	for _, p := range c.Packages {
 		reqs = append(reqs, p.Requirement()+p.LocalLabel)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,21 +16,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/doctor"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
-	"gpuwiz/steps/runner"
 	"gpuwiz/steps/shellquote"
-	"gpuwiz/steps/urls"
 )
 
 func init() { register(70, newDoctorCommand) }
 
 // DoctorFixJSON is `gpuwiz doctor --fix --json`: the diagnosis, the plan and what applying it did.
 type DoctorFixJSON struct {
-	Report doctor.Report        `json:"report"`
-	Repair doctor.Repair        `json:"repair"`
-	Result *doctor.RepairResult `json:"result,omitempty"`
+	Report app.DoctorReport        `json:"report"`
+	Repair app.Repair              `json:"repair"`
+	Result *app.DoctorRepairResult `json:"result,omitempty"`
 }
 
 // doctorOptions is what `gpuwiz doctor` was asked (its flags) and the streams it talks on.
@@ -44,7 +39,7 @@ type doctorOptions struct {
 	Config                 string // --config: an answer file for the repair's sources
 	Requirements           string // --requirements: predict a project's requirements instead
 	JSON, Fix, Yes, Finish bool
-	Source                 install.ReinstallOptions // where a repair takes its wheels from
+	Source                 app.ReinstallOptions // where a repair takes its wheels from
 }
 
 func newDoctorCommand(env *Env) *cobra.Command {
@@ -92,16 +87,13 @@ func newDoctorCommand(env *Env) *cobra.Command {
 				if !o.Fix && o.Requirements == "" {
 					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": name}))
 				}
-				if _, err := urls.Check(u); err != nil {
+				if _, err := app.CheckURL(u); err != nil {
 					return Usagef("%s: %v", name, err)
 				}
 			}
 			if o.Requirements != "" {
-				idx := o.Source.IndexURL
-				if idx == "" {
-					idx = o.Source.Mirror
-				}
-				return predictAdd(cmd.Context(), env, cmd.OutOrStdout(), o.Venv, o.Requirements, idx, o.Source.FindLinks, o.JSON)
+				o.Out = cmd.OutOrStdout()
+				return doctorRequirementsRun(cmd.Context(), env, o)
 			}
 			if o.Python != "" {
 				p, err := pythonFlag(o.Python)
@@ -113,14 +105,14 @@ func newDoctorCommand(env *Env) *cobra.Command {
 			if o.Venv == "" && o.Python == "" {
 				// The active environment, else the user picks one: the first python on PATH is
 				// rarely the environment meant.
-				_, active := doctor.ActiveEnv(nil, runtime.GOOS, doctor.OSEnviron{})
+				active := app.ActiveEnv()
 				if active == "" {
 					return Usagef("%s", noActiveEnv(cmd.Context()))
 				}
 				o.Venv = active
 			}
 			o.In, o.Out, o.ErrOut = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()
-			return runDoctor(cmd.Context(), env, o)
+			return doctorRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
@@ -129,21 +121,23 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&o.Python, "python", "", i18n.T("cli.doctor.flag.python"))
 	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.doctor.flag.json"))
-	f.Var(userpath.NewFlag(&o.Bundle), "bundle", i18n.T("cli.doctor.flag.bundle"))
+	f.Var(app.PathFlag(&o.Bundle), "bundle", i18n.T("cli.doctor.flag.bundle"))
 	f.BoolVar(&o.Fix, "fix", false, i18n.T("cli.doctor.flag.fix"))
 	f.BoolVar(&o.Yes, "yes", false, i18n.T("cli.doctor.flag.yes"))
 	f.BoolVar(&o.Finish, "finish", false, i18n.T("cli.doctor.flag.finish"))
 	f.StringVar(&o.Source.IndexURL, "index-url", "", i18n.T("cli.doctor.flag.index_url"))
 	f.StringVar(&o.Source.Mirror, "mirror", "", i18n.T("cli.doctor.flag.mirror"))
 	f.StringVar(&o.Source.FindLinks, "find-links", "", i18n.T("cli.doctor.flag.find_links"))
-	f.Var(userpath.NewFlag(&o.Source.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
-	f.Var(userpath.NewFlag(&o.Config), "config", i18n.T("cli.doctor.flag.config"))
-	f.Var(userpath.NewFlag(&o.Requirements), "requirements", i18n.T("cli.doctor.flag.requirements"))
+	f.Var(app.PathFlag(&o.Source.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir", i18n.D{"Dir": app.DefaultCacheDir()}))
+	f.Var(app.PathFlag(&o.Config), "config", i18n.T("cli.doctor.flag.config"))
+	f.Var(app.PathFlag(&o.Requirements), "requirements", i18n.T("cli.doctor.flag.requirements"))
 	return cmd
 }
 
-func runDoctor(ctx context.Context, env *Env, o doctorOptions) error {
-	opts := doctor.Options{Venv: o.Venv, Python: o.Python}
+// doctorRun diagnoses the environment, writes the support bundle when asked, and with --fix plans the
+// repair, asks (unless --yes) and applies it.
+func doctorRun(ctx context.Context, env *Env, o doctorOptions) error {
+	opts := app.DoctorOptions{Venv: o.Venv, Python: o.Python}
 	var cmdLog bytes.Buffer
 	// A repair's own check runs the framework's check on the reinstalled build; a support bundle
 	// wants the whole diagnosis.
@@ -157,9 +151,7 @@ func runDoctor(ctx context.Context, env *Env, o doctorOptions) error {
 	}
 	rep := diag.Report
 	if o.Bundle != "" {
-		g, _ := env.GPUReport(ctx)
-		in := doctor.BundleInput{Report: rep, GPU: g, Runner: runner.New(&cmdLog), Env: doctor.OSEnviron{}, LogDirs: doctor.LogDirs(rep.Venv), CommandLog: cmdLog.Bytes()}
-		if err := doctor.WriteBundle(ctx, o.Bundle, in); err != nil {
+		if err := env.WriteBundle(ctx, o.Bundle, rep, &cmdLog); err != nil {
 			return Exitf(ExitFailure, "%s", i18n.T("cli.doctor.bundle_failed", i18n.D{"File": o.Bundle, "Err": err}))
 		}
 		fmt.Fprintln(o.ErrOut, "gpuwiz doctor:", i18n.T("cli.doctor.bundle_written", i18n.D{"File": o.Bundle})) //i18n:raw the program's name, before its message
@@ -170,7 +162,7 @@ func runDoctor(ctx context.Context, env *Env, o doctorOptions) error {
 				return err
 			}
 		} else {
-			doctor.WriteText(o.Out, rep)
+			app.WriteDoctorText(o.Out, rep)
 		}
 		if rep.Problems > 0 {
 			return Silent(ExitProblems)
@@ -183,7 +175,7 @@ func runDoctor(ctx context.Context, env *Env, o doctorOptions) error {
 	}
 	plan, rep := sess.Plan, sess.Report // the report the plan was made from
 	if !o.JSON {
-		doctor.WriteText(o.Out, rep)
+		app.WriteDoctorText(o.Out, rep)
 		writeRepairPlan(o.Out, plan)
 	}
 	if plan.Empty() {
@@ -211,7 +203,7 @@ func runDoctor(ctx context.Context, env *Env, o doctorOptions) error {
 		}
 	}
 	sess.LogTo(&cmdLog)
-	events := make(chan doctor.RepairEvent, 256)
+	events := make(chan app.RepairEvent, 256)
 	done := make(chan struct{})
 	go func() {
 		for e := range events {
@@ -246,7 +238,7 @@ func runDoctor(ctx context.Context, env *Env, o doctorOptions) error {
 	} else {
 		if res.After != nil {
 			fmt.Fprintln(o.Out)
-			doctor.WriteText(o.Out, *res.After)
+			app.WriteDoctorText(o.Out, *res.After)
 			if !res.Failed {
 				writeRepairVerdict(o.Out, *res.After)
 			}
@@ -284,7 +276,7 @@ func noActiveEnv(ctx context.Context) string {
 
 // writeRepairVerdict is the repair's last word: ✓ when the check afterwards finds nothing that
 // blocks or threatens the build (its context listed under it), ✗ with the count otherwise.
-func writeRepairVerdict(out io.Writer, after doctor.Report) {
+func writeRepairVerdict(out io.Writer, after app.DoctorReport) {
 	if after.Problems > 0 {
 		fmt.Fprintln(out, "✗ "+i18n.N("cli.doctor.verdict.problems_left", after.Problems))
 		return
@@ -297,7 +289,7 @@ func writeRepairVerdict(out io.Writer, after doctor.Report) {
 	}
 }
 
-func writeRepairPlan(out io.Writer, p doctor.Repair) {
+func writeRepairPlan(out io.Writer, p app.Repair) {
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, i18n.T("cli.doctor.plan.title"))
 	if p.Empty() {
@@ -312,11 +304,11 @@ func writeRepairPlan(out io.Writer, p doctor.Repair) {
 			if from == "" {
 				from = c.IndexURL
 			}
-			fmt.Fprintf(out, "  %d. %s\n", st.N, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": urls.Redact(from)}))
+			fmt.Fprintf(out, "  %d. %s\n", st.N, i18n.T("cli.doctor.plan.reinstall", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Source": app.Redact(from)}))
 		case a.RemovePath != "" || len(a.Argv) == 0: // the title says it all: no command to show
 			fmt.Fprintf(out, "  %d. %s\n", st.N, a.Title)
 		default:
-			fmt.Fprintf(out, "  %d. %s\n", st.N, i18n.T("cli.doctor.plan.action", i18n.D{"Title": a.Title, "Command": runner.QuoteArgv(a.Argv)}))
+			fmt.Fprintf(out, "  %d. %s\n", st.N, i18n.T("cli.doctor.plan.action", i18n.D{"Title": a.Title, "Command": app.QuoteArgv(a.Argv)}))
 		}
 	}
 	for _, n := range p.Notes {
@@ -335,7 +327,7 @@ func writeDoctorJSON(out io.Writer, v any) error {
 
 // readRepairAnswers takes the sources (index-url, mirror, find-links, cache-dir) and yes from an
 // install answer file, so one file serves install and repair; keys install does not know are errors.
-func readRepairAnswers(path string, cmd *cobra.Command, src *install.ReinstallOptions, yes *bool) error {
+func readRepairAnswers(path string, cmd *cobra.Command, src *app.ReinstallOptions, yes *bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Usagef("--config: %v", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,25 +11,29 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
 	"gpuwiz/steps/shellquote"
 )
 
 // DoctorRequirementsJSON is `gpuwiz doctor --venv V --requirements FILE --json`: whether installing
 // FILE would keep the venv's framework build, and pip's preview of what would change.
 type DoctorRequirementsJSON struct {
-	ExitCode     int                 `json:"exit_code"`
-	Requirements string              `json:"requirements"`
-	KeepsBuild   bool                `json:"keeps_build"`
-	Preview      *install.AddPreview `json:"preview,omitempty"`
+	ExitCode     int             `json:"exit_code"`
+	Requirements string          `json:"requirements"`
+	KeepsBuild   bool            `json:"keeps_build"`
+	Preview      *app.PipPreview `json:"preview,omitempty"`
 	// WayOut is the framework version on the venv's channel that satisfies a refused requirement.
 	WayOut string `json:"way_out,omitempty"`
 	Error  string `json:"error,omitempty"`
 }
 
-// predictAdd answers doctor --requirements: pip's dry run under the venv's constraints, nothing
-// installed. Exit 0: the build stays; 3: the file needs another framework build; 2: bad input.
-func predictAdd(ctx context.Context, env *Env, out io.Writer, venv, file, indexURL, findLinks string, asJSON bool) error {
+// doctorRequirementsRun answers doctor --requirements: pip's dry run under the venv's constraints,
+// nothing installed. Exit 0: the build stays; 3: the file needs another framework build; 2: bad input.
+func doctorRequirementsRun(ctx context.Context, env *Env, o doctorOptions) error {
+	out, venv, file, findLinks, asJSON := o.Out, o.Venv, o.Requirements, o.Source.FindLinks, o.JSON
+	indexURL := o.Source.IndexURL
+	if indexURL == "" {
+		indexURL = o.Source.Mirror
+	}
 	root, err := existingVenv(venv)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,13 +10,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/driver"
 	"gpuwiz/steps/i18n"
 )
 
 func init() { register(15, newDriverCmd) }
 
-type driverFlags struct {
+// driverOptions is what `gpuwiz driver` was asked (its flags) and the streams it talks on.
+type driverOptions struct {
+	Out, ErrOut                  io.Writer
 	json, check, offline, studio bool
 	download, install, silent    bool
 	os, channel, file            string
@@ -23,7 +25,7 @@ type driverFlags struct {
 }
 
 func newDriverCmd(env *Env) *cobra.Command {
-	var fl driverFlags
+	var fl driverOptions
 	cmd := &cobra.Command{
 		Use:     "driver",
 		Short:   i18n.T("cli.driver.short"),
@@ -31,28 +33,8 @@ func newDriverCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz driver\n  gpuwiz driver --check --os windows --windows 11 --json\n  gpuwiz driver --channel cu128 --studio\n  gpuwiz driver --os linux\n  gpuwiz driver --download\n  gpuwiz driver --install --silent\n  gpuwiz driver --install --file 581.57-desktop-win10-win11-64bit-international-dch-whql.exe", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			req := app.DriverRequest{OS: fl.os, WindowsVersion: fl.windows, Studio: fl.studio, Channel: fl.channel, Offline: fl.offline}
-			if fl.download || fl.install || fl.file != "" {
-				return runDriverAct(cmd, env, fl, req)
-			}
-			res, err := env.CheckDriver(cmd.Context(), req)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if fl.json {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(res); err != nil {
-					return err
-				}
-			} else {
-				printDriverCheck(out, res)
-			}
-			if fl.check && res.UpdateWanted() {
-				return Silent(ExitIncompatible)
-			}
-			return nil
+			fl.Out, fl.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return driverRun(cmd.Context(), env, fl)
 		},
 	}
 	f := cmd.Flags()
@@ -70,42 +52,68 @@ func newDriverCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
+// driverRun checks the driver for each card, or with --download, --install or --file acts on it.
+func driverRun(ctx context.Context, env *Env, fl driverOptions) error {
+	req := app.DriverRequest{OS: fl.os, WindowsVersion: fl.windows, Studio: fl.studio, Channel: fl.channel, Offline: fl.offline}
+	if fl.download || fl.install || fl.file != "" {
+		return driverActRun(ctx, env, fl, req)
+	}
+	res, err := env.CheckDriver(ctx, req)
+	if err != nil {
+		return err
+	}
+	out := fl.Out
+	if fl.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		printDriverCheck(out, res)
+	}
+	if fl.check && res.UpdateWanted() {
+		return Silent(ExitIncompatible)
+	}
+	return nil
+}
+
 // DriverFamily, DriverForm, DriverStatus and DriverFrom word the values of a choice.
-func DriverFamily(f driver.Family) string {
+func DriverFamily(f app.CardFamily) string {
 	switch f {
-	case driver.Studio:
+	case app.FamilyStudio:
 		return i18n.T("driver.family.studio")
-	case driver.RTX:
+	case app.FamilyRTX:
 		return i18n.T("driver.family.rtx")
-	case driver.DataCenter:
+	case app.FamilyDataCenter:
 		return i18n.T("driver.family.datacenter")
-	case driver.LinuxRun:
+	case app.FamilyLinuxRun:
 		return i18n.T("driver.family.linux")
 	}
 	return i18n.T("driver.family.geforce")
 }
 
-func DriverForm(f driver.Form) string {
+func DriverForm(f app.CardForm) string {
 	switch f {
-	case driver.Notebook:
+	case app.FormNotebook:
 		return i18n.T("driver.form.notebook")
-	case driver.AnyForm:
+	case app.FormAny:
 		return i18n.T("driver.form.any")
 	}
 	return i18n.T("driver.form.desktop")
 }
 
-func DriverStatus(s driver.Status) string {
+func DriverStatus(s app.DriverState) string {
 	switch s {
-	case driver.StatusMissing:
+	case app.DriverStateMissing:
 		return i18n.T("driver.status.missing")
-	case driver.StatusOld:
+	case app.DriverStateOld:
 		return i18n.T("driver.status.old")
-	case driver.StatusUpdate:
+	case app.DriverStateUpdate:
 		return i18n.T("driver.status.update")
-	case driver.StatusCurrent:
+	case app.DriverStateCurrent:
 		return i18n.T("driver.status.current")
-	case driver.StatusOwnPath:
+	case app.DriverStateOwnPath:
 		return i18n.T("driver.status.own_path")
 	}
 	return i18n.T("driver.status.unknown")
@@ -174,7 +182,7 @@ func printDriverCheck(w io.Writer, c app.DriverCheck) {
 }
 
 // LinuxAdviceText is the distribution's way in words, the commands indented to copy.
-func LinuxAdviceText(a driver.Advice) string {
+func LinuxAdviceText(a app.LinuxDriverAdvice) string {
 	var b strings.Builder
 	name := a.Name
 	if name == "" {

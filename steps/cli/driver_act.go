@@ -1,14 +1,13 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
-
-	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
@@ -24,10 +23,12 @@ type driverActReport struct {
 	Failure *app.DriverFailure `json:"failure,omitempty"`
 }
 
-func runDriverAct(cmd *cobra.Command, env *Env, fl driverFlags, req app.DriverRequest) error {
-	out := cmd.OutOrStdout()
+// driverActRun downloads the chosen installer (and with --install, or an installer the user fetched
+// with --file, checks and runs it), saying what it does as it goes.
+func driverActRun(ctx context.Context, env *Env, fl driverOptions, req app.DriverRequest) error {
+	out := fl.Out
 	areq := app.DriverActRequest{Check: req, Install: fl.install || fl.file != "", File: fl.file, Silent: fl.silent}
-	s, err := env.PlanDriver(cmd.Context(), areq)
+	s, err := env.PlanDriver(ctx, areq)
 	var f *app.DriverFailure
 	if errors.As(err, &f) {
 		rep := driverActReport{Failure: f}
@@ -41,7 +42,7 @@ func runDriverAct(cmd *cobra.Command, env *Env, fl driverFlags, req app.DriverRe
 			printDriverCheck(out, s.Check)
 			fmt.Fprintln(out)
 		}
-		fmt.Fprintln(cmd.ErrOrStderr(), i18n.Said(DriverFailureText(f, s)))
+		fmt.Fprintln(fl.ErrOut, i18n.Said(DriverFailureText(f, s)))
 		return Silent(f.Exit)
 	}
 	if err != nil {
@@ -76,7 +77,7 @@ func runDriverAct(cmd *cobra.Command, env *Env, fl driverFlags, req app.DriverRe
 			}
 		}
 	}()
-	res := s.Run(cmd.Context(), events)
+	res := s.Run(ctx, events)
 	close(events)
 	<-done
 	rep.Result = &res
@@ -91,7 +92,7 @@ func runDriverAct(cmd *cobra.Command, env *Env, fl driverFlags, req app.DriverRe
 		fmt.Fprintln(out, "✓ "+i18n.T("driver.run.checked"))
 	}
 	if res.Failure != nil {
-		fmt.Fprintln(cmd.ErrOrStderr(), i18n.Said(DriverFailureText(res.Failure, s)))
+		fmt.Fprintln(fl.ErrOut, i18n.Said(DriverFailureText(res.Failure, s)))
 		return Silent(res.Exit)
 	}
 	switch {

@@ -1,11 +1,6 @@
 package cli
 
-import (
-	"runtime"
-
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/userpath"
-)
+import "gpuwiz/steps/app"
 
 // envFlag is --venv / --env: a path as userpath reads it, where an interpreter's path names the
 // environment it belongs to (Scripts\python.exe of a venv, python_embeded\python.exe of a portable
@@ -22,12 +17,12 @@ func (f *envFlag) String() string {
 }
 
 func (f *envFlag) Set(s string) error {
-	v, err := userpath.Clean(s)
+	v, err := app.CleanPath(s)
 	if err != nil {
 		return err
 	}
 	if v != "" {
-		v = pyenv.EnvRootOf(pyenv.OSFiles{}, v, runtime.GOOS)
+		v = app.EnvRootOf(v)
 	}
 	*f.p = v
 	return nil

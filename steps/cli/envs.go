@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,13 +11,18 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/venvs"
 )
 
 func init() { register(44, newEnvsCmd) }
 
+// envsOptions is what `gpuwiz envs` was asked (its flags) and the streams it talks on.
+type envsOptions struct {
+	Out, ErrOut io.Writer
+	JSON        bool
+}
+
 func newEnvsCmd(env *Env) *cobra.Command {
-	var asJSON bool
+	var o envsOptions
 	cmd := &cobra.Command{
 		Use:     "envs",
 		Short:   i18n.T("cli.envs.short"),
@@ -24,22 +30,29 @@ func newEnvsCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz envs\n  gpuwiz envs --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep := env.Environments(cmd.Context(), venvs.FindOptions{})
-			if rep.Warning != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": rep.Warning}))
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
-			}
-			printEnvs(out, rep)
-			return nil
+			o.Out, o.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return envsRun(cmd.Context(), env, o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.envs.flag.json"))
+	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.envs.flag.json"))
 	return cmd
+}
+
+// envsRun prints the environments on this machine, each judged against its cards.
+func envsRun(ctx context.Context, env *Env, o envsOptions) error {
+	asJSON := o.JSON
+	rep := env.Environments(ctx, app.VenvFindOptions{})
+	if rep.Warning != "" {
+		fmt.Fprintln(o.ErrOut, "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": rep.Warning}))
+	}
+	out := o.Out
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printEnvs(out, rep)
+	return nil
 }
 
 func printEnvs(w io.Writer, rep app.EnvironmentsReport) {

@@ -10,20 +10,22 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 
 func init() { register(10, newGPUCmd) }
 
-type gpuFlags struct {
+// gpuOptions is what `gpuwiz gpu` was asked (its flags) and the streams it talks on.
+type gpuOptions struct {
+	Out, ErrOut          io.Writer
 	json, timings, watch bool
 	readings             bool
 	interval, duration   time.Duration
 }
 
 func newGPUCmd(env *Env) *cobra.Command {
-	var fl gpuFlags
+	var fl gpuOptions
 	cmd := &cobra.Command{
 		Use:     "gpu",
 		Short:   i18n.T("cli.gpu.short"),
@@ -31,28 +33,8 @@ func newGPUCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz gpu\n  gpuwiz gpu --json > rig.json\n  gpuwiz gpu --json --readings\n  gpuwiz gpu --watch --interval 250ms --duration 10s --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if fl.watch {
-				return runGPUWatch(cmd, env, fl)
-			}
-			ctx := cmd.Context()
-			if fl.json && !fl.readings {
-				// A script's report: the facts, as nvidia-smi --query-gpu gives them, without the
-				// first live readings (milliseconds each in the driver); --readings adds them.
-				ctx = gpu.WithoutReadings(ctx)
-			}
-			r, err := env.GPUReport(ctx)
-			if err != nil {
-				return err
-			}
-			if !fl.timings {
-				r.Timings = nil
-			}
-			out := cmd.OutOrStdout()
-			if fl.json {
-				return writeGPUJSON(out, r)
-			}
-			printGPUReport(out, r)
-			return nil
+			fl.Out, fl.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return gpuRun(cmd.Context(), env, fl)
 		},
 	}
 	f := cmd.Flags()
@@ -65,15 +47,40 @@ func newGPUCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
+// gpuRun prints the GPU report, or with --watch the live readings.
+func gpuRun(ctx context.Context, env *Env, fl gpuOptions) error {
+	if fl.watch {
+		return gpuWatchRun(ctx, env, fl)
+	}
+	if fl.json && !fl.readings {
+		// A script's report: the facts, as nvidia-smi --query-gpu gives them, without the
+		// first live readings (milliseconds each in the driver); --readings adds them.
+		ctx = app.WithoutGPUReadings(ctx)
+	}
+	r, err := env.GPUReport(ctx)
+	if err != nil {
+		return err
+	}
+	if !fl.timings {
+		r.Timings = nil
+	}
+	if fl.json {
+		return writeGPUJSON(fl.Out, r)
+	}
+	printGPUReport(fl.Out, r)
+	return nil
+}
+
 func writeGPUJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
 
-func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
-	if fl.interval < gpu.MinSampleInterval {
-		return Usagef("%s", i18n.T("cli.gpu.interval_too_short", i18n.D{"Interval": fl.interval, "Min": gpu.MinSampleInterval}))
+// gpuWatchRun prints the cards' readings every interval until the duration ends or the run is interrupted.
+func gpuWatchRun(ctx context.Context, env *Env, fl gpuOptions) error {
+	if fl.interval < app.GPUMinSampleInterval {
+		return Usagef("%s", i18n.T("cli.gpu.interval_too_short", i18n.D{"Interval": fl.interval, "Min": app.GPUMinSampleInterval}))
 	}
 	if fl.duration < 0 {
 		return Usagef("%s", i18n.T("cli.gpu.negative_duration"))
@@ -82,13 +89,12 @@ func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
 	if err != nil {
 		return err
 	}
-	ctx := cmd.Context()
 	r, err := env.GPUReport(ctx)
 	if err != nil {
 		return err
 	}
 	if !r.Available {
-		fmt.Fprintln(cmd.ErrOrStderr(), r.Message)
+		fmt.Fprintln(fl.ErrOut, r.Message)
 		return Exitf(ExitFailure, "%s", i18n.T("cli.gpu.nothing_to_watch"))
 	}
 	if fl.duration > 0 {
@@ -96,9 +102,9 @@ func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
 		ctx, cancel = context.WithTimeout(ctx, fl.duration)
 		defer cancel()
 	}
-	out := cmd.OutOrStdout()
+	out := fl.Out
 	enc := json.NewEncoder(out)
-	s := gpu.NewSampler(p, fl.interval)
+	s := app.NewGPUSampler(p, fl.interval)
 	for samples := range s.Run(ctx) {
 		if fl.json {
 			if err := enc.Encode(samples); err != nil {
@@ -114,12 +120,12 @@ func runGPUWatch(cmd *cobra.Command, env *Env, fl gpuFlags) error {
 		}
 	}
 	if n := s.Failed(); n > 0 {
-		fmt.Fprintln(cmd.ErrOrStderr(), i18n.N("cli.gpu.readings_failed", int(n)))
+		fmt.Fprintln(fl.ErrOut, i18n.N("cli.gpu.readings_failed", int(n)))
 	}
 	return nil
 }
 
-func printGPUReport(w io.Writer, r gpu.Report) {
+func printGPUReport(w io.Writer, r app.GPUReport) {
 	if r.Simulated {
 		fmt.Fprintln(w, i18n.T("cli.gpu.simulated"))
 	}

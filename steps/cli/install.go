@@ -2,10 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,12 +16,8 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/urls"
 )
 
 func init() { register(50, newInstallCmd) }
@@ -48,11 +44,11 @@ type installAnswers struct {
 
 // installReport is install's JSON output: the plan, and after a run its outcome.
 type installReport struct {
-	ExitCode  int               `json:"exit_code"`
-	Candidate *matrix.Candidate `json:"candidate,omitempty"`
-	Plan      *install.Plan     `json:"plan,omitempty"`
-	Outcome   *install.Outcome  `json:"outcome,omitempty"`
-	Error     string            `json:"error,omitempty"`
+	ExitCode  int                 `json:"exit_code"`
+	Candidate *app.Candidate      `json:"candidate,omitempty"`
+	Plan      *app.InstallPlan    `json:"plan,omitempty"`
+	Outcome   *app.InstallOutcome `json:"outcome,omitempty"`
+	Error     string              `json:"error,omitempty"`
 	// The plan's lists at the top, for scripts: what goes, what comes, every command.
 	Uninstall []string   `json:"uninstall"`
 	Install   []string   `json:"install"`
@@ -62,8 +58,18 @@ type installReport struct {
 	ActivateHints []string `json:"activate_hints"`
 }
 
+// installOptions is what `gpuwiz install` was asked (its flags, else its answer file) and the
+// streams it talks on.
+type installOptions struct {
+	installAnswers
+	In          io.Reader
+	Out, ErrOut io.Writer
+	Interactive bool // a person can answer on In
+}
+
 func newInstallCmd(env *Env) *cobra.Command {
-	var a installAnswers
+	var o installOptions
+	a := &o.installAnswers
 	var config string
 	cmd := &cobra.Command{
 		Use:   "install",
@@ -76,11 +82,12 @@ func newInstallCmd(env *Env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if config != "" {
-				if err := readAnswers(config, &a, cmd); err != nil {
+				if err := readAnswers(config, a, cmd); err != nil {
 					return err
 				}
 			}
-			return runInstall(cmd, env, a)
+			o.In, o.Out, o.ErrOut, o.Interactive = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), interactive(cmd)
+			return installRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
@@ -94,15 +101,15 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.StringVar(&a.IndexURL, "index-url", "", i18n.T("cli.install.flag.index_url"))
 	f.StringVar(&a.Mirror, "mirror", "", i18n.T("cli.install.flag.mirror"))
 	f.StringVar(&a.FindLinks, "find-links", "", i18n.T("cli.install.flag.find_links"))
-	f.Var(userpath.NewFlag(&a.CacheDir), "cache-dir", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": install.DefaultCacheDir()}))
-	f.Var(userpath.NewFlag(&a.Log), "log", i18n.T("cli.install.flag.log", i18n.D{"Dir": filepath.Dir(install.DefaultLogPath("install"))}))
+	f.Var(app.PathFlag(&a.CacheDir), "cache-dir", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": app.DefaultCacheDir()}))
+	f.Var(app.PathFlag(&a.Log), "log", i18n.T("cli.install.flag.log", i18n.D{"Dir": filepath.Dir(app.DefaultLogPath("install"))}))
 	f.BoolVar(&a.NoPipUpgrade, "no-pip-upgrade", false, i18n.T("cli.install.flag.no_pip_upgrade"))
 	f.BoolVar(&a.FixPth, "fix-pth", false, i18n.T("cli.install.flag.fix_pth"))
 	f.BoolVar(&a.Force, "force", false, i18n.T("cli.install.flag.force"))
 	f.BoolVar(&a.DryRun, "dry-run", false, i18n.T("cli.install.flag.dry_run"))
 	f.BoolVar(&a.Yes, "yes", false, i18n.T("cli.install.flag.yes"))
 	f.BoolVar(&a.JSON, "json", false, i18n.T("cli.install.flag.json"))
-	f.Var(userpath.NewFlag(&config), "config", i18n.T("cli.install.flag.config"))
+	f.Var(app.PathFlag(&config), "config", i18n.T("cli.install.flag.config"))
 	return cmd
 }
 
@@ -156,10 +163,13 @@ func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
 	return nil
 }
 
-func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
+// installRun plans the install (a new venv from a base Python when there is none), shows the plan,
+// asks (unless --yes) and runs it, recording the venv.
+func installRun(ctx context.Context, env *Env, o installOptions) error {
+	a := o.installAnswers
 	// Index URLs may carry credentials (https://user:token@host/...): the plan, the events and the
 	// JSON show them redacted, as the log does.
-	ctx, out := cmd.Context(), urls.NewWriter(cmd.OutOrStdout())
+	out := app.RedactingWriter(o.Out)
 	if a.Framework != "torch" && a.Framework != "paddle" {
 		return Usagef("%s", i18n.T("cli.install.bad_framework", i18n.D{"Framework": strconv.Quote(a.Framework)}))
 	}
@@ -168,7 +178,7 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	for name, u := range map[string]string{"--index-url": a.IndexURL, "--mirror": a.Mirror, "--find-links": a.FindLinks} {
 		if u != "" {
-			if _, err := urls.Check(u); err != nil {
+			if _, err := app.CheckURL(u); err != nil {
 				return Usagef("%s: %v", name, err)
 			}
 		}
@@ -177,13 +187,13 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	if err != nil {
 		return Usagef("--venv %q: %v", a.Venv, err)
 	}
-	v := pyenv.Venv{Root: root}
-	if check := pyenv.CheckVenvPath(root, ""); !check.OK() {
+	v := app.Venv{Root: root}
+	if check := app.CheckVenvPath(root, ""); !check.OK() {
 		return Usagef("--venv %s: %s", root, i18n.JoinClauses(check.Errors))
 	}
 	python := a.Python
 	if !v.Exists() && python == "" {
-		in, err := chooseBasePython(cmd, "")
+		in, err := app.ChooseBasePython(ctx, "")
 		if err != nil {
 			return err
 		}
@@ -220,13 +230,13 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 		return nil
 	}
 	if !a.Yes {
-		if a.JSON || !interactive(cmd) {
+		if a.JSON || !o.Interactive {
 			return Usagef("%s", i18n.T("cli.install.needs_yes", i18n.D{"Venv": root}))
 		}
 		printPlan(out, plan, *cand)
 		fmt.Fprint(out, i18n.T("cli.install.confirm"))
 		var answer string
-		fmt.Fscanln(cmd.InOrStdin(), &answer)
+		fmt.Fscanln(o.In, &answer)
 		if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
 			fmt.Fprintln(out, i18n.T("cli.install.nothing_changed"))
 			return Silent(ExitFailure)
@@ -238,8 +248,8 @@ func runInstall(cmd *cobra.Command, env *Env, a installAnswers) error {
 	}
 	sess.Plan = plan
 	var res app.InstallResult
-	tail := followRun(out, a.JSON, func(events chan<- install.Event) { res = sess.Run(ctx, events) })
-	warnNotRecorded(cmd.ErrOrStderr(), res.RecordErr)
+	tail := followRun(out, a.JSON, func(events chan<- app.InstallEvent) { res = sess.Run(ctx, events) })
+	warnNotRecorded(o.ErrOut, res.RecordErr)
 	rep.Outcome = &res.Outcome
 	if res.Activations == nil {
 		rep.ActivateHints = nil // there is no venv left to enter

@@ -11,23 +11,19 @@ import (
 	"strings"
 	"time"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
 	"gpuwiz/steps/shellquote"
 )
 
-func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
+func printPlan(w io.Writer, p app.InstallPlan, c app.Candidate) {
 	if p.Conda {
 		fmt.Fprintln(w, i18n.T("cli.install.plan.header_conda", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Venv": p.Venv}))
 	} else {
 		fmt.Fprintln(w, i18n.T("cli.install.plan.header", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Venv": p.Venv}))
 	}
 	if !p.NewVenv && p.Env.Kind != "" {
-		kind := pyenv.KindWords(pyenv.Layout{Kind: p.Env.Kind, UV: p.Env.UV})
+		kind := app.KindWords(app.EnvLayout{Kind: p.Env.Kind, UV: p.Env.UV})
 		if p.Env.HasPip {
 			fmt.Fprintln(w, i18n.T("cli.install.plan.env", i18n.D{"Kind": kind, "Python": p.Env.Python}))
 		} else {
@@ -40,10 +36,10 @@ func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
 			continue // gpuwiz's own uninstaller or installer: no pip command runs (a note says so)
 		}
 		if s.Offline != nil {
-			fmt.Fprintf(w, "      %s\n", i18n.T("cli.install.plan.offline", i18n.D{"Command": runner.QuoteArgv(s.Offline)}))
+			fmt.Fprintf(w, "      %s\n", i18n.T("cli.install.plan.offline", i18n.D{"Command": app.QuoteArgv(s.Offline)}))
 		}
 		if s.Argv != nil {
-			fmt.Fprintf(w, "      %s\n", runner.QuoteArgv(s.Argv))
+			fmt.Fprintf(w, "      %s\n", app.QuoteArgv(s.Argv))
 		}
 	}
 	if len(p.Uninstall) > 0 {
@@ -59,46 +55,46 @@ func printPlan(w io.Writer, p install.Plan, c matrix.Candidate) {
 	}
 }
 
-func printEvent(w io.Writer, ev install.Event) {
+func printEvent(w io.Writer, ev app.InstallEvent) {
 	switch {
-	case ev.State == install.StateRunning:
+	case ev.State == app.InstallRunning:
 		fmt.Fprintf(w, "… %s\n", ev.Message)
-	case ev.State == install.StateDone:
-		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.done", i18n.D{"Step": install.StepName(ev.StepID)}))
-	case ev.State == install.StateFailed:
-		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.failed", i18n.D{"Step": install.StepName(ev.StepID), "Message": ev.Message}))
-	case ev.State == install.StateSkipped:
-		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.skipped", i18n.D{"Step": install.StepName(ev.StepID), "Message": ev.Message}))
+	case ev.State == app.InstallDone:
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.done", i18n.D{"Step": app.InstallStepName(ev.StepID)}))
+	case ev.State == app.InstallFailed:
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.failed", i18n.D{"Step": app.InstallStepName(ev.StepID), "Message": ev.Message}))
+	case ev.State == app.InstallSkipped:
+		fmt.Fprintf(w, "  %s\n", i18n.T("cli.install.event.skipped", i18n.D{"Step": app.InstallStepName(ev.StepID), "Message": ev.Message}))
 	case ev.Message != "":
 		fmt.Fprintf(w, "  %s\n", ev.Message)
 	}
 }
 
-func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
+func printOutcome(w io.Writer, o app.InstallOutcome, tail, activate []string) {
 	fmt.Fprintln(w)
 	cancelled := errors.Is(o.Err, context.Canceled) // the user's own cancel: what happened, without Go's words
 	switch {
-	case cancelled && o.Result == install.ResultUnchanged && !o.VenvRemoved:
+	case cancelled && o.Result == app.EngineUnchanged && !o.VenvRemoved:
 		fmt.Fprintln(w, i18n.T("cli.install.result.cancelled_unchanged"))
-	case cancelled && o.Result != install.ResultDamaged && o.VenvRemoved:
+	case cancelled && o.Result != app.EngineDamaged && o.VenvRemoved:
 		fmt.Fprintln(w, i18n.T("cli.install.result.cancelled_venv_removed"))
-	case cancelled && o.Result == install.ResultRestored:
+	case cancelled && o.Result == app.EngineRestored:
 		fmt.Fprintln(w, i18n.T("cli.install.result.cancelled_restored"))
-	case o.Result == install.ResultInstalled:
+	case o.Result == app.EngineInstalled:
 		fmt.Fprintln(w, i18n.T("cli.install.result.installed", i18n.D{"Packages": strings.Join(o.Installed, " ")}))
-	case o.Result == install.ResultUnchanged:
-		fmt.Fprintln(w, i18n.T("cli.install.result.unchanged", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
+	case o.Result == app.EngineUnchanged:
+		fmt.Fprintln(w, i18n.T("cli.install.result.unchanged", i18n.D{"Step": app.InstallStepName(o.FailedStep), "Err": o.Error}))
 		if o.VenvRemoved {
 			fmt.Fprintln(w, i18n.T("cli.install.result.venv_removed"))
 		}
-	case o.Result == install.ResultRestored:
+	case o.Result == app.EngineRestored:
 		if o.VenvRemoved {
-			fmt.Fprintln(w, i18n.T("cli.install.result.restored_venv_removed", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
+			fmt.Fprintln(w, i18n.T("cli.install.result.restored_venv_removed", i18n.D{"Step": app.InstallStepName(o.FailedStep), "Err": o.Error}))
 		} else {
-			fmt.Fprintln(w, i18n.T("cli.install.result.restored", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
+			fmt.Fprintln(w, i18n.T("cli.install.result.restored", i18n.D{"Step": app.InstallStepName(o.FailedStep), "Err": o.Error}))
 		}
 	default:
-		fmt.Fprintln(w, i18n.T("cli.install.result.damaged", i18n.D{"Step": install.StepName(o.FailedStep), "Err": o.Error}))
+		fmt.Fprintln(w, i18n.T("cli.install.result.damaged", i18n.D{"Step": app.InstallStepName(o.FailedStep), "Err": o.Error}))
 		if len(o.Leftovers) > 0 {
 			fmt.Fprintln(w, i18n.T("cli.install.result.leftovers"))
 			for _, l := range o.Leftovers {
@@ -106,7 +102,7 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 			}
 		}
 	}
-	if o.Result != install.ResultInstalled && len(tail) > 0 {
+	if o.Result != app.EngineInstalled && len(tail) > 0 {
 		fmt.Fprintln(w, i18n.T("cli.install.result.last_output"))
 		for _, l := range tail {
 			fmt.Fprintf(w, "  %s\n", l)
@@ -115,7 +111,7 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 	if o.Verify != nil {
 		printVerify(w, *o.Verify)
 	}
-	notVenv := o.EnvKind != "" && o.EnvKind != pyenv.EnvVenv // a bundle's embedded Python, a conda env
+	notVenv := o.EnvKind != "" && o.EnvKind != app.EnvVenv // a bundle's embedded Python, a conda env
 	venv := filepath.Dir(o.ConstraintsFile)
 	off, doctor := shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--off", "--venv", venv), shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", venv)
 	switch {
@@ -123,9 +119,9 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 		fmt.Fprintln(w, i18n.T("cli.install.result.protected_env", i18n.D{"Config": o.Protected, "File": o.ConstraintsFile, "Off": off}))
 	case o.Protected != "":
 		fmt.Fprintln(w, i18n.T("cli.install.result.protected", i18n.D{"Config": o.Protected, "File": o.ConstraintsFile, "Off": off}))
-	case o.Result == install.ResultInstalled && o.Verify != nil && !o.Verify.OK && notVenv:
+	case o.Result == app.EngineInstalled && o.Verify != nil && !o.Verify.OK && notVenv:
 		fmt.Fprintln(w, i18n.T("cli.install.result.not_kept_env", i18n.D{"Doctor": doctor}))
-	case o.Result == install.ResultInstalled && o.Verify != nil && !o.Verify.OK:
+	case o.Result == app.EngineInstalled && o.Verify != nil && !o.Verify.OK:
 		fmt.Fprintln(w, i18n.T("cli.install.result.not_kept", i18n.D{"Doctor": doctor}))
 	case o.ConstraintsFile != "":
 		fmt.Fprintln(w, i18n.T("cli.install.result.constraints", i18n.D{"File": shellquote.Command(runtime.GOOS, o.ConstraintsFile)}))
@@ -139,7 +135,7 @@ func printOutcome(w io.Writer, o install.Outcome, tail, activate []string) {
 			fmt.Fprintf(w, "  %s\n", p)
 		}
 	}
-	if o.Result == install.ResultInstalled && len(activate) > 0 {
+	if o.Result == app.EngineInstalled && len(activate) > 0 {
 		fmt.Fprintln(w, i18n.T("cli.install.result.activate"))
 		for _, h := range activate {
 			fmt.Fprintf(w, "  %s\n", h)
@@ -177,8 +173,8 @@ func (t *lineTail) add(l string) {
 // followRun runs run with a channel for the engine's events and prints them as they come (none when
 // quiet: --json); it returns once run has returned and every event is handled, with the last lines
 // of output for a failure message.
-func followRun(w io.Writer, quiet bool, run func(events chan<- install.Event)) (tail []string) {
-	events := make(chan install.Event, 512)
+func followRun(w io.Writer, quiet bool, run func(events chan<- app.InstallEvent)) (tail []string) {
+	events := make(chan app.InstallEvent, 512)
 	done := make(chan struct{})
 	t := &lineTail{max: 15}
 	progress := newProgressPrinter(w)
@@ -214,13 +210,13 @@ func newProgressPrinter(w io.Writer) *progressPrinter {
 	return &progressPrinter{tty: tty, lastPct: -1}
 }
 
-func (p *progressPrinter) print(w io.Writer, ev install.Event) {
+func (p *progressPrinter) print(w io.Writer, ev app.InstallEvent) {
 	if ev.Progress == nil {
 		if p.open && (ev.State != "" || ev.Message != "") {
 			fmt.Fprintln(w)
 			p.open = false
 		}
-		if ev.State == install.StateRunning {
+		if ev.State == app.InstallRunning {
 			p.lastPct = -1
 		}
 		printEvent(w, ev)
@@ -250,7 +246,7 @@ func (p *progressPrinter) print(w io.Writer, ev install.Event) {
 
 // progressText is "downloaded 1.2 GiB of 4.5 GiB (27%), 112.0 MiB/s, 30s left"; the parts not
 // known are left out.
-func progressText(pr runner.Progress) string {
+func progressText(pr app.Progress) string {
 	var total, pct, rate, left string
 	if pr.Total > 0 {
 		total, pct = i18n.Size(pr.Total), strconv.FormatInt(100*pr.Done/pr.Total, 10)

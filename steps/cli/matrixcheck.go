@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,16 +11,22 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/indexcheck"
 )
 
+// matrixCheckOptions is what `gpuwiz matrix check` was asked (its flags) and where it prints.
+type matrixCheckOptions struct {
+	Out       io.Writer
+	Framework string // "": every framework
+	Source    app.IndexSource
+	JSON      bool
+	Timeout   time.Duration
+	Parallel  int
+}
+
 func newMatrixCheckCmd(env *Env) *cobra.Command {
-	var framework string
-	var src indexcheck.Source
-	var asJSON bool
-	var timeout time.Duration
-	var parallel int
+	var o matrixCheckOptions
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: i18n.T("cli.matrix.check.short"),
@@ -29,59 +36,65 @@ func newMatrixCheckCmd(env *Env) *cobra.Command {
 			"  gpuwiz matrix check --find-links https://download.pytorch.org/whl/{channel}/torch_stable.html",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var fws []string
-			switch framework {
-			case "":
-			case "torch", "paddle":
-				fws = []string{framework}
-			default:
-				return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
-			}
-			if err := src.Validate(); err != nil {
-				return Usagef("%v", err)
-			}
-			if parallel < 1 || parallel > 64 {
-				return Usagef("%s", i18n.T("cli.matrix.check.bad_parallel", i18n.D{"Value": parallel}))
-			}
-			if timeout <= 0 {
-				return Usagef("%s", i18n.T("cli.matrix.check.bad_timeout", i18n.D{"Value": timeout}))
-			}
-			m, err := env.Matrix()
-			if err != nil {
-				return err
-			}
-			rep := indexcheck.CheckMatrix(cmd.Context(), m, fws, &indexcheck.Fetcher{Timeout: timeout}, src, parallel)
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(rep); err != nil {
-					return err
-				}
-			} else {
-				printCheck(out, rep)
-			}
-			switch phantoms, unknown := rep.Phantoms(); {
-			case phantoms > 0:
-				return Silent(ExitFailure)
-			case unknown > 0:
-				return Silent(ExitProblems)
-			}
-			return nil
+			o.Out = cmd.OutOrStdout()
+			return matrixCheckRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&framework, "framework", "", i18n.T("cli.flag.only_framework"))
-	f.StringVar(&src.IndexURL, "index-url", "", i18n.T("cli.matrix.check.flag.index_url"))
-	f.StringVar(&src.Mirror, "mirror", "", i18n.T("cli.matrix.check.flag.mirror"))
-	f.StringVar(&src.FindLinks, "find-links", "", i18n.T("cli.matrix.check.flag.find_links"))
-	f.BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json_report"))
-	f.DurationVar(&timeout, "timeout", 20*time.Second, i18n.T("cli.matrix.check.flag.timeout"))
-	f.IntVar(&parallel, "parallel", 8, i18n.T("cli.matrix.check.flag.parallel"))
+	f.StringVar(&o.Framework, "framework", "", i18n.T("cli.flag.only_framework"))
+	f.StringVar(&o.Source.IndexURL, "index-url", "", i18n.T("cli.matrix.check.flag.index_url"))
+	f.StringVar(&o.Source.Mirror, "mirror", "", i18n.T("cli.matrix.check.flag.mirror"))
+	f.StringVar(&o.Source.FindLinks, "find-links", "", i18n.T("cli.matrix.check.flag.find_links"))
+	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.flag.json_report"))
+	f.DurationVar(&o.Timeout, "timeout", 20*time.Second, i18n.T("cli.matrix.check.flag.timeout"))
+	f.IntVar(&o.Parallel, "parallel", 8, i18n.T("cli.matrix.check.flag.parallel"))
 	return cmd
 }
 
-func printCheck(w io.Writer, rep indexcheck.Report) {
+// matrixCheckRun checks that the index (or the source given) serves every build of the matrix.
+func matrixCheckRun(ctx context.Context, env *Env, o matrixCheckOptions) error {
+	framework, src, asJSON, timeout, parallel := o.Framework, o.Source, o.JSON, o.Timeout, o.Parallel
+	var fws []string
+	switch framework {
+	case "":
+	case "torch", "paddle":
+		fws = []string{framework}
+	default:
+		return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
+	}
+	if err := src.Validate(); err != nil {
+		return Usagef("%v", err)
+	}
+	if parallel < 1 || parallel > 64 {
+		return Usagef("%s", i18n.T("cli.matrix.check.bad_parallel", i18n.D{"Value": parallel}))
+	}
+	if timeout <= 0 {
+		return Usagef("%s", i18n.T("cli.matrix.check.bad_timeout", i18n.D{"Value": timeout}))
+	}
+	rep, err := env.CheckMatrix(ctx, app.MatrixCheckRequest{Frameworks: fws, Source: src, Timeout: timeout, Parallel: parallel})
+	if err != nil {
+		return err
+	}
+	out := o.Out
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printCheck(out, rep)
+	}
+	switch phantoms, unknown := rep.Phantoms(); {
+	case phantoms > 0:
+		return Silent(ExitFailure)
+	case unknown > 0:
+		return Silent(ExitProblems)
+	}
+	return nil
+}
+
+func printCheck(w io.Writer, rep app.MatrixCheckReport) {
 	counts := map[string]int{}
 	last := ""
 	var tw *table
@@ -112,26 +125,26 @@ func printCheck(w io.Writer, rep indexcheck.Report) {
 			fmt.Fprintln(w, "  "+i18n.T("cli.matrix.check.extra", i18n.D{"Framework": e.Framework, "Version": e.Version, "Channel": e.Channel, "OS": i18n.Join(e.OS)}))
 		}
 	}
-	fmt.Fprintln(w, "\n"+i18n.N("cli.matrix.check.summary", len(rep.Rows), i18n.D{"OK": counts[indexcheck.Served], "Phantom": counts[indexcheck.Phantom], "Unknown": counts[indexcheck.CouldNotLook]}))
+	fmt.Fprintln(w, "\n"+i18n.N("cli.matrix.check.summary", len(rep.Rows), i18n.D{"OK": counts[app.IndexServed], "Phantom": counts[app.IndexPhantom], "Unknown": counts[app.IndexCouldNotLook]}))
 }
 
 // checkWords is one build's line: the status, then what is missing or unread, then what is extra.
-func checkWords(r indexcheck.Result) string {
+func checkWords(r app.MatrixCheckRow) string {
 	var parts []string
 	switch r.Status {
-	case indexcheck.Served:
+	case app.IndexServed:
 		if r.WheelsFrom != "" { // served, but the bytes come from another host than this source
 			parts = append(parts, i18n.T("cli.matrix.check.elsewhere", i18n.D{"Host": r.WheelsFrom}))
 			break
 		}
 		parts = append(parts, i18n.T("cli.matrix.check.ok"))
-	case indexcheck.Phantom:
+	case app.IndexPhantom:
 		parts = append(parts, i18n.T("cli.matrix.check.phantom", i18n.D{"Missing": r.MissingList()}))
-	case indexcheck.CouldNotLook:
+	case app.IndexCouldNotLook:
 		parts = append(parts, r.Reason())
 	}
-	if r.Status == indexcheck.Phantom && len(r.CouldNotLook) > 0 {
-		parts = append(parts, indexcheck.Result{Status: indexcheck.CouldNotLook, CouldNotLook: r.CouldNotLook}.Reason())
+	if r.Status == app.IndexPhantom && len(r.CouldNotLook) > 0 {
+		parts = append(parts, app.MatrixCheckRow{Status: app.IndexCouldNotLook, CouldNotLook: r.CouldNotLook}.Reason())
 	}
 	for _, m := range r.OptionalMissing {
 		parts = append(parts, i18n.T("cli.matrix.check.optional_missing", i18n.D{"Package": m.Package, "Version": m.Version, "OS": osWord(m.OS)}))

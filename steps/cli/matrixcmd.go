@@ -1,25 +1,31 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"gpuwiz/matrix"
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 
 func init() { register(90, newMatrixCmd) }
 
+// matrixOptions is what `gpuwiz matrix` was asked (its flags) and where it prints.
+type matrixOptions struct {
+	Out        io.Writer
+	Framework  string // "": every framework
+	JSON, TOML bool
+}
+
 func newMatrixCmd(env *Env) *cobra.Command {
-	var framework string
-	var asJSON, asTOML bool
+	var o matrixOptions
 	cmd := &cobra.Command{
 		Use:     "matrix",
 		Short:   i18n.T("cli.matrix.short"),
@@ -27,39 +33,44 @@ func newMatrixCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz matrix --framework paddle\n  gpuwiz matrix --toml > my-matrix.toml\n  gpuwiz matrix validate my-matrix.toml", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if framework != "" && framework != "torch" && framework != "paddle" {
-				return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
-			}
-			m, err := env.Matrix()
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			switch {
-			case asTOML:
-				data := matrix.EmbeddedTOML()
-				if env.G.MatrixFile != "" {
-					if data, err = os.ReadFile(env.G.MatrixFile); err != nil {
-						return Exitf(ExitFailure, "%v", err)
-					}
-				}
-				_, err = out.Write(data)
-				return err
-			case asJSON:
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(m)
-			}
-			printMatrix(out, m, framework)
-			return nil
+			o.Out = cmd.OutOrStdout()
+			return matrixRun(cmd.Context(), env, o)
 		},
 	}
-	cmd.Flags().StringVar(&framework, "framework", "", i18n.T("cli.flag.only_framework"))
-	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.matrix.flag.json"))
-	cmd.Flags().BoolVar(&asTOML, "toml", false, i18n.T("cli.matrix.flag.toml"))
+	cmd.Flags().StringVar(&o.Framework, "framework", "", i18n.T("cli.flag.only_framework"))
+	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.matrix.flag.json"))
+	cmd.Flags().BoolVar(&o.TOML, "toml", false, i18n.T("cli.matrix.flag.toml"))
 	cmd.MarkFlagsMutuallyExclusive("json", "toml")
 	cmd.AddCommand(newMatrixValidateCmd(), newMatrixCheckCmd(env))
 	return cmd
+}
+
+// matrixRun prints the version matrix: a table, its JSON or its TOML file.
+func matrixRun(ctx context.Context, env *Env, o matrixOptions) error {
+	framework, asJSON, asTOML := o.Framework, o.JSON, o.TOML
+	if framework != "" && framework != "torch" && framework != "paddle" {
+		return Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(framework)}))
+	}
+	m, err := env.Matrix()
+	if err != nil {
+		return err
+	}
+	out := o.Out
+	switch {
+	case asTOML:
+		data, err := env.MatrixTOML()
+		if err != nil {
+			return err
+		}
+		_, err = out.Write(data)
+		return err
+	case asJSON:
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(m)
+	}
+	printMatrix(out, m, framework)
+	return nil
 }
 
 func newMatrixValidateCmd() *cobra.Command {
@@ -69,13 +80,13 @@ func newMatrixValidateCmd() *cobra.Command {
 		Long:  i18n.T("cli.matrix.validate.long"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := matrix.LoadFile(args[0])
+			m, err := app.LoadMatrixFile(args[0])
 			if err != nil {
 				fmt.Fprintln(cmd.ErrOrStderr(), err)
 				return Silent(ExitFailure)
 			}
 			builds := 0
-			for _, fw := range matrix.Frameworks() {
+			for _, fw := range app.Frameworks() {
 				builds += len(m.Candidates(fw))
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), i18n.T("cli.matrix.validate.ok", i18n.D{
@@ -85,8 +96,8 @@ func newMatrixValidateCmd() *cobra.Command {
 	}
 }
 
-func printMatrix(w io.Writer, m *matrix.Matrix, only string) {
-	for _, fw := range matrix.Frameworks() {
+func printMatrix(w io.Writer, m *app.VersionMatrix, only string) {
+	for _, fw := range app.Frameworks() {
 		if only != "" && fw != only {
 			continue
 		}

@@ -1,18 +1,18 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/keep"
-	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/shellquote"
 )
 
@@ -24,7 +24,7 @@ func existingVenv(venv string) (string, error) {
 	if err != nil {
 		return "", Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
 	}
-	if !(pyenv.Venv{Root: root}).Exists() {
+	if !(app.Venv{Root: root}).Exists() {
 		return "", Usagef("%s", i18n.T("cli.protect.not_a_venv", i18n.D{"Path": root}))
 	}
 	return root, nil
@@ -32,14 +32,20 @@ func existingVenv(venv string) (string, error) {
 
 // protectReport is `gpuwiz protect --json`.
 type protectReport struct {
-	Venv      string      `json:"venv"`
-	Status    keep.Status `json:"status"`
-	Rewritten []string    `json:"rewritten_constraints,omitempty"` // pins written anew into constraints.txt
+	Venv      string            `json:"venv"`
+	Status    app.ProtectStatus `json:"status"`
+	Rewritten []string          `json:"rewritten_constraints,omitempty"` // pins written anew into constraints.txt
+}
+
+// protectOptions is what `gpuwiz protect` was asked (its flags) and where it prints.
+type protectOptions struct {
+	Out       io.Writer
+	Venv      string
+	Off, JSON bool
 }
 
 func newProtectCmd(env *Env) *cobra.Command {
-	var venv string
-	var off, asJSON bool
+	var o protectOptions
 	cmd := &cobra.Command{
 		Use:     "protect",
 		Short:   i18n.T("cli.protect.short"),
@@ -47,45 +53,45 @@ func newProtectCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz protect --venv ./venv-torch\n  gpuwiz protect --venv ./venv-torch --off", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if venv == "" {
-				return Usagef("%s", i18n.T("cli.protect.needs_venv"))
-			}
-			root, err := existingVenv(venv)
-			if err != nil {
-				return err
-			}
-			rep := protectReport{Venv: root}
-			if off {
-				rep.Status, err = keep.Unprotect(root, "")
-			} else {
-				if _, err := os.Stat(filepath.Join(root, "requirements.lock")); err != nil {
-					return Usagef("%s", i18n.T("keep.err.no_lock", i18n.D{"Venv": root}))
-				}
-				rep.Status, rep.Rewritten, err = keep.Ensure(root, "")
-			}
-			if err != nil {
-				return Exitf(ExitFailure, "%v", err)
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
-			}
-			if len(rep.Rewritten) > 0 {
-				fmt.Fprintln(out, i18n.T("cli.protect.rewritten", i18n.D{"Pins": strings.Join(rep.Rewritten, " ")}))
-			}
-			if off {
-				fmt.Fprintln(out, i18n.T("cli.protect.off_done", i18n.D{"File": rep.Status.File, "Command": shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--venv", root)}))
-				return nil
-			}
-			fmt.Fprintln(out, i18n.T("cli.protect.on_done", i18n.D{"File": rep.Status.File, "Constraints": rep.Status.Constraint}))
-			return nil
+			o.Out = cmd.OutOrStdout()
+			return protectRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.protect.flag.venv"))
-	f.BoolVar(&off, "off", false, i18n.T("cli.protect.flag.off"))
-	f.BoolVar(&asJSON, "json", false, i18n.T("cli.protect.flag.json"))
+	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.protect.flag.venv"))
+	f.BoolVar(&o.Off, "off", false, i18n.T("cli.protect.flag.off"))
+	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.protect.flag.json"))
 	return cmd
+}
+
+// protectRun makes pip in the venv keep its framework build, or with --off lets it go.
+func protectRun(ctx context.Context, env *Env, o protectOptions) error {
+	venv, off, asJSON := o.Venv, o.Off, o.JSON
+	if venv == "" {
+		return Usagef("%s", i18n.T("cli.protect.needs_venv"))
+	}
+	root, err := existingVenv(venv)
+	if err != nil {
+		return err
+	}
+	p, err := app.Protect(root, off)
+	if err != nil {
+		return err
+	}
+	rep := protectReport{Venv: root, Status: p.Status, Rewritten: p.Rewritten}
+	out := o.Out
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	if len(rep.Rewritten) > 0 {
+		fmt.Fprintln(out, i18n.T("cli.protect.rewritten", i18n.D{"Pins": strings.Join(rep.Rewritten, " ")}))
+	}
+	if off {
+		fmt.Fprintln(out, i18n.T("cli.protect.off_done", i18n.D{"File": rep.Status.File, "Command": shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--venv", root)}))
+		return nil
+	}
+	fmt.Fprintln(out, i18n.T("cli.protect.on_done", i18n.D{"File": rep.Status.File, "Constraints": rep.Status.Constraint}))
+	return nil
 }

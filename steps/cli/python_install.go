@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -9,7 +10,6 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/userpath"
 )
 
 type pythonInstallReport struct {
@@ -19,108 +19,125 @@ type pythonInstallReport struct {
 	ExitCode         int               `json:"exit_code"`
 }
 
+// pythonInstallOptions is what `gpuwiz python install` was asked (its argument and flags) and the streams it talks on.
+type pythonInstallOptions struct {
+	In                  io.Reader
+	Out, ErrOut         io.Writer
+	Interactive         bool   // a person can answer on In
+	Version             string // the argument, else the matrix's recommended minor
+	JSON, Yes           bool
+	Mirror, SHA256, Log string
+}
+
 func newPythonInstallCmd(env *Env) *cobra.Command {
-	var asJSON, yes bool
-	var mirror, sum, logPath string
+	var o pythonInstallOptions
 	cmd := &cobra.Command{
 		Use:   "install [VERSION]", //i18n:raw a usage line: the command and its argument's name
 		Short: i18n.T("cli.python.install.short"),
 		Long:  i18n.T("cli.python.install.long", i18n.D{"Mirrors": strings.Join(app.PythonMirrors, i18n.T("cli.python.install.or"))}),
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out := cmd.OutOrStdout()
-			version := env.RecommendedPython()
+			o.In, o.Out, o.ErrOut, o.Interactive = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), interactive(cmd)
+			o.Version = env.RecommendedPython()
 			if len(args) == 1 {
-				version = args[0]
+				o.Version = args[0]
 			}
-			rep := pythonInstallReport{}
-			finish := func(code int) error {
-				rep.ExitCode = code
-				if asJSON {
-					if err := writePyenvJSON(out, rep); err != nil {
-						return err
-					}
-				}
-				if code != 0 {
-					return Silent(code)
-				}
-				return nil
-			}
-			sess, err := env.PlanPython(cmd.Context(), app.PythonRequest{Version: version, Mirror: mirror, SHA256: sum, LogPath: logPath})
-			if err != nil {
-				return err
-			}
-			plan := sess.Plan
-			rep.Plan = &plan
-			if have := sess.AlreadyInstalled; have != nil {
-				rep.AlreadyInstalled = have
-				if !asJSON {
-					fmt.Fprintln(out, i18n.T("cli.python.install.already", i18n.D{"Version": have.Version, "Path": have.Path, "Kind": have.Kind}))
-				}
-				return finish(ExitOK)
-			}
-			if plan.Method == app.PythonByDistro {
-				if !asJSON {
-					printPythonPlan(out, plan)
-				}
-				return finish(ExitOK)
-			}
-			if !yes {
-				if asJSON || !interactive(cmd) {
-					return Usagef("%s", i18n.T("cli.python.install.needs_yes", i18n.D{"Version": plan.Minor}))
-				}
-				printPythonPlan(out, plan)
-				fmt.Fprint(out, i18n.T("cli.python.install.ask")+" ")
-				var answer string
-				fmt.Fscanln(cmd.InOrStdin(), &answer)
-				if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
-					fmt.Fprintln(out, i18n.T("cli.python.install.nothing_changed"))
-					return Silent(ExitFailure)
-				}
-			} else if !asJSON {
-				printPythonPlan(out, plan)
-			}
-			bar := &byteProgress{w: out}
-			onEvent := func(e app.PythonEvent) {
-				if asJSON {
-					return
-				}
-				switch {
-				case e.Message != "":
-					fmt.Fprintf(out, "%s: %s\n", e.Step, e.Message)
-				case e.Line != "":
-					fmt.Fprintf(out, "  %s\n", e.Line)
-				case e.Total > 0:
-					bar.update(e.Done, e.Total)
-				}
-			}
-			res, opened, err := sess.Run(cmd.Context(), onEvent)
-			rep.Result = &res
-			code := ExitOK
-			switch {
-			case res.Cancelled:
-				code = ExitInterrupted
-			case err != nil:
-				code = ExitFailure
-			}
-			if !asJSON {
-				switch {
-				case err != nil:
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s\n%s\n", i18n.Said(err), i18n.T("cli.python.install.log", i18n.D{"Path": opened}))
-				case res.Python != nil:
-					fmt.Fprintln(out, "✓ "+i18n.T("cli.python.install.done", i18n.D{"Version": res.Python.Version, "Path": res.Python.Path}))
-					fmt.Fprintln(out, "  "+i18n.T("cli.python.install.make_venv", i18n.D{"Command": `gpuwiz venv --python "` + res.Python.Path + `" PATH`})) //i18n:raw a command to type
-				}
-			}
-			return finish(code)
+			return pythonInstallRun(cmd.Context(), env, o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json"))
-	cmd.Flags().BoolVar(&yes, "yes", false, i18n.T("cli.python.install.flag.yes"))
-	cmd.Flags().StringVar(&mirror, "mirror", "", i18n.T("cli.python.install.flag.mirror", i18n.D{"URL": app.PythonOfficialBase}))
-	cmd.Flags().StringVar(&sum, "sha256", "", i18n.T("cli.python.install.flag.sha256"))
-	cmd.Flags().Var(userpath.NewFlag(&logPath), "log", i18n.T("cli.python.install.flag.log"))
+	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.flag.json"))
+	cmd.Flags().BoolVar(&o.Yes, "yes", false, i18n.T("cli.python.install.flag.yes"))
+	cmd.Flags().StringVar(&o.Mirror, "mirror", "", i18n.T("cli.python.install.flag.mirror", i18n.D{"URL": app.PythonOfficialBase}))
+	cmd.Flags().StringVar(&o.SHA256, "sha256", "", i18n.T("cli.python.install.flag.sha256"))
+	cmd.Flags().Var(app.PathFlag(&o.Log), "log", i18n.T("cli.python.install.flag.log"))
 	return cmd
+}
+
+// pythonInstallRun plans the Python install, asks (unless --yes) and runs it.
+func pythonInstallRun(ctx context.Context, env *Env, o pythonInstallOptions) error {
+	asJSON, yes, mirror, sum, logPath := o.JSON, o.Yes, o.Mirror, o.SHA256, o.Log
+	out := o.Out
+	version := o.Version
+	rep := pythonInstallReport{}
+	finish := func(code int) error {
+		rep.ExitCode = code
+		if asJSON {
+			if err := writePyenvJSON(out, rep); err != nil {
+				return err
+			}
+		}
+		if code != 0 {
+			return Silent(code)
+		}
+		return nil
+	}
+	sess, err := env.PlanPython(ctx, app.PythonRequest{Version: version, Mirror: mirror, SHA256: sum, LogPath: logPath})
+	if err != nil {
+		return err
+	}
+	plan := sess.Plan
+	rep.Plan = &plan
+	if have := sess.AlreadyInstalled; have != nil {
+		rep.AlreadyInstalled = have
+		if !asJSON {
+			fmt.Fprintln(out, i18n.T("cli.python.install.already", i18n.D{"Version": have.Version, "Path": have.Path, "Kind": have.Kind}))
+		}
+		return finish(ExitOK)
+	}
+	if plan.Method == app.PythonByDistro {
+		if !asJSON {
+			printPythonPlan(out, plan)
+		}
+		return finish(ExitOK)
+	}
+	if !yes {
+		if asJSON || !o.Interactive {
+			return Usagef("%s", i18n.T("cli.python.install.needs_yes", i18n.D{"Version": plan.Minor}))
+		}
+		printPythonPlan(out, plan)
+		fmt.Fprint(out, i18n.T("cli.python.install.ask")+" ")
+		var answer string
+		fmt.Fscanln(o.In, &answer)
+		if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
+			fmt.Fprintln(out, i18n.T("cli.python.install.nothing_changed"))
+			return Silent(ExitFailure)
+		}
+	} else if !asJSON {
+		printPythonPlan(out, plan)
+	}
+	bar := &byteProgress{w: out}
+	onEvent := func(e app.PythonEvent) {
+		if asJSON {
+			return
+		}
+		switch {
+		case e.Message != "":
+			fmt.Fprintf(out, "%s: %s\n", e.Step, e.Message)
+		case e.Line != "":
+			fmt.Fprintf(out, "  %s\n", e.Line)
+		case e.Total > 0:
+			bar.update(e.Done, e.Total)
+		}
+	}
+	res, opened, err := sess.Run(ctx, onEvent)
+	rep.Result = &res
+	code := ExitOK
+	switch {
+	case res.Cancelled:
+		code = ExitInterrupted
+	case err != nil:
+		code = ExitFailure
+	}
+	if !asJSON {
+		switch {
+		case err != nil:
+			fmt.Fprintf(o.ErrOut, "%s\n%s\n", i18n.Said(err), i18n.T("cli.python.install.log", i18n.D{"Path": opened}))
+		case res.Python != nil:
+			fmt.Fprintln(out, "✓ "+i18n.T("cli.python.install.done", i18n.D{"Version": res.Python.Version, "Path": res.Python.Path}))
+			fmt.Fprintln(out, "  "+i18n.T("cli.python.install.make_venv", i18n.D{"Command": `gpuwiz venv --python "` + res.Python.Path + `" PATH`})) //i18n:raw a command to type
+		}
+	}
+	return finish(code)
 }
 
 func printPythonPlan(w io.Writer, p app.PythonPlan) {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"gpuwiz/steps/userpath"
 	"io"
 	"os"
 	"os/signal"
@@ -16,10 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
-	"gpuwiz/steps/bench"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/urls"
 )
 
 // Exit codes and the global flags are the application layer's (steps/app), named here too.
@@ -40,7 +36,7 @@ type Globals = app.Globals
 type WizardFunc func(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr io.Writer) int
 
 // BenchScreenFunc shows the live benchmark screen alone (`gpuwiz bench --tui`) and returns the exit code.
-type BenchScreenFunc func(ctx context.Context, env *app.Env, python, framework string, opts bench.Options) int
+type BenchScreenFunc func(ctx context.Context, env *app.Env, python, framework string, opts app.BenchOptions) int
 
 // Build carries what main hands to the CLI.
 type Build struct {
@@ -118,9 +114,9 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 	}
 	root.SetVersionTemplate("gpuwiz {{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.Var(userpath.NewFlag(&env.G.MatrixFile), "matrix", i18n.T("cli.root.flag.matrix"))
-	pf.Var(userpath.NewFlag(&env.G.SourcesFile), "sources", i18n.T("cli.root.flag.sources"))
-	pf.Var(userpath.NewFlag(&env.G.SimulateFile), "simulate", i18n.T("cli.root.flag.simulate"))
+	pf.Var(app.PathFlag(&env.G.MatrixFile), "matrix", i18n.T("cli.root.flag.matrix"))
+	pf.Var(app.PathFlag(&env.G.SourcesFile), "sources", i18n.T("cli.root.flag.sources"))
+	pf.Var(app.PathFlag(&env.G.SimulateFile), "simulate", i18n.T("cli.root.flag.simulate"))
 	pf.BoolVar(&env.G.NoColor, "no-color", os.Getenv("NO_COLOR") != "", i18n.T("cli.root.flag.no_color"))
 	pf.BoolVar(&env.G.ASCII, "ascii", false, i18n.T("cli.root.flag.ascii"))
 	pf.String("lang", "", i18n.T("cli.root.flag.lang"))
@@ -150,7 +146,7 @@ func Execute(b Build, args []string) int {
 func run(ctx context.Context, root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 	// Everything a command prints goes through the one credential redaction (steps/urls): a URL
 	// given with user:password@ or ?token= is used for its requests but never shown.
-	stdout, stderr = urls.NewWriter(stdout), urls.NewWriter(stderr)
+	stdout, stderr = app.RedactingWriter(stdout), app.RedactingWriter(stderr)
 	out := &countingWriter{w: stdout}
 	root.SetOut(out)
 	root.SetErr(stderr)
@@ -225,11 +221,7 @@ func reportError(err error, stderr io.Writer, ctx context.Context) int {
 // pythonFlag is --python as an interpreter's absolute path (a path, or a name on PATH such as
 // python3), or a usage error that says which lookup failed.
 func pythonFlag(python string) (string, error) {
-	p, err := pyenv.Executable(python)
-	if err != nil {
-		return "", Usagef("%s", i18n.T("cli.python.bad_path", i18n.D{"Path": python, "Err": err}))
-	}
-	return p, nil
+	return app.PythonPath(python)
 }
 
 // interactive says whether a person can answer a question on the command's stdin: a terminal.

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"gpuwiz/steps/userpath"
 	"io"
 	"regexp"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 )
 
@@ -185,7 +185,7 @@ func flagError(c *cobra.Command, err error) error {
 			name = "-" + needs.GetFlag().Shorthand
 		}
 		return i18n.Wrap(err, i18n.T("cli.usage.needs_value", i18n.D{"Flag": name, "Help": help}))
-	case errors.As(err, &invalid) && errors.Is(err, userpath.ErrUnset):
+	case errors.As(err, &invalid) && errors.Is(err, app.ErrPathUnset):
 		// A path flag naming a variable that is not set: the path's own words say what to do.
 		return i18n.Wrap(err, i18n.T("cli.usage.bad_path", i18n.D{"Flag": "--" + invalid.GetFlag().Name, "Err": errors.Unwrap(invalid).Error(), "Help": help}))
 	case errors.As(err, &invalid):

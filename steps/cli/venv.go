@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"context"
 	"fmt"
-	"gpuwiz/steps/userpath"
 	"io"
 	"runtime"
 	"strconv"
@@ -12,9 +12,6 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/runner"
 )
 
 func init() { register(41, newVenvCmd) }
@@ -29,115 +26,75 @@ type venvReport struct {
 	Errors        []string `json:"errors,omitempty"`
 }
 
+// venvOptions is what `gpuwiz venv` was asked (its flags) and the streams it talks on.
+type venvOptions struct {
+	Out, ErrOut io.Writer
+	Path        string // the argument: where the venv goes
+	JSON        bool
+	Python      string // --python: the interpreter the venv is made from
+}
+
 func newVenvCmd(env *Env) *cobra.Command {
-	var asJSON bool
-	var python string
+	var o venvOptions
 	cmd := &cobra.Command{
 		Use:   "venv PATH", //i18n:raw a usage line: the command and its argument's name
 		Short: i18n.T("cli.venv.short"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := userpath.Clean(args[0])
-			if err != nil {
-				return Usagef("%s", i18n.T("cli.venv.bad_path", i18n.D{"Path": strconv.Quote(args[0]), "Err": err}))
-			}
-			rep := venvReport{Root: root}
-			check := pyenv.CheckVenvPath(root, runtime.GOOS)
-			rep.Warnings = check.Warnings
-			if !check.OK() {
-				rep.Errors = check.Errors
-				if asJSON {
-					_ = writePyenvJSON(cmd.OutOrStdout(), rep)
-				}
-				return Usagef("%s", strings.Join(check.Errors, "; "))
-			}
-			v := pyenv.Venv{Root: root}
-			unlock, err := pyenv.Lock(root)
-			if err != nil {
-				return Exitf(ExitFailure, "%v", err)
-			}
-			defer unlock()
-			if !v.Exists() {
-				base, err := chooseBasePython(cmd, python)
-				if err != nil {
-					return err
-				}
-				rep.BasePython = base.Path
-				rep.Warnings = append(rep.Warnings, base.Warnings...)
-				if err := install.CreateVenv(cmd.Context(), runner.New(io.Discard), base.Path, root, nil, install.UnpackedDir(install.DefaultCacheDir())); err != nil {
-					return Exitf(ExitFailure, "%v", err)
-				}
-				rep.Created = true
-				recordVenv(cmd.Context(), cmd.ErrOrStderr(), root, app.ActionCreate, app.Created, true, nil)
-			}
-			rep.Python = v.Python()
-			rep.ActivateHints = v.ActivateHints()
-			if asJSON {
-				return writePyenvJSON(cmd.OutOrStdout(), rep)
-			}
-			w := cmd.OutOrStdout()
-			if rep.Created {
-				fmt.Fprintln(w, i18n.T("cli.venv.created", i18n.D{"Path": root}))
-			} else {
-				fmt.Fprintln(w, i18n.T("cli.venv.reused", i18n.D{"Kind": v.Kind(), "Path": root}))
-			}
-			if rep.BasePython != "" {
-				fmt.Fprintln(w, "  "+i18n.T("cli.venv.made_with", i18n.D{"Python": rep.BasePython}))
-			}
-			for _, warn := range rep.Warnings {
-				fmt.Fprintln(w, "  "+i18n.T("cli.warning", i18n.D{"Text": warn}))
-			}
-			fmt.Fprintln(w, i18n.T("cli.venv.to_use"))
-			for _, h := range rep.ActivateHints {
-				fmt.Fprintf(w, "  %s\n", h)
-			}
-			return nil
+			o.Out, o.ErrOut, o.Path = cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0]
+			return venvRun(cmd.Context(), env, o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json"))
-	cmd.Flags().StringVar(&python, "python", "", i18n.T("cli.venv.flag.python"))
+	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.flag.json"))
+	cmd.Flags().StringVar(&o.Python, "python", "", i18n.T("cli.venv.flag.python"))
 	return cmd
 }
 
-// chooseBasePython takes --python, else the first interpreter found that is a real 64-bit install
-// (not a venv, not the Store's).
-func chooseBasePython(cmd *cobra.Command, explicit string) (pyenv.Interpreter, error) {
-	if explicit != "" {
-		p, err := pythonFlag(explicit)
-		if err != nil {
-			return pyenv.Interpreter{}, err
-		}
-		explicit = p
-		in, err := pyenv.Describe(cmd.Context(), explicit)
-		if err != nil {
-			return in, Usagef("%v", err)
-		}
-		in.Warnings = pyenv.SupportWarnings(in, "", "")
-		pyenv.NoteVenvSupport(&in, pyenv.ReadDistro())
-		if len(in.VenvMissing) > 0 {
-			return in, Usagef("--python %s: %s", explicit, pyenv.NoVenvWarning(in, pyenv.ReadDistro()))
-		}
-		return in, nil
-	}
-	found, err := pyenv.Discover(cmd.Context(), pyenv.DiscoverOptions{})
+// venvRun makes the venv at o.Path unless one is there and says how to enter it.
+func venvRun(ctx context.Context, env *Env, o venvOptions) error {
+	asJSON, python := o.JSON, o.Python
+	root, err := app.CleanPath(o.Path)
 	if err != nil {
-		return pyenv.Interpreter{}, err
+		return Usagef("%s", i18n.T("cli.venv.bad_path", i18n.D{"Path": strconv.Quote(o.Path), "Err": err}))
 	}
-	var noVenv []string
-	for _, in := range found {
-		if len(in.VenvMissing) > 0 {
-			noVenv = append(noVenv, in.Path+": "+pyenv.NoVenvWarning(in, pyenv.ReadDistro()))
-			continue
+	rep := venvReport{Root: root}
+	check := app.CheckVenvPath(root, runtime.GOOS)
+	rep.Warnings = check.Warnings
+	if !check.OK() {
+		rep.Errors = check.Errors
+		if asJSON {
+			_ = writePyenvJSON(o.Out, rep)
 		}
-		if in.Kind != "venv" && in.Kind != "store" && in.Bits == 64 {
-			return in, nil
-		}
+		return Usagef("%s", strings.Join(check.Errors, "; "))
 	}
-	if len(noVenv) > 0 {
-		return pyenv.Interpreter{}, Exitf(ExitFailure, "%s", i18n.T("cli.venv.no_venv_python", i18n.D{"Found": strings.Join(noVenv, i18n.T("cli.matrix.check.separator"))}))
+	v := app.Venv{Root: root}
+	made, err := app.MakeVenv(ctx, root, python)
+	if err != nil {
+		return err
 	}
-	if len(found) > 0 && found[0].Version != "" {
-		return found[0], nil
+	warnNotRecorded(o.ErrOut, made.RecordErr)
+	rep.BasePython, rep.Created = made.BasePython, made.Created
+	rep.Warnings = append(rep.Warnings, made.Warnings...)
+	rep.Python = v.Python()
+	rep.ActivateHints = v.ActivateHints()
+	if asJSON {
+		return writePyenvJSON(o.Out, rep)
 	}
-	return pyenv.Interpreter{}, Exitf(ExitFailure, "%s", i18n.T("cli.venv.no_python"))
+	w := o.Out
+	if rep.Created {
+		fmt.Fprintln(w, i18n.T("cli.venv.created", i18n.D{"Path": root}))
+	} else {
+		fmt.Fprintln(w, i18n.T("cli.venv.reused", i18n.D{"Kind": v.Kind(), "Path": root}))
+	}
+	if rep.BasePython != "" {
+		fmt.Fprintln(w, "  "+i18n.T("cli.venv.made_with", i18n.D{"Python": rep.BasePython}))
+	}
+	for _, warn := range rep.Warnings {
+		fmt.Fprintln(w, "  "+i18n.T("cli.warning", i18n.D{"Text": warn}))
+	}
+	fmt.Fprintln(w, i18n.T("cli.venv.to_use"))
+	for _, h := range rep.ActivateHints {
+		fmt.Fprintf(w, "  %s\n", h)
+	}
+	return nil
 }

@@ -8,24 +8,23 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/install"
-	"gpuwiz/steps/venvs"
 )
 
 func init() { register(42, newVenvsCmd) }
 
 // venvsReport is `gpuwiz venvs --json`.
-type venvsReport struct {
-	List    string        `json:"list"` // the file the list is kept in
-	Venvs   []venvs.Found `json:"venvs"`
-	Warning string        `json:"warning,omitempty"`
+type venvsReport = app.VenvList
+
+// venvsOptions is what `gpuwiz venvs` was asked (its flags) and the streams it talks on.
+type venvsOptions struct {
+	Out, ErrOut io.Writer
+	JSON, All   bool
 }
 
 func newVenvsCmd(env *Env) *cobra.Command {
-	var asJSON, all bool
+	var o venvsOptions
 	cmd := &cobra.Command{
 		Use:     "venvs",
 		Short:   i18n.T("cli.venvs.short"),
@@ -33,49 +32,38 @@ func newVenvsCmd(env *Env) *cobra.Command {
 		Example: "  gpuwiz venvs\n  gpuwiz venvs --all --json", //i18n:raw commands
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			store, err := venvs.Default()
-			if err != nil {
-				return Exitf(ExitFailure, "%v", err)
-			}
-			rep := venvsReport{List: store.Path, Venvs: []venvs.Found{}}
-			if all {
-				found, warning := venvs.Find(cmd.Context(), venvs.FindOptions{Store: store})
-				rep.Venvs, rep.Warning = append(rep.Venvs, found...), warning
-			} else {
-				list, warning, err := store.List(cmd.Context())
-				if err != nil {
-					return Exitf(ExitFailure, "%v", err)
-				}
-				rep.Warning = warning
-				for i := range list {
-					rep.Venvs = append(rep.Venvs, venvs.Found{Path: list[i].Path, Source: venvs.SourceKnown, Known: &list[i], Holds: venvs.Read(list[i].Path, ""),
-						Interrupted: install.FindInterrupted(list[i].Path)}) // as Find names it
-				}
-			}
-			for i := range rep.Venvs {
-				rep.Venvs[i].State = venvs.ReadState(rep.Venvs[i].Path)
-			}
-			if rep.Warning != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), i18n.Said(i18n.T("cli.warning", i18n.D{"Text": rep.Warning})))
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
-			}
-			printVenvs(out, rep, all)
-			return nil
+			o.Out, o.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return venvsRun(cmd.Context(), env, o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, i18n.T("cli.venvs.flag.json"))
-	cmd.Flags().BoolVar(&all, "all", false, i18n.T("cli.venvs.flag.all"))
+	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.venvs.flag.json"))
+	cmd.Flags().BoolVar(&o.All, "all", false, i18n.T("cli.venvs.flag.all"))
 	return cmd
+}
+
+// venvsRun prints the list of venvs gpuwiz worked on (with --all, every environment found).
+func venvsRun(ctx context.Context, env *Env, o venvsOptions) error {
+	asJSON, all := o.JSON, o.All
+	rep, err := app.ListVenvs(ctx, all)
+	if err != nil {
+		return err
+	}
+	if rep.Warning != "" {
+		fmt.Fprintln(o.ErrOut, i18n.Said(i18n.T("cli.warning", i18n.D{"Text": rep.Warning})))
+	}
+	out := o.Out
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printVenvs(out, rep, all)
+	return nil
 }
 
 // stateLine says what the venv's state folder holds and takes: "state folder …/.gpuwiz: 3 snapshots,
 // no backup; 344 KiB".
-func stateLine(s venvs.StateFolder) string {
+func stateLine(s app.VenvStateFolder) string {
 	backups := i18n.T("cli.venvs.state.no_backup")
 	if s.Backups > 0 {
 		backups = i18n.N("cli.venvs.state.backups", s.Backups)
@@ -105,11 +93,6 @@ func printVenvs(w io.Writer, rep venvsReport, all bool) {
 	if !all {
 		fmt.Fprintln(w, i18n.T("cli.venvs.all_hint"))
 	}
-}
-
-// recordVenv is app.RecordVenv with its warning on warn.
-func recordVenv(ctx context.Context, warn io.Writer, path string, action app.Action, result app.Result, ok bool, cand *matrix.Candidate) {
-	warnNotRecorded(warn, app.RecordVenv(ctx, path, action, result, ok, cand))
 }
 
 // warnNotRecorded is the one warning line of a list of venvs that could not be written.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,58 +11,69 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/verify"
 )
 
 func init() { register(51, newVerifyCmd) }
 
+// verifyOptions is what `gpuwiz verify` was asked (its flags) and where it prints.
+type verifyOptions struct {
+	Out                      io.Writer
+	Venv, Framework, Channel string
+	JSON                     bool
+}
+
 func newVerifyCmd(env *Env) *cobra.Command {
-	var venv, framework, channel string
-	var asJSON bool
+	var o verifyOptions
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: i18n.T("cli.verify.short"),
 		Long:  i18n.T("cli.verify.long"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if venv == "" {
-				return Usagef("%s", i18n.T("cli.verify.needs_venv"))
-			}
-			root, err := filepath.Abs(venv)
-			if err != nil {
-				return Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
-			}
-			v := pyenv.Venv{Root: root}
-			if !v.Exists() {
-				return Usagef("%s", i18n.T("cli.verify.not_a_venv", i18n.D{"Path": root}))
-			}
-			rep, err := app.Verify(cmd.Context(), root, framework, channel)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				if err := writeInstallJSON(cmd.OutOrStdout(), rep); err != nil {
-					return err
-				}
-			} else {
-				printVerify(cmd.OutOrStdout(), rep)
-			}
-			if !rep.OK {
-				return Silent(ExitVerifyFailed)
-			}
-			return nil
+			o.Out = cmd.OutOrStdout()
+			return verifyRun(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.Var(newEnvFlag(&venv), "venv", i18n.T("cli.verify.flag.venv"))
-	f.StringVar(&framework, "framework", "", i18n.T("cli.verify.flag.framework"))
-	f.StringVar(&channel, "channel", "", i18n.T("cli.verify.flag.channel"))
-	f.BoolVar(&asJSON, "json", false, i18n.T("cli.flag.json_report"))
+	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.verify.flag.venv"))
+	f.StringVar(&o.Framework, "framework", "", i18n.T("cli.verify.flag.framework"))
+	f.StringVar(&o.Channel, "channel", "", i18n.T("cli.verify.flag.channel"))
+	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.flag.json_report"))
 	return cmd
 }
 
-func printVerify(w io.Writer, r verify.Report) {
+// verifyRun runs the framework's checks in the venv and prints them.
+func verifyRun(ctx context.Context, env *Env, o verifyOptions) error {
+	venv, framework, channel, asJSON := o.Venv, o.Framework, o.Channel, o.JSON
+	if venv == "" {
+		return Usagef("%s", i18n.T("cli.verify.needs_venv"))
+	}
+	root, err := filepath.Abs(venv)
+	if err != nil {
+		return Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
+	}
+	v := app.Venv{Root: root}
+	if !v.Exists() {
+		return Usagef("%s", i18n.T("cli.verify.not_a_venv", i18n.D{"Path": root}))
+	}
+	rep, err := app.Verify(ctx, root, framework, channel)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if err := writeInstallJSON(o.Out, rep); err != nil {
+			return err
+		}
+	} else {
+		printVerify(o.Out, rep)
+	}
+	if !rep.OK {
+		return Silent(ExitVerifyFailed)
+	}
+	return nil
+}
+
+func printVerify(w io.Writer, r app.VerifyReport) {
 	fmt.Fprintln(w, i18n.T("cli.verify.title", i18n.D{"Framework": r.Framework, "Version": r.Version, "CUDA": orDash(r.CUDA), "CuDNN": orDash(r.CuDNN)}))
 	okMark, failMark := i18n.T("cli.verify.mark_ok"), i18n.T("cli.verify.mark_fail")
 	width := max(i18n.Width(okMark), i18n.Width(failMark))
