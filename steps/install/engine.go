@@ -754,8 +754,10 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	defer func() { offlineTry.stop() }()
 	// pip's resolve for a download starts only now: the shim it runs may write wheels into the
 	// cache folder, which the check above must not take for unknown files.
-	// With no offline try running, the wheels pip looks at are downloaded while it resolves.
-	resolved := e.startResolve(ctx, s, offlineTry == nil) // while the offline try runs
+	// When the offline try cannot succeed (or none runs), the wheels pip looks at are downloaded
+	// while it resolves.
+	early := offlineTry == nil || s.OfflinePip == nil || offlineHopeless(*s.OfflinePip) != ""
+	resolved := e.startResolve(ctx, s, early) // while the offline try runs
 	defer resolved.stop()
 	offline, err := offlineTry.wait()
 	if err == nil {

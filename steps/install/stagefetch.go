@@ -3,6 +3,7 @@ package install
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -36,6 +37,9 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 	}
 	files, kept := r.files, r.kept
 	early, earlyChecked := r.early.Finish(files)
+	if early > 0 {
+		e.note(fmt.Sprintf("stage: the early fetch downloaded %d bytes while pip resolved", early)) //i18n:raw the log, for support
+	}
 	netw, err := e.network(ctx)
 	if err != nil {
 		return err
