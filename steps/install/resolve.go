@@ -192,7 +192,9 @@ func (e *engine) resolve(ctx context.Context, s Step, early bool) (r resolution,
 	}
 	c := &fetch.Counters{}
 	if early {
-		ahead = fetch.StartEarly(ctx, e.fetchOptions(netw, c, e.checkedBefore, nil))
+		// Its bytes are not shown as they come: the fetch of the answer shows the whole download
+		// on one line, what the early fetch finished among it.
+		ahead = fetch.StartEarly(ctx, e.fetchOptions(netw, &fetch.Counters{}, e.checkedBefore, nil))
 	}
 	shim, err := fetch.StartShim(netw, indexes, fetch.ShimOptions{FindLinks: links, Keep: e.plan.StageDir, Progress: c, Early: ahead})
 	if err != nil {

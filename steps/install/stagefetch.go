@@ -66,7 +66,7 @@ func (e *engine) fetchStage(ctx context.Context, s Step, pre *pendingResolve) er
 		return earlyChecked(name, sha) || e.checkedBefore(name, sha)
 	}, func(l string) { e.emitLine(Event{StepID: s.ID, Line: l}) }))
 	stop()
-	e.out.BytesDownloaded += res.Fetched // the early fetch's bytes were counted with the resolve's
+	e.out.BytesDownloaded += res.Fetched + early
 	// What the early fetch downloaded while pip resolved came over the network in this run too.
 	moved := min(early, res.Reused)
 	res.Fetched, res.Reused = res.Fetched+moved, res.Reused-moved
