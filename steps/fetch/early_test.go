@@ -65,16 +65,7 @@ func TestEarlyFetchDownloadsWhatPipLooksAt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	get := func(u string) string {
-		t.Helper()
-		resp, err := http.Get(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return string(b)
-	}
+	get := func(u string) string { return getOK(t, u) }
 	base := s.IndexURL(0)[:strings.Index(s.IndexURL(0), "/i/")]
 	get(s.IndexURL(0) + "/a/")
 	get(s.IndexURL(0) + "/b/")

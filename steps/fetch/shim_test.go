@@ -47,19 +47,7 @@ func TestShimRewritesWheelLinksAndServesStubs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	get := func(u string) string {
-		t.Helper()
-		resp, err := http.Get(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			t.Fatalf("%s: %s %s", u, resp.Status, b)
-		}
-		return string(b)
-	}
+	get := func(u string) string { return getOK(t, u) }
 	page := get(s.IndexURL(0) + "/torch/")
 	if !sawAuth || strings.Contains(page, "tok") {
 		t.Fatalf("credentials: used %v; page shows them: %s", sawAuth, page)
@@ -105,4 +93,19 @@ func TestShimRewritesWheelLinksAndServesStubs(t *testing.T) {
 	if s.Stubs() != 1 {
 		t.Errorf("%d stubs served", s.Stubs())
 	}
+}
+
+// getOK is u's body; the test fails on an error or a status other than 200.
+func getOK(t *testing.T, u string) string {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%s: %s %s", u, resp.Status, b)
+	}
+	return string(b)
 }
