@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/go-version"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipconf"
 )
 
 // pipOlderThan reports whether pip version v is older than min; an unknown version counts as old.
@@ -52,14 +53,17 @@ var overriddenPipVars = map[string]string{
 var droppedVars = []string{"PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "VIRTUAL_ENV", "PYTHONSTARTUP"}
 
 // frameworkEnv is the child environment of the framework's pip steps: environ with every index
-// setting overridden (env vars beat pip's config files, so this also neutralises index-url,
-// extra-index-url and find-links in pip.ini/pip.conf) while proxies and certificates stay.
-func frameworkEnv(environ []string, indexURL string) []string {
-	out := make([]string, 0, len(environ)+len(overriddenPipVars)+2)
+// setting overridden and no pip configuration file read (PIP_CONFIG_FILE is the null device: pip
+// skips an empty variable, so an extra-index-url or find-links in pip.ini/pip.conf could not be
+// cancelled otherwise), while the user's network settings (conf.NetEnviron: proxy, certificates,
+// timeout, retries, trusted hosts, from the files or the variables) are handed on as variables.
+func frameworkEnv(environ []string, indexURL string, conf pipconf.Config) []string {
+	net := conf.NetEnviron()
+	out := make([]string, 0, len(environ)+len(overriddenPipVars)+len(net)+3)
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
 		ku := strings.ToUpper(k)
-		if _, ok := overriddenPipVars[ku]; ok || slices.Contains(droppedVars, ku) || ku == "PYTHONNOUSERSITE" {
+		if _, ok := overriddenPipVars[ku]; ok || slices.Contains(droppedVars, ku) || ku == "PYTHONNOUSERSITE" || ku == "PIP_CONFIG_FILE" || isNetVar(ku) {
 			continue
 		}
 		out = append(out, kv)
@@ -71,8 +75,20 @@ func frameworkEnv(environ []string, indexURL string) []string {
 		}
 		out = append(out, k+"="+v)
 	}
+	out = append(out, "PIP_CONFIG_FILE="+pipconf.DevNull(hostGOOS()))
+	out = append(out, net...)
 	// A torch in the user's site-packages would shadow the venv's for the verify script.
 	return append(out, "PYTHONNOUSERSITE=1", "PYTHONIOENCODING=utf-8")
+}
+
+// isNetVar is a PIP_* variable of pip's network options, which frameworkEnv sets itself.
+func isNetVar(k string) bool {
+	for _, name := range pipconf.NetOptions {
+		if k == "PIP_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")) {
+			return true
+		}
+	}
+	return false
 }
 
 // envInterference names the user's environment settings that would have changed where pip looks.

@@ -13,6 +13,7 @@ import (
 	"gpuwiz/steps/keep"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pipcmd"
+	"gpuwiz/steps/pipconf"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/urls"
@@ -179,7 +180,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 		userEnv: opts.environ(), lockHashes: opts.LockHashes, pip: opts.pipFor(),
 	}
 	p.Target.Mirror = mirror
-	p.env = p.pip.Env(frameworkEnv(p.userEnv, index))
+	p.env = p.pip.Env(frameworkEnv(p.userEnv, index, pipconf.Read(pipconf.Source{Prefix: p.sysPrefix(), Environ: p.userEnv})))
 	p.Warnings = append(p.Warnings, envInterference(p.userEnv)...)
 	if t.Framework == "torch" {
 		p.families = pep.TorchFamily

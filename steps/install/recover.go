@@ -10,6 +10,7 @@ import (
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pipcmd"
+	"gpuwiz/steps/pipconf"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/urls"
@@ -57,7 +58,7 @@ func Recover(ctx context.Context, r runner.Runner, venv string, events chan<- Ev
 	}
 	e := &engine{r: r, events: events, py: py, pins: j.Install, backupDir: j.Backup,
 		plan: Plan{Venv: venv, StateDir: stateDir, StageDir: j.StageDir, venv: v, leftovers: j.Leftovers,
-			families: j.Families, pins: j.Install, env: pip.Env(frameworkEnv(os.Environ(), j.IndexURL)), pip: pip}}
+			families: j.Families, pins: j.Install, env: pip.Env(frameworkEnv(os.Environ(), j.IndexURL, pipconf.Read(pipconf.Source{Prefix: venv, Environ: os.Environ()}))), pip: pip}}
 	e.jn = &journal{j: *j, path: JournalPath(venv)}
 	e.out.SnapshotFile = j.Snapshot
 	e.emit(Event{StepID: "restore", State: StateRunning, Message: i18n.T("faults.recover.start", i18n.D{"Summary": Interrupted{Journal: *j}.Summary()})})

@@ -453,18 +453,41 @@ type Net struct {
 	Proxy, Cert, Timeout string // "" when not set
 }
 
-// Net reads proxy, cert and timeout as the framework's pip steps take them: a PIP_* variable beats
-// the files, a command's section ([install], then [download]) beats [global]; an empty value counts
-// as none, as pip's option parser skips it.
-func (c Config) Net() Net {
+// Setting is the value pip's download and install steps take for option name: a PIP_* variable
+// beats the files, a command's section ([install], then [download]) beats [global]; an empty value
+// counts as none, as pip's option parser skips it.
+func (c Config) Setting(name string) string {
 	items := c.Items()
-	get := func(name string) string {
-		for _, sect := range []string{EnvSection, "install", "download", "global"} {
-			if v := items[sect+"."+name]; v != "" {
-				return v
-			}
+	for _, sect := range []string{EnvSection, "install", "download", "global"} {
+		if v := items[sect+"."+name]; v != "" {
+			return v
 		}
-		return ""
 	}
-	return Net{Proxy: get("proxy"), Cert: get("cert"), Timeout: get("timeout")}
+	return ""
+}
+
+// Net reads proxy, cert and timeout as the framework's pip steps take them (Setting).
+func (c Config) Net() Net {
+	return Net{Proxy: c.Setting("proxy"), Cert: c.Setting("cert"), Timeout: c.Setting("timeout")}
+}
+
+// NetOptions are pip's network options: what a pip run that reads no configuration file needs
+// from the user's to reach the network as the user's own pip does.
+var NetOptions = []string{"proxy", "cert", "client-cert", "timeout", "retries", "trusted-host"}
+
+// NetEnviron is the user's network settings as PIP_* variables (NetOptions, by Setting), for a
+// pip run with PIP_CONFIG_FILE set to the null device. A list value (trusted-host over several
+// lines) becomes pip's space-separated variable form.
+func (c Config) NetEnviron() []string {
+	var out []string
+	for _, name := range NetOptions {
+		v := strings.TrimSpace(c.Setting(name))
+		if name == "trusted-host" {
+			v = strings.Join(strings.Fields(v), " ")
+		}
+		if v != "" {
+			out = append(out, "PIP_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_"))+"="+v)
+		}
+	}
+	return out
 }
