@@ -242,3 +242,25 @@ func TestChineseJoins(t *testing.T) {
 		t.Errorf("English notes %q", got)
 	}
 }
+
+// A note about the Windows wheel is shown on Windows only: on Linux the same build's row says
+// nothing of Windows, and a note that speaks of every system stays on both.
+func TestWindowsNotesOnlyOnWindows(t *testing.T) {
+	m := loadEmbedded(t)
+	win, lin := m.Select(gtx1080Win), m.Select(gtx1080Lin)
+	for _, v := range []string{"2.8.0", "2.9.1", "2.11.0"} {
+		if c := find(t, win, v, "cu126"); !strings.Contains(c.Note, "Windows") {
+			t.Errorf("windows %s cu126: the Windows note is gone: %q", v, c.Note)
+		}
+	}
+	for _, c := range lin.Candidates {
+		for _, p := range c.NoteParts {
+			if strings.HasPrefix(p, "On Windows") || strings.Contains(p, "not covered on Windows") || strings.Contains(p, "offered this build on Windows") {
+				t.Errorf("linux %s %s: a Windows-only note is shown: %q", c.FrameworkVersion, c.Channel, p)
+			}
+		}
+	}
+	if c := find(t, lin, "2.10.0", "cu129"); !strings.Contains(c.Note, "Linux only") {
+		t.Errorf("linux 2.10.0 cu129: the note for every system is gone: %q", c.Note)
+	}
+}

@@ -171,6 +171,9 @@ type Build struct {
 	UnverifiedOS []string `toml:"unverified_os" json:"unverified_os,omitempty"`
 	Note         string   `toml:"note" json:"note,omitempty"`       // one plain sentence for the user
 	NoteZh       string   `toml:"note_zh" json:"note_zh,omitempty"` // the same in Simplified Chinese ("" none: the English is shown)
+	// The systems the note speaks of ("linux", "windows"; empty: every system): elsewhere it is not
+	// shown, as it says nothing about the user's machine.
+	NoteOS []string `toml:"note_os" json:"note_os,omitempty"`
 
 	cuda  majorMinor // set by prepare
 	archs map[string][]arch
