@@ -748,7 +748,8 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 			if err := quarantine(e.plan.StageDir, aside); err != nil {
 				return err
 			}
-			offlineTry = e.startOffline(ctx, s)
+			first.hopeless = offlineHopeless(*s.OfflinePip) // the folder changed
+			offlineTry = e.startOffline(ctx, s, first.hopeless)
 		}
 	}
 	defer func() { offlineTry.stop() }()
@@ -756,7 +757,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	// cache folder, which the check above must not take for unknown files.
 	// When the offline try cannot succeed (or none runs), the wheels pip looks at are downloaded
 	// while it resolves.
-	early := offlineTry == nil || s.OfflinePip == nil || offlineHopeless(*s.OfflinePip) != ""
+	early := offlineTry == nil || first.hopeless != ""
 	resolved := e.startResolve(ctx, s, early) // while the offline try runs
 	defer resolved.stop()
 	offline, err := offlineTry.wait()
@@ -849,6 +850,7 @@ type prestaged struct {
 	offline  *background[[]string] // nil when the check set wheels aside (the try is made again after), or the lock staged the build
 	locked   []string              // the build's wheels, when the venv's lock named them (stageFromLock): no offline try
 	more     []string              // with locked: the other wheels pip's dry run against the venv asked for
+	hopeless string                // offlineHopeless of the folder the offline try reads: the try and the early fetch both go by it
 }
 
 // startPrestage begins s's first part in the background: the offline try (a pip start, about a
@@ -881,8 +883,9 @@ func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 		}
 		var dry *background[pipReport]
 		locked := e.lockedWheels(s)
+		p.hopeless = offlineHopeless(*s.OfflinePip)
 		if locked == nil {
-			p.offline = e.startOffline(ctx, s)
+			p.offline = e.startOffline(ctx, s, p.hopeless)
 		} else {
 			dry = inBackground(ctx, e.lockDryRun)
 		}
@@ -899,7 +902,7 @@ func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 			if more, ok := e.stageFromLock(locked, rep, err, p.cache); ok {
 				p.locked, p.more = locked, more
 			} else {
-				p.offline = e.startOffline(ctx, s)
+				p.offline = e.startOffline(ctx, s, p.hopeless)
 			}
 		}
 		return p, nil
@@ -951,13 +954,13 @@ func (e *engine) reportCache(c cacheCheck) []string {
 // wheels it chose ("File was already downloaded …"): the install step takes exactly those when the
 // try succeeds.
 //
-// The try is not made when the cache folder holds no file at all for one of the pinned top-level
-// requirements: pip could only fail (a second or more for nothing on a first install). The log
-// says which requirement.
-func (e *engine) startOffline(ctx context.Context, s Step) *background[[]string] {
+// The try is not made when hopeless names a pinned top-level requirement the cache folder holds no
+// file for (offlineHopeless): pip could only fail (a second or more for nothing on a first
+// install). The log says which requirement.
+func (e *engine) startOffline(ctx context.Context, s Step, hopeless string) *background[[]string] {
 	return inBackground(ctx, func(ctx context.Context) ([]string, error) {
-		if pin := offlineHopeless(*s.OfflinePip); pin != "" {
-			e.note(fmt.Sprintf("%s: the offline try is skipped: the cache holds no wheel for %s", s.ID, pin)) //i18n:raw the log, for support
+		if hopeless != "" {
+			e.note(fmt.Sprintf("%s: the offline try is skipped: the cache holds no wheel for %s", s.ID, hopeless)) //i18n:raw the log, for support
 			return nil, errOfflineSkipped
 		}
 		var out []string
