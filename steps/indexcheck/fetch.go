@@ -31,8 +31,7 @@ const maxPage = 64 << 20
 
 // Fetcher reads index pages, each at most once, with a timeout per request.
 type Fetcher struct {
-	// Client makes the requests; nil: one through the proxy pip would use without a setting of its
-	// own (the environment's, else the Windows system proxy: see netproxy).
+	// Client makes the requests: the run's (netproxy.ForPip); nil: netproxy.ForPip("", nil)'s.
 	Client  *http.Client
 	Timeout time.Duration // per request; 0: 20 s
 
@@ -103,7 +102,7 @@ func (f *Fetcher) fetch(ctx context.Context, pageURL string) ([]string, map[stri
 	req.Header.Set("Accept", accept)
 	client := f.Client
 	if client == nil {
-		client = netproxy.New(netproxy.Settings{}).Client()
+		client = netproxy.ForPip("", nil).Client()
 	}
 	resp, err := client.Do(req)
 	if err != nil {

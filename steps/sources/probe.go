@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
-	"gpuwiz/steps/pipconf"
 	"io"
 	"net"
 	"net/http"
@@ -37,16 +36,9 @@ const depsProbeProject = "pip"
 // Options tune a probe.
 type Options struct {
 	Timeout time.Duration // per probe, all at once; 0: DefaultTimeout
-	// Environ holds HTTPS_PROXY, HTTP_PROXY and NO_PROXY (any case); nil: os.Environ().
-	Environ []string
-	// PipProxy is pip's own proxy setting (PIP_PROXY, proxy= in its configuration: ReadPipProxy);
-	// when set it wins over the environment and the system proxy, as it does for pip.
-	PipProxy string
-	// SystemProxy is the Windows system proxy; nil: the machine's (see netproxy).
-	SystemProxy *netproxy.System
-	// Transport is the base transport (tests); nil: a clone of http.DefaultTransport. Its Proxy is
-	// replaced by the one the options say.
-	Transport *http.Transport
+	// Net is the run's proxy rules, whose client makes the requests (netproxy.ForPip for the target
+	// Python); nil: netproxy.ForPip("", nil).
+	Net *netproxy.Resolver
 }
 
 // Result is what the probe found for one candidate.
@@ -90,15 +82,10 @@ func Probe(ctx context.Context, cands []Candidate, b Build, o Options) []Result 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	p := &prober{ctx: ctx, timeout: timeout, build: b, pages: map[string]*page{}}
-	p.proxy = netproxy.New(netproxy.Settings{Pip: o.PipProxy, Environ: o.Environ, System: o.SystemProxy})
-	tr := o.Transport
-	if tr == nil {
-		tr = http.DefaultTransport.(*http.Transport).Clone()
-	} else {
-		tr = tr.Clone()
+	if p.proxy = o.Net; p.proxy == nil {
+		p.proxy = netproxy.ForPip("", nil)
 	}
-	tr.Proxy = p.proxy.Proxy
-	p.client = &http.Client{Transport: tr}
+	p.client = p.proxy.Client()
 	out := make([]Result, len(cands))
 	var wg sync.WaitGroup
 	for i, c := range cands {
@@ -454,16 +441,4 @@ func (p *prober) proxyFor(u string) string {
 		return ""
 	}
 	return urls.Redact(px.String()) + " (" + p.proxy.Where() + ")"
-}
-
-// ReadPipProxy is pip's own proxy setting (PIP_PROXY included) for the interpreter whose sys.prefix
-// is prefix, in this process's environment (pipconf: no Python started); "" when none.
-func ReadPipProxy(prefix string) string {
-	return PipProxy(pipconf.Read(pipconf.Source{Prefix: prefix}))
-}
-
-// PipProxy is the proxy pip's install and download steps take from cfg: PIP_PROXY, else the
-// command's section, else [global]; "" when none.
-func PipProxy(cfg pipconf.Config) string {
-	return cfg.Net().Proxy
 }
