@@ -110,6 +110,9 @@ func (r *Reader) Get(ctx context.Context, u string) *Page {
 	r.mu.Lock()
 	if r.pages == nil {
 		r.pages = map[string]*entry{}
+		if r.Client == nil {
+			r.Client = netproxy.ForPip("", nil).Client()
+		}
 	}
 	e, ok := r.pages[u]
 	if !ok {
@@ -133,12 +136,9 @@ func (r *Reader) fetch(ctx context.Context, u string) *Page {
 	start := time.Now()
 	p := &Page{}
 	defer func() { p.Elapsed = time.Since(start) }()
-	newRequest, client, accept := r.Request, r.Client, r.Accept
+	newRequest, accept := r.Request, r.Accept
 	if newRequest == nil {
 		newRequest = func(u string) (*http.Request, error) { return http.NewRequest(http.MethodGet, u, nil) }
-	}
-	if client == nil {
-		client = netproxy.ForPip("", nil).Client()
 	}
 	if accept == "" {
 		accept = PipAccept
@@ -152,7 +152,7 @@ func (r *Reader) fetch(ctx context.Context, u string) *Page {
 	if req.Header.Get("User-Agent") == "" {
 		req.Header.Set("User-Agent", "gpuwiz (index page reader)") //i18n:raw an HTTP header for the server's logs
 	}
-	resp, err := client.Do(req.WithContext(ctx))
+	resp, err := r.Client.Do(req.WithContext(ctx))
 	if err != nil {
 		p.Err = err
 		return p
