@@ -11,6 +11,7 @@ import (
 	"gpuwiz/steps/gpu"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/jsonfile"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/sources"
 )
 
@@ -39,6 +40,9 @@ type Env struct {
 	sourcesOnce sync.Once
 	sources     *sources.List
 	sourcesErr  error
+
+	netMu sync.Mutex
+	nets  map[string]*netproxy.Resolver // by the target Python's sys.prefix
 
 	probeMu sync.Mutex
 	prober  gpu.Prober
@@ -82,6 +86,21 @@ func (e *Env) Sources() (*sources.List, error) {
 		}
 	})
 	return e.sources, e.sourcesErr
+}
+
+// Net is the run's proxy rules and HTTP client for requests made for the Python whose sys.prefix is
+// prefix ("" when there is none: the user's and global pip configuration only): the one
+// netproxy.ForPip of the run for that Python, which every request of the run goes by.
+func (e *Env) Net(prefix string) *netproxy.Resolver {
+	e.netMu.Lock()
+	defer e.netMu.Unlock()
+	if e.nets[prefix] == nil {
+		if e.nets == nil {
+			e.nets = map[string]*netproxy.Resolver{}
+		}
+		e.nets[prefix] = netproxy.ForPip(prefix, nil)
+	}
+	return e.nets[prefix]
 }
 
 // processStart is taken at package init, a few ms after the process starts: the base of the

@@ -7,10 +7,8 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/indexcheck"
-	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/sources"
 )
 
 // IndexCheck is the answer to "does the index serve this build", asked before anything changes.
@@ -76,10 +74,7 @@ func (e *Env) CheckServed(ctx context.Context, q IndexQuery) (IndexCheck, error)
 		return IndexCheck{}, err
 	}
 	sel := m.Select(facts)
-	// The index is asked through the proxy pip will use: pip's own setting, else the environment's,
-	// else the Windows system proxy.
-	pipProxy := sources.ReadPipProxy(in.Prefix)
-	client := netproxy.New(netproxy.Settings{Pip: pipProxy}).Client()
-	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: indexTimeout, Client: client}, src, c, facts.OS, pep.Minor(in.Version), sel.Candidates)
+	// The index is asked through the proxy pip will use (Net).
+	v := indexcheck.CheckBuild(ctx, &indexcheck.Fetcher{Timeout: indexTimeout, Client: e.Net(in.Prefix).Client()}, src, c, facts.OS, pep.Minor(in.Version), sel.Candidates)
 	return IndexCheck{Asked: true, Verdict: v}, nil
 }

@@ -97,7 +97,7 @@ func (e *Env) PlanInstall(ctx context.Context, req InstallRequest) (*InstallSess
 	if s.LogPath == "" {
 		s.LogPath = install.DefaultLogPath("install")
 	}
-	opts := install.Options{Venv: v, Python: req.Python, Target: install.TargetOf(s.Candidate), Mirror: req.Mirror,
+	opts := install.Options{Venv: v, Python: req.Python, Target: install.TargetOf(s.Candidate), Mirror: req.Mirror, Net: e.Net(v.Root),
 		FindLinks: req.FindLinks, CacheDir: req.CacheDir, LogPath: s.LogPath, NoPipUpgrade: req.NoPipUpgrade, SourceWhy: req.SourceWhy, FixPth: req.FixPth}
 	if req.IndexURL != s.Candidate.IndexURL {
 		opts.IndexURLOverride = req.IndexURL // a mirror of the channel's index

@@ -19,13 +19,14 @@ type MatrixCheckRequest struct {
 }
 
 // CheckMatrix reads the index pages of every build of the run's matrix and says which are served,
-// which are phantoms (a declared wheel missing) and which could not be looked at.
+// which are phantoms (a declared wheel missing) and which could not be looked at, through the proxy
+// pip would use without a Python of its own (Net("")).
 func (e *Env) CheckMatrix(ctx context.Context, req MatrixCheckRequest) (indexcheck.Report, error) {
 	m, err := e.Matrix()
 	if err != nil {
 		return indexcheck.Report{}, err
 	}
-	return indexcheck.CheckMatrix(ctx, m, req.Frameworks, &indexcheck.Fetcher{Timeout: req.Timeout}, req.Source, req.Parallel), nil
+	return indexcheck.CheckMatrix(ctx, m, req.Frameworks, &indexcheck.Fetcher{Timeout: req.Timeout, Client: e.Net("").Client()}, req.Source, req.Parallel), nil
 }
 
 // MatrixTOML is the run's matrix as its file has it: the --matrix file's bytes, else the embedded

@@ -53,7 +53,7 @@ func (e *Env) PlanPython(ctx context.Context, req PythonRequest) (*PythonSession
 	if version == "" {
 		version = e.RecommendedPython()
 	}
-	o := pyget.Options{Version: version, Mirror: req.Mirror, SHA256: req.SHA256}
+	o := pyget.Options{Version: version, Mirror: req.Mirror, SHA256: req.SHA256, Client: e.Net("").Client()}
 	plan, err := pyget.MakePlan(o)
 	if err != nil {
 		if errors.Is(err, pyget.ErrBadInput) {

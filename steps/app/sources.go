@@ -83,8 +83,7 @@ func (e *Env) ProbeSources(ctx context.Context, req SourcesRequest) (SourcesRepo
 	} else {
 		cands = list.For(req.Candidate.Framework, req.Candidate.Channel, req.Candidate.IndexURL)
 	}
-	opts := sources.Options{PipProxy: sources.ReadPipProxy(in.Prefix)}
-	return sourcesReportOf(build, sources.Probe(ctx, cands, build, opts)), nil
+	return sourcesReportOf(build, sources.Probe(ctx, cands, build, sources.Options{Net: e.Net(in.Prefix)})), nil
 }
 
 // Sources is the source probe (Env.ProbeSources).

@@ -420,7 +420,7 @@ func TestFetchThroughProxy(t *testing.T) {
 	proxyURL := strings.Replace(proxy.URL, "http://", "http://bob:pw@", 1)
 	f := []File{{URL: "http://wheels.invalid/files/p-1.0-py3-none-any.whl", Name: "p-1.0-py3-none-any.whl", SHA256: sum(body)}}
 	dir := t.TempDir()
-	if _, err := Fetch(context.Background(), f, Options{Dir: dir, Network: Network{Proxy: proxyURL, Environ: []string{}}}); err != nil {
+	if _, err := Fetch(context.Background(), f, Options{Dir: dir, Network: Network{Proxy: netproxy.New(netproxy.Settings{Pip: proxyURL, Environ: []string{}})}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := hosts.Load("wheels.invalid"); !ok || proxied.Load() < 2 {
@@ -428,28 +428,28 @@ func TestFetchThroughProxy(t *testing.T) {
 	}
 	// HTTP_PROXY from the environment, when pip has no proxy setting.
 	n := proxied.Load()
-	if _, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Network: Network{Environ: []string{"HTTP_PROXY=" + proxyURL}}}); err != nil || proxied.Load() == n {
+	if _, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Network: Network{Proxy: netproxy.New(netproxy.Settings{Environ: []string{"HTTP_PROXY=" + proxyURL}})}}); err != nil || proxied.Load() == n {
 		t.Fatalf("HTTP_PROXY: %v (%d requests)", err, proxied.Load()-n)
 	}
 	// pip's proxy setting ignores NO_PROXY (pip sets trust_env = False with --proxy: pypa/pip
 	// src/pip/_internal/cli/index_command.py); with the environment's proxy, NO_PROXY sends the host
 	// straight on, and it does not resolve: the error says which.
 	n = proxied.Load()
-	if _, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Network: Network{Proxy: proxyURL, Environ: []string{"NO_PROXY=wheels.invalid"}}}); err != nil || proxied.Load() == n {
+	if _, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Network: Network{Proxy: netproxy.New(netproxy.Settings{Pip: proxyURL, Environ: []string{"NO_PROXY=wheels.invalid"}})}}); err != nil || proxied.Load() == n {
 		t.Fatalf("pip's proxy with NO_PROXY: %v (%d proxied)", err, proxied.Load()-n)
 	}
 	n = proxied.Load()
-	_, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Retries: -1, Network: Network{Environ: []string{"HTTP_PROXY=" + proxyURL, "NO_PROXY=wheels.invalid"}}})
+	_, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Retries: -1, Network: Network{Proxy: netproxy.New(netproxy.Settings{Environ: []string{"HTTP_PROXY=" + proxyURL, "NO_PROXY=wheels.invalid"}})}})
 	if err == nil || proxied.Load() != n || !strings.Contains(err.Error(), "wheels.invalid") || strings.Contains(err.Error(), ":pw@") {
 		t.Fatalf("NO_PROXY: %v (%d proxied)", err, proxied.Load()-n)
 	}
 	// No variable at all: the Windows system proxy (read from the registry there; given here).
 	n = proxied.Load()
 	sys := &netproxy.System{Enable: true, Server: "https=127.0.0.1:1;http=" + strings.TrimPrefix(proxyURL, "http://"), Override: "<local>;*.example.com"}
-	if _, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Network: Network{Environ: []string{}, SystemProxy: sys}}); err != nil || proxied.Load() == n {
+	if _, err := Fetch(context.Background(), f, Options{Dir: t.TempDir(), Network: Network{Proxy: netproxy.New(netproxy.Settings{Environ: []string{}, System: sys})}}); err != nil || proxied.Load() == n {
 		t.Fatalf("system proxy: %v (%d requests)", err, proxied.Load()-n)
 	}
-	if got := (Network{Proxy: proxyURL}).ProxyInUse(f[0].URL); !strings.Contains(got, "***@") {
+	if got := (Network{Proxy: netproxy.New(netproxy.Settings{Pip: proxyURL})}).ProxyInUse(f[0].URL); !strings.Contains(got, "***@") {
 		t.Errorf("ProxyInUse %q", got)
 	}
 }

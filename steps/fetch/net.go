@@ -20,21 +20,15 @@ import (
 
 // Network is how the downloader reaches the index, by pip's rules.
 type Network struct {
-	// Proxy is pip's proxy setting (--proxy, PIP_PROXY, proxy= in pip.conf): when set it is used
-	// for every http and https URL, as pip does (NO_PROXY too is then ignored); when empty the
-	// HTTPS_PROXY, HTTP_PROXY and NO_PROXY variables decide, and without any of them the Windows
-	// system proxy.
-	Proxy string
+	// Proxy is the run's proxy rules, pip's (netproxy.ForPip: pip's proxy setting, else the
+	// environment's variables, else the Windows system proxy); nil: netproxy.ForPip("", nil).
+	Proxy *netproxy.Resolver
 	// Cert is pip's cert setting (--cert, PIP_CERT, cert= in pip.conf): a PEM bundle that replaces
 	// the system's certificate store. Empty: the system store.
 	Cert string
 	// Credentials are URLs whose user:password@ also applies to files on the same host, as pip
 	// reuses an index URL's credentials for the files it links to (the index URL, a mirror).
 	Credentials []string
-	// Environ is the environment the proxy variables are read from (nil: the process's).
-	Environ []string
-	// SystemProxy is the Windows system proxy; nil: the machine's (the registry on Windows).
-	SystemProxy *netproxy.System
 	// Timeout bounds waiting for a response's headers and every gap in its body (pip's --timeout,
 	// 15 s by default).
 	Timeout time.Duration
@@ -78,10 +72,11 @@ func (n Network) timeout() time.Duration {
 	return 15 * time.Second
 }
 
-// resolver is pip's choice of proxy: its own setting for every URL, else the environment's, else
-// the Windows system proxy (see netproxy).
 func (n Network) resolver() *netproxy.Resolver {
-	return netproxy.New(netproxy.Settings{Pip: n.Proxy, Environ: n.Environ, System: n.SystemProxy})
+	if n.Proxy == nil {
+		return netproxy.ForPip("", nil)
+	}
+	return n.Proxy
 }
 
 // ProxyInUse names the proxy a request to rawURL goes through ("" for none), redacted, for messages.

@@ -8,7 +8,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
+	"html"
 	"net"
 	"net/http"
 	"net/url"
@@ -18,8 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/net/html"
-
+	"gpuwiz/steps/indexpage"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/urls"
 )
@@ -42,25 +41,27 @@ type Shim struct {
 	base    string
 	indexes []string
 
-	mu    sync.Mutex
-	links []shimLink // by id
-	stubs int        // stub wheels served
-	memo  map[string]*memoEntry
-	info  map[string]wheelInfo // real URL → what its metadata's read learned
-	lazy  int                  // wheels whose metadata was read out of the remote zip
-	ctx   context.Context      // the shim's lifetime, for prefetches
-	stop  context.CancelFunc
+	// pages are the real pages and metadata files, each fetched once: pip asks for a wheel's
+	// metadata twice (the metadata file, then the stub made of it), and the pages prefetched are
+	// asked for later.
+	pages indexpage.Reader
+
+	mu         sync.Mutex
+	links      []shimLink // by id
+	stubs      int        // stub wheels served
+	lazyMeta   map[string]*lazyEntry
+	prefetched map[string]bool      // real wheel URLs whose requirements' pages were prefetched
+	info       map[string]wheelInfo // real URL → what its metadata's read learned
+	lazy       int                  // wheels whose metadata was read out of the remote zip
+	ctx        context.Context      // the shim's lifetime, for prefetches
+	stop       context.CancelFunc
 }
 
-// memoEntry is one real URL's answer, fetched once: pip asks for a wheel's metadata twice (the
-// metadata file, then the stub made of it), and the pages prefetched are asked for later.
-type memoEntry struct {
-	done   chan struct{}
-	body   []byte
-	final  *url.URL
-	status int
-	ctype  string
-	err    error
+// lazyEntry is one wheel's METADATA read out of the remote zip, once.
+type lazyEntry struct {
+	done chan struct{}
+	body []byte
+	err  error
 }
 
 type shimLink struct {
@@ -102,7 +103,10 @@ func StartShim(n Network, indexes []string, o ShimOptions) (*Shim, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Shim{net: n, opts: o, client: client, ln: ln, base: "http://" + ln.Addr().String(), indexes: indexes, memo: map[string]*memoEntry{}, info: map[string]wheelInfo{}}
+	s := &Shim{net: n, opts: o, client: client, ln: ln, base: "http://" + ln.Addr().String(), indexes: indexes,
+		lazyMeta: map[string]*lazyEntry{}, prefetched: map[string]bool{}, info: map[string]wheelInfo{}}
+	// pip is asked for HTML pages, as the shim hands them on: the same answer pip would get
+	s.pages = indexpage.Reader{Client: client, Accept: "text/html", Request: n.request}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
@@ -186,7 +190,7 @@ func (s *Shim) serve(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r)
 			return
 		}
-		s.page(w, r, i, parts[2])
+		s.servePage(w, s.pageURL(i, parts[2]))
 	case len(parts) == 3 && parts[0] == "f":
 		l, ok := s.link(parts[1])
 		if !ok {
@@ -210,44 +214,11 @@ func (s *Shim) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// get fetches a URL of the real index with pip's network settings.
-func (s *Shim) get(ctx context.Context, u string) (*http.Response, error) {
-	req, err := s.net.request(u)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "text/html")
-	return s.client.Do(req.WithContext(ctx))
-}
-
-// fetch gets a real URL once; later callers wait for the first one's answer.
-func (s *Shim) fetch(u string) *memoEntry {
-	s.mu.Lock()
-	e, ok := s.memo[u]
-	if !ok {
-		e = &memoEntry{done: make(chan struct{})}
-		s.memo[u] = e
-	}
-	s.mu.Unlock()
-	if ok {
-		<-e.done
-		return e
-	}
-	defer close(e.done)
+// fetch gets a real URL once, with pip's network settings; later callers wait for the first one's answer.
+func (s *Shim) fetch(u string) *indexpage.Page {
 	ctx, cancel := context.WithTimeout(s.ctx, 2*s.net.timeout()+30*time.Second)
 	defer cancel()
-	resp, err := s.get(ctx, u)
-	if err != nil {
-		e.err = errors.New(urls.Redact(err.Error()))
-		return e
-	}
-	defer resp.Body.Close()
-	e.status, e.ctype, e.final = resp.StatusCode, resp.Header.Get("Content-Type"), resp.Request.URL
-	e.body, err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		e.err = errors.New(urls.Redact(err.Error()))
-	}
-	return e
+	return s.pages.Get(ctx, u)
 }
 
 func (s *Shim) pageURL(i int, project string) string {
@@ -283,95 +254,61 @@ func (s *Shim) prefetch(metadata []byte) {
 	}
 }
 
-// page hands on a project page of index i with its wheel links rewritten.
-func (s *Shim) page(w http.ResponseWriter, r *http.Request, i int, project string) {
-	s.servePage(w, s.pageURL(i, project))
-}
-
-// servePage hands on the page at real (a project page, a flat page) with its wheel links rewritten.
+// servePage hands on the page at real (a project page, a flat page) with its wheel links pointing at
+// the shim.
 func (s *Shim) servePage(w http.ResponseWriter, real string) {
-	e := s.fetch(real)
-	if e.err != nil {
-		http.Error(w, e.err.Error(), http.StatusBadGateway)
+	p := s.fetch(real)
+	if p.Err != nil {
+		http.Error(w, urls.Redact(p.Err.Error()), http.StatusBadGateway)
 		return
 	}
-	if e.status != http.StatusOK {
-		http.Error(w, "the index answers "+strconv.Itoa(e.status), e.status) //i18n:raw an HTTP body for the local pip, which shows only the status
+	if p.Status != http.StatusOK {
+		http.Error(w, "the index answers "+strconv.Itoa(p.Status), p.Status) //i18n:raw an HTTP body for the local pip, which shows only the status
 		return
 	}
-	if e.ctype != "" && !strings.Contains(e.ctype, "html") {
-		http.Error(w, "the index answered "+e.ctype+", not an HTML page", http.StatusBadGateway) //i18n:raw an HTTP body for the local pip, which shows only the status
-		return
-	}
-	out, err := s.rewrite(e.body, e.final)
-	if err != nil {
+	links, err := p.Links()
+	if err != nil && !errors.Is(err, indexpage.ErrNoLinks) {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, _ = w.Write(out)
+	_, _ = w.Write(s.pageOf(links))
 }
 
-// rewrite points every wheel link of a page at the shim and keeps everything else as it was.
-func (s *Shim) rewrite(body []byte, pageURL *url.URL) ([]byte, error) {
-	var out bytes.Buffer
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			if errors.Is(z.Err(), io.EOF) {
-				return out.Bytes(), nil
+// pageOf is a PEP 503 page of links: each wheel's pointing at the shim and marked as having metadata
+// (the source's, else read out of the wheel), everything else as the source gave it. No #sha256 on a
+// wheel: pip checks it against what it downloads, and it downloads a stub.
+func (s *Shim) pageOf(links []indexpage.Link) []byte {
+	var b bytes.Buffer
+	b.WriteString("<!DOCTYPE html>\n<html><body>\n") //i18n:raw HTML for the local pip
+	for _, l := range links {
+		href, meta := l.URL.String(), l.Metadata
+		if strings.HasSuffix(l.File, ".whl") {
+			real := *l.URL
+			real.Fragment, real.RawFragment = "", ""
+			s.mu.Lock()
+			id := len(s.links)
+			s.links = append(s.links, shimLink{real: real.String(), name: l.File, sha256: l.Hashes["sha256"], metadata: meta != ""})
+			s.mu.Unlock()
+			href = s.base + "/f/" + strconv.Itoa(id) + "/" + url.PathEscape(l.File)
+			if meta == "" {
+				meta = "true"
 			}
-			return nil, z.Err()
 		}
-		tok := z.Token()
-		if (tt == html.StartTagToken || tt == html.SelfClosingTagToken) && tok.Data == "a" {
-			s.rewriteLink(&tok, pageURL)
-			out.WriteString(tok.String())
-			continue
+		fmt.Fprintf(&b, `<a href="%s"`, html.EscapeString(href))
+		if meta != "" {
+			fmt.Fprintf(&b, ` data-dist-info-metadata="%s" data-core-metadata="%[1]s"`, html.EscapeString(meta))
 		}
-		out.Write(z.Raw())
-	}
-}
-
-func (s *Shim) rewriteLink(tok *html.Token, pageURL *url.URL) {
-	hrefAt, meta := -1, false
-	for i, a := range tok.Attr {
-		switch a.Key {
-		case "href":
-			hrefAt = i
-		case "data-dist-info-metadata", "data-core-metadata":
-			meta = meta || a.Val != "" && a.Val != "false"
+		if l.RequiresPython != "" {
+			fmt.Fprintf(&b, ` data-requires-python="%s"`, html.EscapeString(l.RequiresPython))
 		}
+		if l.Yanked != nil {
+			fmt.Fprintf(&b, ` data-yanked="%s"`, html.EscapeString(*l.Yanked))
+		}
+		fmt.Fprintf(&b, ">%s</a><br/>\n", html.EscapeString(path.Base(l.URL.Path)))
 	}
-	if hrefAt < 0 {
-		return
-	}
-	ref, err := url.Parse(tok.Attr[hrefAt].Val)
-	if err != nil {
-		return
-	}
-	abs := pageURL.ResolveReference(ref)
-	name, err := url.PathUnescape(path.Base(abs.EscapedPath()))
-	if err != nil || !strings.HasSuffix(name, ".whl") {
-		tok.Attr[hrefAt].Val = abs.String() // sdists and the like stay pip's
-		return
-	}
-	sha := ""
-	if algo, h, ok := strings.Cut(abs.Fragment, "="); ok && algo == "sha256" {
-		sha = strings.ToLower(h)
-	}
-	abs.Fragment, abs.RawFragment = "", ""
-	s.mu.Lock()
-	id := len(s.links)
-	s.links = append(s.links, shimLink{real: abs.String(), name: name, sha256: sha, metadata: meta})
-	s.mu.Unlock()
-	// No #sha256 here: pip checks it against what it downloads, and it downloads a stub. Without
-	// the source's metadata the shim reads it out of the wheel: pip is told it is there.
-	tok.Attr[hrefAt].Val = s.base + "/f/" + strconv.Itoa(id) + "/" + url.PathEscape(name)
-	if !meta {
-		tok.Attr = append(tok.Attr, html.Attribute{Key: "data-dist-info-metadata", Val: "true"}, html.Attribute{Key: "data-core-metadata", Val: "true"})
-	}
+	b.WriteString("</body></html>\n")
+	return b.Bytes()
 }
 
 func (s *Shim) metadata(w http.ResponseWriter, r *http.Request, l shimLink) {
@@ -387,16 +324,16 @@ func (s *Shim) realMetadata(ctx context.Context, l shimLink) ([]byte, error) {
 	if !l.metadata {
 		return s.wheelMetadata(l)
 	}
-	e := s.fetch(l.real + ".metadata")
-	if e.err != nil {
-		return nil, e.err
+	p := s.fetch(l.real + ".metadata")
+	if p.Err != nil {
+		return nil, errors.New(urls.Redact(p.Err.Error()))
 	}
-	if e.status != http.StatusOK {
-		return nil, fmt.Errorf("%s.metadata: the index answers %d", l.name, e.status) //i18n:raw becomes an HTTP body for the local pip (see stub)
+	if p.Status != http.StatusOK {
+		return nil, fmt.Errorf("%s.metadata: the index answers %d", l.name, p.Status) //i18n:raw becomes an HTTP body for the local pip (see stub)
 	}
-	s.prefetchOnce(l.real, e.body)
+	s.prefetchOnce(l.real, p.Body)
 	s.early(l)
-	return e.body, nil
+	return p.Body, nil
 }
 
 // early hands l to ShimOptions.Early: pip read its metadata, so it is likely in the answer.
@@ -415,10 +352,8 @@ func (s *Shim) early(l shimLink) {
 
 func (s *Shim) prefetchOnce(key string, metadata []byte) {
 	s.mu.Lock()
-	_, seen := s.memo["prefetched:"+key]
-	if !seen {
-		s.memo["prefetched:"+key] = &memoEntry{}
-	}
+	seen := s.prefetched[key]
+	s.prefetched[key] = true
 	s.mu.Unlock()
 	if !seen {
 		s.prefetch(metadata)
@@ -428,12 +363,11 @@ func (s *Shim) prefetchOnce(key string, metadata []byte) {
 // wheelMetadata is l's METADATA read out of the real wheel, once (pip asks for the metadata file,
 // then the stub made of it).
 func (s *Shim) wheelMetadata(l shimLink) ([]byte, error) {
-	key := "lazy:" + l.real
 	s.mu.Lock()
-	e, ok := s.memo[key]
+	e, ok := s.lazyMeta[l.real]
 	if !ok {
-		e = &memoEntry{done: make(chan struct{})}
-		s.memo[key] = e
+		e = &lazyEntry{done: make(chan struct{})}
+		s.lazyMeta[l.real] = e
 	}
 	s.mu.Unlock()
 	if ok {

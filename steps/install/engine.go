@@ -127,6 +127,7 @@ type engine struct {
 	fetched         []fetch.File          // what gpuwiz's downloader staged (URL and sha256 of each wheel)
 	stagedFiles     map[string]bool       // the wheel files the stage steps' resolve chose (pip's "Saved"/"already downloaded" lines, the downloader's files)
 	netw            *fetch.Network        // pip's network settings, read once
+	proxy           *netproxy.Resolver    // the run's proxy rules (Options.Net), with its client
 	jn              *journal              // the run's journal in the venv's state folder (nil until the first write)
 	spaceNeed       uint64                // what the build takes in the venv, as the check before the first change found it
 	scheme          *schemeQuery          // the venv's install paths, asked while the wheels download (nil: not asked yet)
@@ -148,7 +149,10 @@ const restoreTimeout = 10 * time.Minute
 func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) Outcome {
 	plan.Steps = copySteps(plan.Steps)
 	e := &engine{plan: plan, r: r, events: events, py: plan.venv.Python(), stepSkip: map[string]bool{}, did: map[string]string{},
-		pins: append([]string{}, plan.pins...)}
+		pins: append([]string{}, plan.pins...), proxy: plan.net}
+	if e.proxy == nil {
+		e.proxy = netproxy.ForPip(plan.sysPrefix(), plan.env)
+	}
 	e.out.LogPath, e.out.EnvKind = plan.LogPath, plan.Env.Kind
 	unlock, err := pyenv.Lock(plan.Venv)
 	if err != nil {
@@ -446,7 +450,7 @@ func (e *engine) step(ctx context.Context, s Step) error {
 		res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: pipArgv(e.plan.pip, *s.Pip), Env: e.plan.userEnv})
 		if why := unreachableIndex(res.Tail); why != "" {
 			// pip exits 0 when it cannot reach the index ("Requirement already satisfied"): nothing was upgraded.
-			return skipped(i18n.T("install.pip_upgrade.unreachable", i18n.D{"Why": why, "Proxy": proxyNote(e.plan.userEnv)}))
+			return skipped(i18n.T("install.pip_upgrade.unreachable", i18n.D{"Why": why, "Proxy": proxyNote(e.proxy)}))
 		}
 		if res.Err != nil {
 			return i18n.Wrap(res.Err, i18n.T("install.pip_upgrade.failed", i18n.D{"Err": res.Err}))
@@ -532,7 +536,7 @@ func (e *engine) pip(ctx context.Context, s Step, a PipArgs) error {
 	if res.Err != nil {
 		note := networkNote(res.Tail)
 		if note != "" {
-			note += proxyNote(e.plan.env)
+			note += proxyNote(e.proxy)
 			return indexUnreachable{fmt.Errorf("pip %s: %w%s%s", a.Sub, res.Err, tailNote(res.Tail), note)}
 		}
 		return fmt.Errorf("pip %s: %w%s", a.Sub, res.Err, tailNote(res.Tail))
@@ -748,7 +752,8 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 			if err := quarantine(e.plan.StageDir, aside); err != nil {
 				return err
 			}
-			offlineTry = e.startOffline(ctx, s)
+			first.hopeless = offlineHopeless(*s.OfflinePip) // the folder changed
+			offlineTry = e.startOffline(ctx, s, first.hopeless)
 		}
 	}
 	defer func() { offlineTry.stop() }()
@@ -756,7 +761,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 	// cache folder, which the check above must not take for unknown files.
 	// When the offline try cannot succeed (or none runs), the wheels pip looks at are downloaded
 	// while it resolves.
-	early := offlineTry == nil || s.OfflinePip == nil || offlineHopeless(*s.OfflinePip) != ""
+	early := offlineTry == nil || first.hopeless != ""
 	resolved := e.startResolve(ctx, s, early) // while the offline try runs
 	defer resolved.stop()
 	offline, err := offlineTry.wait()
@@ -789,7 +794,7 @@ func (e *engine) stage(ctx context.Context, s Step) error {
 		e.dropOptional()
 	}
 	if err != nil && ctx.Err() == nil && !errors.As(err, new(indexUnreachable)) {
-		err = probeIndex(ctx, err, s.Pip.IndexURL, e.plan.env)
+		err = probeIndex(ctx, err, s.Pip.IndexURL, e.proxy)
 	}
 	return err
 }
@@ -849,6 +854,7 @@ type prestaged struct {
 	offline  *background[[]string] // nil when the check set wheels aside (the try is made again after), or the lock staged the build
 	locked   []string              // the build's wheels, when the venv's lock named them (stageFromLock): no offline try
 	more     []string              // with locked: the other wheels pip's dry run against the venv asked for
+	hopeless string                // offlineHopeless of the folder the offline try reads: the try and the early fetch both go by it
 }
 
 // startPrestage begins s's first part in the background: the offline try (a pip start, about a
@@ -881,8 +887,9 @@ func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 		}
 		var dry *background[pipReport]
 		locked := e.lockedWheels(s)
+		p.hopeless = offlineHopeless(*s.OfflinePip)
 		if locked == nil {
-			p.offline = e.startOffline(ctx, s)
+			p.offline = e.startOffline(ctx, s, p.hopeless)
 		} else {
 			dry = inBackground(ctx, e.lockDryRun)
 		}
@@ -899,7 +906,7 @@ func (e *engine) startPrestage(ctx context.Context, s Step) *prestage {
 			if more, ok := e.stageFromLock(locked, rep, err, p.cache); ok {
 				p.locked, p.more = locked, more
 			} else {
-				p.offline = e.startOffline(ctx, s)
+				p.offline = e.startOffline(ctx, s, p.hopeless)
 			}
 		}
 		return p, nil
@@ -951,13 +958,13 @@ func (e *engine) reportCache(c cacheCheck) []string {
 // wheels it chose ("File was already downloaded …"): the install step takes exactly those when the
 // try succeeds.
 //
-// The try is not made when the cache folder holds no file at all for one of the pinned top-level
-// requirements: pip could only fail (a second or more for nothing on a first install). The log
-// says which requirement.
-func (e *engine) startOffline(ctx context.Context, s Step) *background[[]string] {
+// The try is not made when hopeless names a pinned top-level requirement the cache folder holds no
+// file for (offlineHopeless): pip could only fail (a second or more for nothing on a first
+// install). The log says which requirement.
+func (e *engine) startOffline(ctx context.Context, s Step, hopeless string) *background[[]string] {
 	return inBackground(ctx, func(ctx context.Context) ([]string, error) {
-		if pin := offlineHopeless(*s.OfflinePip); pin != "" {
-			e.note(fmt.Sprintf("%s: the offline try is skipped: the cache holds no wheel for %s", s.ID, pin)) //i18n:raw the log, for support
+		if hopeless != "" {
+			e.note(fmt.Sprintf("%s: the offline try is skipped: the cache holds no wheel for %s", s.ID, hopeless)) //i18n:raw the log, for support
 			return nil, errOfflineSkipped
 		}
 		var out []string
@@ -1022,7 +1029,7 @@ func offlineHopeless(a PipArgs) string {
 // probeIndex asks the index pip used (the step's typed index URL) whether it answers at all, when
 // pip's own output did not say (with PIP_RETRIES=0 it prints only "No matching distribution"): an
 // index that cannot be reached is the commonest cause and has a plain fix.
-func probeIndex(ctx context.Context, err error, index string, env []string) error {
+func probeIndex(ctx context.Context, err error, index string, proxy *netproxy.Resolver) error {
 	if index == "" {
 		return err
 	}
@@ -1032,13 +1039,13 @@ func probeIndex(ctx context.Context, err error, index string, env []string) erro
 	if rerr != nil {
 		return err
 	}
-	resp, herr := netproxy.New(netproxy.Settings{Environ: env}).Client().Do(req)
+	resp, herr := proxy.Client().Do(req)
 	if herr != nil {
 		why := herr.Error()
 		if u := (*url.Error)(nil); errors.As(herr, &u) {
 			why = u.Err.Error()
 		}
-		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Why": urls.Redact(why), "Proxy": proxyNote(env)}))}
+		return indexUnreachable{i18n.Wrap(err, i18n.T("install.probe.unreachable", i18n.D{"Err": urls.Redact(err.Error()), "Index": urls.Redact(index), "Why": urls.Redact(why), "Proxy": proxyNote(proxy)}))}
 	}
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {

@@ -11,6 +11,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/keep"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pipconf"
@@ -102,16 +103,17 @@ type Plan struct {
 	ReinstallDists []string `json:"reinstall_dists,omitempty"`
 
 	venv       pyenv.Venv
-	python     string            // base interpreter for a new venv
-	pins       []string          // exact install requirements, local label included: "torch==2.6.0+cu126"
-	optional   []string          // pins of optional packages, installed only when staged
-	families   []string          // dist names of the framework family (the conflict set)
-	leftovers  []string          // absolute ~* dirs known before the run
-	lockHashes map[string]string // wheel file → sha256 the venv's lock recorded
-	env        []string          // child environment for the framework's pip steps
-	pip        pipcmd.Pip        // the venv's own pip, or gpuwiz's own run against the venv (pipcmd)
-	pyVersion  string            // the venv's Python ("3.12.4"; "" when unknown): the recorded resolution's key
-	userEnv    []string          // the user's environment (pip upgrade, pip config)
+	python     string             // base interpreter for a new venv
+	pins       []string           // exact install requirements, local label included: "torch==2.6.0+cu126"
+	optional   []string           // pins of optional packages, installed only when staged
+	families   []string           // dist names of the framework family (the conflict set)
+	leftovers  []string           // absolute ~* dirs known before the run
+	lockHashes map[string]string  // wheel file → sha256 the venv's lock recorded
+	env        []string           // child environment for the framework's pip steps
+	pip        pipcmd.Pip         // the venv's own pip, or gpuwiz's own run against the venv (pipcmd)
+	pyVersion  string             // the venv's Python ("3.12.4"; "" when unknown): the recorded resolution's key
+	userEnv    []string           // the user's environment (pip upgrade, pip config)
+	net        *netproxy.Resolver // Options.Net
 	verifyN    int
 	// An add's dists the user asked for (pip writes REQUESTED for these) and, for one asked for by
 	// its location, the direct_url.json pip writes (PEP 610): from the add's preview.
@@ -177,7 +179,7 @@ func MakePlan(opts Options, installed pyenv.Installed) (Plan, error) {
 		LogPath:         opts.LogPath,
 		PipVersion:      installed.PipVersion,
 		venv:            opts.Venv, python: opts.Python, verifyN: opts.VerifyMatrixN,
-		userEnv: opts.environ(), lockHashes: opts.LockHashes, pip: opts.pipFor(),
+		userEnv: opts.environ(), lockHashes: opts.LockHashes, pip: opts.pipFor(), net: opts.Net,
 	}
 	p.Target.Mirror = mirror
 	p.env = p.pip.Env(frameworkEnv(p.userEnv, index, pipconf.Read(pipconf.Source{Prefix: p.sysPrefix(), Environ: p.userEnv})))

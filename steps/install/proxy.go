@@ -7,11 +7,10 @@ import (
 	"gpuwiz/steps/netproxy"
 )
 
-// proxyNote says which proxy pip's requests go through without a proxy setting of pip's own (the
-// environment's variables, else the Windows system proxy; credentials redacted), for a message about
-// an index that could not be reached: the first question is whether the request went through one.
-func proxyNote(env []string) string {
-	r := netproxy.New(netproxy.Settings{Environ: env})
+// proxyNote says which proxy pip's requests go through by the run's rules r (pip's own setting, else
+// the environment's variables, else the Windows system proxy; credentials redacted), for a message
+// about an index that could not be reached: the first question is whether the request went through one.
+func proxyNote(r *netproxy.Resolver) string {
 	switch {
 	case !r.Configured() && runtime.GOOS == "windows":
 		return i18n.T("install.proxy.none_windows")

@@ -286,9 +286,9 @@ func (e *engine) network(ctx context.Context) (fetch.Network, error) {
 	if err := ctx.Err(); err != nil {
 		return fetch.Network{}, err
 	}
-	n := fetch.Network{Environ: e.plan.env, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror, e.plan.FindLinks}}
+	n := fetch.Network{Proxy: e.proxy, Credentials: []string{e.plan.IndexURL, e.plan.Target.Mirror, e.plan.FindLinks}}
 	set := pipconf.Read(pipconf.Source{Prefix: e.plan.sysPrefix(), Environ: e.plan.env}).Net()
-	n.Proxy, n.Cert = set.Proxy, set.Cert
+	n.Cert = set.Cert
 	if t, err := strconv.ParseFloat(set.Timeout, 64); err == nil && t > 0 {
 		n.Timeout = time.Duration(t * float64(time.Second))
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"gpuwiz/matrix"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pyenv"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// Environ is the environment pip would see without gpuwiz (nil: os.Environ()); the child
 	// environment is built from it with the index settings overridden.
 	Environ []string
+	// Net is the run's proxy rules (netproxy.ForPip for the venv's Python), whose client asks the
+	// index; nil: ForPip for the venv's sys.prefix in the child environment.
+	Net *netproxy.Resolver
 	// VerifyMatrixN is the side of the verification matmul (0: verify's default).
 	VerifyMatrixN int
 	// ReinstallDists are dists outside the framework's family that the run removes and installs again

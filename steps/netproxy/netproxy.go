@@ -23,10 +23,12 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/http/httpproxy"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pipconf"
 	"gpuwiz/steps/urls"
 )
 
@@ -71,11 +73,26 @@ type Resolver struct {
 	system   map[string]string // scheme → proxy URL, from ProxyServer
 	override []string          // ProxyOverride entries
 	sys      System
+	client   func() *http.Client
+}
+
+// ForPip is the one place a run's proxy rules come from: pip's own proxy setting as pip reads it for
+// the Python whose sys.prefix is prefix ("" for none: the global and user files and PIP_PROXY, see
+// pipconf), else the environment's variables, else the Windows system proxy; environ nil is this
+// process's environment. A run builds it once (steps/app, per target Python) and hands it, with its
+// Client, to every request it makes.
+func ForPip(prefix string, environ []string) *Resolver {
+	return New(Settings{Pip: pipconf.Read(pipconf.Source{Prefix: prefix, Environ: environ}).Net().Proxy, Environ: environ})
 }
 
 // New resolves settings once; the Resolver is safe for concurrent use.
 func New(s Settings) *Resolver {
 	r := &Resolver{}
+	r.client = sync.OnceValue(func() *http.Client {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.Proxy = r.Proxy
+		return &http.Client{Transport: tr}
+	})
 	if s.Pip != "" {
 		p := s.Pip
 		if !strings.Contains(p, "://") {
@@ -206,12 +223,9 @@ func (r *Resolver) Settings() string {
 // NoProxy is the environment's NO_PROXY when the environment decides; "" otherwise.
 func (r *Resolver) NoProxy() string { return r.noProxy }
 
-// Client is an HTTP client over a clone of http.DefaultTransport whose proxy is r's.
-func (r *Resolver) Client() *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.Proxy = r.Proxy
-	return &http.Client{Transport: tr}
-}
+// Client is r's one HTTP client, over a clone of http.DefaultTransport whose proxy is r's: shared
+// by every caller, so its connections are too (copy it to change a field).
+func (r *Resolver) Client() *http.Client { return r.client() }
 
 // proxyEnv reads the *_proxy variables as CPython's getproxies_environment() does: every non-empty
 // variable whose name ends in _proxy (any case), keyed by the lower-case scheme ("https", "no",

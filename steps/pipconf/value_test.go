@@ -57,3 +57,21 @@ func TestReadCached(t *testing.T) {
 		t.Fatalf("after the change: proxy %q", v)
 	}
 }
+
+// The proxy pip takes from its configuration: PIP_PROXY beats the files.
+func TestNetProxyFromConfigList(t *testing.T) {
+	file := func(sect, name, value string) pipconf.Setting {
+		return pipconf.Setting{Kind: pipconf.KindUser, File: "/home/u/.config/pip/pip.conf", Section: sect, Name: name, Value: value}
+	}
+	out := pipconf.Config{Settings: []pipconf.Setting{file("global", "index-url", "https://pypi.tuna.tsinghua.edu.cn/simple"), file("global", "proxy", "http://u:p@proxy.corp:8080"), file("install", "timeout", "60")}}
+	if got := out.Net().Proxy; got != "http://u:p@proxy.corp:8080" {
+		t.Fatalf("%q", got)
+	}
+	withEnv := pipconf.Config{Settings: append(out.Settings, pipconf.Setting{Kind: pipconf.KindEnvVar, Var: "PIP_PROXY", Section: pipconf.EnvSection, Name: "proxy", Value: "http://env:3128"})}
+	if got := withEnv.Net().Proxy; got != "http://env:3128" {
+		t.Fatalf("env wins: %q", got)
+	}
+	if got := (pipconf.Config{Settings: []pipconf.Setting{file("global", "index-url", "x")}}).Net().Proxy; got != "" {
+		t.Fatalf("%q", got)
+	}
+}

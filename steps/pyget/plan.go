@@ -72,8 +72,8 @@ type Options struct {
 	Env      func(string) string
 	LookPath func(string) (string, error)
 	Run      runner.Runner
-	Client   *http.Client
-	CacheDir string // where installers are kept; default os.UserCacheDir()/gpuwiz/python
+	Client   *http.Client // the run's client (netproxy.ForPip); nil: ForPip("", nil)'s
+	CacheDir string       // where installers are kept; default os.UserCacheDir()/gpuwiz/python
 	Distro   *pyenv.Distro
 	OnEvent  func(Event)
 }
@@ -92,8 +92,12 @@ func (o Options) withDefaults() Options {
 		o.Run = runner.New(io.Discard)
 	}
 	if o.Client == nil {
-		o.Client = netproxy.New(netproxy.Settings{}).Client()
-		o.Client.Timeout = 30 * time.Minute
+		o.Client = netproxy.ForPip("", nil).Client()
+	}
+	if o.Client.Timeout == 0 { // the run's shared client, with a bound on the whole download
+		c := *o.Client
+		c.Timeout = 30 * time.Minute
+		o.Client = &c
 	}
 	if o.Official == "" {
 		o.Official = OfficialBase

@@ -35,7 +35,7 @@ func TestProbeUsesCredentialsButNeverShowsThem(t *testing.T) {
 	}
 	missing, _ := Custom(withCreds + "/whl/cu999")
 	wrong, _ := Custom(strings.Replace(withCreds, "SECRET", "WRONG-SECRET", 1) + "/whl/cu126")
-	res := Probe(context.Background(), []Candidate{good, missing, wrong}, build126, Options{Timeout: 5 * time.Second, Environ: []string{}})
+	res := Probe(context.Background(), []Candidate{good, missing, wrong}, build126, Options{Timeout: 5 * time.Second, Net: proxyRules("")})
 	if !res[0].Usable() || res[1].Usable() || res[2].Usable() {
 		t.Fatalf("with the credentials the index has the build, without it refuses: %+v", res)
 	}

@@ -35,7 +35,7 @@ func TestProbeInChinese(t *testing.T) {
 		{ID: "closed", Kind: KindIndex, IndexURL: "http://" + closed + "/whl/cu126"},
 		{ID: "deps-closed", Kind: KindFlat, FindLinks: good.URL + "/flat/cu126/", Mirror: "http://" + closed + "/simple"},
 	}
-	res := Probe(context.Background(), cands, build126, Options{Timeout: timeout, Environ: []string{}})
+	res := Probe(context.Background(), cands, build126, Options{Timeout: timeout, Net: proxyRules("")})
 	for _, r := range res {
 		i18ntest.NoEnglishProse(t, r.Candidate.ID+" why", r.Why)
 		i18ntest.NoEnglishProse(t, r.Candidate.ID+" name", r.Candidate.Name)
@@ -82,7 +82,7 @@ func TestProbeProxyInChinese(t *testing.T) {
 	i18ntest.Chinese(t)
 	proxy := "http://alice:s3cret@" + closedPort(t)
 	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: "https://mirror.example.invalid/whl/cu126"}}
-	r := Probe(context.Background(), c, build126, Options{Environ: []string{"HTTPS_PROXY=" + proxy}})[0]
+	r := Probe(context.Background(), c, build126, Options{Net: proxyRules("", "HTTPS_PROXY="+proxy)})[0]
 	if !strings.Contains(r.Why, "通过代理 http://***@127.0.0.1:") || !strings.Contains(r.Why, "来自 HTTPS_PROXY") || !strings.Contains(r.Why, "无法连接代理") {
 		t.Fatalf("%+v", r)
 	}
@@ -92,11 +92,11 @@ func TestProbeProxyInChinese(t *testing.T) {
 		own = own[:i] + own[j:]
 	}
 	i18ntest.NoEnglishProse(t, "proxy why", own)
-	r = Probe(context.Background(), c, build126, Options{PipProxy: proxy, Environ: []string{}})[0]
+	r = Probe(context.Background(), c, build126, Options{Net: proxyRules(proxy)})[0]
 	if !strings.Contains(r.Proxy, "pip 的代理设置") {
 		t.Errorf("pip proxy: %q", r.Proxy)
 	}
-	r = Probe(context.Background(), c, build126, Options{Environ: []string{"HTTPS_PROXY=" + proxy, "NO_PROXY=.example.invalid"}})[0]
+	r = Probe(context.Background(), c, build126, Options{Net: proxyRules("", "HTTPS_PROXY="+proxy, "NO_PROXY=.example.invalid")})[0]
 	if r.Proxy != "" || !strings.Contains(r.Why, "没有经过代理") || !strings.Contains(r.Why, "mirror.example.invalid") {
 		t.Errorf("NO_PROXY: %+v", r)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
-	"gpuwiz/steps/pipconf"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,9 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/net/html"
-
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/indexpage"
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/urls"
@@ -27,9 +24,6 @@ import (
 // place to download gigabytes from.
 const DefaultTimeout = 3 * time.Second
 
-// maxPage bounds one index page read (download.pytorch.org's torch page is a few hundred KiB).
-const maxPage = 16 << 20
-
 // depsProbeProject is the project asked of a dependency index to see that it answers: every
 // PyPI mirror has pip, and its page is small.
 const depsProbeProject = "pip"
@@ -37,16 +31,9 @@ const depsProbeProject = "pip"
 // Options tune a probe.
 type Options struct {
 	Timeout time.Duration // per probe, all at once; 0: DefaultTimeout
-	// Environ holds HTTPS_PROXY, HTTP_PROXY and NO_PROXY (any case); nil: os.Environ().
-	Environ []string
-	// PipProxy is pip's own proxy setting (PIP_PROXY, proxy= in its configuration: ReadPipProxy);
-	// when set it wins over the environment and the system proxy, as it does for pip.
-	PipProxy string
-	// SystemProxy is the Windows system proxy; nil: the machine's (see netproxy).
-	SystemProxy *netproxy.System
-	// Transport is the base transport (tests); nil: a clone of http.DefaultTransport. Its Proxy is
-	// replaced by the one the options say.
-	Transport *http.Transport
+	// Net is the run's proxy rules, whose client makes the requests (netproxy.ForPip for the target
+	// Python); nil: netproxy.ForPip("", nil).
+	Net *netproxy.Resolver
 }
 
 // Result is what the probe found for one candidate.
@@ -89,16 +76,11 @@ func Probe(ctx context.Context, cands []Candidate, b Build, o Options) []Result 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	p := &prober{ctx: ctx, timeout: timeout, build: b, pages: map[string]*page{}}
-	p.proxy = netproxy.New(netproxy.Settings{Pip: o.PipProxy, Environ: o.Environ, System: o.SystemProxy})
-	tr := o.Transport
-	if tr == nil {
-		tr = http.DefaultTransport.(*http.Transport).Clone()
-	} else {
-		tr = tr.Clone()
+	p := &prober{ctx: ctx, timeout: timeout, build: b, proxy: o.Net}
+	if p.proxy == nil {
+		p.proxy = netproxy.ForPip("", nil)
 	}
-	tr.Proxy = p.proxy.Proxy
-	p.client = &http.Client{Transport: tr}
+	p.pages.Client = p.proxy.Client()
 	out := make([]Result, len(cands))
 	var wg sync.WaitGroup
 	for i, c := range cands {
@@ -134,119 +116,29 @@ type prober struct {
 	ctx     context.Context
 	timeout time.Duration
 	build   Build
-	client  *http.Client
 	proxy   *netproxy.Resolver
-	mu      sync.Mutex
-	pages   map[string]*page
+	pages   indexpage.Reader
 }
 
-// page is one fetched URL, shared by every candidate that needs it.
-type page struct {
-	once    sync.Once
-	status  int
-	files   []string
-	hosts   map[string]string // file name → the host its link points at
-	final   *url.URL          // where the answer came from, after redirects
-	elapsed time.Duration
-	err     error
-}
-
-func (p *prober) fetch(u string) *page {
-	p.mu.Lock()
-	pg, ok := p.pages[u]
-	if !ok {
-		pg = &page{}
-		p.pages[u] = pg
-	}
-	p.mu.Unlock()
-	pg.once.Do(func() {
-		start := time.Now()
-		pg.status, pg.files, pg.hosts, pg.final, pg.err = p.get(u)
-		pg.elapsed = time.Since(start)
-	})
-	return pg
-}
-
-func (p *prober) get(u string) (int, []string, map[string]string, *url.URL, error) {
-	req, err := http.NewRequestWithContext(p.ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return 0, nil, nil, nil, err
-	}
-	req.Header.Set("Accept", "text/html")
-	req.Header.Set("User-Agent", "gpuwiz (package source probe)") //i18n:raw an HTTP header for the server's logs
-	resp, err := p.client.Do(req)
-	if err != nil {
-		return 0, nil, nil, nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return resp.StatusCode, nil, nil, resp.Request.URL, nil
-	}
-	files, hosts, err := links(io.LimitReader(resp.Body, maxPage), resp.Request.URL)
-	return resp.StatusCode, files, hosts, resp.Request.URL, err
-}
+// fetch is the page at u, fetched once for every candidate that needs it.
+func (p *prober) fetch(u string) *indexpage.Page { return p.pages.Get(p.ctx, u) }
 
 // wheelsFrom is the host the page at u links file on, when it is not u's own host.
-func wheelsFrom(u string, pg *page, file string) string {
+func wheelsFrom(u string, pg *indexpage.Page, file string) string {
 	asked, err := url.Parse(u)
-	if h := pg.hosts[file]; err == nil && h != "" && !strings.EqualFold(h, asked.Host) {
-		return h
+	if l, ok := pg.Link(file); err == nil && ok && !strings.EqualFold(l.URL.Host, asked.Host) {
+		return l.URL.Host
 	}
 	return ""
 }
 
 // redirectedHost is the host that answered u's request when it is not u's own.
-func redirectedHost(u string, pg *page) string {
+func redirectedHost(u string, pg *indexpage.Page) string {
 	asked, err := url.Parse(u)
-	if err != nil || pg.final == nil || pg.final.Host == asked.Host {
+	if err != nil || pg.Final == nil || pg.Final.Host == asked.Host {
 		return ""
 	}
-	return pg.final.Host
-}
-
-// links are the file names an index page links to: the last path segment of every href, unescaped
-// ("torch-2.6.0%2Bcu126-cp312-cp312-win_amd64.whl#sha256=…" gives the file name with its '+'), and
-// the host each one's link points at.
-func links(r io.Reader, base *url.URL) ([]string, map[string]string, error) {
-	z := html.NewTokenizer(r)
-	var out []string
-	hosts := map[string]string{}
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			if errors.Is(z.Err(), io.EOF) {
-				return out, hosts, nil
-			}
-			return out, hosts, z.Err()
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			if string(name) != "a" || !hasAttr {
-				continue
-			}
-			for {
-				k, v, more := z.TagAttr()
-				if string(k) == "href" {
-					if f, host := fileOf(string(v), base); f != "" {
-						out = append(out, f)
-						hosts[f] = host
-					}
-				}
-				if !more {
-					break
-				}
-			}
-		}
-	}
-}
-
-func fileOf(href string, base *url.URL) (file, host string) {
-	ref, err := url.Parse(href)
-	if err != nil {
-		return "", ""
-	}
-	u := base.ResolveReference(ref)
-	seg := u.Path[strings.LastIndex(u.Path, "/")+1:]
-	return seg, u.Host
+	return pg.Final.Host
 }
 
 // join is index + "/" + project + "/", PEP 503's project page.
@@ -274,28 +166,28 @@ func (p *prober) probe(c Candidate) Result {
 	res.Proxy = p.proxyFor(main)
 	res.Elapsed = slowest(pages)
 	mp := pages[0]
-	if mp.err != nil {
-		res.Why = p.explain(main, mp.err, false)
-		res.TimedOut = errors.Is(mp.err, context.DeadlineExceeded)
+	if mp.Err != nil {
+		res.Why = p.explain(main, mp.Err, false)
+		res.TimedOut = errors.Is(mp.Err, context.DeadlineExceeded)
 		return res
 	}
-	if len(pages) > 1 && pages[1].err != nil {
-		res.Why = p.explain(deps, pages[1].err, true)
-		res.TimedOut = errors.Is(pages[1].err, context.DeadlineExceeded)
+	if len(pages) > 1 && pages[1].Err != nil {
+		res.Why = p.explain(deps, pages[1].Err, true)
+		res.TimedOut = errors.Is(pages[1].Err, context.DeadlineExceeded)
 		res.Proxy = p.proxyFor(deps)
 		return res
 	}
 	res.Answers = true
 	res.Redirected = redirectedHost(main, mp)
 	switch {
-	case mp.status == http.StatusNotFound:
+	case mp.Status == http.StatusNotFound:
 		res.Why = i18n.T("sources.probe.not_found", i18n.D{"Project": p.build.Project, "URL": urls.Redact(main)})
 		return res
-	case mp.status != http.StatusOK:
-		res.Why = i18n.T("sources.probe.status", i18n.D{"Status": mp.status, "StatusText": http.StatusText(mp.status), "URL": urls.Redact(main)})
+	case mp.Status != http.StatusOK:
+		res.Why = i18n.T("sources.probe.status", i18n.D{"Status": mp.Status, "StatusText": http.StatusText(mp.Status), "URL": urls.Redact(main)})
 		return res
 	}
-	v := judge(mp.files, p.build)
+	v := judge(mp.Files(), p.build)
 	if v.file == "" {
 		res.Why = v.why
 		return res
@@ -306,9 +198,9 @@ func (p *prober) probe(c Candidate) Result {
 	}
 	// A dependency index answers when it lists pip or says it has no such project (404, a local
 	// index of the framework's own dependencies); anything else (401, 403, 5xx) stops pip too.
-	if len(pages) > 1 && pages[1].status != http.StatusOK && pages[1].status != http.StatusNotFound {
+	if len(pages) > 1 && pages[1].Status != http.StatusOK && pages[1].Status != http.StatusNotFound {
 		res.HasBuild = false
-		res.Why = i18n.T("sources.probe.deps_status", i18n.D{"Status": pages[1].status, "StatusText": http.StatusText(pages[1].status), "URL": urls.Redact(deps)})
+		res.Why = i18n.T("sources.probe.deps_status", i18n.D{"Status": pages[1].Status, "StatusText": http.StatusText(pages[1].Status), "URL": urls.Redact(deps)})
 	}
 	return res
 }
@@ -321,14 +213,14 @@ func (p *prober) probeCustom(c Candidate) Result {
 	pages := p.fetchAll(asIndex, asFlat)
 	res.Elapsed = slowest(pages)
 	ip, fp := pages[0], pages[1]
-	if ip.err != nil && fp.err != nil {
-		res.Why = p.explain(c.URL, fp.err, false)
-		res.TimedOut = errors.Is(fp.err, context.DeadlineExceeded)
+	if ip.Err != nil && fp.Err != nil {
+		res.Why = p.explain(c.URL, fp.Err, false)
+		res.TimedOut = errors.Is(fp.Err, context.DeadlineExceeded)
 		return res
 	}
 	res.Answers = true
-	if ip.err == nil && ip.status == http.StatusOK {
-		if v := judge(ip.files, p.build); v.file != "" {
+	if ip.Err == nil && ip.Status == http.StatusOK {
+		if v := judge(ip.Files(), p.build); v.file != "" {
 			res.HasBuild, res.File = true, v.file
 			res.WheelsFrom = wheelsFrom(asIndex, ip, v.file)
 			res.Candidate.IndexURL = c.URL
@@ -338,8 +230,8 @@ func (p *prober) probeCustom(c Candidate) Result {
 			res.Why = v.why
 		}
 	}
-	if fp.err == nil && fp.status == http.StatusOK {
-		if v := judge(fp.files, p.build); v.file != "" {
+	if fp.Err == nil && fp.Status == http.StatusOK {
+		if v := judge(fp.Files(), p.build); v.file != "" {
 			res.HasBuild, res.File, res.Why = true, v.file, ""
 			res.WheelsFrom = wheelsFrom(asFlat, fp, v.file)
 			res.Candidate.FindLinks = c.URL
@@ -355,14 +247,14 @@ func (p *prober) probeCustom(c Candidate) Result {
 	return res
 }
 
-func (p *prober) fetchAll(urls ...string) []*page {
+func (p *prober) fetchAll(urls ...string) []*indexpage.Page {
 	var list []string
 	for _, u := range urls {
 		if u != "" {
 			list = append(list, u)
 		}
 	}
-	out := make([]*page, len(list))
+	out := make([]*indexpage.Page, len(list))
 	var wg sync.WaitGroup
 	for i, u := range list {
 		wg.Add(1)
@@ -375,10 +267,10 @@ func (p *prober) fetchAll(urls ...string) []*page {
 	return out
 }
 
-func slowest(pages []*page) time.Duration {
+func slowest(pages []*indexpage.Page) time.Duration {
 	var d time.Duration
 	for _, pg := range pages {
-		d = max(d, pg.elapsed)
+		d = max(d, pg.Elapsed)
 	}
 	return d
 }
@@ -454,16 +346,4 @@ func (p *prober) proxyFor(u string) string {
 		return ""
 	}
 	return urls.Redact(px.String()) + " (" + p.proxy.Where() + ")"
-}
-
-// ReadPipProxy is pip's own proxy setting (PIP_PROXY included) for the interpreter whose sys.prefix
-// is prefix, in this process's environment (pipconf: no Python started); "" when none.
-func ReadPipProxy(prefix string) string {
-	return PipProxy(pipconf.Read(pipconf.Source{Prefix: prefix}))
-}
-
-// PipProxy is the proxy pip's install and download steps take from cfg: PIP_PROXY, else the
-// command's section, else [global]; "" when none.
-func PipProxy(cfg pipconf.Config) string {
-	return cfg.Net().Proxy
 }

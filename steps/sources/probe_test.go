@@ -3,7 +3,7 @@ package sources
 import (
 	"context"
 	"fmt"
-	"gpuwiz/steps/pipconf"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/testkit/pyindex"
 	"net"
 	"net/http"
@@ -28,6 +28,11 @@ func serveFake(t *testing.T, delay time.Duration, files map[string][]string) *py
 	return pyindex.ServeNamesWith(t, channels, pyindex.Network{Latency: delay})
 }
 
+// proxyRules are the proxy rules of pip's setting pip and the variables environ, and no others.
+func proxyRules(pip string, environ ...string) *netproxy.Resolver {
+	return netproxy.New(netproxy.Settings{Pip: pip, Environ: append([]string{}, environ...)})
+}
+
 var build126 = Build{Project: "torch", Version: "2.6.0+cu126", Python: "3.12", GOOS: "linux", GOARCH: "amd64"}
 
 const goodWheel = "torch-2.6.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl"
@@ -44,7 +49,7 @@ func TestProbeSlowMissingGoodProposesGood(t *testing.T) {
 		{ID: "slow", Kind: KindIndex, IndexURL: slow.URL + "/whl/cu126"},
 		{ID: "good", Kind: KindFlat, FindLinks: good.URL + "/flat/cu126/", Mirror: good.URL + "/simple"},
 	}
-	res := Probe(context.Background(), cands, build126, Options{Timeout: timeout, Environ: []string{}})
+	res := Probe(context.Background(), cands, build126, Options{Timeout: timeout, Net: proxyRules("")})
 	if len(res) != 3 {
 		t.Fatalf("got %d results", len(res))
 	}
@@ -88,7 +93,7 @@ func TestProbeRunsAllAtOnce(t *testing.T) {
 	for i := range n {
 		cands = append(cands, Candidate{ID: fmt.Sprint(i), Kind: KindIndex, IndexURL: fmt.Sprintf("%s/i%d", srv.URL, i)})
 	}
-	for i, r := range Probe(context.Background(), cands, build126, Options{Timeout: 5 * time.Second, Environ: []string{}}) {
+	for i, r := range Probe(context.Background(), cands, build126, Options{Timeout: 5 * time.Second, Net: proxyRules("")}) {
 		if !r.Usable() {
 			t.Errorf("candidate %d: %+v", i, r)
 		}
@@ -111,7 +116,7 @@ func TestProbeDepsMirrorsShareTheOfficialPage(t *testing.T) {
 		t.Fatalf("candidates: %+v", cands)
 	}
 	b := Build{Project: "paddlepaddle-gpu", Version: "3.0.0", Python: "3.12", GOOS: "linux", GOARCH: "amd64"}
-	res := Probe(context.Background(), cands, b, Options{Environ: []string{}})
+	res := Probe(context.Background(), cands, b, Options{Net: proxyRules("")})
 	for i, r := range res {
 		if !r.Usable() {
 			t.Errorf("candidate %d: %+v", i, r)
@@ -128,13 +133,13 @@ func TestProbeDepsMirrorsShareTheOfficialPage(t *testing.T) {
 func TestProbeWrongPythonOrOSSaysWhatIsThere(t *testing.T) {
 	ix := serveFake(t, 0, map[string][]string{"cu126": {"torch-2.6.0+cu126-cp310-cp310-win_amd64.whl", "torch-2.6.0+cu126-cp312-cp312-win_amd64.whl"}})
 	c := []Candidate{{ID: "x", Kind: KindIndex, IndexURL: ix.URL + "/whl/cu126"}}
-	r := Probe(context.Background(), c, build126, Options{Environ: []string{}})[0]
+	r := Probe(context.Background(), c, build126, Options{Net: proxyRules("")})[0]
 	if r.HasBuild || !strings.Contains(r.Why, "no wheel for Python 3.12 on Linux/amd64") || !strings.Contains(r.Why, "cp312-win_amd64") {
 		t.Fatalf("%+v", r)
 	}
 	win := build126
 	win.GOOS = "windows"
-	if r := Probe(context.Background(), c, win, Options{Environ: []string{}})[0]; !r.Usable() || r.File != "torch-2.6.0+cu126-cp312-cp312-win_amd64.whl" {
+	if r := Probe(context.Background(), c, win, Options{Net: proxyRules("")})[0]; !r.Usable() || r.File != "torch-2.6.0+cu126-cp312-cp312-win_amd64.whl" {
 		t.Fatalf("windows: %+v", r)
 	}
 }
@@ -144,7 +149,7 @@ func TestProbeCustomURLFindsItsLayout(t *testing.T) {
 	flat, _ := Custom(ix.URL + "/flat/cu126/")
 	index, _ := Custom(ix.URL + "/whl/cu126")
 	empty, _ := Custom(ix.URL + "/whl/cu999")
-	res := Probe(context.Background(), []Candidate{flat, index, empty}, build126, Options{Environ: []string{}})
+	res := Probe(context.Background(), []Candidate{flat, index, empty}, build126, Options{Net: proxyRules("")})
 	if r := res[0]; !r.Usable() || r.Candidate.FindLinks != flat.URL || r.Candidate.IndexURL != "" {
 		t.Errorf("flat page: %+v", r)
 	}
@@ -176,7 +181,7 @@ func closedPort(t *testing.T) string {
 func TestProbeUnreachableNamesTheProxyRedacted(t *testing.T) {
 	proxy := "http://alice:s3cret@" + closedPort(t)
 	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: "https://mirror.example.invalid/whl/cu126"}}
-	r := Probe(context.Background(), c, build126, Options{Environ: []string{"HTTPS_PROXY=" + proxy}})[0]
+	r := Probe(context.Background(), c, build126, Options{Net: proxyRules("", "HTTPS_PROXY="+proxy)})[0]
 	if r.Answers || !strings.Contains(r.Why, "through the proxy http://***@127.0.0.1:") || !strings.Contains(r.Why, "from HTTPS_PROXY") ||
 		!strings.Contains(r.Why, "the proxy cannot be reached") {
 		t.Fatalf("%+v", r)
@@ -185,12 +190,12 @@ func TestProbeUnreachableNamesTheProxyRedacted(t *testing.T) {
 		t.Fatalf("the proxy's credentials leak: %+v", r)
 	}
 	// pip's own setting wins over the environment.
-	r = Probe(context.Background(), c, build126, Options{Environ: []string{"HTTPS_PROXY=http://other:1"}, PipProxy: proxy})[0]
+	r = Probe(context.Background(), c, build126, Options{Net: proxyRules(proxy, "HTTPS_PROXY=http://other:1")})[0]
 	if !strings.Contains(r.Proxy, "pip's proxy setting") || !strings.Contains(r.Why, "127.0.0.1") {
 		t.Fatalf("pip proxy: %+v", r)
 	}
 	// NO_PROXY takes the host off the proxy; the message says so.
-	r = Probe(context.Background(), c, build126, Options{Environ: []string{"HTTPS_PROXY=" + proxy, "NO_PROXY=.example.invalid"}})[0]
+	r = Probe(context.Background(), c, build126, Options{Net: proxyRules("", "HTTPS_PROXY="+proxy, "NO_PROXY=.example.invalid")})[0]
 	if r.Proxy != "" || !strings.Contains(r.Why, "not through the proxy") {
 		t.Fatalf("NO_PROXY: %+v", r)
 	}
@@ -198,7 +203,7 @@ func TestProbeUnreachableNamesTheProxyRedacted(t *testing.T) {
 
 func TestProbeUnreachableWithoutProxySaysNoneIsSet(t *testing.T) {
 	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: "http://" + closedPort(t) + "/whl/cu126"}}
-	r := Probe(context.Background(), c, build126, Options{Environ: []string{}})[0]
+	r := Probe(context.Background(), c, build126, Options{Net: proxyRules("")})[0]
 	if r.Answers || !strings.Contains(r.Why, "refused the connection") || !strings.Contains(r.Why, "no proxy is set") {
 		t.Fatalf("%+v", r)
 	}
@@ -216,7 +221,7 @@ func TestProbeProxyRefusingConnect(t *testing.T) {
 	}))
 	defer px.Close()
 	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: "https://mirror.example.invalid/whl/cu126"}}
-	r := Probe(context.Background(), c, build126, Options{Environ: []string{"https_proxy=" + px.URL}})[0]
+	r := Probe(context.Background(), c, build126, Options{Net: proxyRules("", "https_proxy="+px.URL)})[0]
 	if r.Answers || !strings.Contains(r.Why, "through the proxy "+px.URL) || !strings.Contains(r.Why, "Proxy Authentication Required") {
 		t.Fatalf("%+v", r)
 	}
@@ -226,7 +231,7 @@ func TestCredentialsInSourceURLsAreRedacted(t *testing.T) {
 	ix := serveFake(t, 0, nil)
 	u := strings.Replace(ix.URL, "http://", "http://bob:tok3n@", 1) + "/whl/cu126"
 	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: u}, {ID: "f", Kind: KindFlat, FindLinks: u + "/", Mirror: u + "?token=abc"}}
-	for _, r := range Probe(context.Background(), c, build126, Options{Environ: []string{}}) {
+	for _, r := range Probe(context.Background(), c, build126, Options{Net: proxyRules("")}) {
 		text := r.Why + r.Candidate.Where()
 		if r.Why == "" || strings.Contains(text, "tok3n") || strings.Contains(text, "bob") || strings.Contains(text, "abc") {
 			t.Errorf("%q", text)
@@ -250,23 +255,6 @@ func TestProposeFastestUsableFirstOnTies(t *testing.T) {
 	}
 }
 
-func TestPipProxyFromConfigList(t *testing.T) {
-	file := func(sect, name, value string) pipconf.Setting {
-		return pipconf.Setting{Kind: pipconf.KindUser, File: "/home/u/.config/pip/pip.conf", Section: sect, Name: name, Value: value}
-	}
-	out := pipconf.Config{Settings: []pipconf.Setting{file("global", "index-url", "https://pypi.tuna.tsinghua.edu.cn/simple"), file("global", "proxy", "http://u:p@proxy.corp:8080"), file("install", "timeout", "60")}}
-	if got := PipProxy(out); got != "http://u:p@proxy.corp:8080" {
-		t.Fatalf("%q", got)
-	}
-	withEnv := pipconf.Config{Settings: append(out.Settings, pipconf.Setting{Kind: pipconf.KindEnvVar, Var: "PIP_PROXY", Section: pipconf.EnvSection, Name: "proxy", Value: "http://env:3128"})}
-	if got := PipProxy(withEnv); got != "http://env:3128" {
-		t.Fatalf("env wins: %q", got)
-	}
-	if got := PipProxy(pipconf.Config{Settings: []pipconf.Setting{file("global", "index-url", "x")}}); got != "" {
-		t.Fatalf("%q", got)
-	}
-}
-
 // A mirror that sends the request on to another host (as some mirrors send pip back to the
 // official one) is named with the host that answered.
 func TestProbeNamesTheHostARedirectLeadsTo(t *testing.T) {
@@ -276,7 +264,7 @@ func TestProbeNamesTheHostARedirectLeadsTo(t *testing.T) {
 	}))
 	defer mirror.Close()
 	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: mirror.URL + "/whl/cu126"}, {ID: "g", Kind: KindIndex, IndexURL: good.URL + "/whl/cu126"}}
-	res := Probe(context.Background(), c, build126, Options{Environ: []string{}})
+	res := Probe(context.Background(), c, build126, Options{Net: proxyRules("")})
 	if !res[0].Usable() || res[0].Redirected != strings.TrimPrefix(good.URL, "http://") {
 		t.Fatalf("redirected: %+v", res[0])
 	}
@@ -304,7 +292,7 @@ func TestProbeDirectoryListingAsFlatPage(t *testing.T) {
 		{ID: "deps404", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: pypi.URL + "/other/"},
 		{ID: "deps403", Kind: KindFlat, FindLinks: files.URL + "/pytorch-wheels/cu126/", Mirror: refusing.URL + "/simple/"},
 	}
-	res := Probe(context.Background(), c, build126, Options{Environ: []string{}})
+	res := Probe(context.Background(), c, build126, Options{Net: proxyRules("")})
 	if !res[0].Usable() || res[0].File != goodWheel {
 		t.Errorf("directory listing: %+v", res[0])
 	}
@@ -326,7 +314,7 @@ func TestProbeNamesTheHostTheWheelsAreLinkedOn(t *testing.T) {
 	}))
 	defer mirror.Close()
 	c := []Candidate{{ID: "m", Kind: KindIndex, IndexURL: mirror.URL + "/whl/cu126"}, {ID: "g", Kind: KindIndex, IndexURL: good.URL + "/whl/cu126"}}
-	res := Probe(context.Background(), c, build126, Options{Environ: []string{}})
+	res := Probe(context.Background(), c, build126, Options{Net: proxyRules("")})
 	if !res[0].Usable() || res[0].WheelsFrom != strings.TrimPrefix(good.URL, "http://") {
 		t.Fatalf("the mirror: %+v", res[0])
 	}

@@ -47,7 +47,7 @@ type Result struct {
 // signature does not check out is deleted and never started.
 func Install(ctx context.Context, d Deps, dir string) (Result, error) {
 	if d.Client == nil {
-		d.Client = netproxy.New(netproxy.Settings{}).Client()
+		d.Client = netproxy.ForPip("", nil).Client()
 	}
 	if d.Verify == nil {
 		d.Verify = VerifySignature

@@ -46,7 +46,8 @@ func main() {
 		os.Exit(3)
 	}
 	defer os.RemoveAll(dir)
-	n := fetch.Network{}
+	net := netproxy.ForPip("", nil) // the run's rules, as gpuwiz's own runs build them
+	n := fetch.Network{Proxy: net}
 	rep.FetchProxy = n.ProxyInUse(os.Args[1])
 	res, err := fetch.Fetch(ctx, []fetch.File{{URL: os.Args[1], Name: "p-1.0-py3-none-any.whl", SHA256: os.Args[2]}}, fetch.Options{Dir: dir, Network: n, Retries: -1})
 	if err != nil {
@@ -54,7 +55,7 @@ func main() {
 	}
 	rep.FetchBytes = res.Fetched
 
-	files, err := (&indexcheck.Fetcher{Timeout: 20 * time.Second}).Files(ctx, os.Args[3])
+	files, err := (&indexcheck.Fetcher{Timeout: 20 * time.Second, Client: net.Client()}).Files(ctx, os.Args[3])
 	rep.IndexFiles = files
 	if err != nil {
 		rep.IndexErr = err.Error()
@@ -66,7 +67,7 @@ func main() {
 		os.Exit(3)
 	}
 	b := sources.Build{Project: "torch", Version: "2.8.0+cu126", Python: "3.12", GOOS: "windows", GOARCH: "amd64"}
-	r := sources.Probe(ctx, []sources.Candidate{c}, b, sources.Options{Timeout: 20 * time.Second})[0]
+	r := sources.Probe(ctx, []sources.Candidate{c}, b, sources.Options{Timeout: 20 * time.Second, Net: net})[0]
 	rep.ProbeProxy, rep.ProbeWhy, rep.ProbeAnswers = r.Proxy, r.Why, r.Answers
 
 	out, _ := json.Marshal(rep)
