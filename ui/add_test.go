@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpuwiz/steps/app"
 	"gpuwiz/steps/userpath"
 )
 
@@ -48,3 +49,49 @@ func TestParseAddInputReadsPathsAndPackages(t *testing.T) {
 		}
 	}
 }
+
+// The add screen says where the project's packages will come from before the preview runs (the
+// mirror the venv's build was installed with, by name and URL) and where the framework's own
+// packages stay; tab opens the chooser, and the source chosen there (the pip settings, or a typed
+// index) is said on the screen and reaches the add's request as its typed Source.
+func TestAddScreenSaysWhereThePackagesComeFromAndTakesAnother(t *testing.T) {
+	fb := newFakeBackend()
+	m := newJourneyToPlan(t, fb)
+	press(t, m, "y", "enter", "enter", "a")
+	topIs[*addScreen](t, m)
+	mustContain(t, flat(m.View()), "come from Aliyun PyPI mirror (https://mirrors.aliyun.com/pypi/simple/), the mirror the venv's build was installed with",
+		"The framework's own packages stay on https://download.pytorch.org/whl/cu126", "tab change where packages come from")
+
+	press(t, m, "tab")
+	topIs[*addSourceScreen](t, m)
+	mustContain(t, m.View(), "▸ Aliyun PyPI mirror", "Your pip settings: PyPI", "Tsinghua TUNA PyPI mirror", "https://pypi.tuna.tsinghua.edu.cn/simple", "Another index:")
+	press(t, m, "down", "enter")
+	topIs[*addScreen](t, m)
+	mustContain(t, flat(m.View()), "Your project's packages come from PyPI", "stay as installed: the venv's constraints hold them")
+	typeText(t, m, "projx")
+	press(t, m, "enter")
+	mustContain(t, m.View(), "would be added")
+	if got := fb.adds[len(fb.adds)-1].Source; got.Kind != app.AddFromPipSettings {
+		t.Fatalf("the add asked for source %+v, want the pip settings", got)
+	}
+
+	// Back to the field (tab), to the chooser (tab), down to the URL row: a URL that is no index is
+	// refused there, a typed one is taken, with the framework's index beside it.
+	press(t, m, "tab", "tab", "down", "down", "down")
+	typeText(t, m, "ftp://mirror.example/simple")
+	press(t, m, "enter")
+	topIs[*addSourceScreen](t, m)
+	clearInput(t, m, len("ftp://mirror.example/simple"))
+	typeText(t, m, "https://my.example/simple")
+	press(t, m, "enter")
+	topIs[*addScreen](t, m)
+	mustContain(t, flat(m.View()), "Your project's packages come from https://my.example/simple.", "stay on https://download.pytorch.org/whl/cu126")
+	press(t, m, "enter")
+	want := app.AddSource{Kind: app.AddFromMirror, IndexURL: "https://my.example/simple", Beside: "https://download.pytorch.org/whl/cu126"}
+	if got := fb.adds[len(fb.adds)-1].Source; got != want {
+		t.Fatalf("the add asked for source %+v, want %+v", got, want)
+	}
+}
+
+// flat is a view's words on one line, one space between them: a sentence the screen wrapped reads whole.
+func flat(view string) string { return strings.Join(strings.Fields(view), " ") }

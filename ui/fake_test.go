@@ -16,6 +16,7 @@ import (
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // fakeBackend is a described machine for screen tests: an RTX 3060 on driver 560, two Pythons,
@@ -322,6 +323,21 @@ func (f *fakeBackend) PlanAdd(ctx context.Context, req app.AddRequest) (app.AddP
 			{ID: "install", Title: "Install the project's packages"}, {ID: "verify", Title: "Check the GPU build"}, {ID: "lock", Title: "Write requirements.lock"}}}
 	}
 	return p, nil
+}
+
+// AddSources: the venv's build came with the Aliyun PyPI mirror for its dependencies; the pip
+// settings name no index; the sources list adds the Tsinghua mirror. Names in the wizard's language,
+// as the sources list gives them.
+func (f *fakeBackend) AddSources(ctx context.Context, venv string) app.AddSources {
+	cu126 := "https://download.pytorch.org/whl/cu126"
+	aliyun, tuna := "Aliyun PyPI mirror", "Tsinghua TUNA PyPI mirror"
+	if i18n.IsChinese() {
+		aliyun, tuna = "阿里云 PyPI 镜像源", "清华 TUNA PyPI 镜像源"
+	}
+	rec := app.AddSource{Kind: app.AddFromMirror, IndexURL: "https://mirrors.aliyun.com/pypi/simple/", Name: aliyun, Recorded: true, Beside: cu126}
+	return app.AddSources{Build: []string{"torch==2.6.0+cu126"}, FrameworkIndex: cu126, Current: rec,
+		Choices: []app.AddSource{rec, {Kind: app.AddFromPipSettings},
+			{Kind: app.AddFromMirror, IndexURL: "https://pypi.tuna.tsinghua.edu.cn/simple", Name: tuna, Beside: cu126}}}
 }
 
 func (f *fakeBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (app.Checklist, error) {

@@ -147,6 +147,7 @@ func TestGolden(t *testing.T) {
 		// The project step after a verified install: the preview, a refusal with the way out, the result.
 		{name: "add", steps: toAdd("projx", k("would be added", "enter"))},
 		{name: "add_refused", steps: toAdd("needsnew", k("Refused", "enter"))},
+		{name: "add_source", steps: toAdd("projx", k("Another index", "tab"))},
 		{name: "add_done", steps: toAdd("projx", k("would be added", "enter"), k("Press enter to see the result", "enter"), k("a to install more", "enter"))},
 	}
 	for _, c := range cases {
@@ -241,6 +242,7 @@ func chineseGoldens() []goldenCase {
 			steps: []goldenStep{k("新建环境"), k("已有：Python 3.11.9，飞桨", "2")}},
 		{name: "add", steps: toAdd("projx", k("将新增或升级", "enter"))},
 		{name: "add_refused", steps: toAdd("needsnew", k("已拒绝", "enter"))},
+		{name: "add_source", steps: toAdd("projx", k("其他安装源", "tab"))},
 		{name: "add_done", steps: toAdd("projx", k("将新增或升级", "enter"), k("按 enter 查看结果", "enter"), k("按 a 继续安装", "enter"))},
 	}
 }

@@ -31,6 +31,11 @@ type AddOptions struct {
 	Packages     []string // requirement specifiers ("ultralytics", "opencv-python<5")
 	IndexURL     string   // where the project's packages come from ("" = the lock's mirror, else the user's pip settings)
 	FindLinks    string
+	// Mirror takes the place of the lock's mirror (a source the user chose): the project's packages
+	// come from it, with the framework's index beside it as beside the lock's. "" keeps the lock's.
+	Mirror string
+	// NoMirror sets the lock's mirror aside: the project's packages come from the user's pip settings.
+	NoMirror bool
 	// ExtraIndexURL is the framework's own index beside the lock's mirror (set by withLockSources):
 	// a package of the framework's family the project asks for is found at its channel's label.
 	ExtraIndexURL string
@@ -103,15 +108,30 @@ var ErrAddRefused error = i18n.Lazy(func() string { return i18n.T("install.add.e
 // withLockSources takes the sources the venv's lock recorded when none was given: the mirror the
 // build's dependencies came from for the project's packages, and the framework's index beside it.
 // Without a recorded mirror the user's own pip settings stay (where their packages usually come from).
+// A Mirror or NoMirror the user chose takes the place of the lock's mirror.
 func (o AddOptions) withLockSources(src LockSources) AddOptions {
-	if o.IndexURL != "" || o.FindLinks != "" || src.Mirror == "" {
+	mirror := src.Mirror
+	switch {
+	case o.NoMirror:
+		mirror = ""
+	case o.Mirror != "":
+		mirror = o.Mirror
+	}
+	if o.IndexURL != "" || o.FindLinks != "" || mirror == "" {
 		return o
 	}
-	o.IndexURL = src.Mirror
-	if src.IndexURL != "" && src.IndexURL != src.Mirror {
-		o.ExtraIndexURL = src.IndexURL
-	}
+	o.IndexURL = mirror
+	o.ExtraIndexURL = BesideMirror(src, mirror)
 	return o
+}
+
+// BesideMirror is the framework's index pip is given beside mirror for an add into the venv whose
+// lock says src: the index its build came from, unless that is the mirror itself ("" none).
+func BesideMirror(src LockSources, mirror string) string {
+	if src.IndexURL != "" && src.IndexURL != mirror {
+		return src.IndexURL
+	}
+	return ""
 }
 
 // from sets a's sources to the add's: its index, the framework's index beside it, its find-links page.
