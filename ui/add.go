@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -222,6 +223,9 @@ func frameworkStaySentence(src app.AddSource) string {
 func (s *addScreen) body() string {
 	st := s.c.Styles
 	var b strings.Builder
+	if f := (*app.AddPreviewFailed)(nil); errors.As(s.err, &f) {
+		return s.failure(f)
+	}
 	if s.err != nil {
 		b.WriteString(st.Err.Render(wrap(st.Fail+" "+i18n.T("ui.add.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n")
 		return b.String()
@@ -259,6 +263,31 @@ func (s *addScreen) body() string {
 	}
 	b.WriteString("\n" + st.Dim.Render(wrap(i18n.T("ui.add.how"), s.w)) + "\n")
 	return b.String()
+}
+
+// failure words a preview pip could not make: what failed and what to do, then where pip's whole
+// output is. pip's own lines stay in the log: they are English and long (a retry warning each try).
+func (s *addScreen) failure(f *app.AddPreviewFailed) string {
+	st := s.c.Styles
+	var what, do string
+	switch f.Kind {
+	case app.AddFailUnreachable:
+		what, do = i18n.T("ui.add.fail_unreachable"), i18n.T("ui.add.fail_unreachable_do")
+	case app.AddFailNoSuchPackage:
+		what, do = i18n.T("ui.add.fail_no_such", i18n.D{"Package": f.Package}), i18n.T("ui.add.fail_no_such_do")
+		if f.Package == "" {
+			what = i18n.T("ui.add.fail_no_such_any")
+		}
+	case app.AddFailConflict:
+		what, do = i18n.T("ui.add.fail_conflict"), i18n.T("ui.add.fail_conflict_do")
+	default:
+		what, do = i18n.T("ui.add.fail_other"), i18n.T("ui.add.fail_other_do")
+	}
+	log := i18n.T("ui.add.fail_no_log")
+	if f.LogPath != "" {
+		log = i18n.T("ui.add.fail_log", i18n.D{"Log": f.LogPath})
+	}
+	return st.Err.Render(wrap(st.Fail+" "+what, s.w)) + "\n\n" + wrap(do, s.w) + "\n\n" + wrap(log, s.w) + "\n"
 }
 
 // troubleText words one known troublemaker.

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"gpuwiz/steps/app"
+	"gpuwiz/steps/i18n/i18ntest"
 	"gpuwiz/steps/userpath"
 )
 
@@ -95,3 +98,31 @@ func TestAddScreenSaysWhereThePackagesComeFromAndTakesAnother(t *testing.T) {
 
 // flat is a view's words on one line, one space between them: a sentence the screen wrapped reads whole.
 func flat(view string) string { return strings.Join(strings.Fields(view), " ") }
+
+// A preview pip could not make is said in the interface's words: what failed, what to do, where
+// pip's whole output is; pip's own lines (a retry warning per try) stay in the log. In Chinese the
+// screen holds no English.
+func TestAddFailureIsSaidInWordsNotInPipsLines(t *testing.T) {
+	for _, zh := range []bool{false, true} {
+		if zh {
+			i18ntest.Chinese(t)
+		}
+		m := newJourneyToPlan(t, newFakeBackend())
+		press(t, m, "y", "enter", "enter", "a")
+		typeText(t, m, "offline")
+		press(t, m, "enter")
+		v := ansi.Strip(m.View())
+		for _, raw := range []string{"Retrying", "WARNING", "ERROR", "NewConnectionError", "No matching distribution", "pip said"} {
+			if strings.Contains(v, raw) {
+				t.Errorf("the screen shows pip's %q:\n%s", raw, v)
+			}
+		}
+		if zh {
+			mustContain(t, flat(v), "安装源没有响应", "请检查网络连接和代理设置", "/home/me/.cache/gpuwiz/logs/add-20261203-101500.log")
+			i18ntest.NoEnglishOnScreen(t, "the failed preview", v)
+		} else {
+			mustContain(t, flat(v), "pip got no answer from the package source", "Check the network connection and proxy settings",
+				"pip's whole output is in /home/me/.cache/gpuwiz/logs/add-20261203-101500.log")
+		}
+	}
+}

@@ -307,6 +307,9 @@ func (f *fakeBackend) PlanAdd(ctx context.Context, req app.AddRequest) (app.AddP
 	p := app.AddPreview{Framework: "torch", Channel: "cu126", Build: []string{"torch==2.6.0+cu126", "torchvision==0.21.0+cu126"}}
 	for _, r := range append(append([]string{}, req.Requirements...), req.Packages...) {
 		switch {
+		case strings.Contains(r, "offline"): // the source does not answer: pip's own output, as pip printed it
+			return app.AddPreview{}, &app.ExitError{Code: app.ExitFailure, Err: &app.AddPreviewFailed{Kind: app.AddFailUnreachable,
+				LogPath: "/home/me/.cache/gpuwiz/logs/add-20261203-101500.log", Err: errors.New(pipUnreachable)}}
 		case strings.Contains(r, "needsnew"):
 			p.Refusal, p.WayOut = &app.AddRefusal{Requirement: "needsnew 1.0", Needs: "torch>=2.7", Installed: "torch 2.6.0+cu126"}, "2.7.1"
 			return p, nil
@@ -324,6 +327,14 @@ func (f *fakeBackend) PlanAdd(ctx context.Context, req app.AddRequest) (app.AddP
 	}
 	return p, nil
 }
+
+// pipUnreachable is what an add's preview says when pip's index does not answer: pip's last lines
+// (real pip 23.2 against a closed loopback port).
+const pipUnreachable = `pip could not work out what to install (exit status 1); nothing was changed. pip said:
+WARNING: Retrying (Retry(total=1, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPConnection object at 0x7f370d60c2d0>: Failed to establish a new connection: [Errno 111] Connection refused')': /simple/offline/
+WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPConnection object at 0x7f370d60d5d0>: Failed to establish a new connection: [Errno 111] Connection refused')': /simple/offline/
+ERROR: Could not find a version that satisfies the requirement offline (from versions: none)
+ERROR: No matching distribution found for offline`
 
 // AddSources: the venv's build came with the Aliyun PyPI mirror for its dependencies; the pip
 // settings name no index; the sources list adds the Tsinghua mirror. Names in the wizard's language,

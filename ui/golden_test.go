@@ -148,6 +148,7 @@ func TestGolden(t *testing.T) {
 		{name: "add", steps: toAdd("projx", k("would be added", "enter"))},
 		{name: "add_refused", steps: toAdd("needsnew", k("Refused", "enter"))},
 		{name: "add_source", steps: toAdd("projx", k("Another index", "tab"))},
+		{name: "add_failed", steps: toAdd("offline", k("no answer from the package source", "enter"))},
 		{name: "add_done", steps: toAdd("projx", k("would be added", "enter"), k("Press enter to see the result", "enter"), k("a to install more", "enter"))},
 	}
 	for _, c := range cases {
@@ -243,6 +244,7 @@ func chineseGoldens() []goldenCase {
 		{name: "add", steps: toAdd("projx", k("将新增或升级", "enter"))},
 		{name: "add_refused", steps: toAdd("needsnew", k("已拒绝", "enter"))},
 		{name: "add_source", steps: toAdd("projx", k("其他安装源", "tab"))},
+		{name: "add_failed", steps: toAdd("offline", k("安装源没有响应", "enter"))},
 		{name: "add_done", steps: toAdd("projx", k("将新增或升级", "enter"), k("按 enter 查看结果", "enter"), k("按 a 继续安装", "enter"))},
 	}
 }

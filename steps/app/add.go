@@ -174,10 +174,37 @@ func (e *Env) PlanAdd(ctx context.Context, req AddRequest) (*AddSession, error) 
 	case errors.Is(err, install.ErrBadInput), errors.Is(err, install.ErrNotGpuwizVenv):
 		return s, Usagef("%s", strings.TrimPrefix(err.Error(), install.ErrBadInput.Error()+": "))
 	case err != nil:
+		var re *install.AddResolveError
+		if errors.As(err, &re) {
+			// pip's whole output goes to the log, for the front end to point at.
+			path := s.log.open(s.LogPath)
+			s.log.close()
+			return s, &ExitError{Code: ExitFailure, Err: &AddPreviewFailed{Kind: re.Kind, Package: re.Package, LogPath: path, Err: err}}
+		}
 		return s, Exitf(ExitFailure, "%w", err)
 	}
 	return s, nil
 }
+
+// AddPreviewFailed is pip's dry run of an add failing for another reason than a refusal: what pip's
+// output shows went wrong and the log that holds all of it, for a front end to word. Its message is
+// pip's last lines, as the commands print it.
+type AddPreviewFailed struct {
+	Kind    string // AddFailUnreachable, AddFailNoSuchPackage, AddFailConflict; "" not known
+	Package string // the requirement no release was found of (AddFailNoSuchPackage), as pip wrote it
+	LogPath string // "" when the log could not be written
+	Err     error
+}
+
+func (e *AddPreviewFailed) Error() string { return e.Err.Error() }
+func (e *AddPreviewFailed) Unwrap() error { return e.Err }
+
+// What a failed add preview shows went wrong.
+const (
+	AddFailUnreachable   = install.PipFailUnreachable
+	AddFailNoSuchPackage = install.PipFailNoSuchPackage
+	AddFailConflict      = install.PipFailConflict
+)
 
 // addWayOut is the newest release of the matrix on the venv's channel whose version satisfies
 // needs ("torch>=2.7"), or "".

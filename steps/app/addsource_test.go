@@ -2,9 +2,14 @@ package app
 
 import (
 	"context"
+	"errors"
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"gpuwiz/steps/testkit/pyindex"
 )
 
 // gpuwizLock writes a requirements.lock as gpuwiz writes it for a torch cu126 build whose
@@ -94,5 +99,43 @@ func TestPlanAddTakesTheChosenSource(t *testing.T) {
 		if s == nil || s.Preview.IndexURL != c.index || s.Preview.ExtraIndexURL != c.extra {
 			t.Errorf("%+v: session %+v", c.src, s)
 		}
+	}
+}
+
+// A preview pip cannot make for another reason than a refusal comes back as AddPreviewFailed: what
+// pip's output shows (here an index on a closed port: not reached) and the log holding all of it,
+// pip's own lines included.
+func TestPlanAddFailureSaysWhatAndWritesTheLog(t *testing.T) {
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(strings.ToUpper(k), "PIP_") {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
+	t.Setenv("PIP_CONFIG_FILE", os.DevNull)
+	t.Setenv("PIP_RETRIES", "1")
+	t.Setenv("PIP_TIMEOUT", "5")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/simple"
+	l.Close()
+	v := pyindex.NewVenv(t, "")
+	lock := "# written by gpuwiz: pip freeze of " + v.Root + " after installing torch 2.6.0 (cu126)\n# index-url: " + closed + "\ntorch==2.6.0+cu126\n"
+	if err := os.WriteFile(filepath.Join(v.Root, "requirements.lock"), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "add.log")
+	env := &Env{G: &Globals{}}
+	_, err = env.PlanAdd(context.Background(), AddRequest{Venv: v.Root, Packages: []string{"projx"}, LogPath: log,
+		Source: AddSource{Kind: AddFromMirror, IndexURL: closed}})
+	var f *AddPreviewFailed
+	if !errors.As(err, &f) || f.Kind != AddFailUnreachable || f.LogPath != log || CodeOf(err, 0) != ExitFailure {
+		t.Fatalf("error %v (%#v)", err, f)
+	}
+	b, _ := os.ReadFile(log)
+	if !strings.Contains(string(b), "Retrying (Retry(") || !strings.Contains(string(b), "No matching distribution found for projx") {
+		t.Fatalf("the log lacks pip's output:\n%s", b)
 	}
 }

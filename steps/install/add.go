@@ -236,7 +236,9 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 			p.Refusal = ref
 			return p, ErrAddRefused
 		}
-		return p, i18n.Wrap(res.Err, i18n.T("install.add.err.resolve", i18n.D{"Err": res.Err, "Tail": strings.Join(lastN(res.Tail, 6), "\n")}))
+		kind, pkg := ClassifyPipFailure(lines)
+		return p, &AddResolveError{Kind: kind, Package: pkg,
+			Err: i18n.Wrap(res.Err, i18n.T("install.add.err.resolve", i18n.D{"Err": res.Err, "Tail": strings.Join(lastN(res.Tail, 6), "\n")}))}
 	}
 	rep, err := readReport(report)
 	if err != nil {
@@ -288,6 +290,54 @@ func lastN(s []string, n int) []string {
 }
 
 var dependsOn = regexp.MustCompile(`^\s*(\S+) (\S+) depends on (.+?)\s*$`)
+
+// AddResolveError is pip's dry run of an add failing for another reason than a refusal: what pip's
+// output shows went wrong, for a front end to word (its message is pip's last lines, as before).
+type AddResolveError struct {
+	Kind    string // PipFailUnreachable, PipFailNoSuchPackage, PipFailConflict; "" not known
+	Package string // the requirement pip found no release of (PipFailNoSuchPackage), as pip wrote it
+	Err     error
+}
+
+func (e *AddResolveError) Error() string { return e.Err.Error() }
+func (e *AddResolveError) Unwrap() error { return e.Err }
+
+// What a failed pip install or dry run shows went wrong (ClassifyPipFailure).
+const (
+	PipFailUnreachable   = "unreachable"     // an index gave no answer: refused, timed out, a proxy, TLS or name error, 5xx
+	PipFailNoSuchPackage = "no-such-package" // no release of a requirement that fits, on the indexes asked
+	PipFailConflict      = "conflict"        // the requirements' versions cannot all be met together
+)
+
+var (
+	// pipConflict: pip's resolver gave up on versions that conflict.
+	pipConflict = regexp.MustCompile(`ResolutionImpossible|conflicting dependencies|The conflict is caused by`)
+	// pipUnreachable: urllib3's and pip's words for an index that did not answer (pip prints them in
+	// its "Retrying" warnings and "Could not fetch URL" lines; with PIP_RETRIES=0 it prints none).
+	pipUnreachable = regexp.MustCompile(`Retrying \(Retry\(|NewConnectionError|Failed to establish a new connection|ConnectTimeoutError|ReadTimeoutError|ProxyError|SSLError|` +
+		`Could not fetch URL|Name or service not known|Temporary failure in name resolution|nodename nor servname|getaddrinfo failed|No connection could be made`)
+	// pipNoMatch: pip found no release of a requirement.
+	pipNoMatch = regexp.MustCompile(`No matching distribution found for (\S+)|Could not find a version that satisfies the requirement (\S+)`)
+)
+
+// ClassifyPipFailure reads the output of a failed pip install (or dry run): whether the versions
+// conflict, an index did not answer, or a requirement has no release there ("" for none of these),
+// and for the last, the requirement as pip wrote it. A conflict is looked for first (pip reached its
+// indexes then), an index that did not answer before a missing release (pip then finds no release
+// either).
+func ClassifyPipFailure(lines []string) (kind, pkg string) {
+	text := strings.Join(lines, "\n")
+	switch {
+	case pipConflict.MatchString(text):
+		return PipFailConflict, ""
+	case pipUnreachable.MatchString(text):
+		return PipFailUnreachable, ""
+	}
+	if m := pipNoMatch.FindStringSubmatch(text); m != nil {
+		return PipFailNoSuchPackage, m[1] + m[2]
+	}
+	return "", ""
+}
 
 // conflictRefusal reads pip's ResolutionImpossible text: "X 1.0 depends on torch>=2.7" where torch
 // is one of the build's dists.
