@@ -32,6 +32,12 @@ func runGolden(t *testing.T, fb *fakeBackend, ascii bool, size [2]int, steps ...
 // runGoldenAs is runGolden compared with testdata/<name>.golden.
 func runGoldenAs(t *testing.T, name string, fb *fakeBackend, ascii bool, size [2]int, steps ...goldenStep) {
 	t.Helper()
+	requireGolden(t, name, []byte(renderSteps(t, fb, ascii, size, steps...).View()))
+}
+
+// renderSteps drives a real bubbletea program of size through steps and returns its final model.
+func renderSteps(t *testing.T, fb *fakeBackend, ascii bool, size [2]int, steps ...goldenStep) *Model {
+	t.Helper()
 	m := NewModel(testCommon(fb, ascii))
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
 	for _, s := range steps {
@@ -49,7 +55,7 @@ func runGoldenAs(t *testing.T, name string, fb *fakeBackend, ascii bool, size [2
 	}
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
 	final.Wait()
-	requireGolden(t, name, []byte(final.View()))
+	return final
 }
 
 func typed(s string) []string {
@@ -71,6 +77,23 @@ func backspaces(n int) []string {
 var std = [2]int{80, 24}
 
 func TestGolden(t *testing.T) {
+	for _, c := range englishGoldens() {
+		t.Run(c.name, func(t *testing.T) {
+			fb := newFakeBackend()
+			if c.edit != nil {
+				c.edit(fb)
+			}
+			size := c.size
+			if size == [2]int{} {
+				size = std
+			}
+			runGolden(t, fb, c.ascii, size, c.steps...)
+		})
+	}
+}
+
+// englishGoldens are TestGolden's cases: testdata/TestGolden/<name>.golden.
+func englishGoldens() []goldenCase {
 	toPlan := []goldenStep{k("Set up a new"), k("Press enter to choose", "enter"), k("versions in the matrix", "enter"),
 		k("runs on this driver, with limits", "enter"), k("a new venv will be created", "enter"),
 		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("the fastest source", "enter"), k("Run this plan?", "enter")}
@@ -81,13 +104,7 @@ func TestGolden(t *testing.T) {
 		steps = append(steps, k(what, typed(what)...))
 		return append(steps, then...)
 	}
-	cases := []struct {
-		name  string
-		edit  func(*fakeBackend)
-		ascii bool
-		size  [2]int
-		steps []goldenStep
-	}{
+	return []goldenCase{
 		{name: "welcome", steps: []goldenStep{k("Just check this machine")}},
 		{name: "welcome_ascii", ascii: true, steps: []goldenStep{k("Just check this machine")}},
 		{name: "welcome_small", size: [2]int{40, 12}, steps: []goldenStep{k("more lines below")}},
@@ -150,19 +167,6 @@ func TestGolden(t *testing.T) {
 		{name: "add_source", steps: toAdd("projx", k("Another index", "tab"))},
 		{name: "add_failed", steps: toAdd("offline", k("no answer from the package source", "enter"))},
 		{name: "add_done", steps: toAdd("projx", k("would be added", "enter"), k("Press enter to see the result", "enter"), k("a to install more", "enter"))},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			fb := newFakeBackend()
-			if c.edit != nil {
-				c.edit(fb)
-			}
-			size := c.size
-			if size == [2]int{} {
-				size = std
-			}
-			runGolden(t, fb, c.ascii, size, c.steps...)
-		})
 	}
 }
 
