@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -8,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
@@ -16,7 +18,9 @@ import (
 
 // addScreen is the step after a verified install: the user types a requirements file's path or
 // package names, sees what pip would add or upgrade under the venv's constraints (or why it is
-// refused, with the way out), and confirms; the install screen then runs it.
+// refused, with the way out), and confirms; the install screen then runs it. Before the preview it
+// says where the project's packages will come from and where the framework's stay, and tab changes
+// the packages' source (the add source screen).
 type addScreen struct {
 	c        *Common
 	id       screenID
@@ -27,9 +31,11 @@ type addScreen struct {
 	checking bool
 	preview  *app.AddPreview
 	err      error
+	sources  *app.AddSources // where the packages would come from; nil until read
+	source   app.AddSource   // the source the user chose; zero: the recorded one (sources.Current)
 	spin     spinnerView
 	vp       viewport.Model
-	keys     struct{ preview, install, edit key.Binding }
+	keys     struct{ preview, install, edit, source key.Binding }
 	w, h     int
 }
 
@@ -45,17 +51,22 @@ func newAddScreen(c *Common, venv string) *addScreen {
 	s.keys.preview = relabel(k.Select, i18n.T("ui.add.key_preview"))
 	s.keys.install = relabel(k.Select, i18n.T("ui.add.key_install"))
 	s.keys.edit = relabel(k.Tab, i18n.T("ui.add.key_edit"))
+	s.keys.source = relabel(k.Tab, i18n.T("ui.add.key_source"))
 	return s
 }
 
-func (s *addScreen) Init() tea.Cmd   { return nil }
+func (s *addScreen) Init() tea.Cmd {
+	if s.sources != nil {
+		return nil
+	}
+	return addSourcesCmd(s.id, s.c.Ctx, s.c.Backend, s.venv)
+}
 func (s *addScreen) ident() screenID { return s.id }
 func (s *addScreen) Title() string   { return i18n.T("ui.add.title") }
 func (s *addScreen) Typing() bool    { return s.typing }
 func (s *addScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.input.Width = max(w-i18n.Width(s.input.Prompt)-2, 10)
-	s.vp.Width, s.vp.Height = w, max(h-5, 1) // the "more" line below
 	s.refresh()
 }
 
@@ -67,6 +78,8 @@ func (s *addScreen) installable() bool {
 func (s *addScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
 	switch {
+	case s.typing && s.sources != nil:
+		return []key.Binding{s.keys.preview, s.keys.source}
 	case s.typing:
 		return []key.Binding{s.keys.preview}
 	case s.checking:
@@ -87,6 +100,15 @@ func (s *addScreen) FullHelp() [][]key.Binding {
 
 func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case addSourcesMsg:
+		src := msg.sources
+		s.sources = &src
+		s.refresh()
+		return s, nil
+	case addSourceChosenMsg:
+		s.source = msg.source
+		s.refresh()
+		return s, nil
 	case addPreviewMsg:
 		if msg.text != s.asked {
 			return s, nil // an answer about what was typed before
@@ -110,7 +132,10 @@ func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				}
 				s.typing, s.checking, s.asked, s.preview, s.err = false, true, text, nil, nil
 				s.input.Blur()
-				return s, tea.Batch(s.spin.tick(), addPreviewCmd(s.id, s.c.Ctx, s.c.Backend, s.c.Paths, s.venv, text))
+				return s, tea.Batch(s.spin.tick(), addPreviewCmd(s.id, s.c.Ctx, s.c.Backend, s.c.Paths, s.venv, text, s.source))
+			}
+			if key.Matches(msg, s.keys.source) && s.sources != nil {
+				return s, navigate(addSourceRequestMsg{sources: *s.sources, current: s.chosen()})
 			}
 			var cmd tea.Cmd
 			s.input, cmd = s.input.Update(msg)
@@ -136,12 +161,71 @@ func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return s, cmd
 }
 
-func (s *addScreen) refresh() { s.vp.SetContent(s.body()) }
+// refresh fills the preview's viewport and sizes it to what is left under the field and the source.
+func (s *addScreen) refresh() {
+	s.vp.Width = s.w
+	// the intro, the field, the source's lines and a blank line above; the "more" line below
+	s.vp.Height = max(s.h-lipgloss.Height(s.head())-2, 1)
+	s.vp.SetContent(s.body())
+}
+
+// chosen is where the project's packages come from: the source chosen, else the recorded one.
+func (s *addScreen) chosen() app.AddSource {
+	if s.source.Kind == "" && s.sources != nil {
+		return s.sources.Current
+	}
+	return s.source
+}
+
+// head is the intro, the field and, once read, where the packages come from.
+func (s *addScreen) head() string {
+	var b strings.Builder
+	b.WriteString(wrap(i18n.T("ui.add.intro", i18n.D{"Venv": s.venv}), s.w) + "\n")
+	b.WriteString(s.input.View())
+	if s.sources != nil {
+		src := s.chosen()
+		b.WriteString("\n\n" + wrap(addSourceSentence(src), s.w))
+		b.WriteString("\n" + s.c.Styles.Dim.Render(wrap(frameworkStaySentence(src), s.w)))
+	}
+	return b.String()
+}
+
+// addSourceSentence says where the project's packages come from.
+func addSourceSentence(src app.AddSource) string {
+	switch {
+	case src.Kind == app.AddFromPipSettings && src.IndexURL == "":
+		return i18n.T("ui.add.from_pypi")
+	case src.Kind == app.AddFromPipSettings:
+		return i18n.T("ui.add.from_pip_index", i18n.D{"URL": app.Redact(src.IndexURL), "Setting": src.Setting})
+	case src.Recorded:
+		return i18n.T("ui.add.from_recorded", i18n.D{"Source": addSourceName(src)})
+	}
+	return i18n.T("ui.add.from_mirror", i18n.D{"Source": addSourceName(src)})
+}
+
+// addSourceName is a mirror by name and URL, or by its URL alone.
+func addSourceName(src app.AddSource) string {
+	if src.Name == "" {
+		return app.Redact(src.IndexURL)
+	}
+	return i18n.T("ui.add.mirror_named", i18n.D{"Name": src.Name, "URL": app.Redact(src.IndexURL)})
+}
+
+// frameworkStaySentence says where the framework's own packages stay with src.
+func frameworkStaySentence(src app.AddSource) string {
+	if src.Beside != "" {
+		return i18n.T("ui.add.framework_beside", i18n.D{"URL": app.Redact(src.Beside)})
+	}
+	return i18n.T("ui.add.framework_kept")
+}
 
 // body is the preview in words: what stays, what changes, the troublemakers, or the refusal.
 func (s *addScreen) body() string {
 	st := s.c.Styles
 	var b strings.Builder
+	if f := (*app.AddPreviewFailed)(nil); errors.As(s.err, &f) {
+		return s.failure(f)
+	}
 	if s.err != nil {
 		b.WriteString(st.Err.Render(wrap(st.Fail+" "+i18n.T("ui.add.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n")
 		return b.String()
@@ -181,6 +265,31 @@ func (s *addScreen) body() string {
 	return b.String()
 }
 
+// failure words a preview pip could not make: what failed and what to do, then where pip's whole
+// output is. pip's own lines stay in the log: they are English and long (a retry warning each try).
+func (s *addScreen) failure(f *app.AddPreviewFailed) string {
+	st := s.c.Styles
+	var what, do string
+	switch f.Kind {
+	case app.AddFailUnreachable:
+		what, do = i18n.T("ui.add.fail_unreachable"), i18n.T("ui.add.fail_unreachable_do")
+	case app.AddFailNoSuchPackage:
+		what, do = i18n.T("ui.add.fail_no_such", i18n.D{"Package": f.Package}), i18n.T("ui.add.fail_no_such_do")
+		if f.Package == "" {
+			what = i18n.T("ui.add.fail_no_such_any")
+		}
+	case app.AddFailConflict:
+		what, do = i18n.T("ui.add.fail_conflict"), i18n.T("ui.add.fail_conflict_do")
+	default:
+		what, do = i18n.T("ui.add.fail_other"), i18n.T("ui.add.fail_other_do")
+	}
+	log := i18n.T("ui.add.fail_no_log")
+	if f.LogPath != "" {
+		log = i18n.T("ui.add.fail_log", i18n.D{"Log": f.LogPath})
+	}
+	return st.Err.Render(wrap(st.Fail+" "+what, s.w)) + "\n\n" + wrap(do, s.w) + "\n\n" + wrap(log, s.w) + "\n"
+}
+
 // troubleText words one known troublemaker.
 func troubleText(t app.AddTrouble) string {
 	dists := strings.Join(t.Dists, ", ")
@@ -198,8 +307,7 @@ func troubleText(t app.AddTrouble) string {
 func (s *addScreen) View() string {
 	st := s.c.Styles
 	var b strings.Builder
-	b.WriteString(wrap(i18n.T("ui.add.intro", i18n.D{"Venv": s.venv}), s.w) + "\n")
-	b.WriteString(s.input.View() + "\n\n")
+	b.WriteString(s.head() + "\n\n")
 	switch {
 	case s.typing:
 		b.WriteString(st.Dim.Render(wrap(i18n.T("ui.add.hint"), s.w)))

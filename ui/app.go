@@ -38,6 +38,9 @@ type App interface {
 	// needs another framework build) comes back as a preview with Refusal set, not as an error.
 	// Install runs the preview's Plan.
 	PlanAdd(ctx context.Context, req app.AddRequest) (app.AddPreview, error)
+	// AddSources is where an add into venv would take the project's packages from (the mirror its
+	// lock recorded, else the user's pip settings) and the other places to choose from.
+	AddSources(ctx context.Context, venv string) app.AddSources
 	// Bench starts the benchmark with the venv's Python; its channels close when it ends or ctx is done.
 	Bench(ctx context.Context, venv string, gpuIndex int) (*app.BenchRun, error)
 	// DriverOffer is the driver for the machine's cards and, when one can be installed here, the

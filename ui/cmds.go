@@ -330,9 +330,21 @@ type addPreviewMsg struct {
 	err     error
 }
 
+// addSourcesMsg answers the add screen: where the project's packages would come from.
+type addSourcesMsg struct {
+	addr
+	sources app.AddSources
+}
+
+// addSourcesCmd reads where an add into venv would take the project's packages from.
+func addSourcesCmd(to screenID, ctx context.Context, b App, venv string) tea.Cmd {
+	return func() tea.Msg { return addSourcesMsg{addr{to}, b.AddSources(ctx, venv)} }
+}
+
 // addPreviewCmd reads what was typed (a requirements file's path, steps/userpath's way, or package
-// names; "-r FILE" too) and asks the backend for the preview.
-func addPreviewCmd(to screenID, ctx context.Context, b App, paths *app.UserPaths, venv, text string) tea.Cmd {
+// names; "-r FILE" too) and asks the backend for the preview, the project's packages from source
+// (zero: the recorded one).
+func addPreviewCmd(to screenID, ctx context.Context, b App, paths *app.UserPaths, venv, text string, source app.AddSource) tea.Cmd {
 	return func() tea.Msg {
 		env := app.SystemPaths()
 		if paths != nil {
@@ -342,7 +354,7 @@ func addPreviewCmd(to screenID, ctx context.Context, b App, paths *app.UserPaths
 		if err != nil {
 			return addPreviewMsg{addr{to}, text, app.AddPreview{}, err}
 		}
-		req.Venv = venv
+		req.Venv, req.Source = venv, source
 		p, err := b.PlanAdd(ctx, req)
 		return addPreviewMsg{addr{to}, text, p, err}
 	}

@@ -66,6 +66,23 @@ func TestE2EAddProjectAfterInstallInTmux(t *testing.T) {
 	}
 	s.Keys("a")
 	s.WaitFor("package names separated by spaces", 15*time.Second)
+	// Before the preview the screen says where the packages come from: the index the pip settings
+	// name. tab chooses another: the same loopback index typed under another name, which the add then
+	// uses (its log names it).
+	if scr := flat(s.WaitFor("PIP_INDEX_URL", 15*time.Second)); !strings.Contains(scr, "come from "+ix.ChannelURL("pypi")+", the index your pip settings name (PIP_INDEX_URL)") {
+		t.Fatalf("the add screen does not say where the packages come from:\n%s", scr)
+	}
+	typed := strings.Replace(ix.ChannelURL("pypi"), "127.0.0.1", "localhost", 1)
+	s.Keys("Tab")
+	s.WaitFor("Another index", 15*time.Second)
+	for range 10 {
+		s.Keys("Down")
+	}
+	s.Text(typed)
+	s.Keys("Enter")
+	if scr := flat(s.WaitFor("package names separated by spaces", 15*time.Second)); !strings.Contains(scr, "come from "+typed+".") {
+		t.Fatalf("the add screen does not say the typed source:\n%s", scr)
+	}
 
 	// A requirement that needs another torch: refused before anything changes, with the way out.
 	s.Text("needsnew")
@@ -97,6 +114,13 @@ func TestE2EAddProjectAfterInstallInTmux(t *testing.T) {
 	}
 	s.Keys("q")
 	s.WaitFor("EXIT=0", 40*time.Second)
+	logs, _ := filepath.Glob(filepath.Join(dir, "cache", "gpuwiz", "logs", "add-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("add logs: %v", logs)
+	}
+	if b, _ := os.ReadFile(logs[0]); !strings.Contains(string(b), typed) {
+		t.Fatalf("the add did not take its packages from the chosen source %s:\n%s", typed, b)
+	}
 	py := filepath.Join(venv, "bin", "python")
 	if got := strings.TrimSpace(run(t, r.env, py, "-c", "import torch, projx, gpuwiz_dep; print(torch.__version__)")); got != "2.6.0+cu126" {
 		t.Fatalf("after the project step the venv holds torch %q, want 2.6.0+cu126", got)

@@ -45,7 +45,7 @@ func bundleSwitch(t *testing.T, lang string) {
 		"welcome":    {"Set up a new environment", "新建环境"},
 		"embedded":   {"embedded Python", "嵌入式 Python"},
 		"holds":      {"holds: Python", "已有：Python"},
-		"which":      {"Which venv?", "选择哪个"},
+		"which":      {"Which Python environment?", "选择哪个"},
 		"nearby":     {"found nearby", "在附近找到"},
 		"next":       {"Press enter to choose the new channel", "按 enter 选择新的 CUDA 通道"},
 		"channels":   {"Same version first", "同一版本排在前面"},

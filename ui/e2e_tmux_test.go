@@ -197,7 +197,7 @@ func TestE2ERepairPaddleMixedInTmux(t *testing.T) {
 	run(t, r.env, pip, "install", "--index-url", idx+"/whl/paddle-cu126/", "paddlepaddle-gpu==3.0.0")
 	s := r.start(t)
 	s.Keys("3")
-	s.WaitFor("Which venv?", 15*time.Second)
+	s.WaitFor("Which Python environment?", 15*time.Second)
 	s.Text(venv)
 	s.WaitFor("holds:", 30*time.Second)
 	s.Keys("Enter")
@@ -254,9 +254,9 @@ func TestE2ERepairPicksAKnownVenvInTmux(t *testing.T) {
 	if strings.Index(scr, other) > strings.Index(scr, venv) || !strings.Contains(scr, "PaddlePaddle 3.0.0 (paddlepaddle and paddlepaddle-gpu both)") {
 		t.Fatalf("the list should show other-env first, then paddle-env with what it holds:\n%s", scr)
 	}
-	s.WaitFor("venv path: "+other, 15*time.Second)
+	s.WaitFor("path: "+other, 15*time.Second)
 	s.Keys("Down")
-	s.WaitFor("venv path: "+venv, 15*time.Second)
+	s.WaitFor("path: "+venv, 15*time.Second)
 	s.WaitFor("PaddlePaddle 3.0.0 (-)", 30*time.Second) // the holds: line, read for the picked path
 	s.Keys("Enter")
 	s.WaitFor("[paddle-mixed]", 90*time.Second)
@@ -305,7 +305,7 @@ func TestE2EChangeChannelInTmux(t *testing.T) {
 		"torch==2.6.0+cu118", "torchvision==0.21.0+cu118", "torchaudio==2.6.0+cu118")
 	s := r.start(t)
 	s.Keys("2")
-	s.WaitFor("Which venv?", 15*time.Second)
+	s.WaitFor("Which Python environment?", 15*time.Second)
 	// Found, not typed: the venv beside the folder the wizard runs in is listed (to pick with the
 	// arrows; the path field stays as typed).
 	s.WaitFor("found beside the folder", 30*time.Second)
@@ -620,7 +620,7 @@ func TestE2EChineseInstallAndDoctorInTmux(t *testing.T) {
 	}
 	wizard()
 	s.Keys("3")
-	s.WaitFor("选择哪个虚拟环境", 15*time.Second)
+	s.WaitFor("选择哪个 Python 环境", 15*time.Second)
 	s.WaitFor("已有：", 30*time.Second) // the venv gpuwiz installed is on its list, and in the input
 	s.Keys("Enter")
 	doc := s.WaitFor("查看修复计划", 90*time.Second)

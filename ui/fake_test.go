@@ -16,6 +16,7 @@ import (
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/bench"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 )
 
 // fakeBackend is a described machine for screen tests: an RTX 3060 on driver 560, two Pythons,
@@ -306,6 +307,9 @@ func (f *fakeBackend) PlanAdd(ctx context.Context, req app.AddRequest) (app.AddP
 	p := app.AddPreview{Framework: "torch", Channel: "cu126", Build: []string{"torch==2.6.0+cu126", "torchvision==0.21.0+cu126"}}
 	for _, r := range append(append([]string{}, req.Requirements...), req.Packages...) {
 		switch {
+		case strings.Contains(r, "offline"): // the source does not answer: pip's own output, as pip printed it
+			return app.AddPreview{}, &app.ExitError{Code: app.ExitFailure, Err: &app.AddPreviewFailed{Kind: app.AddFailUnreachable,
+				LogPath: "/home/me/.cache/gpuwiz/logs/add-20261203-101500.log", Err: errors.New(pipUnreachable)}}
 		case strings.Contains(r, "needsnew"):
 			p.Refusal, p.WayOut = &app.AddRefusal{Requirement: "needsnew 1.0", Needs: "torch>=2.7", Installed: "torch 2.6.0+cu126"}, "2.7.1"
 			return p, nil
@@ -322,6 +326,29 @@ func (f *fakeBackend) PlanAdd(ctx context.Context, req app.AddRequest) (app.AddP
 			{ID: "install", Title: "Install the project's packages"}, {ID: "verify", Title: "Check the GPU build"}, {ID: "lock", Title: "Write requirements.lock"}}}
 	}
 	return p, nil
+}
+
+// pipUnreachable is what an add's preview says when pip's index does not answer: pip's last lines
+// (real pip 23.2 against a closed loopback port).
+const pipUnreachable = `pip could not work out what to install (exit status 1); nothing was changed. pip said:
+WARNING: Retrying (Retry(total=1, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPConnection object at 0x7f370d60c2d0>: Failed to establish a new connection: [Errno 111] Connection refused')': /simple/offline/
+WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPConnection object at 0x7f370d60d5d0>: Failed to establish a new connection: [Errno 111] Connection refused')': /simple/offline/
+ERROR: Could not find a version that satisfies the requirement offline (from versions: none)
+ERROR: No matching distribution found for offline`
+
+// AddSources: the venv's build came with the Aliyun PyPI mirror for its dependencies; the pip
+// settings name no index; the sources list adds the Tsinghua mirror. Names in the wizard's language,
+// as the sources list gives them.
+func (f *fakeBackend) AddSources(ctx context.Context, venv string) app.AddSources {
+	cu126 := "https://download.pytorch.org/whl/cu126"
+	aliyun, tuna := "Aliyun PyPI mirror", "Tsinghua TUNA PyPI mirror"
+	if i18n.IsChinese() {
+		aliyun, tuna = "阿里云 PyPI 镜像源", "清华 TUNA PyPI 镜像源"
+	}
+	rec := app.AddSource{Kind: app.AddFromMirror, IndexURL: "https://mirrors.aliyun.com/pypi/simple/", Name: aliyun, Recorded: true, Beside: cu126}
+	return app.AddSources{Build: []string{"torch==2.6.0+cu126"}, FrameworkIndex: cu126, Current: rec,
+		Choices: []app.AddSource{rec, {Kind: app.AddFromPipSettings},
+			{Kind: app.AddFromMirror, IndexURL: "https://pypi.tuna.tsinghua.edu.cn/simple", Name: tuna, Beside: cu126}}}
 }
 
 func (f *fakeBackend) Verify(ctx context.Context, venv string, c matrix.Candidate) (app.Checklist, error) {

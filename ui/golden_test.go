@@ -32,6 +32,12 @@ func runGolden(t *testing.T, fb *fakeBackend, ascii bool, size [2]int, steps ...
 // runGoldenAs is runGolden compared with testdata/<name>.golden.
 func runGoldenAs(t *testing.T, name string, fb *fakeBackend, ascii bool, size [2]int, steps ...goldenStep) {
 	t.Helper()
+	requireGolden(t, name, []byte(renderSteps(t, fb, ascii, size, steps...).View()))
+}
+
+// renderSteps drives a real bubbletea program of size through steps and returns its final model.
+func renderSteps(t *testing.T, fb *fakeBackend, ascii bool, size [2]int, steps ...goldenStep) *Model {
+	t.Helper()
 	m := NewModel(testCommon(fb, ascii))
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
 	for _, s := range steps {
@@ -49,7 +55,7 @@ func runGoldenAs(t *testing.T, name string, fb *fakeBackend, ascii bool, size [2
 	}
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
 	final.Wait()
-	requireGolden(t, name, []byte(final.View()))
+	return final
 }
 
 func typed(s string) []string {
@@ -71,6 +77,23 @@ func backspaces(n int) []string {
 var std = [2]int{80, 24}
 
 func TestGolden(t *testing.T) {
+	for _, c := range englishGoldens() {
+		t.Run(c.name, func(t *testing.T) {
+			fb := newFakeBackend()
+			if c.edit != nil {
+				c.edit(fb)
+			}
+			size := c.size
+			if size == [2]int{} {
+				size = std
+			}
+			runGolden(t, fb, c.ascii, size, c.steps...)
+		})
+	}
+}
+
+// englishGoldens are TestGolden's cases: testdata/TestGolden/<name>.golden.
+func englishGoldens() []goldenCase {
 	toPlan := []goldenStep{k("Set up a new"), k("Press enter to choose", "enter"), k("versions in the matrix", "enter"),
 		k("runs on this driver, with limits", "enter"), k("a new venv will be created", "enter"),
 		k("/work/new", append(backspaces(12), typed("/work/new")...)...), k("the fastest source", "enter"), k("Run this plan?", "enter")}
@@ -81,13 +104,7 @@ func TestGolden(t *testing.T) {
 		steps = append(steps, k(what, typed(what)...))
 		return append(steps, then...)
 	}
-	cases := []struct {
-		name  string
-		edit  func(*fakeBackend)
-		ascii bool
-		size  [2]int
-		steps []goldenStep
-	}{
+	return []goldenCase{
 		{name: "welcome", steps: []goldenStep{k("Just check this machine")}},
 		{name: "welcome_ascii", ascii: true, steps: []goldenStep{k("Just check this machine")}},
 		{name: "welcome_small", size: [2]int{40, 12}, steps: []goldenStep{k("more lines below")}},
@@ -110,7 +127,7 @@ func TestGolden(t *testing.T) {
 		{name: "channel_shared_notes", edit: sharedNotes,
 			steps: []goldenStep{k("Set up"), k("Press enter to choose", "enter"), k("versions in the matrix", "enter"), k("2.10.0", "right"), k("unverified: read from", "enter")}},
 		{name: "change_channel_shared_notes", edit: sharedNotes,
-			steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...), k("Press enter", "enter"), k("[3]", "enter"), k("verified cu126 2.9.1 above", "down")}},
+			steps: []goldenStep{k("Set up"), k("Which Python environment?", "2"), k("(cu118)", typed("/work/old")...), k("Press enter", "enter"), k("[3]", "enter"), k("verified cu126 2.9.1 above", "down")}},
 		{name: "venv", steps: toPlan[:5]},
 		{name: "venv_bad_path", steps: append(append([]goldenStep{}, toPlan[:5]...), k("not writable", append(backspaces(12), typed("/etc/x")...)...))},
 		{name: "plan", steps: toPlan},
@@ -134,33 +151,22 @@ func TestGolden(t *testing.T) {
 		{name: "benchmark", edit: func(f *fakeBackend) { f.benchSamples = true },
 			steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("r run again", "b"))}, // r shows once the run has ended, after its verdict
 		{name: "done", steps: append(append([]goldenStep{}, toPlan...), k("Press enter to verify", "y"), k("Every check passed", "enter"), k("q or enter to quit", "enter"))},
-		{name: "change_venv", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...)}},
-		{name: "change_channel", steps: []goldenStep{k("Set up"), k("Which venv?", "2"), k("(cu118)", typed("/work/old")...), k("Press enter", "enter"), k("Same version first", "enter")}},
+		{name: "change_venv", steps: []goldenStep{k("Set up"), k("Which Python environment?", "2"), k("(cu118)", typed("/work/old")...)}},
+		{name: "change_channel", steps: []goldenStep{k("Set up"), k("Which Python environment?", "2"), k("(cu118)", typed("/work/old")...), k("Press enter", "enter"), k("Same version first", "enter")}},
 		// Repair and change offer the venvs gpuwiz knows first: the newest is in the input, up/down picks another.
 		{name: "repair_known_venvs", edit: knownVenvs,
 			steps: []goldenStep{k("Set up"), k("holds: Python 3.11.9, PaddlePaddle", "3"), k("holds: Python 3.11.9, PyTorch 2.6.0", "down")}},
 		{name: "change_known_venvs", edit: knownVenvs,
 			steps: []goldenStep{k("Set up"), k("holds: Python 3.11.9, PaddlePaddle", "2")}},
-		{name: "doctor", steps: []goldenStep{k("Set up"), k("Which venv?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter")}},
-		{name: "repair_plan", steps: []goldenStep{k("Set up"), k("Which venv?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter"), k("Run this plan?", "enter")}},
+		{name: "doctor", steps: []goldenStep{k("Set up"), k("Which Python environment?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter")}},
+		{name: "repair_plan", steps: []goldenStep{k("Set up"), k("Which Python environment?", "3"), k("3.0.0", typed("/work/paddle")...), k("see the repair plan", "enter"), k("Run this plan?", "enter")}},
 		{name: "check", steps: []goldenStep{k("Set up"), k("see the builds", "4"), k("Nothing was changed", "enter")}},
 		// The project step after a verified install: the preview, a refusal with the way out, the result.
 		{name: "add", steps: toAdd("projx", k("would be added", "enter"))},
 		{name: "add_refused", steps: toAdd("needsnew", k("Refused", "enter"))},
+		{name: "add_source", steps: toAdd("projx", k("Another index", "tab"))},
+		{name: "add_failed", steps: toAdd("offline", k("no answer from the package source", "enter"))},
 		{name: "add_done", steps: toAdd("projx", k("would be added", "enter"), k("Press enter to see the result", "enter"), k("a to install more", "enter"))},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			fb := newFakeBackend()
-			if c.edit != nil {
-				c.edit(fb)
-			}
-			size := c.size
-			if size == [2]int{} {
-				size = std
-			}
-			runGolden(t, fb, c.ascii, size, c.steps...)
-		})
 	}
 }
 
@@ -174,7 +180,7 @@ func chineseGoldens() []goldenCase {
 	wide := [2]int{120, 36}
 	toPlan := append(append([]goldenStep{}, toSources...), k("执行这个计划吗", "enter"))
 	then := func(steps ...goldenStep) []goldenStep { return append(append([]goldenStep{}, toPlan...), steps...) }
-	toDoctor := []goldenStep{k("新建环境"), k("选择哪个虚拟环境？", "3"), k("3.0.0", typed("/work/paddle")...), k("查看修复计划", "enter")}
+	toDoctor := []goldenStep{k("新建环境"), k("选择哪个 Python 环境？", "3"), k("3.0.0", typed("/work/paddle")...), k("查看修复计划", "enter")}
 	toAdd := func(what string, after ...goldenStep) []goldenStep {
 		steps := then(k("按 enter 开始验证", "y"), k("全部检查通过", "enter"), k("按 q 或 enter 退出", "enter"), k("用空格分隔的包名", "a"))
 		steps = append(steps, k(what, typed(what)...))
@@ -222,7 +228,7 @@ func chineseGoldens() []goldenCase {
 		{name: "channel_shared_notes", edit: sharedNotes,
 			steps: []goldenStep{k("新建环境"), k("按 enter 选择框架", "enter"), k("个版本", "enter"), k("2.10.0", "right"), k("未验证：根据", "enter")}},
 		{name: "change_channel_shared_notes", edit: sharedNotes,
-			steps: []goldenStep{k("新建环境"), k("选择哪个虚拟环境？", "2"), k("cu118）", typed("/work/old")...), k("按 enter 选择新的", "enter"), k("[3]", "enter"), k("cu126 2.9.1，或按", "down")}},
+			steps: []goldenStep{k("新建环境"), k("选择哪个 Python 环境？", "2"), k("cu118）", typed("/work/old")...), k("按 enter 选择新的", "enter"), k("[3]", "enter"), k("cu126 2.9.1，或按", "down")}},
 		{name: "venv", steps: toSources[:5]},
 		{name: "venv_bad_path", steps: append(append([]goldenStep{}, toSources[:5]...), k("✗", append(backspaces(12), typed("/etc/x")...)...))},
 		{name: "sources", steps: toSources[:7]},
@@ -233,14 +239,16 @@ func chineseGoldens() []goldenCase {
 		}, steps: append(append([]goldenStep{}, toSources[:6]...), k("没有任何安装源", "enter"))},
 		{name: "sources_custom", steps: append(append([]goldenStep{}, toSources[:7]...), k("自定义地址", "down", "down", "down"),
 			k("35 ms", append(typed("https://good.example/whl/cu126"), "enter")...))},
-		{name: "change_venv", steps: []goldenStep{k("新建环境"), k("选择哪个虚拟环境？", "2"), k("cu118）", typed("/work/old")...)}},
-		{name: "change_channel", steps: []goldenStep{k("新建环境"), k("选择哪个虚拟环境？", "2"), k("cu118）", typed("/work/old")...), k("按 enter 选择新的", "enter"), k("同一版本排在前面", "enter")}},
+		{name: "change_venv", steps: []goldenStep{k("新建环境"), k("选择哪个 Python 环境？", "2"), k("cu118）", typed("/work/old")...)}},
+		{name: "change_channel", steps: []goldenStep{k("新建环境"), k("选择哪个 Python 环境？", "2"), k("cu118）", typed("/work/old")...), k("按 enter 选择新的", "enter"), k("同一版本排在前面", "enter")}},
 		{name: "repair_known_venvs", edit: knownVenvs,
 			steps: []goldenStep{k("新建环境"), k("已有：Python 3.11.9，飞桨", "3"), k("已有：Python 3.11.9，PyTorch 2.6.0", "down")}},
 		{name: "change_known_venvs", edit: knownVenvs,
 			steps: []goldenStep{k("新建环境"), k("已有：Python 3.11.9，飞桨", "2")}},
 		{name: "add", steps: toAdd("projx", k("将新增或升级", "enter"))},
 		{name: "add_refused", steps: toAdd("needsnew", k("已拒绝", "enter"))},
+		{name: "add_source", steps: toAdd("projx", k("其他安装源", "tab"))},
+		{name: "add_failed", steps: toAdd("offline", k("安装源没有响应", "enter"))},
 		{name: "add_done", steps: toAdd("projx", k("将新增或升级", "enter"), k("按 enter 查看结果", "enter"), k("按 a 继续安装", "enter"))},
 	}
 }

@@ -83,7 +83,7 @@ func TestWelcomeLanguageSwitch(t *testing.T) {
 
 	press(t, m, "enter") // the second journey: change a channel, in Chinese
 	v := ansi.Strip(m.View())
-	mustContain(t, v, "现有虚拟环境", "选择哪个虚拟环境？", "ctrl+c 退出", "esc 返回")
+	mustContain(t, v, "现有 Python 环境", "选择哪个 Python 环境？", "ctrl+c 退出", "esc 返回")
 
 	press(t, m, "esc", "l")
 	if i18n.IsChinese() {

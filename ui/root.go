@@ -71,8 +71,14 @@ type (
 	benchRequestMsg  struct{}
 	addRequestMsg    struct{} // the done screen's a: the project's requirements next
 	addConfirmedMsg  struct{ preview app.AddPreview }
-	addFinishMsg     struct{ outcome app.Outcome } // the add's install ended
-	doctorFinishMsg  struct{ report *app.Diagnosis }
+	// addSourceRequestMsg: the add screen's tab, to choose where the project's packages come from.
+	addSourceRequestMsg struct {
+		sources app.AddSources
+		current app.AddSource
+	}
+	addSourceChosenMsg struct{ source app.AddSource } // the source chosen: the add screen takes it
+	addFinishMsg       struct{ outcome app.Outcome }  // the add's install ended
+	doctorFinishMsg    struct{ report *app.Diagnosis }
 )
 
 func navigate(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }

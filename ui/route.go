@@ -115,6 +115,15 @@ func (m *Model) route(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 		return m, m.push(newDoneScreen(c, m.ch)), true
 	case addRequestMsg:
 		return m, m.push(newAddScreen(c, m.ch.venv)), true
+	case addSourceRequestMsg:
+		return m, m.push(newAddSourceScreen(c, msg.sources, msg.current)), true
+	case addSourceChosenMsg:
+		// The chooser goes; the add screen under it takes the source.
+		if _, ok := m.top().(*addSourceScreen); ok {
+			m.pop()
+		}
+		next, cmd := m.updateTop(msg)
+		return next, cmd, true
 	case addConfirmedMsg:
 		is := newInstallScreen(c, msg.preview.Plan, m.wg)
 		is.finish = func(o app.Outcome) tea.Msg { return addFinishMsg{o} }

@@ -49,6 +49,9 @@ type venvScreen struct {
 func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 	in := textinput.New()
 	in.Prompt = i18n.T("ui.venv.prompt")
+	if j != JourneyNew {
+		in.Prompt = i18n.T("ui.venv.prompt.existing")
+	}
 	in.CharLimit = 1024
 	in.Focus()
 	in.Cursor.SetMode(cursor.CursorStatic) // no blink: fewer frames, stable goldens

@@ -48,6 +48,12 @@ func (w *Wizard) PlanAdd(ctx context.Context, req AddRequest) (AddPreview, error
 	return out, nil
 }
 
+// AddSources is where an add into venv would take the project's packages from, and the other
+// places to choose from (Env.AddSources).
+func (w *Wizard) AddSources(ctx context.Context, venv string) AddSources {
+	return w.env.AddSources(venv)
+}
+
 // runAdd runs the add session.
 func (w *Wizard) runAdd(ctx context.Context, sess *AddSession, events chan<- InstallEvent) Outcome {
 	var res AddResult

@@ -31,6 +31,11 @@ type AddOptions struct {
 	Packages     []string // requirement specifiers ("ultralytics", "opencv-python<5")
 	IndexURL     string   // where the project's packages come from ("" = the lock's mirror, else the user's pip settings)
 	FindLinks    string
+	// Mirror takes the place of the lock's mirror (a source the user chose): the project's packages
+	// come from it, with the framework's index beside it as beside the lock's. "" keeps the lock's.
+	Mirror string
+	// NoMirror sets the lock's mirror aside: the project's packages come from the user's pip settings.
+	NoMirror bool
 	// ExtraIndexURL is the framework's own index beside the lock's mirror (set by withLockSources):
 	// a package of the framework's family the project asks for is found at its channel's label.
 	ExtraIndexURL string
@@ -103,15 +108,30 @@ var ErrAddRefused error = i18n.Lazy(func() string { return i18n.T("install.add.e
 // withLockSources takes the sources the venv's lock recorded when none was given: the mirror the
 // build's dependencies came from for the project's packages, and the framework's index beside it.
 // Without a recorded mirror the user's own pip settings stay (where their packages usually come from).
+// A Mirror or NoMirror the user chose takes the place of the lock's mirror.
 func (o AddOptions) withLockSources(src LockSources) AddOptions {
-	if o.IndexURL != "" || o.FindLinks != "" || src.Mirror == "" {
+	mirror := src.Mirror
+	switch {
+	case o.NoMirror:
+		mirror = ""
+	case o.Mirror != "":
+		mirror = o.Mirror
+	}
+	if o.IndexURL != "" || o.FindLinks != "" || mirror == "" {
 		return o
 	}
-	o.IndexURL = src.Mirror
-	if src.IndexURL != "" && src.IndexURL != src.Mirror {
-		o.ExtraIndexURL = src.IndexURL
-	}
+	o.IndexURL = mirror
+	o.ExtraIndexURL = BesideMirror(src, mirror)
 	return o
+}
+
+// BesideMirror is the framework's index pip is given beside mirror for an add into the venv whose
+// lock says src: the index its build came from, unless that is the mirror itself ("" none).
+func BesideMirror(src LockSources, mirror string) string {
+	if src.IndexURL != "" && src.IndexURL != mirror {
+		return src.IndexURL
+	}
+	return ""
 }
 
 // from sets a's sources to the add's: its index, the framework's index beside it, its find-links page.
@@ -216,7 +236,9 @@ func PreviewAdd(ctx context.Context, r runner.Runner, o AddOptions) (AddPreview,
 			p.Refusal = ref
 			return p, ErrAddRefused
 		}
-		return p, i18n.Wrap(res.Err, i18n.T("install.add.err.resolve", i18n.D{"Err": res.Err, "Tail": strings.Join(lastN(res.Tail, 6), "\n")}))
+		kind, pkg := ClassifyPipFailure(lines)
+		return p, &AddResolveError{Kind: kind, Package: pkg,
+			Err: i18n.Wrap(res.Err, i18n.T("install.add.err.resolve", i18n.D{"Err": res.Err, "Tail": strings.Join(lastN(res.Tail, 6), "\n")}))}
 	}
 	rep, err := readReport(report)
 	if err != nil {
@@ -268,6 +290,54 @@ func lastN(s []string, n int) []string {
 }
 
 var dependsOn = regexp.MustCompile(`^\s*(\S+) (\S+) depends on (.+?)\s*$`)
+
+// AddResolveError is pip's dry run of an add failing for another reason than a refusal: what pip's
+// output shows went wrong, for a front end to word (its message is pip's last lines, as before).
+type AddResolveError struct {
+	Kind    string // PipFailUnreachable, PipFailNoSuchPackage, PipFailConflict; "" not known
+	Package string // the requirement pip found no release of (PipFailNoSuchPackage), as pip wrote it
+	Err     error
+}
+
+func (e *AddResolveError) Error() string { return e.Err.Error() }
+func (e *AddResolveError) Unwrap() error { return e.Err }
+
+// What a failed pip install or dry run shows went wrong (ClassifyPipFailure).
+const (
+	PipFailUnreachable   = "unreachable"     // an index gave no answer: refused, timed out, a proxy, TLS or name error, 5xx
+	PipFailNoSuchPackage = "no-such-package" // no release of a requirement that fits, on the indexes asked
+	PipFailConflict      = "conflict"        // the requirements' versions cannot all be met together
+)
+
+var (
+	// pipConflict: pip's resolver gave up on versions that conflict.
+	pipConflict = regexp.MustCompile(`ResolutionImpossible|conflicting dependencies|The conflict is caused by`)
+	// pipUnreachable: urllib3's and pip's words for an index that did not answer (pip prints them in
+	// its "Retrying" warnings and "Could not fetch URL" lines; with PIP_RETRIES=0 it prints none).
+	pipUnreachable = regexp.MustCompile(`Retrying \(Retry\(|NewConnectionError|Failed to establish a new connection|ConnectTimeoutError|ReadTimeoutError|ProxyError|SSLError|` +
+		`Could not fetch URL|Name or service not known|Temporary failure in name resolution|nodename nor servname|getaddrinfo failed|No connection could be made`)
+	// pipNoMatch: pip found no release of a requirement.
+	pipNoMatch = regexp.MustCompile(`No matching distribution found for (\S+)|Could not find a version that satisfies the requirement (\S+)`)
+)
+
+// ClassifyPipFailure reads the output of a failed pip install (or dry run): whether the versions
+// conflict, an index did not answer, or a requirement has no release there ("" for none of these),
+// and for the last, the requirement as pip wrote it. A conflict is looked for first (pip reached its
+// indexes then), an index that did not answer before a missing release (pip then finds no release
+// either).
+func ClassifyPipFailure(lines []string) (kind, pkg string) {
+	text := strings.Join(lines, "\n")
+	switch {
+	case pipConflict.MatchString(text):
+		return PipFailConflict, ""
+	case pipUnreachable.MatchString(text):
+		return PipFailUnreachable, ""
+	}
+	if m := pipNoMatch.FindStringSubmatch(text); m != nil {
+		return PipFailNoSuchPackage, m[1] + m[2]
+	}
+	return "", ""
+}
 
 // conflictRefusal reads pip's ResolutionImpossible text: "X 1.0 depends on torch>=2.7" where torch
 // is one of the build's dists.

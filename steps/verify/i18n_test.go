@@ -71,7 +71,7 @@ func TestChineseCausesAndFixes(t *testing.T) {
 		want     []string
 	}{
 		{"cpu build", pyindex.TorchStub(cpu), "cuda-build", true, []string{"装的是 CPU 版", "gpuwiz install --framework torch --channel cuXYZ", "编译时用的 CUDA 版本：无"}},
-		{"cpu build's label", pyindex.TorchStub(cpu), "channel", true, []string{"装上的是别的版本", "pip install -r requirements.txt -c constraints.txt", "2.6.0+cpu"}},
+		{"cpu build's label", pyindex.TorchStub(cpu), "channel", true, []string{"装上的是别的版本", "gpuwiz doctor --venv VENV --fix", "gpuwiz install --venv VENV --framework torch --channel cu126", "2.6.0+cpu"}},
 		{"arch missing", pyindex.TorchStub(noArch), "arch-0", true, []string{"算力 12.0", "不支持这块显卡的架构", "gpuwiz channels"}},
 		{"wrong numbers", pyindex.TorchStub(wrong), "matmul", true, []string{"GPU 算出的结果不对", "gpuwiz verify", "上限 0.01"}},
 		{"no device", pyindex.TorchStub(noDev), "cuda-available", true, []string{"0 个设备", "CUDA_VISIBLE_DEVICES", "nvidia-smi"}}, // on Linux: no Windows graphics preference
@@ -138,5 +138,30 @@ func TestNoDeviceFixIsTheSystems(t *testing.T) {
 	hostGOOS = "windows"
 	if _, fix := noDeviceCause("", "12.6"); !strings.Contains(fix, "graphics preference") {
 		t.Errorf("Windows fix: %s", fix)
+	}
+}
+
+// The fix for another build than the channel's names gpuwiz's ways to reinstall it (doctor --fix,
+// install with the framework and channel), in both languages; never pip's -c constraints.txt, which
+// the venv's own pip configuration has made needless (gpuwiz protect).
+func TestAnotherBuildFixIsGpuwizNotPipConstraints(t *testing.T) {
+	cpu := goodTorch
+	cpu.Version, cpu.CUDA, cpu.CudaAvailable, cpu.CuDNN = "2.6.0+cpu", "", false, 0
+	for _, zh := range []bool{false, true} {
+		if zh {
+			i18ntest.Chinese(t)
+		}
+		c := check(t, run(t, "torch", "cu126", pyindex.TorchStub(cpu), 0), "channel")
+		if c.OK {
+			t.Fatalf("a +cpu build passed the channel check: %+v", c)
+		}
+		for _, want := range []string{"gpuwiz doctor --venv VENV --fix", "gpuwiz install --venv VENV --framework torch --channel cu126", "gpuwiz protect"} {
+			if !strings.Contains(c.Fix, want) {
+				t.Errorf("fix lacks %q: %s", want, c.Fix)
+			}
+		}
+		if strings.Contains(c.Fix, " -c ") || strings.Contains(c.Fix, "constraints.txt") {
+			t.Errorf("fix still says pip's -c constraints.txt: %s", c.Fix)
+		}
 	}
 }

@@ -170,7 +170,7 @@ func channelCheck(f facts, ch string) Check {
 	}
 	if !c.OK {
 		c.Cause = i18n.T("verify.cause.another_build")
-		c.Fix = i18n.T("verify.fix.another_build")
+		c.Fix = i18n.T("verify.fix.another_build", i18n.D{"Framework": f.Framework, "Channel": ch})
 	}
 	return c
 }

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"gpuwiz/steps/app"
+	"gpuwiz/steps/i18n"
+)
+
+// addSourceScreen chooses where the project's packages come from for the add: the mirror the venv's
+// build was installed with, the user's pip settings, the sources list's PyPI mirrors (the same list
+// the package-source screen probes), or an index URL the user types. The framework's own packages
+// stay where they are.
+type addSourceScreen struct {
+	c       *Common
+	id      screenID
+	sources app.AddSources
+	cursor  int // over the choices, then the URL row
+	input   textinput.Model
+	notice  string
+	// up and down on the URL row answer their arrow keys alone (letters type)
+	up, down, upArrow, downArrow, use key.Binding
+	w, h                              int
+}
+
+func newAddSourceScreen(c *Common, sources app.AddSources, current app.AddSource) *addSourceScreen {
+	in := textinput.New()
+	in.Prompt = i18n.T("ui.add_source.prompt")
+	in.Placeholder = i18n.T("ui.add_source.placeholder")
+	in.CharLimit = 2048
+	in.Cursor.SetMode(cursor.CursorStatic)
+	k := c.Keys
+	s := &addSourceScreen{c: c, id: c.newID(), sources: sources, input: in,
+		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),
+		upArrow: arrowOnly(k.Up, i18n.T("ui.key.up")), downArrow: arrowOnly(k.Down, i18n.T("ui.key.down")),
+		use: relabel(k.Select, i18n.T("ui.key.use"))}
+	s.cursor = len(sources.Choices) // a typed URL: on the URL row, with it in the field
+	for i, ch := range sources.Choices {
+		if ch == current {
+			s.cursor = i
+		}
+	}
+	if s.onInput() && current.IndexURL != "" {
+		s.input.SetValue(current.IndexURL)
+	}
+	s.moveTo(s.cursor)
+	return s
+}
+
+func (s *addSourceScreen) Init() tea.Cmd   { return nil }
+func (s *addSourceScreen) ident() screenID { return s.id }
+func (s *addSourceScreen) Title() string   { return i18n.T("ui.add_source.title") }
+func (s *addSourceScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.input.Width = max(w-i18n.Width(s.input.Prompt)-4, 10)
+}
+
+// Typing: on the URL row, letters go into the URL.
+func (s *addSourceScreen) Typing() bool { return s.onInput() }
+
+func (s *addSourceScreen) ShortHelp() []key.Binding {
+	if s.onInput() {
+		return []key.Binding{s.upArrow, s.use}
+	}
+	return []key.Binding{s.up, s.down, s.use}
+}
+func (s *addSourceScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+func (s *addSourceScreen) onInput() bool { return s.cursor == len(s.sources.Choices) }
+
+func (s *addSourceScreen) moveTo(i int) {
+	s.cursor = min(max(i, 0), len(s.sources.Choices))
+	s.notice = ""
+	if s.onInput() {
+		s.input.Focus()
+	} else {
+		s.input.Blur()
+	}
+}
+
+func (s *addSourceScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return s, nil
+	}
+	up, down := s.up, s.down
+	if s.onInput() {
+		up, down = s.upArrow, s.downArrow
+	}
+	switch {
+	case key.Matches(k, up):
+		s.moveTo(s.cursor - 1)
+		return s, nil
+	case key.Matches(k, down):
+		s.moveTo(s.cursor + 1)
+		return s, nil
+	case key.Matches(k, s.use):
+		if !s.onInput() {
+			return s, navigate(addSourceChosenMsg{s.sources.Choices[s.cursor]})
+		}
+		u := strings.TrimSpace(s.input.Value())
+		if u == "" {
+			s.notice = i18n.T("ui.add_source.type_url")
+			return s, nil
+		}
+		if _, err := app.CheckURL(u); err != nil {
+			s.notice = err.Error()
+			return s, nil
+		}
+		return s, navigate(addSourceChosenMsg{s.sources.Typed(u)})
+	}
+	if s.onInput() {
+		var cmd tea.Cmd
+		s.input, cmd = s.input.Update(msg)
+		s.notice = ""
+		return s, cmd
+	}
+	return s, nil
+}
+
+// choiceLabel is a choice in words: a mirror's name (its URL under it), or the pip settings.
+func choiceLabel(ch app.AddSource) (name, under string) {
+	switch {
+	case ch.Kind == app.AddFromPipSettings && ch.IndexURL == "":
+		return i18n.T("ui.add_source.pip_pypi"), ""
+	case ch.Kind == app.AddFromPipSettings:
+		return i18n.T("ui.add_source.pip_index"), i18n.T("ui.add_source.pip_index_where", i18n.D{"URL": app.Redact(ch.IndexURL), "Setting": ch.Setting})
+	case ch.Name == "":
+		return app.Redact(ch.IndexURL), ""
+	}
+	return ch.Name, app.Redact(ch.IndexURL)
+}
+
+func (s *addSourceScreen) View() string {
+	st := s.c.Styles
+	var b strings.Builder
+	b.WriteString(wrap(i18n.T("ui.add_source.intro"), s.w) + "\n")
+	if s.sources.FrameworkIndex != "" {
+		b.WriteString(st.Dim.Render(wrap(i18n.T("ui.add_source.framework", i18n.D{"URL": app.Redact(s.sources.FrameworkIndex)}), s.w)) + "\n")
+	}
+	b.WriteString("\n")
+	for i, ch := range s.sources.Choices {
+		cur := st.NoCursor
+		name, under := choiceLabel(ch)
+		if i == s.cursor {
+			cur, name = st.Cursor, st.Selected.Render(name)
+		}
+		if ch.Recorded {
+			name += st.Dim.Render("  " + i18n.T("ui.add_source.recorded"))
+		}
+		b.WriteString(cur + name + "\n")
+		if under != "" {
+			b.WriteString(st.Dim.Render(wrapHanging("    "+under, s.w, "    ")) + "\n")
+		}
+	}
+	cur := st.NoCursor
+	if s.onInput() {
+		cur = st.Cursor
+	}
+	field := s.input.View()
+	if !s.onInput() && s.input.Value() != "" {
+		// Away from the field, a typed URL shows with its credentials hidden, as everywhere else.
+		field = s.input.PromptStyle.Render(s.input.Prompt) + s.input.TextStyle.Render(app.Redact(s.input.Value()))
+	}
+	b.WriteString(cur + field + "\n")
+	if s.notice != "" {
+		b.WriteString("\n" + st.Warn.Render(wrap(s.notice, s.w)) + "\n")
+	}
+	return b.String()
+}
