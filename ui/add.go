@@ -272,20 +272,20 @@ func (s *addScreen) failure(f *app.AddPreviewFailed) string {
 	var what, do string
 	switch f.Kind {
 	case app.AddFailUnreachable:
-		what, do = i18n.T("ui.add.fail_unreachable"), i18n.T("ui.add.fail_unreachable_do")
+		what, do = i18n.T("add.fail_unreachable"), i18n.T("ui.add.fail_unreachable_do")
 	case app.AddFailNoSuchPackage:
-		what, do = i18n.T("ui.add.fail_no_such", i18n.D{"Package": f.Package}), i18n.T("ui.add.fail_no_such_do")
+		what, do = i18n.T("add.fail_no_such", i18n.D{"Package": f.Package}), i18n.T("ui.add.fail_no_such_do")
 		if f.Package == "" {
-			what = i18n.T("ui.add.fail_no_such_any")
+			what = i18n.T("add.fail_no_such_any")
 		}
 	case app.AddFailConflict:
-		what, do = i18n.T("ui.add.fail_conflict"), i18n.T("ui.add.fail_conflict_do")
+		what, do = i18n.T("add.fail_conflict"), i18n.T("add.fail_conflict_do")
 	default:
-		what, do = i18n.T("ui.add.fail_other"), i18n.T("ui.add.fail_other_do")
+		what, do = i18n.T("add.fail_other"), i18n.T("add.fail_other_do")
 	}
-	log := i18n.T("ui.add.fail_no_log")
+	log := i18n.T("add.fail_no_log")
 	if f.LogPath != "" {
-		log = i18n.T("ui.add.fail_log", i18n.D{"Log": f.LogPath})
+		log = i18n.T("add.fail_log", i18n.D{"Log": f.LogPath})
 	}
 	return st.Err.Render(wrap(st.Fail+" "+what, s.w)) + "\n\n" + wrap(do, s.w) + "\n\n" + wrap(log, s.w) + "\n"
 }

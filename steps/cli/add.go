@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -130,6 +131,10 @@ func addRun(ctx context.Context, env *Env, o addOptions) error {
 		if asJSON {
 			return finish(code, err)
 		}
+		var f *app.AddPreviewFailed
+		if errors.As(err, &f) {
+			return Exitf(code, "%s", addFailureWords(f))
+		}
 		return err
 	}
 	if !asJSON {
@@ -221,4 +226,28 @@ func printAddChanges(w io.Writer, p app.PipPreview) {
 			fmt.Fprintln(w, i18n.T("cli.add.trouble.numpy", i18n.D{"Dists": dists}))
 		}
 	}
+}
+
+// addFailureWords words a preview pip could not make: what failed and what to do, then where pip's
+// whole output is (pip's own lines stay in the log: English, and a retry warning each try).
+func addFailureWords(f *app.AddPreviewFailed) string {
+	var what, do string
+	switch f.Kind {
+	case app.AddFailUnreachable:
+		what, do = i18n.T("add.fail_unreachable"), i18n.T("cli.add.fail_unreachable_do")
+	case app.AddFailNoSuchPackage:
+		what, do = i18n.T("add.fail_no_such", i18n.D{"Package": f.Package}), i18n.T("cli.add.fail_no_such_do")
+		if f.Package == "" {
+			what = i18n.T("add.fail_no_such_any")
+		}
+	case app.AddFailConflict:
+		what, do = i18n.T("add.fail_conflict"), i18n.T("add.fail_conflict_do")
+	default:
+		what, do = i18n.T("add.fail_other"), i18n.T("add.fail_other_do")
+	}
+	log := i18n.T("add.fail_no_log")
+	if f.LogPath != "" {
+		log = i18n.T("add.fail_log", i18n.D{"Log": f.LogPath})
+	}
+	return what + "\n" + do + "\n" + log
 }

@@ -179,6 +179,37 @@ func TestAddThroughTheCommand(t *testing.T) {
 	}
 	sameFiles(t, "refused add", before, venvFiles(t, venv))
 
+	// pip could not make the preview: said in the interface's words with the log, pip's lines left there.
+	for _, tc := range []struct {
+		name, index, pkg, want string
+		zh                     bool
+	}{
+		{"no such package", pypi, "nosuchpkg", "has no release of nosuchpkg", false},
+		{"no answer", "http://127.0.0.1:9/simple", "projx", "pip got no answer from the package source", false},
+		{"no answer in Chinese", "http://127.0.0.1:9/simple", "projx", "安装源没有响应", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("PIP_RETRIES", "1")
+			args := []string{"add", "--venv", venv, tc.pkg, "--index-url", tc.index, "--yes"}
+			var stderr string
+			var code int
+			if tc.zh {
+				_, stderr, code = inZh(t, args...)
+			} else {
+				_, stderr, code = runCLI(t, args...)
+			}
+			if code != 1 || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, ".log") {
+				t.Fatalf("exit %d (want 1), stderr %q (want %q and the log)", code, stderr, tc.want)
+			}
+			for _, raw := range []string{"ERROR:", "WARNING:", "Retrying", "Could not find a version"} {
+				if strings.Contains(stderr, raw) {
+					t.Errorf("pip's own line %q on the screen: %q", raw, stderr)
+				}
+			}
+		})
+	}
+	sameFiles(t, "failed preview", before, venvFiles(t, venv))
+
 	// Bad input: exit 2 with what to do, nothing changed.
 	notVenv := t.TempDir()
 	for _, tc := range []struct {
