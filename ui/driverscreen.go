@@ -149,8 +149,10 @@ func (s *driverScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch {
 		case key.Matches(msg, s.keys.start) && s.job == nil && s.offer.Ready:
 			ctx, cancel := context.WithCancel(s.c.Ctx)
-			s.job = &driverJob{to: s.id, events: make(chan app.DriverEvent, installEventBuffer), result: make(chan app.DriverResult, 1), cancel: cancel}
-			return s, tea.Batch(startDriverCmd(ctx, s.c.Backend, s.offer, s.job, s.wg), driverTickCmd(s.job))
+			b, o := s.c.Backend, s.offer
+			s.job = newJob[app.DriverEvent, app.DriverResult](s.id, cancel)
+			run := s.job.start(s.wg, func(ev chan<- app.DriverEvent) app.DriverResult { return b.RunDriver(ctx, o, ev) })
+			return s, tea.Batch(run, driverTickCmd(s.job))
 		case key.Matches(msg, s.keys.again) && s.result != nil && s.result.Failure == nil && s.result.Ran && !s.result.Restart:
 			return s, navigate(driverReprobeMsg{})
 		}
