@@ -131,9 +131,7 @@ func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return s, s.spin.update(msg)
 		}
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, scroll(&s.vp, msg)
 }
 
 func (s *addScreen) refresh() { s.vp.SetContent(s.body()) }

@@ -60,8 +60,7 @@ func (s *checkScreen) ShortHelp() []key.Binding {
 	return []key.Binding{s.quit, k.Up, k.Down}
 }
 func (s *checkScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	return [][]key.Binding{{s.quit}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{s.quit}, s.c.Keys.scrolling()}
 }
 
 func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -81,9 +80,7 @@ func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.quit) {
 		return s, tea.Quit
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, scroll(&s.vp, msg)
 }
 
 func (s *checkScreen) body() string {

@@ -57,22 +57,16 @@ func (s *planScreen) ShortHelp() []key.Binding {
 	return []key.Binding{s.keys.yes, k.Up, k.Down}
 }
 func (s *planScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}
 	if !s.runnable() {
-		return [][]key.Binding{scroll}
+		return [][]key.Binding{s.c.Keys.scrolling()}
 	}
-	return [][]key.Binding{{s.keys.yes, s.keys.enter}, scroll}
+	return [][]key.Binding{{s.keys.yes, s.keys.enter}, s.c.Keys.scrolling()}
 }
 
 func (s *planScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case planMsg:
-		s.err = msg.err
-		if msg.err == nil {
-			p := msg.plan
-			s.plan = &p
-		}
+		s.plan, s.err = answer(msg.plan, msg.err)
 		s.refresh()
 		return s, nil
 	case tea.KeyMsg:
@@ -80,9 +74,7 @@ func (s *planScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return s, navigate(planConfirmedMsg{*s.plan})
 		}
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, scroll(&s.vp, msg)
 }
 
 func (s *planScreen) refresh() {
