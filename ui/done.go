@@ -90,12 +90,12 @@ func (s *doneScreen) body() string {
 	case ok:
 		what := i18n.T("ui.done.ready")
 		if c := s.ch.candidate; c != nil {
-			what = i18n.T("ui.done.installed", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
+			what = i18n.T("ui.done.installed", i18n.D{"Framework": app.FrameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 		}
 		if s.ch.journey == JourneyRepair {
 			what = i18n.T("ui.done.repaired")
 			if c := s.ch.candidate; c != nil {
-				what = i18n.T("ui.done.repaired_build", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
+				what = i18n.T("ui.done.repaired_build", i18n.D{"Framework": app.FrameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 			}
 		}
 		b.WriteString(st.OK.Render(wrapHanging(st.Pass+" "+what, s.w, "  ")) + "\n")

@@ -108,7 +108,7 @@ func (s *planScreen) body() string {
 	}
 	if p.Candidate.Framework != "" {
 		c := p.Candidate
-		b.WriteString(st.Label.Render(i18n.Pad(buildLabel, col)) + i18n.T("ui.plan.build", i18n.D{"Framework": frameworkName(c.Framework),
+		b.WriteString(st.Label.Render(i18n.Pad(buildLabel, col)) + i18n.T("ui.plan.build", i18n.D{"Framework": app.FrameworkName(c.Framework),
 			"Version": c.FrameworkVersion, "Channel": c.Channel, "URL": app.Redact(c.IndexURL)}) + "\n")
 	}
 	if s.req.Source != "" {
@@ -143,7 +143,7 @@ func (s *planScreen) View() string {
 func notServedText(c app.IndexCheck) string {
 	v := c.Verdict
 	if n := v.NextBest; n != nil {
-		return i18n.T("ui.backend.not_served_next_best", i18n.D{"Reason": v.Reason(), "Framework": frameworkName(v.Framework), "Version": v.Version, "Channel": v.Channel,
+		return i18n.T("ui.backend.not_served_next_best", i18n.D{"Reason": v.Reason(), "Framework": app.FrameworkName(v.Framework), "Version": v.Version, "Channel": v.Channel,
 			"NextVersion": n.FrameworkVersion, "NextChannel": n.Channel})
 	}
 	return i18n.T("ui.backend.not_served", i18n.D{"Reason": v.Message()})
