@@ -1,39 +1,14 @@
-# gpuwiz verify (paddle): facts about the installed build, paddle.utils.run_check() and one real
-# GPU computation checked against the CPU. Prints one JSON line prefixed GPUWIZ-VERIFY; never raises.
-import contextlib, io, json, sys, traceback
-
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 256
-out = {"framework": "paddle", "imported": False, "devices": []}
-
-
-def err(e):
-    return "%s: %s" % (type(e).__name__, e)
+# gpuwiz verify (paddle), after verify_common.py: facts about the installed build,
+# paddle.utils.run_check() and one real GPU computation checked against the CPU. Prints one JSON
+# line prefixed GPUWIZ-VERIFY; never raises.
+import contextlib, io
 
 
 def text(v):
     return "" if v is None or v is False or str(v) == "False" else str(v)
 
 
-def emit():
-    sys.stdout.write("GPUWIZ-VERIFY " + json.dumps(out) + "\n")
-    sys.stdout.flush()
-
-
-try:
-    import paddle
-except BaseException:
-    out["import_error"] = traceback.format_exc(limit=8)
-    emit()
-    sys.exit(0)
-
-if getattr(paddle, "__file__", None) is None:
-    # A folder without __init__.py imports as an empty namespace package: the install or uninstall
-    # that wrote it was cut short. That is a broken install, not a CPU build.
-    out["import_error"] = "ImportError: paddle is incomplete, without __init__.py: " + ", ".join(list(getattr(paddle, "__path__", [])))
-    emit()
-    sys.exit(0)
-
-out["imported"] = True
+paddle = load("paddle")
 try:
     out["version"] = str(paddle.__version__)
     out["cuda"] = text(paddle.version.cuda())

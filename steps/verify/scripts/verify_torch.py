@@ -1,35 +1,9 @@
-# gpuwiz verify (torch): facts about the installed build and one real GPU computation checked
-# against the CPU. Prints one JSON line prefixed GPUWIZ-VERIFY; never raises; timing-independent.
-import json, sys, traceback, warnings
+# gpuwiz verify (torch), after verify_common.py: facts about the installed build and one real GPU
+# computation checked against the CPU. Prints one JSON line prefixed GPUWIZ-VERIFY; never raises;
+# timing-independent.
+import warnings
 
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 256
-out = {"framework": "torch", "imported": False, "devices": []}
-
-
-def err(e):
-    return "%s: %s" % (type(e).__name__, e)
-
-
-def emit():
-    sys.stdout.write("GPUWIZ-VERIFY " + json.dumps(out) + "\n")
-    sys.stdout.flush()
-
-
-try:
-    import torch
-except BaseException:
-    out["import_error"] = traceback.format_exc(limit=8)
-    emit()
-    sys.exit(0)
-
-if getattr(torch, "__file__", None) is None:
-    # A folder without __init__.py imports as an empty namespace package: the install or uninstall
-    # that wrote it was cut short. That is a broken install, not a CPU build.
-    out["import_error"] = "ImportError: torch is incomplete, without __init__.py: " + ", ".join(list(getattr(torch, "__path__", [])))
-    emit()
-    sys.exit(0)
-
-out["imported"] = True
+torch = load("torch")
 try:
     out["version"] = str(torch.__version__)
     out["cuda"] = str(getattr(torch.version, "cuda", None) or "")
