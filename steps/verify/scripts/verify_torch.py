@@ -26,26 +26,18 @@ try:
             out["cuda_error"] = err(e)
     out["cuda_warnings"] = [str(w.message) for w in caught]
     if out["cuda_available"]:
-        try:
-            for i in range(torch.cuda.device_count()):
-                cap = torch.cuda.get_device_capability(i)
-                out["devices"].append({"name": str(torch.cuda.get_device_name(i)), "capability": "%d.%d" % (cap[0], cap[1])})
-        except Exception as e:
-            out["device_error"] = err(e)
+        devices(torch.cuda.device_count, lambda: torch.cuda)
     if out["devices"]:
-        m = {"n": N}
-        try:
+
+        def product():
             torch.manual_seed(0)
             a, b = torch.randn(N, N), torch.randn(N, N)
             ref = a.double() @ b.double()
             g = a.cuda() @ b.cuda()
             torch.cuda.synchronize()
-            diff = (g.cpu().double() - ref).abs().max().item()
-            scale = ref.abs().max().item() or 1.0
-            m["rel_error"] = diff / scale
-        except Exception as e:
-            m["error"] = err(e)
-        out["matmul"] = m
+            return g.cpu().double(), ref
+
+        matmul(product)
 except BaseException:
     out["error"] = traceback.format_exc(limit=8)
 emit()
