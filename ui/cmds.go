@@ -20,17 +20,25 @@ import (
 // screen alone: a screen never sees another's results, and a result for a screen that has gone is
 // dropped.
 
-type probeMsg struct {
+// answerMsg is the backend's answer to a screen's question: a value, or the error.
+type answerMsg[T any] struct {
 	addr
-	report app.GPUReport
-	err    error
+	value T
+	err   error
 }
 
-func probeCmd(to screenID, ctx context.Context, b App) tea.Cmd {
+// ask puts a question to the backend in a command; the answer goes to the screen to.
+func ask[T any](to screenID, question func() (T, error)) tea.Cmd {
 	return func() tea.Msg {
-		r, err := b.Probe(ctx)
-		return probeMsg{addr{to}, r, err}
+		v, err := question()
+		return answerMsg[T]{addr{to}, v, err}
 	}
+}
+
+type probeMsg = answerMsg[app.GPUReport]
+
+func probeCmd(to screenID, ctx context.Context, b App) tea.Cmd {
+	return ask(to, func() (app.GPUReport, error) { return b.Probe(ctx) })
 }
 
 type channelsMsg struct {
@@ -166,14 +174,10 @@ func knownVenvsCmd(to screenID, ctx context.Context, b App) tea.Cmd {
 	}
 }
 
-type planMsg struct {
-	addr
-	plan app.Plan
-	err  error
-}
+type planMsg = answerMsg[app.Plan]
 
 func planCmd(to screenID, ctx context.Context, b App, req app.PlanRequest) tea.Cmd {
-	return func() tea.Msg {
+	return ask(to, func() (app.Plan, error) {
 		p, err := b.Plan(ctx, req)
 		var notServed *app.ErrNotServed
 		if errors.As(err, &notServed) {
@@ -182,41 +186,24 @@ func planCmd(to screenID, ctx context.Context, b App, req app.PlanRequest) tea.C
 		if n := indexNote(p.Index); err == nil && n != "" {
 			p.Notes = append(p.Notes, n)
 		}
-		return planMsg{addr{to}, p, err}
-	}
+		return p, err
+	})
 }
 
 func repairPlanCmd(to screenID, ctx context.Context, b App, venv string, r *app.Diagnosis) tea.Cmd {
-	return func() tea.Msg {
-		p, err := b.RepairPlan(ctx, venv, r)
-		return planMsg{addr{to}, p, err}
-	}
+	return ask(to, func() (app.Plan, error) { return b.RepairPlan(ctx, venv, r) })
 }
 
-type verifyMsg struct {
-	addr
-	report app.Checklist
-	err    error
-}
+type verifyMsg = answerMsg[app.Checklist]
 
 func verifyCmd(to screenID, ctx context.Context, b App, venv string, c app.Candidate) tea.Cmd {
-	return func() tea.Msg {
-		r, err := b.Verify(ctx, venv, c)
-		return verifyMsg{addr{to}, r, err}
-	}
+	return ask(to, func() (app.Checklist, error) { return b.Verify(ctx, venv, c) })
 }
 
-type doctorMsg struct {
-	addr
-	report *app.Diagnosis
-	err    error
-}
+type doctorMsg = answerMsg[*app.Diagnosis]
 
 func doctorCmd(to screenID, ctx context.Context, b App, venv string) tea.Cmd {
-	return func() tea.Msg {
-		r, err := b.Doctor(ctx, venv)
-		return doctorMsg{addr{to}, r, err}
-	}
+	return ask(to, func() (*app.Diagnosis, error) { return b.Doctor(ctx, venv) })
 }
 
 type benchStartedMsg struct {

@@ -11,17 +11,10 @@ import (
 )
 
 // driverOfferMsg answers the GPU screen's question: which driver, and can u install it here.
-type driverOfferMsg struct {
-	addr
-	offer app.DriverOffer
-	err   error
-}
+type driverOfferMsg = answerMsg[app.DriverOffer]
 
 func driverOfferCmd(to screenID, ctx context.Context, b App) tea.Cmd {
-	return func() tea.Msg {
-		o, err := b.DriverOffer(ctx)
-		return driverOfferMsg{addr{to}, o, err}
-	}
+	return ask(to, func() (app.DriverOffer, error) { return b.DriverOffer(ctx) })
 }
 
 type driverJob = job[app.DriverEvent, app.DriverResult]

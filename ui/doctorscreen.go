@@ -82,9 +82,9 @@ func (s *doctorScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case doctorMsg:
 		s.err = msg.err
 		if msg.err == nil {
-			f := append([]app.Finding(nil), msg.report.Report.Findings...)
+			f := append([]app.Finding(nil), msg.value.Report.Findings...)
 			sort.SliceStable(f, func(i, j int) bool { return rankOf(string(f[i].Severity)) < rankOf(string(f[j].Severity)) })
-			s.report, s.findings = msg.report, f
+			s.report, s.findings = msg.value, f
 		}
 		s.refresh()
 		return s, nil

@@ -66,7 +66,7 @@ func (s *planScreen) FullHelp() [][]key.Binding {
 func (s *planScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case planMsg:
-		s.plan, s.err = answer(msg.plan, msg.err)
+		s.plan, s.err = answer(msg.value, msg.err)
 		s.refresh()
 		return s, nil
 	case tea.KeyMsg:

@@ -53,7 +53,7 @@ func (s *verifyScreen) FullHelp() [][]key.Binding {
 func (s *verifyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case verifyMsg:
-		s.report, s.err = answer(msg.report, msg.err)
+		s.report, s.err = answer(msg.value, msg.err)
 		s.refresh()
 		return s, nil
 	case tea.KeyMsg:
