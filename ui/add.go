@@ -156,9 +156,7 @@ func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return s, s.spin.update(msg)
 		}
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, scroll(&s.vp, msg)
 }
 
 // refresh fills the preview's viewport and sizes it to what is left under the field and the source.

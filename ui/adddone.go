@@ -42,8 +42,7 @@ func (s *addDoneScreen) ShortHelp() []key.Binding {
 	return []key.Binding{s.more, s.quit, k.Up, k.Down}
 }
 func (s *addDoneScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	return [][]key.Binding{{s.more, s.quit}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{s.more, s.quit}, s.c.Keys.scrolling()}
 }
 
 func (s *addDoneScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -55,9 +54,7 @@ func (s *addDoneScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return s, navigate(addRequestMsg{})
 		}
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, scroll(&s.vp, msg)
 }
 
 func (s *addDoneScreen) body() string {

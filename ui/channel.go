@@ -53,7 +53,7 @@ func (s *channelScreen) Init() tea.Cmd {
 
 func (s *channelScreen) ident() screenID { return s.id }
 func (s *channelScreen) Title() string {
-	return i18n.T("ui.channel.title", i18n.D{"Framework": frameworkName(s.framework), "Version": s.version})
+	return i18n.T("ui.channel.title", i18n.D{"Framework": app.FrameworkName(s.framework), "Version": s.version})
 }
 func (s *channelScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *channelScreen) ShortHelp() []key.Binding {
@@ -229,14 +229,14 @@ func (s *channelScreen) View() string {
 		return i18n.T("ui.channel.reading")
 	}
 	if len(s.rows) == 0 {
-		return wrap(i18n.T("ui.channel.empty", i18n.D{"Framework": frameworkName(s.framework)}), s.w)
+		return wrap(i18n.T("ui.channel.empty", i18n.D{"Framework": app.FrameworkName(s.framework)}), s.w)
 	}
 	var b strings.Builder
 	if s.current != nil {
 		if s.current.Channel == "" { // a build gpuwiz did not install and whose name does not say
-			b.WriteString(i18n.T("ui.channel.now_unknown", i18n.D{"Framework": frameworkName(s.framework), "Version": s.current.FrameworkVersion}) + "\n")
+			b.WriteString(i18n.T("ui.channel.now_unknown", i18n.D{"Framework": app.FrameworkName(s.framework), "Version": s.current.FrameworkVersion}) + "\n")
 		} else {
-			b.WriteString(i18n.T("ui.channel.now", i18n.D{"Framework": frameworkName(s.framework), "Version": s.current.FrameworkVersion, "Channel": s.current.Channel}) + "\n")
+			b.WriteString(i18n.T("ui.channel.now", i18n.D{"Framework": app.FrameworkName(s.framework), "Version": s.current.FrameworkVersion, "Channel": s.current.Channel}) + "\n")
 		}
 	} else {
 		b.WriteString(wrap(i18n.T("ui.channel.legend", i18n.D{"Star": st.Star}), s.w) + "\n")
@@ -369,7 +369,7 @@ func (s *channelScreen) unverifiedAdvice() string {
 		}
 	}
 	if s.current == nil && s.version != "" {
-		return i18n.T("ui.channel.advice.none_version", i18n.D{"Framework": frameworkName(s.framework), "Version": s.version})
+		return i18n.T("ui.channel.advice.none_version", i18n.D{"Framework": app.FrameworkName(s.framework), "Version": s.version})
 	}
 	return i18n.T("ui.channel.advice.none")
 }

@@ -60,8 +60,7 @@ func (s *checkScreen) ShortHelp() []key.Binding {
 	return []key.Binding{s.quit, k.Up, k.Down}
 }
 func (s *checkScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	return [][]key.Binding{{s.quit}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{s.quit}, s.c.Keys.scrolling()}
 }
 
 func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -81,9 +80,7 @@ func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.quit) {
 		return s, tea.Quit
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, scroll(&s.vp, msg)
 }
 
 func (s *checkScreen) body() string {
@@ -100,7 +97,7 @@ func (s *checkScreen) body() string {
 		b.WriteString(st.Warn.Render(wrap(i18n.T("ui.check.no_python"), s.w)) + "\n\n")
 	}
 	for _, f := range []string{"torch", "paddle"} {
-		b.WriteString(st.Label.Render(frameworkName(f)) + "\n")
+		b.WriteString(st.Label.Render(app.FrameworkName(f)) + "\n")
 		m := s.sels[f]
 		switch {
 		case m == nil:
@@ -111,7 +108,7 @@ func (s *checkScreen) body() string {
 			continue
 		}
 		if r := m.sel.Recommended; r != nil {
-			b.WriteString("  " + st.Recommend.Render(i18n.T("ui.check.recommended", i18n.D{"Mark": st.Star, "Framework": frameworkName(f), "Version": r.FrameworkVersion, "Channel": r.Channel})) + "\n")
+			b.WriteString("  " + st.Recommend.Render(i18n.T("ui.check.recommended", i18n.D{"Mark": st.Star, "Framework": app.FrameworkName(f), "Version": r.FrameworkVersion, "Channel": r.Channel})) + "\n")
 		} else {
 			b.WriteString("  " + st.Warn.Render(i18n.T("ui.check.no_build")) + "\n")
 		}
@@ -166,6 +163,6 @@ func checkNote(goos, framework string, sel app.Selection, n string) string {
 		return n
 	}
 	c := sel.AlsoFits
-	return i18n.T("ui.check.unverified_also_fits", i18n.D{"Framework": frameworkName(framework), "Version": c.FrameworkVersion, "Channel": c.Channel,
+	return i18n.T("ui.check.unverified_also_fits", i18n.D{"Framework": app.FrameworkName(framework), "Version": c.FrameworkVersion, "Channel": c.Channel,
 		"Note": c.Note, "Command": shellquote.Command(goos, "gpuwiz", "install", "--framework", framework, "--framework-version", c.FrameworkVersion, "--channel", c.Channel)})
 }

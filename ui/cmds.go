@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -19,17 +20,25 @@ import (
 // screen alone: a screen never sees another's results, and a result for a screen that has gone is
 // dropped.
 
-type probeMsg struct {
+// answerMsg is the backend's answer to a screen's question: a value, or the error.
+type answerMsg[T any] struct {
 	addr
-	report app.GPUReport
-	err    error
+	value T
+	err   error
 }
 
-func probeCmd(to screenID, ctx context.Context, b App) tea.Cmd {
+// ask puts a question to the backend in a command; the answer goes to the screen to.
+func ask[T any](to screenID, question func() (T, error)) tea.Cmd {
 	return func() tea.Msg {
-		r, err := b.Probe(ctx)
-		return probeMsg{addr{to}, r, err}
+		v, err := question()
+		return answerMsg[T]{addr{to}, v, err}
 	}
+}
+
+type probeMsg = answerMsg[app.GPUReport]
+
+func probeCmd(to screenID, ctx context.Context, b App) tea.Cmd {
+	return ask(to, func() (app.GPUReport, error) { return b.Probe(ctx) })
 }
 
 type channelsMsg struct {
@@ -165,14 +174,10 @@ func knownVenvsCmd(to screenID, ctx context.Context, b App) tea.Cmd {
 	}
 }
 
-type planMsg struct {
-	addr
-	plan app.Plan
-	err  error
-}
+type planMsg = answerMsg[app.Plan]
 
 func planCmd(to screenID, ctx context.Context, b App, req app.PlanRequest) tea.Cmd {
-	return func() tea.Msg {
+	return ask(to, func() (app.Plan, error) {
 		p, err := b.Plan(ctx, req)
 		var notServed *app.ErrNotServed
 		if errors.As(err, &notServed) {
@@ -181,41 +186,24 @@ func planCmd(to screenID, ctx context.Context, b App, req app.PlanRequest) tea.C
 		if n := indexNote(p.Index); err == nil && n != "" {
 			p.Notes = append(p.Notes, n)
 		}
-		return planMsg{addr{to}, p, err}
-	}
+		return p, err
+	})
 }
 
 func repairPlanCmd(to screenID, ctx context.Context, b App, venv string, r *app.Diagnosis) tea.Cmd {
-	return func() tea.Msg {
-		p, err := b.RepairPlan(ctx, venv, r)
-		return planMsg{addr{to}, p, err}
-	}
+	return ask(to, func() (app.Plan, error) { return b.RepairPlan(ctx, venv, r) })
 }
 
-type verifyMsg struct {
-	addr
-	report app.Checklist
-	err    error
-}
+type verifyMsg = answerMsg[app.Checklist]
 
 func verifyCmd(to screenID, ctx context.Context, b App, venv string, c app.Candidate) tea.Cmd {
-	return func() tea.Msg {
-		r, err := b.Verify(ctx, venv, c)
-		return verifyMsg{addr{to}, r, err}
-	}
+	return ask(to, func() (app.Checklist, error) { return b.Verify(ctx, venv, c) })
 }
 
-type doctorMsg struct {
-	addr
-	report *app.Diagnosis
-	err    error
-}
+type doctorMsg = answerMsg[*app.Diagnosis]
 
 func doctorCmd(to screenID, ctx context.Context, b App, venv string) tea.Cmd {
-	return func() tea.Msg {
-		r, err := b.Doctor(ctx, venv)
-		return doctorMsg{addr{to}, r, err}
-	}
+	return ask(to, func() (*app.Diagnosis, error) { return b.Doctor(ctx, venv) })
 }
 
 type benchStartedMsg struct {
@@ -251,25 +239,56 @@ const installFlushInterval = 80 * time.Millisecond
 // installEventBuffer bounds the channel between the install and the screen.
 const installEventBuffer = 1024
 
-// installJob is one running install: its screen, its channels and its cancel.
-type installJob struct {
-	to      screenID
-	events  chan app.InstallEvent
-	outcome chan app.Outcome
-	cancel  context.CancelFunc
+// job is one running backend session that reports as it goes (an install, a driver session): its
+// screen, its channels and its cancel.
+type job[E, R any] struct {
+	to     screenID
+	events chan E
+	result chan R
+	cancel context.CancelFunc
 }
 
-// startInstallCmd runs the install in its own goroutine, tracked by wg so that Run can wait for
-// the child processes to be gone and the environment restored before the process exits.
-func startInstallCmd(ctx context.Context, b App, plan app.Plan, job *installJob, wg *sync.WaitGroup) tea.Cmd {
+type installJob = job[app.InstallEvent, app.Outcome]
+
+func newJob[E, R any](to screenID, cancel context.CancelFunc) *job[E, R] {
+	return &job[E, R]{to: to, events: make(chan E, installEventBuffer), result: make(chan R, 1), cancel: cancel}
+}
+
+// start runs the session in its own goroutine, tracked by wg so that Run can wait for the child
+// processes to be gone and the environment restored before the process exits.
+func (j *job[E, R]) start(wg *sync.WaitGroup, run func(events chan<- E) R) tea.Cmd {
 	wg.Add(1)
 	return func() tea.Msg {
 		go func() {
 			defer wg.Done()
-			job.outcome <- b.Install(ctx, plan, job.events)
+			j.result <- run(j.events)
 		}()
 		return nil
 	}
+}
+
+// drain takes what the session reported since the last tick: at most limit events while it runs,
+// and once it has returned, its result and everything it sent.
+func (j *job[E, R]) drain(limit int) ([]E, *R) {
+	var events []E
+	take := func(limit int) {
+		for len(events) < limit {
+			select {
+			case e := <-j.events:
+				events = append(events, e)
+			default:
+				return
+			}
+		}
+	}
+	take(limit)
+	select {
+	case r := <-j.result:
+		take(math.MaxInt) // the session has returned: everything it sent is buffered
+		return events, &r
+	default:
+	}
+	return events, nil
 }
 
 // installBatchMsg carries what the install reported since the last tick.
@@ -286,25 +305,8 @@ func installTickCmd(job *installJob) tea.Cmd {
 }
 
 func drainInstall(job *installJob) installBatchMsg {
-	batch := installBatchMsg{addr: addr{job.to}}
-	drain := func(limit int) {
-		for len(batch.events) < limit {
-			select {
-			case e := <-job.events:
-				batch.events = append(batch.events, e)
-			default:
-				return
-			}
-		}
-	}
-	drain(4 * installEventBuffer) // a fast producer cannot keep one tick draining forever
-	select {
-	case o := <-job.outcome:
-		drain(int(^uint(0) >> 1)) // the install has returned: everything it sent is buffered
-		batch.outcome = &o
-	default:
-	}
-	return batch
+	events, outcome := job.drain(4 * installEventBuffer) // a fast producer cannot keep one tick draining forever
+	return installBatchMsg{addr{job.to}, events, outcome}
 }
 
 // sourcesMsg answers a check of the package sources; custom is the URL checked alone ("" for the list).

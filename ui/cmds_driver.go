@@ -2,7 +2,7 @@ package ui
 
 import (
 	"context"
-	"sync"
+	"math"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,37 +11,13 @@ import (
 )
 
 // driverOfferMsg answers the GPU screen's question: which driver, and can u install it here.
-type driverOfferMsg struct {
-	addr
-	offer app.DriverOffer
-	err   error
-}
+type driverOfferMsg = answerMsg[app.DriverOffer]
 
 func driverOfferCmd(to screenID, ctx context.Context, b App) tea.Cmd {
-	return func() tea.Msg {
-		o, err := b.DriverOffer(ctx)
-		return driverOfferMsg{addr{to}, o, err}
-	}
+	return ask(to, func() (app.DriverOffer, error) { return b.DriverOffer(ctx) })
 }
 
-// driverJob is one running driver session: its screen, its channels and its cancel.
-type driverJob struct {
-	to     screenID
-	events chan app.DriverEvent
-	result chan app.DriverResult
-	cancel context.CancelFunc
-}
-
-func startDriverCmd(ctx context.Context, b App, o app.DriverOffer, job *driverJob, wg *sync.WaitGroup) tea.Cmd {
-	wg.Add(1)
-	return func() tea.Msg {
-		go func() {
-			defer wg.Done()
-			job.result <- b.RunDriver(ctx, o, job.events)
-		}()
-		return nil
-	}
-}
+type driverJob = job[app.DriverEvent, app.DriverResult]
 
 // driverBatchMsg carries what the session reported since the last tick.
 type driverBatchMsg struct {
@@ -52,25 +28,8 @@ type driverBatchMsg struct {
 
 func driverTickCmd(job *driverJob) tea.Cmd {
 	return tea.Tick(installFlushInterval, func(time.Time) tea.Msg {
-		batch := driverBatchMsg{addr: addr{job.to}}
-		drain := func() {
-			for {
-				select {
-				case e := <-job.events:
-					batch.events = append(batch.events, e)
-				default:
-					return
-				}
-			}
-		}
-		drain()
-		select {
-		case r := <-job.result:
-			drain()
-			batch.result = &r
-		default:
-		}
-		return batch
+		events, result := job.drain(math.MaxInt)
+		return driverBatchMsg{addr{job.to}, events, result}
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/app"
@@ -14,22 +13,15 @@ import (
 
 // doctorScreen runs doctor on the chosen venv and lists the findings, most severe first.
 type doctorScreen struct {
-	c        *Common
-	id       screenID
+	askPane
 	venv     string
 	report   *app.Diagnosis
 	findings []app.Finding // the report's findings, the most severe first
-	err      error
-	spin     spinnerView
-	vp       viewport.Model
-	keys     struct{ repair, again key.Binding }
-	w, h     int
+	repair   key.Binding
 }
 
 func newDoctorScreen(c *Common, venv string) *doctorScreen {
-	s := &doctorScreen{c: c, id: c.newID(), venv: venv, spin: newSpinnerView(c), vp: c.newViewport()}
-	s.keys.repair, s.keys.again = relabel(c.Keys.Select, i18n.T("ui.doctor.key_repair")), relabel(c.Keys.Rerun, i18n.T("ui.doctor.key_again"))
-	return s
+	return &doctorScreen{askPane: newAskPane(c, i18n.T("ui.doctor.key_again")), venv: venv, repair: relabel(c.Keys.Select, i18n.T("ui.doctor.key_repair"))}
 }
 
 func (s *doctorScreen) Init() tea.Cmd {
@@ -39,11 +31,9 @@ func (s *doctorScreen) Init() tea.Cmd {
 	return tea.Batch(s.spin.tick(), doctorCmd(s.id, s.c.Ctx, s.c.Backend, s.venv))
 }
 
-func (s *doctorScreen) ident() screenID { return s.id }
-func (s *doctorScreen) Title() string   { return i18n.T("ui.doctor.title") }
+func (s *doctorScreen) Title() string { return i18n.T("ui.doctor.title") }
 func (s *doctorScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the plan line below
+	s.resize(w, h) // the plan line below
 	s.refresh()
 }
 
@@ -67,16 +57,15 @@ func isContext(f app.Finding) bool { return strings.EqualFold(string(f.Severity)
 func (s *doctorScreen) ShortHelp() []key.Binding {
 	var out []key.Binding
 	if s.problems() > 0 {
-		out = append(out, s.keys.repair)
+		out = append(out, s.repair)
 	}
 	if s.report != nil || s.err != nil {
-		out = append(out, s.keys.again)
+		out = append(out, s.again)
 	}
 	return out
 }
 func (s *doctorScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	return [][]key.Binding{s.ShortHelp(), {k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{s.ShortHelp(), s.c.Keys.scrolling()}
 }
 
 var severityRank = map[string]int{"critical": 0, "error": 1, "warning": 2, "warn": 2, "info": 3}
@@ -93,28 +82,18 @@ func (s *doctorScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case doctorMsg:
 		s.err = msg.err
 		if msg.err == nil {
-			f := append([]app.Finding(nil), msg.report.Report.Findings...)
+			f := append([]app.Finding(nil), msg.value.Report.Findings...)
 			sort.SliceStable(f, func(i, j int) bool { return rankOf(string(f[i].Severity)) < rankOf(string(f[j].Severity)) })
-			s.report, s.findings = msg.report, f
+			s.report, s.findings = msg.value, f
 		}
 		s.refresh()
 		return s, nil
 	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, s.keys.repair) && s.problems() > 0:
+		if key.Matches(msg, s.repair) && s.problems() > 0 {
 			return s, navigate(doctorFinishMsg{s.report})
-		case key.Matches(msg, s.keys.again) && (s.report != nil || s.err != nil):
-			s.report, s.err = nil, nil
-			return s, s.Init()
-		}
-	default:
-		if s.report == nil && s.err == nil {
-			return s, s.spin.update(msg)
 		}
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, s.update(msg, s.report != nil, func() tea.Cmd { s.report = nil; return s.Init() })
 }
 
 func (s *doctorScreen) refresh() {
@@ -155,7 +134,7 @@ func (s *doctorScreen) View() string {
 	st := s.c.Styles
 	switch {
 	case s.err != nil:
-		return st.Err.Render(wrap(i18n.T("ui.doctor.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n\n" + i18n.T("ui.doctor.error_hint")
+		return s.failed(i18n.T("ui.doctor.error", i18n.D{"Err": s.err.Error()}), i18n.T("ui.doctor.error_hint"))
 	case s.report == nil:
 		return s.spin.view() + " " + i18n.T("ui.doctor.examining", i18n.D{"Venv": s.venv})
 	case len(s.findings) == 0:

@@ -59,9 +59,9 @@ func (s *doneScreen) ShortHelp() []key.Binding {
 func (s *doneScreen) FullHelp() [][]key.Binding {
 	k := s.c.Keys
 	if s.canAdd() {
-		return [][]key.Binding{{k.Add, s.quit}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+		return [][]key.Binding{{k.Add, s.quit}, k.scrolling()}
 	}
-	return [][]key.Binding{{s.quit}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{s.quit}, k.scrolling()}
 }
 
 func (s *doneScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -76,9 +76,7 @@ func (s *doneScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.c.Keys.Add) && s.canAdd() {
 		return s, navigate(addRequestMsg{})
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, scroll(&s.vp, msg)
 }
 
 func (s *doneScreen) body() string {
@@ -92,12 +90,12 @@ func (s *doneScreen) body() string {
 	case ok:
 		what := i18n.T("ui.done.ready")
 		if c := s.ch.candidate; c != nil {
-			what = i18n.T("ui.done.installed", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
+			what = i18n.T("ui.done.installed", i18n.D{"Framework": app.FrameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 		}
 		if s.ch.journey == JourneyRepair {
 			what = i18n.T("ui.done.repaired")
 			if c := s.ch.candidate; c != nil {
-				what = i18n.T("ui.done.repaired_build", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
+				what = i18n.T("ui.done.repaired_build", i18n.D{"Framework": app.FrameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 			}
 		}
 		b.WriteString(st.OK.Render(wrapHanging(st.Pass+" "+what, s.w, "  ")) + "\n")

@@ -149,8 +149,10 @@ func (s *driverScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch {
 		case key.Matches(msg, s.keys.start) && s.job == nil && s.offer.Ready:
 			ctx, cancel := context.WithCancel(s.c.Ctx)
-			s.job = &driverJob{to: s.id, events: make(chan app.DriverEvent, installEventBuffer), result: make(chan app.DriverResult, 1), cancel: cancel}
-			return s, tea.Batch(startDriverCmd(ctx, s.c.Backend, s.offer, s.job, s.wg), driverTickCmd(s.job))
+			b, o := s.c.Backend, s.offer
+			s.job = newJob[app.DriverEvent, app.DriverResult](s.id, cancel)
+			run := s.job.start(s.wg, func(ev chan<- app.DriverEvent) app.DriverResult { return b.RunDriver(ctx, o, ev) })
+			return s, tea.Batch(run, driverTickCmd(s.job))
 		case key.Matches(msg, s.keys.again) && s.result != nil && s.result.Failure == nil && s.result.Ran && !s.result.Restart:
 			return s, navigate(driverReprobeMsg{})
 		}
@@ -233,25 +235,18 @@ func orWord(s, alt string) string {
 // driverFailureWords words why the driver session cannot go on or stopped, with the next step
 // (the same sentences as gpuwiz driver).
 func driverFailureWords(f *app.DriverFailure, o app.DriverOffer) string {
+	if words, ok := f.Words(); ok {
+		return words
+	}
 	switch f.Code {
 	case app.DriverFailLinux:
 		return i18n.T("ui.driver.linux")
 	case app.DriverFailNotWindows:
 		return i18n.T("ui.driver.not_windows")
-	case app.DriverFailNoDriver:
-		return i18n.T("driver.fail.no_driver")
-	case app.DriverFailOwnPath:
-		return i18n.T("driver.fail.own_path")
-	case app.DriverFailRebootPending:
-		return i18n.T("driver.fail.reboot_pending")
 	case app.DriverFailNoNetwork:
 		return i18n.T("ui.driver.no_network", i18n.D{"File": o.File})
 	case app.DriverFailDownload:
 		return i18n.T("ui.driver.download", i18n.D{"Err": f.Detail})
-	case app.DriverFailCancelled:
-		return i18n.T("driver.fail.cancelled")
-	case app.DriverFailUAC:
-		return i18n.T("driver.fail.uac_refused")
 	case app.DriverFailExitCode:
 		return i18n.T("ui.driver.exit_code", i18n.D{"Code": f.ExitCode})
 	case app.DriverFailStart:

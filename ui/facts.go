@@ -283,17 +283,6 @@ func parseMajorMinor(s string) (int, bool) {
 	return a*100 + b, true
 }
 
-// frameworkName is the framework's name for people: PyTorch, PaddlePaddle (飞桨 in Chinese).
-func frameworkName(f string) string {
-	switch f {
-	case "torch":
-		return "PyTorch"
-	case "paddle":
-		return i18n.T("ui.framework.paddle")
-	}
-	return f
-}
-
 // forCards is the report narrowed to the chosen card (index ≥ 0), so every later judgement (which
 // builds carry kernels for it) is about that card alone; -1 keeps every card.
 func forCards(r app.GPUReport, index int) app.GPUReport {

@@ -126,9 +126,9 @@ func (s *frameworkScreen) View() string {
 	var b strings.Builder
 	b.WriteString(i18n.T("ui.framework.question") + "\n\n")
 	for i, ch := range s.choices {
-		cur, name := st.NoCursor, st.Normal.Render(frameworkName(ch.framework))
+		cur, name := st.NoCursor, st.Normal.Render(app.FrameworkName(ch.framework))
 		if i == s.cursor {
-			cur, name = st.Cursor, st.Selected.Render(frameworkName(ch.framework))
+			cur, name = st.Cursor, st.Selected.Render(app.FrameworkName(ch.framework))
 		}
 		b.WriteString(cur + name + "\n")
 		switch {

@@ -123,18 +123,14 @@ func (s *gpuScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.probes++
 		s.err = msg.err
 		if msg.err == nil {
-			r := msg.report
+			r := msg.value
 			s.report = &r
 			s.table = s.buildTable()
 			return s, driverOfferCmd(s.id, s.c.Ctx, s.c.Backend)
 		}
 		return s, nil
 	case driverOfferMsg:
-		s.offer = nil
-		if msg.err == nil {
-			o := msg.offer
-			s.offer = &o
-		}
+		s.offer, _ = answer(msg.value, msg.err)
 		return s, nil
 	case spinner.TickMsg:
 		if s.report == nil && s.err == nil {

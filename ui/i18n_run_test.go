@@ -55,7 +55,7 @@ func TestPlanScreenInChinese(t *testing.T) {
 	s := newPlanScreen(c, app.PlanRequest{Venv: "/work/new", Candidate: cd, Source: "清华镜像源"}, nil)
 	s.SetSize(80, 22)
 	chineseCheck(t, "plan screen while working", s.View(), "正在生成计划")
-	s.Update(planMsg{plan: app.Plan{Venv: "/work/new", Candidate: cd, DownloadBytes: 2_530_000_000,
+	s.Update(planMsg{value: app.Plan{Venv: "/work/new", Candidate: cd, DownloadBytes: 2_530_000_000,
 		Steps:     []app.PlanStep{{ID: "venv", Title: "创建虚拟环境"}},
 		Uninstall: []string{"torch==2.6.0+cu118"}, Install: []string{"torch==2.7.1+cu126"},
 		Commands: []string{"python -m pip install --index-url https://download.pytorch.org/whl/cu126 torch==2.7.1"},
@@ -74,7 +74,7 @@ func TestPlanScreenInChinese(t *testing.T) {
 	chineseCheck(t, "plan screen's error", s.View(), "无法生成安装计划：磁盘已满", "esc")
 	d := newPlanScreen(c, app.PlanRequest{Venv: "/work/old"}, &app.Diagnosis{})
 	d.SetSize(80, 22)
-	d.Update(planMsg{plan: app.Plan{Venv: "/work/old"}})
+	d.Update(planMsg{value: app.Plan{Venv: "/work/old"}})
 	chineseCheck(t, "empty repair plan", d.View(), "诊断没有发现需要修复的问题。", "无需任何操作")
 	for _, k := range append(s.ShortHelp(), d.ShortHelp()...) {
 		if k.Help().Desc == "run it" {
@@ -208,9 +208,9 @@ func TestVerifyScreenInChinese(t *testing.T) {
 	s := newVerifyScreen(c, "/work/new", cd, nil)
 	s.SetSize(80, 20)
 	chineseCheck(t, "verify screen, running", s.View(), "正在虚拟环境里导入框架")
-	s.Update(verifyMsg{report: app.Checklist{OK: true, Checks: []app.Check{{Title: "导入 torch", OK: true, Evidence: "2.7.1+cu126"}}}})
+	s.Update(verifyMsg{value: app.Checklist{OK: true, Checks: []app.Check{{Title: "导入 torch", OK: true, Evidence: "2.7.1+cu126"}}}})
 	chineseCheck(t, "verify screen, passed", s.View(), "导入 torch", "2.7.1+cu126", "全部检查通过。")
-	s.Update(verifyMsg{report: app.Checklist{Checks: []app.Check{{Title: "在显卡上计算", Evidence: "CUDA error", Cause: "驱动太旧", Fix: "更新显卡驱动"}}}})
+	s.Update(verifyMsg{value: app.Checklist{Checks: []app.Check{{Title: "在显卡上计算", Evidence: "CUDA error", Cause: "驱动太旧", Fix: "更新显卡驱动"}}}})
 	chineseCheck(t, "verify screen, failed", s.View(), "现象：CUDA error", "原因：驱动太旧", "解决办法：更新显卡驱动", "有检查没有通过", "r：重新检查")
 	s.Update(verifyMsg{err: errors.New("找不到 python.exe")})
 	chineseCheck(t, "verify screen, error", s.View(), "无法进行验证：找不到 python.exe", "按 r 重试")
@@ -225,7 +225,7 @@ func TestDoctorScreenInChinese(t *testing.T) {
 	s := newDoctorScreen(c, "/work/old")
 	s.SetSize(80, 20)
 	chineseCheck(t, "doctor screen, running", s.View(), "正在检查 /work/old", "pip 配置")
-	s.Update(doctorMsg{report: &app.Diagnosis{Report: app.DoctorReport{Findings: []app.Finding{
+	s.Update(doctorMsg{value: &app.Diagnosis{Report: app.DoctorReport{Findings: []app.Finding{
 		{Code: "cpu-build", Severity: "warning", Title: "装的是 CPU 版", Evidence: []string{"torch 2.7.1+cpu"}, Fix: "重新安装 GPU 版"},
 		{Code: "mixed-paddle", Severity: "error", Title: "同时装了两个飞桨", Evidence: []string{"paddlepaddle 3.0.0", "paddlepaddle-gpu 3.0.0"}}}}}})
 	view := s.View()
@@ -233,7 +233,7 @@ func TestDoctorScreenInChinese(t *testing.T) {
 	if strings.Index(view, "mixed-paddle") > strings.Index(view, "cpu-build") {
 		t.Errorf("the error is not first:\n%s", view)
 	}
-	s.Update(doctorMsg{report: &app.Diagnosis{}})
+	s.Update(doctorMsg{value: &app.Diagnosis{}})
 	chineseCheck(t, "doctor screen, clean", s.View(), "诊断没有在 /work/old 中发现问题。")
 	s.Update(doctorMsg{err: errors.New("找不到 python.exe")})
 	chineseCheck(t, "doctor screen, error", s.View(), "诊断无法运行：找不到 python.exe")

@@ -71,10 +71,12 @@ func (s *installScreen) Init() tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(s.c.Ctx)
-	s.job = &installJob{to: s.id, events: make(chan app.InstallEvent, installEventBuffer), outcome: make(chan app.Outcome, 1), cancel: cancel}
+	b, plan := s.c.Backend, s.plan
+	s.job = newJob[app.InstallEvent, app.Outcome](s.id, cancel)
 	s.started = s.c.now()
 	s.now = s.started
-	return tea.Batch(startInstallCmd(ctx, s.c.Backend, s.plan, s.job, s.wg), installTickCmd(s.job), s.spin.Tick)
+	run := s.job.start(s.wg, func(ev chan<- app.InstallEvent) app.Outcome { return b.Install(ctx, plan, ev) })
+	return tea.Batch(run, installTickCmd(s.job), s.spin.Tick)
 }
 
 func (s *installScreen) Busy() bool       { return s.outcome == nil }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/i18n"
 )
@@ -107,4 +108,14 @@ func (c *Common) newViewport() viewport.Model {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = scrollKeys(c.Keys)
 	return vp
+}
+
+// scrolling are the keys a viewport answers, for a screen's full help.
+func (k KeyMap) scrolling() []key.Binding { return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown} }
+
+// scroll hands msg to the viewport.
+func scroll(vp *viewport.Model, msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	*vp, cmd = vp.Update(msg)
+	return cmd
 }

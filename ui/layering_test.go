@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gpuwiz/steps/testkit/imports"
 )
 
 // The wizard writes no file: log files, venvs.json and lock files are the application layer's
@@ -50,32 +52,6 @@ func TestUIWritesNoFile(t *testing.T) {
 // and the presentation packages only (the catalog, shell quoting, packaging names), never a step
 // package, the matrix or the commands. What it shows of a step comes through app's types.
 func TestWizardImportsAppAndPresentationOnly(t *testing.T) {
-	allowed := map[string]bool{
-		"gpuwiz/steps/app": true, "gpuwiz/steps/i18n": true, "gpuwiz/steps/shellquote": true, "gpuwiz/steps/pep": true,
-	}
-	files, _ := filepath.Glob("*.go")
-	fset := token.NewFileSet()
-	seen := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range file.Imports {
-			path := strings.Trim(imp.Path.Value, `"`)
-			if path != "gpuwiz" && !strings.HasPrefix(path, "gpuwiz/") {
-				continue
-			}
-			seen++
-			if !allowed[path] {
-				t.Errorf("%s imports %s: the wizard asks steps/app (add what it needs to app, types.go's wizard section or an app session)", f, path)
-			}
-		}
-	}
-	if seen == 0 {
-		t.Fatal("no ui file imports a gpuwiz package: the check read nothing")
-	}
+	imports.Only(t, ".", []string{"gpuwiz/steps/app", "gpuwiz/steps/i18n", "gpuwiz/steps/shellquote", "gpuwiz/steps/pep"},
+		"the wizard asks steps/app (add what it needs to app, types.go's wizard section or an app session)")
 }

@@ -57,22 +57,16 @@ func (s *planScreen) ShortHelp() []key.Binding {
 	return []key.Binding{s.keys.yes, k.Up, k.Down}
 }
 func (s *planScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}
 	if !s.runnable() {
-		return [][]key.Binding{scroll}
+		return [][]key.Binding{s.c.Keys.scrolling()}
 	}
-	return [][]key.Binding{{s.keys.yes, s.keys.enter}, scroll}
+	return [][]key.Binding{{s.keys.yes, s.keys.enter}, s.c.Keys.scrolling()}
 }
 
 func (s *planScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case planMsg:
-		s.err = msg.err
-		if msg.err == nil {
-			p := msg.plan
-			s.plan = &p
-		}
+		s.plan, s.err = answer(msg.value, msg.err)
 		s.refresh()
 		return s, nil
 	case tea.KeyMsg:
@@ -80,9 +74,7 @@ func (s *planScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return s, navigate(planConfirmedMsg{*s.plan})
 		}
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, scroll(&s.vp, msg)
 }
 
 func (s *planScreen) refresh() {
@@ -116,7 +108,7 @@ func (s *planScreen) body() string {
 	}
 	if p.Candidate.Framework != "" {
 		c := p.Candidate
-		b.WriteString(st.Label.Render(i18n.Pad(buildLabel, col)) + i18n.T("ui.plan.build", i18n.D{"Framework": frameworkName(c.Framework),
+		b.WriteString(st.Label.Render(i18n.Pad(buildLabel, col)) + i18n.T("ui.plan.build", i18n.D{"Framework": app.FrameworkName(c.Framework),
 			"Version": c.FrameworkVersion, "Channel": c.Channel, "URL": app.Redact(c.IndexURL)}) + "\n")
 	}
 	if s.req.Source != "" {
@@ -151,7 +143,7 @@ func (s *planScreen) View() string {
 func notServedText(c app.IndexCheck) string {
 	v := c.Verdict
 	if n := v.NextBest; n != nil {
-		return i18n.T("ui.backend.not_served_next_best", i18n.D{"Reason": v.Reason(), "Framework": frameworkName(v.Framework), "Version": v.Version, "Channel": v.Channel,
+		return i18n.T("ui.backend.not_served_next_best", i18n.D{"Reason": v.Reason(), "Framework": app.FrameworkName(v.Framework), "Version": v.Version, "Channel": v.Channel,
 			"NextVersion": n.FrameworkVersion, "NextChannel": n.Channel})
 	}
 	return i18n.T("ui.backend.not_served", i18n.D{"Reason": v.Message()})

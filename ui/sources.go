@@ -214,7 +214,7 @@ func (s *sourcesScreen) View() string {
 	st := s.c.Styles
 	var b strings.Builder
 	c := s.req.Candidate
-	head := i18n.T("ui.sources.head", i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
+	head := i18n.T("ui.sources.head", i18n.D{"Framework": app.FrameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})
 	b.WriteString(st.Label.Render(wrap(head, s.w)) + "\n")
 	switch {
 	case s.err != nil:

@@ -401,6 +401,29 @@ func TestRepairJourney(t *testing.T) {
 	mustContain(t, m.View(), "PaddlePaddle 3.0.0 (cu126) is installed and verified")
 }
 
+// r on the doctor and the verify screen forgets the answer and asks again: the second answer is
+// what the screen shows.
+func TestDoctorAndVerifyAskAgain(t *testing.T) {
+	fb := newFakeBackend()
+	m := newTestRoot(fb)
+	press(t, m, "3")
+	typeText(t, m, "/work/paddle")
+	press(t, m, "enter")
+	mustContain(t, m.View(), "[paddle-mixed]")
+	fb.findings = nil
+	press(t, m, "r")
+	mustContain(t, m.View(), "Doctor found no problem in /work/paddle")
+
+	fb = newFakeBackend()
+	fb.verify = app.Checklist{Checks: []app.Check{{Title: "CUDA build", Cause: "a CPU wheel"}}}
+	m = newJourneyToPlan(t, fb)
+	press(t, m, "y", "enter")
+	mustContain(t, m.View(), "Some checks failed")
+	fb.verify = newFakeBackend().verify
+	press(t, m, "r")
+	mustContain(t, m.View(), "Every check passed")
+}
+
 func TestCheckJourneyShowsBothFrameworks(t *testing.T) {
 	m := newTestRoot(newFakeBackend())
 	press(t, m, "4", "enter")

@@ -341,7 +341,7 @@ func (s *venvScreen) View() string {
 	if s.info != nil {
 		fw := i18n.T("ui.venv.no_framework")
 		if s.info.Framework != "" {
-			fw = i18n.T("ui.venv.framework_line", i18n.D{"Framework": frameworkName(s.info.Framework), "Version": s.info.FrameworkVersion, "Channel": orDash(s.info.Channel)})
+			fw = i18n.T("ui.venv.framework_line", i18n.D{"Framework": app.FrameworkName(s.info.Framework), "Version": s.info.FrameworkVersion, "Channel": orDash(s.info.Channel)})
 		}
 		b.WriteString("  " + i18n.T("ui.venv.holds", i18n.D{"Python": orDash(s.info.PythonVersion), "Framework": fw}) + "\n")
 	}

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/app"
@@ -13,22 +12,16 @@ import (
 
 // verifyScreen is the checklist after an install: each check passed or failed, with cause and fix.
 type verifyScreen struct {
-	c         *Common
-	id        screenID
+	askPane
 	venv      string
 	candidate app.Candidate
 	report    *app.Checklist
-	err       error
-	spin      spinnerView
-	vp        viewport.Model
-	keys      struct{ finish, again key.Binding }
-	w, h      int
+	finish    key.Binding
 }
 
 func newVerifyScreen(c *Common, venv string, cand app.Candidate, r *app.Checklist) *verifyScreen {
-	s := &verifyScreen{c: c, id: c.newID(), venv: venv, candidate: cand, report: r, spin: newSpinnerView(c), vp: c.newViewport()}
-	s.keys.finish, s.keys.again = relabel(c.Keys.Select, i18n.T("ui.verify.key_finish")), relabel(c.Keys.Rerun, i18n.T("ui.verify.key_again"))
-	return s
+	return &verifyScreen{askPane: newAskPane(c, i18n.T("ui.verify.key_again")), venv: venv, candidate: cand, report: r,
+		finish: relabel(c.Keys.Select, i18n.T("ui.verify.key_finish"))}
 }
 
 func (s *verifyScreen) Init() tea.Cmd {
@@ -39,35 +32,28 @@ func (s *verifyScreen) Init() tea.Cmd {
 	return tea.Batch(s.spin.tick(), verifyCmd(s.id, s.c.Ctx, s.c.Backend, s.venv, s.candidate))
 }
 
-func (s *verifyScreen) ident() screenID { return s.id }
-func (s *verifyScreen) Title() string   { return i18n.T("ui.verify.title") }
+func (s *verifyScreen) Title() string { return i18n.T("ui.verify.title") }
 func (s *verifyScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the verdict below
+	s.resize(w, h) // the verdict below
 	s.refresh()
 }
 func (s *verifyScreen) ShortHelp() []key.Binding {
 	switch {
 	case s.report != nil:
-		return []key.Binding{s.c.Keys.Bench, s.keys.finish, s.keys.again}
+		return []key.Binding{s.c.Keys.Bench, s.finish, s.again}
 	case s.err != nil:
-		return []key.Binding{s.keys.finish, s.keys.again}
+		return []key.Binding{s.finish, s.again}
 	}
 	return nil
 }
 func (s *verifyScreen) FullHelp() [][]key.Binding {
-	k := s.c.Keys
-	return [][]key.Binding{s.ShortHelp(), {k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{s.ShortHelp(), s.c.Keys.scrolling()}
 }
 
 func (s *verifyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case verifyMsg:
-		s.err = msg.err
-		if msg.err == nil {
-			r := msg.report
-			s.report = &r
-		}
+		s.report, s.err = answer(msg.value, msg.err)
 		s.refresh()
 		return s, nil
 	case tea.KeyMsg:
@@ -75,20 +61,11 @@ func (s *verifyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Bench) && s.report != nil:
 			return s, navigate(benchRequestMsg{})
-		case key.Matches(msg, s.keys.finish) && (s.report != nil || s.err != nil):
+		case key.Matches(msg, s.finish) && (s.report != nil || s.err != nil):
 			return s, navigate(verifyFinishMsg{s.report})
-		case key.Matches(msg, s.keys.again) && (s.report != nil || s.err != nil):
-			s.report, s.err = nil, nil
-			return s, s.Init()
-		}
-	default:
-		if s.report == nil && s.err == nil {
-			return s, s.spin.update(msg)
 		}
 	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, s.update(msg, s.report != nil, func() tea.Cmd { s.report = nil; return s.Init() })
 }
 
 func (s *verifyScreen) refresh() {
@@ -135,7 +112,7 @@ func (s *verifyScreen) View() string {
 	st := s.c.Styles
 	switch {
 	case s.err != nil:
-		return st.Err.Render(wrap(i18n.T("ui.verify.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n\n" + i18n.T("ui.verify.error_hint")
+		return s.failed(i18n.T("ui.verify.error", i18n.D{"Err": s.err.Error()}), i18n.T("ui.verify.error_hint"))
 	case s.report == nil:
 		return s.spin.view() + " " + i18n.T("ui.verify.running")
 	}

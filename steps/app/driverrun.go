@@ -13,6 +13,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/driver"
 	"gpuwiz/steps/fetch"
+	"gpuwiz/steps/i18n"
 )
 
 // DriverActRequest asks the driver session to fetch the chosen installer, and with Install to check
@@ -66,6 +67,24 @@ type DriverFailure struct {
 }
 
 func (f *DriverFailure) Error() string { return "driver: " + f.Code + " " + f.Detail } //i18n:raw for logs; front ends word the code
+
+// Words words the failures both front ends say alike, with the next step; ok is false for a code
+// each words its own way (naming a flag, a file or a path of its own).
+func (f *DriverFailure) Words() (words string, ok bool) {
+	switch f.Code {
+	case DriverFailNoDriver:
+		return i18n.T("driver.fail.no_driver"), true
+	case DriverFailOwnPath:
+		return i18n.T("driver.fail.own_path"), true
+	case DriverFailRebootPending:
+		return i18n.T("driver.fail.reboot_pending"), true
+	case DriverFailCancelled:
+		return i18n.T("driver.fail.cancelled"), true
+	case DriverFailUAC:
+		return i18n.T("driver.fail.uac_refused"), true
+	}
+	return "", false
+}
 
 // DriverSession is the chosen installer, ready to fetch and run.
 type DriverSession struct {

@@ -9,6 +9,9 @@ import (
 	"gpuwiz/steps/indexcheck"
 )
 
+// OSName is goos as a user reads it: "Windows", "Linux".
+func OSName(goos string) string { return matrix.OSName(goos) }
+
 // MatrixCheckRequest asks whether the index (or the source given) serves every build the matrix
 // declares.
 type MatrixCheckRequest struct {

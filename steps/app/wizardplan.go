@@ -71,7 +71,7 @@ func RepairListing(rp doctor.Repair) Plan {
 			c := rp.Reinstall
 			p.Candidate = *c
 			p.Steps = append(p.Steps, PlanStep{ID: id, Title: i18n.T("ui.backend.install_step",
-				i18n.D{"Framework": frameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})})
+				i18n.D{"Framework": FrameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})})
 			for _, pk := range c.Packages {
 				p.Install = append(p.Install, pk.Requirement()+pk.LocalLabel)
 			}
@@ -105,8 +105,8 @@ func RepairListing(rp doctor.Repair) Plan {
 	return p
 }
 
-// frameworkName is the framework's name as the wizard says it.
-func frameworkName(f string) string {
+// FrameworkName is the framework's name for people: PyTorch, PaddlePaddle (飞桨 in Chinese).
+func FrameworkName(f string) string {
 	switch f {
 	case "torch":
 		return "PyTorch"

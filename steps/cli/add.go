@@ -150,10 +150,7 @@ func addRun(ctx context.Context, env *Env, o addOptions) error {
 		if asJSON || !o.Interactive {
 			return Usagef("%s", i18n.T("cli.add.needs_yes"))
 		}
-		fmt.Fprint(out, i18n.T("cli.install.confirm"))
-		var answer string
-		fmt.Fscanln(o.In, &answer)
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		if !confirmed(o.In, out, i18n.T("cli.install.confirm")) {
 			fmt.Fprintln(out, i18n.T("cli.install.nothing_changed"))
 			return Silent(ExitFailure)
 		}

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -211,54 +210,30 @@ func (tw *twinAdd) addBoth(t *testing.T, wheel, want string) {
 	if got := readText(t, filepath.Join(gwLib, info, "INSTALLER")); got != "gpuwiz\n" {
 		t.Errorf("%s: INSTALLER %q", filepath.Base(wheel), got)
 	}
-	var paths []string
-	for p := range gw {
-		paths = append(paths, p)
-	}
-	for p := range pip {
-		if _, ok := gw[p]; !ok {
-			paths = append(paths, p)
-		}
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		g, ok1 := gw[p]
-		q, ok2 := pip[p]
+	for p, v := range filetree.Pair(gw, pip) {
 		switch {
-		case !ok1:
-			t.Errorf("%s: pip wrote %s, gpuwiz did not: %.200q", filepath.Base(wheel), p, q)
-		case !ok2:
-			t.Errorf("%s: gpuwiz wrote %s, pip did not: %.200q", filepath.Base(wheel), p, g)
-		case g != q:
-			t.Errorf("%s: %s differs:\ngpuwiz: %.300q\npip:    %.300q", filepath.Base(wheel), p, g, q)
+		case !v.InA:
+			t.Errorf("%s: pip wrote %s, gpuwiz did not: %.200q", filepath.Base(wheel), p, v.B)
+		case !v.InB:
+			t.Errorf("%s: gpuwiz wrote %s, pip did not: %.200q", filepath.Base(wheel), p, v.A)
+		case v.A != v.B:
+			t.Errorf("%s: %s differs:\ngpuwiz: %.300q\npip:    %.300q", filepath.Base(wheel), p, v.A, v.B)
 		}
 	}
 	// RECORD: the same rows, a row's hash and size too where the file's content is the same in
 	// both (a script's #! line names each venv's own Python: its row hashes what is there).
 	gwRec, pipRec := recordRows(t, filepath.Join(gwLib, info)), recordRows(t, filepath.Join(pipLib, info))
-	var rows []string
-	for p := range gwRec {
-		rows = append(rows, p)
-	}
-	for p := range pipRec {
-		if _, ok := gwRec[p]; !ok {
-			rows = append(rows, p)
-		}
-	}
-	slices.Sort(rows)
-	for _, p := range rows {
-		g, ok1 := gwRec[p]
-		q, ok2 := pipRec[p]
+	for p, v := range filetree.Pair(gwRec, pipRec) {
 		switch {
-		case !ok1 || !ok2:
-			t.Errorf("%s: RECORD row %s: gpuwiz %t, pip %t", filepath.Base(wheel), p, ok1, ok2)
+		case !v.InA || !v.InB:
+			t.Errorf("%s: RECORD row %s: gpuwiz %t, pip %t", filepath.Base(wheel), p, v.InA, v.InB)
 		case p == info+"/INSTALLER":
-		case g == q:
+		case v.A == v.B:
 		default:
 			gb, err1 := os.ReadFile(filepath.Join(gwLib, filepath.FromSlash(p)))
 			pb, err2 := os.ReadFile(filepath.Join(pipLib, filepath.FromSlash(p)))
 			if err1 != nil || err2 != nil || bytes.Equal(gb, pb) {
-				t.Errorf("%s: RECORD row %s: gpuwiz %q, pip %q", filepath.Base(wheel), p, g, q)
+				t.Errorf("%s: RECORD row %s: gpuwiz %q, pip %q", filepath.Base(wheel), p, v.A, v.B)
 			}
 		}
 	}

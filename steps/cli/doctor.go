@@ -191,10 +191,7 @@ func doctorRun(ctx context.Context, env *Env, o doctorOptions) error {
 		if o.JSON {
 			return Usagef("%s", i18n.T("cli.doctor.fix_json_needs_yes"))
 		}
-		fmt.Fprint(o.Out, i18n.T("cli.doctor.confirm"))
-		var answer string
-		fmt.Fscanln(o.In, &answer)
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		if !confirmed(o.In, o.Out, i18n.T("cli.doctor.confirm")) {
 			fmt.Fprintln(o.Out, i18n.T("cli.doctor.nothing_changed"))
 			if rep.FrameworkCheck.Deferred {
 				fmt.Fprintln(o.Out, i18n.T("cli.doctor.check_left_for_repair"))

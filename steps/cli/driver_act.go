@@ -133,6 +133,9 @@ func DriverFailureText(f *app.DriverFailure, s *app.DriverSession) string {
 	if u, err := url.Parse(link); err == nil {
 		host = u.Host
 	}
+	if words, ok := f.Words(); ok {
+		return words
+	}
 	switch f.Code {
 	case app.DriverFailLinux:
 		if s != nil && s.Check.Linux != nil {
@@ -144,24 +147,12 @@ func DriverFailureText(f *app.DriverFailure, s *app.DriverSession) string {
 			return f.Refusal.Words() + " " + i18n.T("driver.fail.refused_cache", i18n.D{"URL": link})
 		}
 		return f.Refusal.Words() + " " + i18n.T("driver.fail.refused_file")
-	}
-	switch f.Code {
 	case app.DriverFailNotWindows:
 		return i18n.T("driver.fail.not_windows")
-	case app.DriverFailNoDriver:
-		return i18n.T("driver.fail.no_driver")
-	case app.DriverFailOwnPath:
-		return i18n.T("driver.fail.own_path")
-	case app.DriverFailRebootPending:
-		return i18n.T("driver.fail.reboot_pending")
 	case app.DriverFailNoNetwork:
 		return i18n.T("driver.fail.no_network", i18n.D{"Host": host, "URL": link, "File": file})
 	case app.DriverFailDownload:
 		return i18n.T("driver.fail.download", i18n.D{"Err": f.Detail, "Dir": dir})
-	case app.DriverFailCancelled:
-		return i18n.T("driver.fail.cancelled")
-	case app.DriverFailUAC:
-		return i18n.T("driver.fail.uac_refused")
 	case app.DriverFailExitCode:
 		return i18n.T("driver.fail.exit_code", i18n.D{"Code": f.ExitCode, "Path": path})
 	case app.DriverFailStart:

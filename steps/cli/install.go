@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
@@ -234,10 +233,7 @@ func installRun(ctx context.Context, env *Env, o installOptions) error {
 			return Usagef("%s", i18n.T("cli.install.needs_yes", i18n.D{"Venv": root}))
 		}
 		printPlan(out, plan, *cand)
-		fmt.Fprint(out, i18n.T("cli.install.confirm"))
-		var answer string
-		fmt.Fscanln(o.In, &answer)
-		if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
+		if !confirmed(o.In, out, i18n.T("cli.install.confirm")) {
 			fmt.Fprintln(out, i18n.T("cli.install.nothing_changed"))
 			return Silent(ExitFailure)
 		}

@@ -147,20 +147,10 @@ func checkWords(r app.MatrixCheckRow) string {
 		parts = append(parts, app.MatrixCheckRow{Status: app.IndexCouldNotLook, CouldNotLook: r.CouldNotLook}.Reason())
 	}
 	for _, m := range r.OptionalMissing {
-		parts = append(parts, i18n.T("cli.matrix.check.optional_missing", i18n.D{"Package": m.Package, "Version": m.Version, "OS": osWord(m.OS)}))
+		parts = append(parts, i18n.T("cli.matrix.check.optional_missing", i18n.D{"Package": m.Package, "Version": m.Version, "OS": app.OSName(m.OS)}))
 	}
 	for _, o := range r.ExtraOS {
-		parts = append(parts, i18n.T("cli.matrix.check.extra_os", i18n.D{"OS": osWord(o)}))
+		parts = append(parts, i18n.T("cli.matrix.check.extra_os", i18n.D{"OS": app.OSName(o)}))
 	}
 	return strings.Join(parts, i18n.T("cli.matrix.check.separator"))
-}
-
-func osWord(goos string) string {
-	switch goos {
-	case "windows":
-		return "Windows"
-	case "linux":
-		return "Linux"
-	}
-	return goos
 }

@@ -95,10 +95,7 @@ func pythonInstallRun(ctx context.Context, env *Env, o pythonInstallOptions) err
 			return Usagef("%s", i18n.T("cli.python.install.needs_yes", i18n.D{"Version": plan.Minor}))
 		}
 		printPythonPlan(out, plan)
-		fmt.Fprint(out, i18n.T("cli.python.install.ask")+" ")
-		var answer string
-		fmt.Fscanln(o.In, &answer)
-		if s := strings.ToLower(strings.TrimSpace(answer)); s != "y" && s != "yes" {
+		if !confirmed(o.In, out, i18n.T("cli.python.install.ask")+" ") {
 			fmt.Fprintln(out, i18n.T("cli.python.install.nothing_changed"))
 			return Silent(ExitFailure)
 		}

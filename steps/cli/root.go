@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -222,6 +223,15 @@ func reportError(err error, stderr io.Writer, ctx context.Context) int {
 // python3), or a usage error that says which lookup failed.
 func pythonFlag(python string) (string, error) {
 	return app.PythonPath(python)
+}
+
+// confirmed asks question on out and reads the answer from in: y or yes, in any case, goes on.
+func confirmed(in io.Reader, out io.Writer, question string) bool {
+	fmt.Fprint(out, question)
+	var answer string
+	fmt.Fscanln(in, &answer)
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes"
 }
 
 // interactive says whether a person can answer a question on the command's stdin: a terminal.

@@ -7,5 +7,6 @@
 //   - tmux: a real terminal for the real binary (the wizard's end-to-end tests, the Wine tests);
 //   - gobuild: gpuwiz (or a test program) built as a user's copy is, for those tests;
 //   - wineprefix: a Wine prefix in which Go Windows programs start;
-//   - filetree: a folder's files with their sha256 as one value, and the difference of two.
+//   - filetree: a folder's files with their sha256 as one value, and the difference of two;
+//   - imports: a package held to the gpuwiz packages it may import (the front ends' layering tests).
 package testkit

@@ -18,6 +18,8 @@ import (
 )
 
 var (
+	//go:embed scripts/verify_common.py
+	commonScript string // put before either framework's script
 	//go:embed scripts/verify_torch.py
 	torchScript string
 	//go:embed scripts/verify_paddle.py
@@ -109,7 +111,7 @@ func RunWith(ctx context.Context, r runner.Runner, python, framework, expectChan
 	cctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	var stdout bytes.Buffer
-	res := r.Run(cctx, runner.Cmd{Name: i18n.T("verify.label", i18n.D{"Framework": framework}), Argv: []string{python, "-c", script, strconv.Itoa(o.MatrixN)}, Env: o.Env, Stdout: &stdout}, nil)
+	res := r.Run(cctx, runner.Cmd{Name: i18n.T("verify.label", i18n.D{"Framework": framework}), Argv: []string{python, "-c", commonScript + script, strconv.Itoa(o.MatrixN)}, Env: o.Env, Stdout: &stdout}, nil)
 	facts, ok := parseFacts(stdout.String())
 	if !ok {
 		rep := Report{Framework: framework, Devices: []Device{}}

@@ -13,9 +13,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
+
+	"gpuwiz/steps/testkit/filetree"
 )
 
 type member struct {
@@ -254,24 +255,14 @@ func snapshot(t *testing.T, root string) map[string]string { return tree(t, root
 // INSTALLER (pip writes "pip", gpuwiz "gpuwiz") and, in RECORD, INSTALLER's line.
 func compareSnapshots(t *testing.T, want, got map[string]string) {
 	t.Helper()
-	var keys []string
-	for k := range want {
-		keys = append(keys, k)
-	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for k, v := range filetree.Pair(want, got) {
 		if strings.HasSuffix(k, "/INSTALLER") {
 			continue
 		}
 		if strings.HasSuffix(k, "/RECORD") {
-			w, g := strings.Split(want[k], "\r\n"), strings.Split(got[k], "\r\n")
+			w, g := strings.Split(v.A, "\r\n"), strings.Split(v.B, "\r\n")
 			if len(w) != len(g) {
-				t.Errorf("%s: %d lines from pip, %d from gpuwiz\npip:\n%s\ngpuwiz:\n%s", k, len(w), len(g), want[k], got[k])
+				t.Errorf("%s: %d lines from pip, %d from gpuwiz\npip:\n%s\ngpuwiz:\n%s", k, len(w), len(g), v.A, v.B)
 				continue
 			}
 			for i := range w {
@@ -281,8 +272,8 @@ func compareSnapshots(t *testing.T, want, got map[string]string) {
 			}
 			continue
 		}
-		if want[k] != got[k] {
-			t.Errorf("%s: pip %q, gpuwiz %q", k, want[k], got[k])
+		if v.A != v.B {
+			t.Errorf("%s: pip %q, gpuwiz %q", k, v.A, v.B)
 		}
 	}
 }

@@ -30,12 +30,7 @@ def summary(e):
     return re.sub(r"\s*\(at [^()]*\)$", "", line)
 
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--gpu", type=int, default=0)
-parser.add_argument("--quick", action="store_true")
-args = parser.parse_args()
-
-emit("hello", pid=os.getpid(), python=sys.version.split()[0], framework="paddle")
+hello("paddle")
 try:
     import numpy as np
     import paddle

@@ -1,11 +1,14 @@
 // Package filetree gives tests the state of a folder as a value: every file by path with its
-// sha256, so that "nothing was changed" and "this was put back exactly" are one comparison.
+// sha256, so that "nothing was changed" and "this was put back exactly" are one comparison; Pair
+// walks two such listings path by path.
 package filetree
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,4 +82,26 @@ func Diff(before, after map[string]string) []string {
 	}
 	slices.Sort(d)
 	return d
+}
+
+// Both is what two listings hold at one path, and whether each has it.
+type Both struct {
+	A, B     string
+	InA, InB bool
+}
+
+// Pair is every path of a or b, sorted, with what each holds there.
+func Pair(a, b map[string]string) iter.Seq2[string, Both] {
+	all := map[string]string{}
+	maps.Copy(all, a)
+	maps.Copy(all, b)
+	return func(yield func(string, Both) bool) {
+		for _, p := range slices.Sorted(maps.Keys(all)) {
+			x, inA := a[p]
+			y, inB := b[p]
+			if !yield(p, Both{x, y, inA, inB}) {
+				return
+			}
+		}
+	}
 }

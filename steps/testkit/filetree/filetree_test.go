@@ -1,6 +1,7 @@
 package filetree
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,5 +43,18 @@ func TestDiffSeesEveryChangeButCachesAndSkipped(t *testing.T) {
 	}
 	if _, ok := before["a/__pycache__/"]; !ok {
 		t.Errorf("the bytecode folder is not listed as a folder: %v", before)
+	}
+}
+
+// Pair gives every path of either listing once, sorted, with each side's value and presence (an
+// empty value that is there is not a missing one).
+func TestPairWalksBothListings(t *testing.T) {
+	var got []string
+	for p, v := range Pair(map[string]string{"b": "1", "c": ""}, map[string]string{"a": "2", "b": "1"}) {
+		got = append(got, fmt.Sprintf("%s %q %t %q %t", p, v.A, v.InA, v.B, v.InB))
+	}
+	want := []string{`a "" false "2" true`, `b "1" true "1" true`, `c "" true "" false`}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
 	}
 }

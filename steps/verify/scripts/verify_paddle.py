@@ -1,39 +1,14 @@
-# gpuwiz verify (paddle): facts about the installed build, paddle.utils.run_check() and one real
-# GPU computation checked against the CPU. Prints one JSON line prefixed GPUWIZ-VERIFY; never raises.
-import contextlib, io, json, sys, traceback
-
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 256
-out = {"framework": "paddle", "imported": False, "devices": []}
-
-
-def err(e):
-    return "%s: %s" % (type(e).__name__, e)
+# gpuwiz verify (paddle), after verify_common.py: facts about the installed build,
+# paddle.utils.run_check() and one real GPU computation checked against the CPU. Prints one JSON
+# line prefixed GPUWIZ-VERIFY; never raises.
+import contextlib, io
 
 
 def text(v):
     return "" if v is None or v is False or str(v) == "False" else str(v)
 
 
-def emit():
-    sys.stdout.write("GPUWIZ-VERIFY " + json.dumps(out) + "\n")
-    sys.stdout.flush()
-
-
-try:
-    import paddle
-except BaseException:
-    out["import_error"] = traceback.format_exc(limit=8)
-    emit()
-    sys.exit(0)
-
-if getattr(paddle, "__file__", None) is None:
-    # A folder without __init__.py imports as an empty namespace package: the install or uninstall
-    # that wrote it was cut short. That is a broken install, not a CPU build.
-    out["import_error"] = "ImportError: paddle is incomplete, without __init__.py: " + ", ".join(list(getattr(paddle, "__path__", [])))
-    emit()
-    sys.exit(0)
-
-out["imported"] = True
+paddle = load("paddle")
 try:
     out["version"] = str(paddle.__version__)
     out["cuda"] = text(paddle.version.cuda())
@@ -49,12 +24,7 @@ try:
         except Exception as e:
             out["cuda_error"] = err(e)
     out["cuda_available"] = n > 0
-    try:
-        for i in range(n):
-            cap = paddle.device.cuda.get_device_capability(i)
-            out["devices"].append({"name": str(paddle.device.cuda.get_device_name(i)), "capability": "%d.%d" % (cap[0], cap[1])})
-    except Exception as e:
-        out["device_error"] = err(e)
+    devices(lambda: n, lambda: paddle.device.cuda)
     buf = io.StringIO()
     try:
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
@@ -63,8 +33,8 @@ try:
     except BaseException as e:
         out["run_check"] = {"ok": False, "output": buf.getvalue()[-2000:], "error": err(e)}
     if out["devices"]:
-        m = {"n": N}
-        try:
+
+        def product():
             paddle.set_device("cpu")
             paddle.seed(0)
             a, b = paddle.randn([N, N]), paddle.randn([N, N])
@@ -74,12 +44,9 @@ try:
             gb = paddle.to_tensor(b, place=paddle.CUDAPlace(0))
             g = paddle.matmul(ga, gb)
             paddle.device.cuda.synchronize()
-            diff = (g.cpu().astype("float64") - ref).abs().max().item()
-            scale = ref.abs().max().item() or 1.0
-            m["rel_error"] = diff / scale
-        except Exception as e:
-            m["error"] = err(e)
-        out["matmul"] = m
+            return g.cpu().astype("float64"), ref
+
+        matmul(product)
 except BaseException:
     out["error"] = traceback.format_exc(limit=8)
 emit()
