@@ -12,6 +12,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/venvs"
 )
 
 // goldenStep is keys to send, then text to wait for on the terminal.
@@ -292,10 +293,17 @@ func twoCards(f *fakeBackend) {
 
 // knownVenvs gives the fake three environments to offer: two it worked on and a ./.venv with no framework.
 func knownVenvs(f *fakeBackend) {
+	// At noon: the date the list shows is the local one.
+	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 12, 0, 0, 0, time.Local) }
 	f.known = []app.KnownVenv{
-		{Path: "/work/paddle", Framework: "paddle", Line: "PaddlePaddle 3.0.0 (GPU), Python 3.11.9 · repair failed on 2026-12-03"},
-		{Path: "/work/old", Framework: "torch", Line: "PyTorch 2.6.0 (cu118), Python 3.11.9 · installed on 2026-11-30"},
-		{Path: "/home/me/proj/.venv", Line: "no PyTorch or PaddlePaddle, Python 3.12.8 · in this folder"},
+		{Path: "/work/paddle", Framework: "paddle", Found: app.FoundVenv{Path: "/work/paddle", Source: venvs.SourceKnown,
+			Holds: venvs.Holds{Framework: "paddle", FrameworkVersion: "3.0.0", Package: "paddlepaddle-gpu", Python: "3.11.9"},
+			Known: &venvs.Entry{Path: "/work/paddle", Action: "repair", Result: "repair failed", When: day(12, 3)}}}, // "PaddlePaddle 3.0.0 (GPU), Python 3.11.9 · repair failed on 2026-12-03"
+		{Path: "/work/old", Framework: "torch", Found: app.FoundVenv{Path: "/work/old", Source: venvs.SourceKnown,
+			Holds: venvs.Holds{Framework: "torch", FrameworkVersion: "2.6.0", Channel: "cu118", Python: "3.11.9"},
+			Known: &venvs.Entry{Path: "/work/old", Action: "install", Result: "installed", OK: true, When: day(11, 30)}}}, // "PyTorch 2.6.0 (cu118), Python 3.11.9 · installed on 2026-11-30"
+		{Path: "/home/me/proj/.venv", Found: app.FoundVenv{Path: "/home/me/proj/.venv", Source: venvs.SourceHere,
+			Holds: venvs.Holds{Python: "3.12.8"}}}, // "no PyTorch or PaddlePaddle, Python 3.12.8 · in this folder"
 	}
 }
 

@@ -49,9 +49,11 @@ func TestUIWritesNoFile(t *testing.T) {
 }
 
 // The wizard is a front end over the application layer: outside its tests, ui imports steps/app
-// and the presentation packages only (the catalog, shell quoting, packaging names), never a step
-// package, the matrix or the commands. What it shows of a step comes through app's types.
+// and the presentation packages only (the catalog, shell quoting, packaging names, the words both
+// front ends share), never a step package, the matrix or the commands. What it shows of a step
+// comes through app's types.
 func TestWizardImportsAppAndPresentationOnly(t *testing.T) {
-	imports.Only(t, ".", []string{"gpuwiz/steps/app", "gpuwiz/steps/i18n", "gpuwiz/steps/shellquote", "gpuwiz/steps/pep"},
+	imports.Only(t, ".", []string{"gpuwiz/steps/app", "gpuwiz/steps/i18n", "gpuwiz/steps/shellquote", "gpuwiz/steps/pep",
+		"gpuwiz/steps/words"},
 		"the wizard asks steps/app (add what it needs to app, types.go's wizard section or an app session)")
 }

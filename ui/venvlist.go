@@ -7,6 +7,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/words"
 )
 
 // venvList is the list above the path input when changing or repairing: the venvs gpuwiz worked on,
@@ -105,7 +106,7 @@ func (l *venvList) view(st Styles, w int) string {
 			cur, path = st.Cursor, st.Selected.Render(path)
 		}
 		b.WriteString(cur + path + "\n")
-		b.WriteString("    " + st.Dim.Render(ansi.Truncate(v.Line, max(w-4, 20), "…")) + "\n")
+		b.WriteString("    " + st.Dim.Render(ansi.Truncate(words.VenvLine(v.Found), max(w-4, 20), "…")) + "\n")
 	}
 	if n := len(l.items) - maxVenvRows; n > 0 {
 		b.WriteString(st.Dim.Render("    "+i18n.T("ui.venv.list.more", i18n.D{"N": n})) + "\n")

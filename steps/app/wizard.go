@@ -55,7 +55,9 @@ type VenvInfo struct {
 type KnownVenv struct {
 	Path      string
 	Framework string // "torch", "paddle" or "": what it holds
-	Line      string // what it holds and gpuwiz's last run there, in words
+	// Found is what it holds, gpuwiz's last run there or where it was found (a front end words it:
+	// steps/words.VenvLine).
+	Found FoundVenv
 	// Nearby: found around the folder gpuwiz runs from (or ComfyUI Desktop's), not one gpuwiz
 	// knows: listed to pick, never put in the path field unasked.
 	Nearby bool
@@ -231,7 +233,7 @@ func (w *Wizard) KnownVenvs(ctx context.Context) ([]KnownVenv, string) {
 	found, warning := KnownVenvs(ctx)
 	out := make([]KnownVenv, 0, len(found))
 	for _, f := range found {
-		out = append(out, KnownVenv{Path: f.Path, Framework: f.Holds.Framework, Line: VenvLine(f),
+		out = append(out, KnownVenv{Path: f.Path, Framework: f.Holds.Framework, Found: f,
 			Nearby: f.Source == venvs.SourceNearby || f.Source == venvs.SourceComfyDesktop})
 	}
 	return out, warning

@@ -18,6 +18,7 @@ import (
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/shellquote"
+	"gpuwiz/steps/words"
 )
 
 func init() { register(70, newDoctorCommand) }
@@ -266,7 +267,7 @@ func noActiveEnv(ctx context.Context) string {
 	b.WriteString("\n" + i18n.T("cli.doctor.no_active.known"))
 	for _, f := range found {
 		b.WriteString("\n  " + shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", f.Path))
-		b.WriteString("\n      " + app.VenvLine(f))
+		b.WriteString("\n      " + words.VenvLine(f))
 	}
 	return b.String()
 }

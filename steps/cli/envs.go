@@ -11,6 +11,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/words"
 )
 
 func init() { register(44, newEnvsCmd) }
@@ -62,7 +63,7 @@ func printEnvs(w io.Writer, rep app.EnvironmentsReport) {
 	}
 	fmt.Fprintln(w, i18n.T("cli.envs.title"))
 	for _, e := range rep.Environments {
-		fmt.Fprintf(w, "  %s\n    %s\n", e.Path, app.VenvLine(e.Found))
+		fmt.Fprintf(w, "  %s\n    %s\n", e.Path, words.VenvLine(e.Found))
 		if k := e.Kernels; k != nil {
 			if k.All {
 				fmt.Fprintf(w, "    %s\n", i18n.T("cli.envs.kernels_all", i18n.D{"Cards": strings.Join(rep.Cards, ", ")}))

@@ -10,6 +10,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/words"
 )
 
 func init() { register(42, newVenvsCmd) }
@@ -82,7 +83,7 @@ func printVenvs(w io.Writer, rep venvsReport, all bool) {
 	}
 	fmt.Fprintln(w, i18n.T("cli.venvs.title", i18n.D{"List": rep.List}))
 	for _, f := range rep.Venvs {
-		fmt.Fprintf(w, "  %s\n    %s\n", f.Path, app.VenvLine(f))
+		fmt.Fprintf(w, "  %s\n    %s\n", f.Path, words.VenvLine(f))
 		if f.Interrupted != nil {
 			fmt.Fprintf(w, "    %s\n", f.Interrupted.Summary())
 		}
@@ -98,6 +99,6 @@ func printVenvs(w io.Writer, rep venvsReport, all bool) {
 // warnNotRecorded is the one warning line of a list of venvs that could not be written.
 func warnNotRecorded(warn io.Writer, err error) {
 	if err != nil && warn != nil {
-		fmt.Fprintln(warn, i18n.Said(i18n.T("cli.warning", i18n.D{"Text": app.NotRecordedWarning(err)})))
+		fmt.Fprintln(warn, i18n.Said(i18n.T("cli.warning", i18n.D{"Text": i18n.T("cli.venvs.not_recorded", i18n.D{"Err": err})})))
 	}
 }

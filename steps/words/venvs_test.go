@@ -1,4 +1,4 @@
-package app
+package words
 
 import (
 	"gpuwiz/steps/i18n/i18ntest"
