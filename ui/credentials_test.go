@@ -106,8 +106,8 @@ func TestCustomSourceWithCredentialsIsUsedButNeverShown(t *testing.T) {
 	if strings.Contains(body, "SECRET") || !strings.Contains(body, "--index-url http://***@127.0.0.1") {
 		t.Fatalf("the plan's whole text (all its commands):\n%s", body)
 	}
-	if !strings.Contains(strings.Join(ps.plan.Commands, "\n"), "--index-url "+withCreds) {
-		t.Fatalf("the plan's commands do not carry the credentials pip needs:\n%s", strings.Join(ps.plan.Commands, "\n"))
+	if !strings.Contains(strings.Join(commandLines(*ps.plan), "\n"), "--index-url "+withCreds) {
+		t.Fatalf("the plan's commands do not carry the credentials pip needs:\n%s", strings.Join(commandLines(*ps.plan), "\n"))
 	}
 	for i := 0; i < 40; i++ {
 		press(t, m, "down")

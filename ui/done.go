@@ -116,7 +116,7 @@ func (s *doneScreen) body() string {
 			if c.OK {
 				continue
 			}
-			b.WriteString(wrapHanging("  "+st.Fail+" "+c.Title, s.w, "    ") + "\n")
+			b.WriteString(wrapHanging("  "+st.Fail+" "+checkTitle(c), s.w, "    ") + "\n")
 			if c.Fix != "" {
 				b.WriteString(st.Dim.Render(wrapHanging("    "+i18n.T("ui.done.fix", i18n.D{"Fix": c.Fix}), s.w, "    ")) + "\n")
 			}

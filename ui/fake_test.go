@@ -249,7 +249,7 @@ func (f *fakeBackend) Plan(ctx context.Context, req app.PlanRequest) (app.Plan, 
 	p := app.Plan{Venv: req.Venv, Candidate: c, DownloadBytes: 2_530_000_000,
 		Steps:    []app.PlanStep{{ID: "venv", Title: "Create the venv"}, {ID: "pip", Title: "Upgrade pip"}, {ID: "install", Title: "Install " + c.Framework + " " + c.FrameworkVersion + "+" + c.Channel}, {ID: "lock", Title: "Write requirements.lock"}},
 		Install:  []string{c.Framework + "==" + c.FrameworkVersion + "+" + c.Channel},
-		Commands: []string{"python -m venv " + req.Venv, "python -m pip install --upgrade pip", "python -m pip install --index-url " + cmp.Or(req.IndexURL, c.IndexURL) + " " + c.Framework + "==" + c.FrameworkVersion},
+		Commands: lines("python -m venv "+req.Venv, "python -m pip install --upgrade pip", "python -m pip install --index-url "+cmp.Or(req.IndexURL, c.IndexURL)+" "+c.Framework+"=="+c.FrameworkVersion),
 		Notes:    []string{"PIP_INDEX_URL and PIP_EXTRA_INDEX_URL are cleared for these commands"}}
 	if req.Reuse {
 		p.Steps = p.Steps[1:]
@@ -365,7 +365,16 @@ func (f *fakeBackend) RepairPlan(ctx context.Context, venv string, r *app.Diagno
 		Steps:     []app.PlanStep{{ID: "remove", Title: "Remove paddlepaddle, paddlepaddle-gpu and paddle/"}, {ID: "install", Title: "Install paddlepaddle-gpu 3.0.0"}},
 		Uninstall: []string{"paddlepaddle==3.0.0", "paddlepaddle-gpu==3.0.0", venv + "/lib/site-packages/paddle/"},
 		Install:   []string{"paddlepaddle-gpu==3.0.0"},
-		Commands:  []string{"python -m pip uninstall -y paddlepaddle paddlepaddle-gpu", "python -m pip install --index-url https://www.paddlepaddle.org.cn/packages/stable/cu126/ paddlepaddle-gpu==3.0.0"}}, nil
+		Commands:  lines("python -m pip uninstall -y paddlepaddle paddlepaddle-gpu", "python -m pip install --index-url https://www.paddlepaddle.org.cn/packages/stable/cu126/ paddlepaddle-gpu==3.0.0")}, nil
+}
+
+// lines are a plan's commands, each as typed.
+func lines(commands ...string) []app.PlanCommand {
+	out := make([]app.PlanCommand, len(commands))
+	for i, c := range commands {
+		out[i] = app.PlanCommand{Line: c}
+	}
+	return out
 }
 
 // Bench plays a recorded run: the H200's events (testdata/bench/h200_torch.jsonl), then Run's

@@ -58,7 +58,7 @@ func TestPlanScreenInChinese(t *testing.T) {
 	s.Update(planMsg{value: app.Plan{Venv: "/work/new", Candidate: cd, DownloadBytes: 2_530_000_000,
 		Steps:     []app.PlanStep{{ID: "venv", Title: "创建虚拟环境"}},
 		Uninstall: []string{"torch==2.6.0+cu118"}, Install: []string{"torch==2.7.1+cu126"},
-		Commands: []string{"python -m pip install --index-url https://download.pytorch.org/whl/cu126 torch==2.7.1"},
+		Commands: lines("python -m pip install --index-url https://download.pytorch.org/whl/cu126 torch==2.7.1"),
 		Warnings: []string{"磁盘空间不多"}, Notes: []string{"已清除 PIP_INDEX_URL"}}})
 	view := s.View()
 	chineseCheck(t, "plan screen", view, "虚拟环境", "/work/new", "PyTorch 2.7.1", "cu126", "https://download.pytorch.org/whl/cu126",
@@ -240,7 +240,7 @@ func TestDoctorScreenInChinese(t *testing.T) {
 	if s.Title() != "诊断" {
 		t.Errorf("title %q", s.Title())
 	}
-	if v := app.ChecklistOfDoctor(doctor.Report{}); len(v.Checks) != 1 || v.Checks[0].Title != "诊断没有发现问题" {
+	if v := app.ChecklistOfDoctor(doctor.Report{}); len(v.Checks) != 1 || checkTitle(v.Checks[0]) != "诊断没有发现问题" {
 		t.Errorf("the check after a clean repair: %+v", v)
 	}
 }
@@ -347,13 +347,13 @@ func TestRepairPlanWords(t *testing.T) {
 		Actions:   []doctor.Action{{Title: "remove paddle/", RemovePath: "/work/old/lib/paddle", Engine: true}},
 		Unfixable: []doctor.Finding{{Code: "driver-old", Title: "driver too old", Fix: "update the driver"}}}
 	p := app.RepairListing(rp)
-	en := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
+	en := strings.Join(append(append(commandLines(p), planWarnings(p)...), stepTitle(p, p.Steps[1]), stepTitle(p, p.Steps[2])), "\n")
 	mustContain(t, en, "delete /work/old/lib/paddle", "install paddle 3.0.0 through the install engine, from "+c.IndexURL+" (--index-url only)",
 		"Install PaddlePaddle 3.0.0 (cu126)", "Run doctor again", "left to you: driver too old: update the driver")
 	i18ntest.Chinese(t)
 	rp.Unfixable[0].Title, rp.Unfixable[0].Fix = "显卡驱动太旧", "更新显卡驱动"
 	p = app.RepairListing(rp)
-	zh := strings.Join(append(append(append([]string{}, p.Commands...), p.Warnings...), p.Steps[1].Title, p.Steps[2].Title), "\n")
+	zh := strings.Join(append(append(commandLines(p), planWarnings(p)...), stepTitle(p, p.Steps[1]), stepTitle(p, p.Steps[2])), "\n")
 	chineseCheck(t, "repair plan", zh, "删除 /work/old/lib/paddle", "通过安装引擎安装 paddle 3.0.0", "仅 --index-url",
 		"安装 飞桨（PaddlePaddle） 3.0.0（cu126）", "重新运行诊断", "需要你自己处理：显卡驱动太旧：更新显卡驱动")
 }

@@ -211,7 +211,7 @@ func (s *installScreen) View() string {
 		case app.StepSkipped:
 			mark, style = st.Skipped, st.Dim
 		}
-		title := step.Title
+		title := stepTitle(s.plan, step)
 		if d := s.did[step.ID]; d != "" {
 			title = d // what the step really did, not what the plan said it would
 		}

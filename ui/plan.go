@@ -119,8 +119,8 @@ func (s *planScreen) body() string {
 	}
 	section(i18n.T("ui.plan.to_remove"), p.Uninstall, st.Err.Render)
 	section(i18n.T("ui.plan.to_install"), p.Install, st.OK.Render)
-	section(i18n.T("ui.plan.commands"), p.Commands, st.Code.Render)
-	section(i18n.T("ui.plan.warnings"), p.Warnings, st.Warn.Render)
+	section(i18n.T("ui.plan.commands"), commandLines(*p), st.Code.Render)
+	section(i18n.T("ui.plan.warnings"), planWarnings(*p), st.Warn.Render)
 	section(i18n.T("ui.plan.notes"), p.Notes, st.Dim.Render)
 	return b.String()
 }

@@ -24,7 +24,7 @@ func TestWizardRepairPlanListsTheStepsInTheOrderTheyRun(t *testing.T) {
 	p := app.RepairListing(rp)
 	var got []string
 	for _, s := range p.Steps {
-		got = append(got, s.ID+" "+s.Title)
+		got = append(got, s.ID+" "+stepTitle(p, s))
 	}
 	want := []string{"1 put back", "2 remove torch", "3 ", "4 purge", "0 "}
 	if len(got) != len(want) {

@@ -182,6 +182,7 @@ func (m *Model) planRequest() app.PlanRequest {
 	r := app.PlanRequest{Venv: m.ch.venv, Python: m.ch.python, Candidate: m.candidate(), Reuse: m.ch.reuse}
 	if src := m.ch.source; src != nil && src.Kind != "official" {
 		r.IndexURL, r.FindLinks, r.Mirror, r.Source = src.IndexURL, src.FindLinks, src.Mirror, src.Name+": "+src.Where
+		r.SourceWhy = sourceWhy(r.Source)
 	}
 	return r
 }

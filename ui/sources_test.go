@@ -179,8 +179,8 @@ func TestStepsBackendSourcesAndPlanUseTheChoice(t *testing.T) {
 	if opts.IndexURLOverride != good.ChannelURL("cu126") {
 		t.Fatalf("install options %+v", opts)
 	}
-	if !strings.Contains(strings.Join(p.Commands, "\n"), "--index-url "+good.ChannelURL("cu126")) {
-		t.Fatalf("the plan's commands do not use the chosen index:\n%s", strings.Join(p.Commands, "\n"))
+	if !strings.Contains(strings.Join(commandLines(p), "\n"), "--index-url "+good.ChannelURL("cu126")) {
+		t.Fatalf("the plan's commands do not use the chosen index:\n%s", strings.Join(commandLines(p), "\n"))
 	}
 	// A flat page and its dependency index go to the engine as they are.
 	p, err = b.Plan(context.Background(), app.PlanRequest{Venv: filepath.Join(dir, "venv"), Python: pyindex.Python(t), Candidate: c,

@@ -78,11 +78,12 @@ func checklist(st Styles, checks []app.Check, w int) string {
 	var b strings.Builder
 	for _, c := range checks {
 		if c.OK {
-			line := st.Pass + " " + c.Title
+			title := checkTitle(c)
+			line := st.Pass + " " + title
 			if i18n.Width(line) > w { // a check's title is read in full: wrapped, never cut
 				b.WriteString(st.OK.Render(st.Pass) + strings.TrimPrefix(wrapHanging(line, w, "  "), st.Pass))
 			} else {
-				b.WriteString(st.OK.Render(st.Pass) + " " + c.Title)
+				b.WriteString(st.OK.Render(st.Pass) + " " + title)
 			}
 			if c.Evidence != "" {
 				if i18n.Width(line+"  "+c.Evidence) <= w {
@@ -94,7 +95,7 @@ func checklist(st Styles, checks []app.Check, w int) string {
 			b.WriteString("\n")
 			continue
 		}
-		b.WriteString(st.Err.Render(wrapHanging(st.Fail+" "+c.Title, w, "  ")) + "\n")
+		b.WriteString(st.Err.Render(wrapHanging(st.Fail+" "+checkTitle(c), w, "  ")) + "\n")
 		if c.Evidence != "" {
 			b.WriteString(st.Dim.Render(wrap("    "+i18n.T("ui.verify.saw", i18n.D{"Evidence": c.Evidence}), w)) + "\n")
 		}

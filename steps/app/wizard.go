@@ -74,6 +74,7 @@ type PlanRequest struct {
 	FindLinks string // a flat page of the framework's wheels (pip --find-links)
 	Mirror    string // a PyPI-style index for the dependencies
 	Source    string // the chosen source in words, for the plan screen
+	SourceWhy string // why the plan takes that source, in the front end's words ("" : none said)
 }
 
 // PlanKind is which session a Plan runs.
@@ -85,19 +86,23 @@ const (
 	PlanOfAdd
 )
 
-// Plan is a session's plan as a front end lists it before the user confirms: in words and
-// commands. Wizard.Install runs the session it was made from.
+// Plan is a session's plan as a front end lists it before the user confirms: its steps, commands,
+// the engine's and doctor's notes and warnings in their words, and what app adds as values the
+// front end words (a step's Kind, a command gpuwiz runs itself, what a repair leaves to the user).
+// Wizard.Install runs the session it was made from.
 type Plan struct {
 	Kind          PlanKind
 	Steps         []PlanStep
-	Commands      []string
+	Commands      []PlanCommand
 	Uninstall     []string
 	Install       []string
 	DownloadBytes int64 // 0 when unknown
 	Notes         []string
 	Warnings      []string
-	Venv          string
-	Candidate     matrix.Candidate
+	// LeftToYou are the problems a repair does not fix: shown as warnings, each with its fix.
+	LeftToYou []Finding
+	Venv      string
+	Candidate matrix.Candidate
 	// Index is the index's answer for an install's build (a front end notes one it could not read).
 	Index IndexCheck
 
@@ -113,7 +118,29 @@ func (p Plan) InstallSession() *InstallSession {
 // PlanStep is one step of the plan, as listed while it runs.
 type PlanStep struct {
 	ID    string
-	Title string
+	Title string // the install engine's or doctor's title, in their words; "" when Kind names the step
+	Kind  PlanStepKind
+}
+
+// PlanStepKind is what a plan step is: one the engine or doctor titled, or one app adds to a
+// repair, which the front end words.
+type PlanStepKind int
+
+const (
+	PlanStepTitled      PlanStepKind = iota // Title says what it does
+	PlanStepReinstall                       // a repair's install of Plan.Candidate through the install engine
+	PlanStepDoctorAgain                     // doctor runs again once the repair is done
+)
+
+// PlanCommand is one line of a plan's commands: a command as it would be typed, or a step gpuwiz
+// does itself, for the front end to word.
+type PlanCommand struct {
+	Line   string // the command, its argv quoted; "" for the two below
+	Remove string // gpuwiz deletes this path itself
+	// Reinstall: the install engine installs Plan.Candidate from Source (the repair's source in the
+	// engine's words; "" : Plan.Candidate.IndexURL alone, as --index-url).
+	Reinstall bool
+	Source    string
 }
 
 // StepPending is a step not started yet (InstallEvent.State; StepRunning, StepDone, StepFailed and

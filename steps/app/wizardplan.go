@@ -10,7 +10,6 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
-	"gpuwiz/steps/urls"
 )
 
 // Plan asks for the install session of req (the index's answer, with the next-best build, and the
@@ -22,9 +21,7 @@ func (w *Wizard) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
 	if req.IndexURL == "" {
 		areq.IndexURL = req.Candidate.IndexURL
 	}
-	if req.Source != "" {
-		areq.SourceWhy = i18n.T("ui.backend.source_why", i18n.D{"Source": req.Source})
-	}
+	areq.SourceWhy = req.SourceWhy
 	sess, err := w.env.PlanInstall(ctx, areq)
 	if err != nil {
 		return Plan{}, err
@@ -38,7 +35,7 @@ func (w *Wizard) Plan(ctx context.Context, req PlanRequest) (Plan, error) {
 		out.Steps = append(out.Steps, PlanStep{ID: s.ID, Title: s.Title})
 	}
 	for _, argv := range p.ShownCommands() {
-		out.Commands = append(out.Commands, runner.QuoteArgv(argv))
+		out.Commands = append(out.Commands, PlanCommand{Line: runner.QuoteArgv(argv)})
 	}
 	return out, nil
 }
@@ -70,16 +67,11 @@ func RepairListing(rp doctor.Repair) Plan {
 		case a == nil:
 			c := rp.Reinstall
 			p.Candidate = *c
-			p.Steps = append(p.Steps, PlanStep{ID: id, Title: i18n.T("ui.backend.install_step",
-				i18n.D{"Framework": FrameworkName(c.Framework), "Version": c.FrameworkVersion, "Channel": c.Channel})})
+			p.Steps = append(p.Steps, PlanStep{ID: id, Kind: PlanStepReinstall})
 			for _, pk := range c.Packages {
 				p.Install = append(p.Install, pk.Requirement()+pk.LocalLabel)
 			}
-			from := rp.Source
-			if from == "" {
-				from = i18n.T("ui.backend.index_only", i18n.D{"URL": urls.Redact(c.IndexURL)})
-			}
-			p.Commands = append(p.Commands, i18n.T("ui.backend.engine_install", i18n.D{"Framework": c.Framework, "Version": c.FrameworkVersion, "From": from}))
+			p.Commands = append(p.Commands, PlanCommand{Reinstall: true, Source: rp.Source})
 			continue
 		case a.Restore:
 			// Putting back what an interrupted install changed, from its backup: gpuwiz's own step, no command.
@@ -90,18 +82,16 @@ func RepairListing(rp doctor.Repair) Plan {
 		switch {
 		case a.RemovePath != "":
 			p.Uninstall = append(p.Uninstall, a.RemovePath)
-			p.Commands = append(p.Commands, i18n.T("ui.backend.delete", i18n.D{"Path": a.RemovePath}))
+			p.Commands = append(p.Commands, PlanCommand{Remove: a.RemovePath})
 		case len(a.Argv) > 0:
-			p.Commands = append(p.Commands, runner.QuoteArgv(a.Argv))
+			p.Commands = append(p.Commands, PlanCommand{Line: runner.QuoteArgv(a.Argv)})
 			p.Uninstall = append(p.Uninstall, uninstalled(*a)...)
 		}
 	}
 	if len(p.Steps) > 0 {
-		p.Steps = append(p.Steps, PlanStep{ID: "0", Title: i18n.T("ui.backend.doctor_again")})
+		p.Steps = append(p.Steps, PlanStep{ID: "0", Kind: PlanStepDoctorAgain})
 	}
-	for _, f := range rp.Unfixable {
-		p.Warnings = append(p.Warnings, i18n.T("ui.backend.left_to_you", i18n.D{"Title": f.Title, "Fix": f.Fix}))
-	}
+	p.LeftToYou = rp.Unfixable
 	return p
 }
 
@@ -161,6 +151,10 @@ func (w *Wizard) applyRepair(ctx context.Context, sess *RepairSession, events ch
 	return o
 }
 
+// DoctorClean is the ID of the one check of a repair's checklist when doctor finds nothing: it has
+// no title of doctor's, the front end words it.
+const DoctorClean = "doctor"
+
 // ChecklistOfDoctor is doctor's second run after a repair as the checklist.
 func ChecklistOfDoctor(r doctor.Report) Checklist {
 	v := Checklist{OK: r.Problems == 0}
@@ -175,7 +169,7 @@ func ChecklistOfDoctor(r doctor.Report) Checklist {
 		v.Checks = append(v.Checks, Check{ID: f.Code, Title: f.Title, Evidence: i18n.JoinClauses(f.Evidence), Fix: f.Fix}) // no Cause: the code is no word of what went wrong
 	}
 	if len(v.Checks) == 0 {
-		v.Checks = append(v.Checks, Check{ID: "doctor", Title: i18n.T("ui.backend.doctor_clean"), OK: true})
+		v.Checks = append(v.Checks, Check{ID: DoctorClean, OK: true})
 	}
 	return v
 }
