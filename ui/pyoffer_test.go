@@ -2,8 +2,11 @@ package ui
 
 import (
 	"context"
-	"gpuwiz/steps/app"
+	"errors"
 	"testing"
+
+	"gpuwiz/steps/app"
+	"gpuwiz/steps/i18n"
 )
 
 // pyGetter is the fake backend with no Python until InstallPython "installs" one.
@@ -32,7 +35,7 @@ func (g *pyGetter) InstallPython(ctx context.Context, minor string) (app.Interpr
 // With no Python the screen says how to get one; on Windows enter again installs it for this user,
 // the list is read again and the new Python makes the venv.
 func TestVenvScreenOffersToInstallPython(t *testing.T) {
-	g := &pyGetter{fakeBackend: newFakeBackend(), offer: app.PythonOffer{Minor: "3.12", How: "with winget (for you alone, no administrator rights)", CanInstall: true}}
+	g := &pyGetter{fakeBackend: newFakeBackend(), offer: app.PythonOffer{Minor: "3.12", Method: "winget", CanInstall: true}}
 	m := newTestRoot(g)
 	press(t, m, "enter", "enter", "enter", "enter")
 	topIs[*venvScreen](t, m)
@@ -61,7 +64,7 @@ func TestVenvScreenOffersToInstallPython(t *testing.T) {
 
 // On Linux the screen shows the distribution's command and installs nothing itself.
 func TestVenvScreenShowsTheDistributionCommand(t *testing.T) {
-	g := &pyGetter{fakeBackend: newFakeBackend(), offer: app.PythonOffer{Minor: "3.12", How: "from your distribution (gpuwiz does not run a package manager as root)", Command: "sudo apt install python3.12 python3.12-venv"}}
+	g := &pyGetter{fakeBackend: newFakeBackend(), offer: app.PythonOffer{Minor: "3.12", Method: app.PythonByDistro, NeedsRoot: true, Command: "sudo apt install python3.12 python3.12-venv"}}
 	m := newTestRoot(g)
 	press(t, m, "enter", "enter", "enter", "enter", "enter")
 	mustContain(t, m.View(), "sudo apt install python3.12 python3.12-venv", "then run gpuwiz again")
@@ -103,4 +106,23 @@ func TestExistingEnvScreenListsCondaEnvs(t *testing.T) {
 	mustContain(t, m.View(), "a conda env is here: gpuwiz installs into it with its own pip", "holds: Python 3.11.9")
 	press(t, m, "enter")
 	topIs[*gpuScreen](t, m) // the env is taken; the journey goes on
+}
+
+// How the offered Python would be got, in the wizard's words, for each way app names.
+func TestOfferSaysHowThePythonIsGot(t *testing.T) {
+	i18n.Set(i18n.English)
+	for _, c := range []struct {
+		o    app.PythonOffer
+		want string
+	}{
+		{app.PythonOffer{Method: "winget", CanInstall: true}, "with winget (for you alone, no administrator rights)"},
+		{app.PythonOffer{Method: app.PythonByInstaller, CanInstall: true}, "with python.org installer (for you alone, no administrator rights)"},
+		{app.PythonOffer{Method: app.PythonByDistro, NeedsRoot: true, Command: "sudo apt install python3.12"}, "from your distribution (gpuwiz does not run a package manager as root)"},
+		{app.PythonOffer{Method: app.PythonByDistro}, "from your distribution's packages"},
+		{app.PythonOffer{Err: errors.New("no python.org build for this system")}, "no python.org build for this system"},
+	} {
+		if got := offerHow(c.o); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.o, got, c.want)
+		}
+	}
 }

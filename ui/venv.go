@@ -359,7 +359,7 @@ func (s *venvScreen) offerPython(why string) tea.Cmd {
 	g, ok := s.c.Backend.(PythonGetter)
 	if ok && s.offer.CanInstall && s.offered {
 		s.installing = true
-		s.notice = i18n.T("ui.venv.installing_python", i18n.D{"Minor": s.offer.Minor, "How": s.offer.How})
+		s.notice = i18n.T("ui.venv.installing_python", i18n.D{"Minor": s.offer.Minor, "How": offerHow(*s.offer)})
 		return installPythonCmd(s.id, s.c.Ctx, g, s.offer.Minor)
 	}
 	s.offered = true

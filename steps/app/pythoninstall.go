@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/pyget"
@@ -101,10 +100,16 @@ func (s *PythonSession) Run(ctx context.Context, onEvent func(PythonEvent)) (res
 	return res, opened, err
 }
 
-// PythonOffer is the Python the wizard offers to install and how.
+// PythonOffer is the Python the wizard offers to install and how, for the wizard to word.
 type PythonOffer struct {
-	Minor      string // "3.12"
-	How        string // "with winget", "with the python.org installer", or the reason it cannot
+	Minor string // "3.12"
+	// Method is how it would be got (pyget's: "winget", PythonByInstaller, PythonByDistro); "" when
+	// it cannot be got here, and Err says why.
+	Method string
+	Err    error
+	// NeedsRoot: the distribution's packages, whose command needs root (gpuwiz does not run a package
+	// manager as root).
+	NeedsRoot  bool
 	Command    string // the command the user runs themselves (Linux: the distribution's), "" when gpuwiz runs it
 	CanInstall bool   // gpuwiz installs it itself (Windows)
 }
@@ -114,20 +119,17 @@ func (w *Wizard) PythonOffer() PythonOffer {
 	minor := w.env.RecommendedPython()
 	off := PythonOffer{Minor: minor}
 	p, err := pyget.MakePlan(pyget.Options{Version: minor})
+	if err != nil {
+		off.Err = err
+		return off
+	}
+	off.Method = p.Method
 	switch {
-	case err != nil:
-		off.How = err.Error()
 	case p.Method == pyget.MethodDistro && p.Fix != nil:
-		off.How, off.Command = i18n.T("ui.venv.how.distro_root"), p.Fix.Command
+		off.NeedsRoot, off.Command = true, p.Fix.Command
 	case p.Method == pyget.MethodDistro:
-		off.How = i18n.T("ui.venv.how.distro")
 	default:
 		off.CanInstall = runtime.GOOS == "windows"
-		method := p.Method
-		if method == pyget.MethodInstaller {
-			method = i18n.T("ui.venv.how.installer")
-		}
-		off.How = i18n.T("ui.venv.how.self", i18n.D{"Method": method})
 	}
 	return off
 }
