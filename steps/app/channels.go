@@ -11,6 +11,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/pyenv"
+	"gpuwiz/steps/words"
 )
 
 // ChannelsRequest asks which builds suit a machine: the facts given (the channels command's flags),
@@ -21,32 +22,34 @@ type ChannelsRequest struct {
 }
 
 // SelectChannels checks the facts given, fills the rest from this machine and asks the matrix for
-// every build with why it suits or not; the selection's notes say first what was assumed or could
-// not be learned. A fact that is no valid value, or a framework version the matrix does not know,
-// is a usage error naming its flag.
-func (e *Env) SelectChannels(ctx context.Context, req ChannelsRequest) (matrix.Selection, error) {
+// every build with why it suits or not; the notes say what was assumed or could not be learned
+// (the front end says them before the selection's own). A fact that is no valid value, or a
+// framework version the matrix does not know, is a usage error naming its flag.
+func (e *Env) SelectChannels(ctx context.Context, req ChannelsRequest) (matrix.Selection, []words.Note, error) {
 	facts, notes, err := e.channelFacts(ctx, req)
 	if err != nil {
-		return matrix.Selection{}, err
+		return matrix.Selection{}, nil, err
 	}
 	m, err := e.Matrix()
 	if err != nil {
-		return matrix.Selection{}, err
+		return matrix.Selection{}, nil, err
 	}
 	sel := m.Select(facts)
-	sel.Notes = append(notes, sel.Notes...)
 	if len(sel.Candidates) == 0 && facts.FrameworkVersion != "" {
 		// Not a machine problem (exit 3) but a version the matrix does not know: say which it knows.
-		return sel, Usagef("--framework-version %s: %s", facts.FrameworkVersion, sel.Notes[len(sel.Notes)-1])
+		return sel, notes, Usagef("--framework-version %s: %s", facts.FrameworkVersion, lastOf(append(words.Texts(notes), sel.Notes...)))
 	}
-	return sel, nil
+	return sel, notes, nil
 }
+
+// lastOf is the last of notes.
+func lastOf(notes []string) string { return notes[len(notes)-1] }
 
 // channelFacts checks the facts given and fills what they leave out from this machine. The notes
 // say what was assumed or could not be learned.
-func (e *Env) channelFacts(ctx context.Context, req ChannelsRequest) (matrix.Facts, []string, error) {
+func (e *Env) channelFacts(ctx context.Context, req ChannelsRequest) (matrix.Facts, []words.Note, error) {
 	f, osGiven := req.Facts, req.OSGiven
-	notes := []string{}
+	notes := []words.Note{}
 	if !slices.Contains(matrix.Frameworks(), f.Framework) {
 		return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.bad_framework", i18n.D{"Value": strconv.Quote(f.Framework)}))
 	}
@@ -59,7 +62,7 @@ func (e *Env) channelFacts(ctx context.Context, req ChannelsRequest) (matrix.Fac
 		// A rig file made on Windows is judged as Windows: driver minimums and builds differ per OS.
 		if !osGiven && rep.OS != "" && rep.OS != f.OS {
 			f.OS = rep.OS
-			notes = append(notes, i18n.T("cli.channels.note.simulated_os", i18n.D{"OS": rep.OS}))
+			notes = append(notes, words.Note{Code: words.NoteSimulatedOS, OS: rep.OS})
 		}
 	}
 	if f.OS != "windows" && f.OS != "linux" {
@@ -97,7 +100,7 @@ func (e *Env) channelFacts(ctx context.Context, req ChannelsRequest) (matrix.Fac
 		return matrix.Facts{}, nil, Usagef("%s", i18n.T("cli.channels.bad_python_bits", i18n.D{"Value": f.PythonBits}))
 	}
 	if f.NoGPU && len(f.ComputeCaps) > 0 {
-		notes = append(notes, i18n.T("cli.channels.note.no_gpu_caps"))
+		notes = append(notes, words.Note{Code: words.NoteNoGPUCaps})
 	}
 	if !f.NoGPU && (f.DriverVersion == "" || f.CUDAMax == "" || len(f.ComputeCaps) == 0) {
 		more, err := e.FillGPUFacts(ctx, &f)
@@ -113,10 +116,10 @@ func (e *Env) channelFacts(ctx context.Context, req ChannelsRequest) (matrix.Fac
 }
 
 // fillPythonFacts takes the Python version (and bits) from the first interpreter found.
-func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {
+func fillPythonFacts(ctx context.Context, f *matrix.Facts) []words.Note {
 	found, err := pyenv.Discover(ctx, pyenv.DiscoverOptions{})
 	if err != nil || len(found) == 0 {
-		return []string{i18n.T("cli.channels.note.no_python")}
+		return []words.Note{{Code: words.NoteNoPython}}
 	}
 	in := found[0]
 	if f.PythonVersion == "" && matrix.ValidatePythonVersion(in.Version) == nil {
@@ -124,7 +127,7 @@ func fillPythonFacts(ctx context.Context, f *matrix.Facts) []string {
 		if f.PythonBits == 0 && (in.Bits == 32 || in.Bits == 64) {
 			f.PythonBits = in.Bits
 		}
-		return []string{i18n.T("cli.channels.note.python", i18n.D{"Version": in.Version, "Bits": in.Bits, "Path": in.Path})}
+		return []words.Note{{Code: words.NotePython, Version: in.Version, Bits: in.Bits, Path: in.Path}}
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"sync"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"gpuwiz/steps/jsonfile"
 	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/sources"
+	"gpuwiz/steps/words"
 )
 
 // Globals are the settings every run shares: the global flags of the commands, handed to the wizard too.
@@ -29,9 +28,11 @@ type Globals struct {
 // &Env{G: &globals}; do not copy it.
 type Env struct {
 	G *Globals
-	// Stderr takes the one-line SIMULATED banner a command prints when it first uses the --simulate
-	// report; nil (the wizard, which says it on screen, and `gpu`, which says it in its output) prints none.
-	Stderr io.Writer
+	// OnSimulate hears what the run does with the --simulate file, for a command to say on its error
+	// stream: the file's unknown fields when it is read, its report's first use (the one-line
+	// SIMULATED banner). nil (the wizard, which says it on screen, and `gpu`, which says it in its
+	// output) says nothing.
+	OnSimulate func(SimulateNotice)
 
 	matrixOnce sync.Once
 	matrix     *matrix.Matrix
@@ -49,6 +50,14 @@ type Env struct {
 	proberE error
 	report  *gpu.Report
 	reportE error
+}
+
+// SimulateNotice is one thing the run does with the --simulate file (Env.OnSimulate).
+type SimulateNotice struct {
+	File string
+	// Unknown is the file's fields gpuwiz does not know, in jsonfile's words; "" : the report is
+	// used for the first time.
+	Unknown string
 }
 
 // Simulated reports whether the GPU facts come from a --simulate file.
@@ -121,8 +130,8 @@ func (e *Env) proberLocked() (gpu.Prober, error) {
 			p, err := gpu.FromFile(e.G.SimulateFile)
 			if err != nil {
 				e.proberE = Usagef("--simulate: %v", err)
-			} else if w := jsonfile.Warning(e.G.SimulateFile, gpu.UnknownFields(p)); w != "" && e.Stderr != nil {
-				fmt.Fprintln(e.Stderr, i18n.Said(i18n.T("cli.warning", i18n.D{"Text": "--simulate " + w})))
+			} else if w := jsonfile.Warning(e.G.SimulateFile, gpu.UnknownFields(p)); w != "" && e.OnSimulate != nil {
+				e.OnSimulate(SimulateNotice{File: e.G.SimulateFile, Unknown: w})
 			}
 			e.prober = p
 		} else {
@@ -152,8 +161,8 @@ func (e *Env) GPUReport(ctx context.Context) (gpu.Report, error) {
 		e.reportE = err
 		return gpu.Report{}, err
 	}
-	if r.Simulated && e.Stderr != nil {
-		fmt.Fprintln(e.Stderr, i18n.Said(i18n.T("cli.simulated_banner", i18n.D{"File": e.G.SimulateFile})))
+	if r.Simulated && e.OnSimulate != nil {
+		e.OnSimulate(SimulateNotice{File: e.G.SimulateFile})
 	}
 	if r.Timings != nil {
 		r.Timings.SinceStartMS = float64(time.Since(processStart).Microseconds()) / 1000
@@ -182,7 +191,7 @@ func copyReport(r *gpu.Report) gpu.Report {
 
 // FillGPUFacts takes the GPU facts f leaves out from the GPU report (or the --simulate file); the
 // notes say which card gave no usable compute capability.
-func (e *Env) FillGPUFacts(ctx context.Context, f *matrix.Facts) ([]string, error) {
+func (e *Env) FillGPUFacts(ctx context.Context, f *matrix.Facts) ([]words.Note, error) {
 	rep, err := e.GPUReport(ctx)
 	if err != nil {
 		return nil, err
@@ -190,7 +199,7 @@ func (e *Env) FillGPUFacts(ctx context.Context, f *matrix.Facts) ([]string, erro
 	if !rep.Available {
 		return cardWithoutDriver(rep, f), nil
 	}
-	var notes []string
+	var notes []words.Note
 	if f.DriverVersion == "" && matrix.ValidateDriverVersion(rep.DriverVersion) == nil {
 		f.DriverVersion = rep.DriverVersion
 	}
@@ -202,7 +211,7 @@ func (e *Env) FillGPUFacts(ctx context.Context, f *matrix.Facts) ([]string, erro
 			if matrix.ValidateComputeCap(g.ComputeCapability) == nil {
 				f.ComputeCaps = append(f.ComputeCaps, g.ComputeCapability)
 			} else {
-				notes = append(notes, i18n.T("cli.channels.note.no_compute_cap", i18n.D{"Index": g.Index, "Name": g.Name}))
+				notes = append(notes, words.Note{Code: words.NoteNoComputeCap, Index: g.Index, Name: g.Name})
 			}
 		}
 	}
@@ -211,15 +220,15 @@ func (e *Env) FillGPUFacts(ctx context.Context, f *matrix.Facts) ([]string, erro
 
 // cardWithoutDriver takes the compute capabilities of the NVIDIA cards the PCI bus lists when no
 // driver answered, so the builds are judged for the card with the driver each needs.
-func cardWithoutDriver(rep gpu.Report, f *matrix.Facts) []string {
+func cardWithoutDriver(rep gpu.Report, f *matrix.Facts) []words.Note {
 	if f.DriverVersion != "" || f.CUDAMax != "" || len(f.ComputeCaps) > 0 {
 		return nil
 	}
-	var notes []string
+	var notes []words.Note
 	for _, a := range rep.Adapters {
 		if matrix.ValidateComputeCap(a.ComputeCapability) == nil {
 			f.ComputeCaps = append(f.ComputeCaps, a.ComputeCapability)
-			notes = append(notes, i18n.T("cli.channels.note.card_without_driver", i18n.D{"Card": a.Label()}))
+			notes = append(notes, words.Note{Code: words.NoteCardWithoutDriver, Card: a.Label()})
 		}
 	}
 	f.DriverMissing = len(f.ComputeCaps) > 0

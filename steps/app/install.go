@@ -13,6 +13,7 @@ import (
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/words"
 )
 
 // InstallRequest is what a front end wants installed, and where.
@@ -43,8 +44,9 @@ type InstallRequest struct {
 // to run once.
 type InstallSession struct {
 	Candidate matrix.Candidate
-	// Notes are the session's own notes before the plan's (the matrix's, a forced build's).
-	Notes []string
+	// Notes are the session's own notes before the plan's: the facts learned from this machine, the
+	// matrix's notes (words.NoteSaid), what the build taken means (unverified, forced).
+	Notes []words.Note
 	Index IndexCheck
 	Plan  install.Plan
 	// Options are the engine's options the plan was made from.
@@ -188,7 +190,7 @@ func installExitCode(o install.Outcome, ctx context.Context) int {
 // ChooseCandidate finds the build: the exact one asked for, or the matrix's recommendation for this
 // machine (GPU report and the Python) among the builds that fit what was given. A build asked for that
 // does not fit is refused with its reasons (exit 3) unless Force.
-func (e *Env) ChooseCandidate(ctx context.Context, req InstallRequest) (*matrix.Candidate, []string, error) {
+func (e *Env) ChooseCandidate(ctx context.Context, req InstallRequest) (*matrix.Candidate, []words.Note, error) {
 	m, err := e.Matrix()
 	if err != nil {
 		return nil, nil, err
@@ -223,12 +225,18 @@ func (e *Env) ChooseCandidate(ctx context.Context, req InstallRequest) (*matrix.
 		facts.PythonVersion, facts.PythonBits = in.Version, in.Bits
 	}
 	sel := m.Select(facts)
-	notes = append(notes, sel.Notes...)
+	said := func(ss []string) []words.Note {
+		out := make([]words.Note, len(ss))
+		for i, s := range ss {
+			out[i] = words.Note{Code: words.NoteSaid, Said: s}
+		}
+		return out
+	}
 	if req.Channel == "" {
 		if sel.Recommended == nil {
-			return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.nothing_fits", i18n.D{"Framework": req.Framework, "Reasons": i18n.JoinClauses(notes)}))
+			return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.nothing_fits", i18n.D{"Framework": req.Framework, "Reasons": i18n.JoinClauses(append(words.Texts(notes), sel.Notes...))}))
 		}
-		return sel.Recommended, notes, nil
+		return sel.Recommended, append(notes, said(sel.Notes)...), nil
 	}
 	// The builds on the channel asked for, newest first (Select orders compatible ones first): the
 	// newest verified one, else the newest unverified one, said as such.
@@ -239,7 +247,7 @@ func (e *Env) ChooseCandidate(ctx context.Context, req InstallRequest) (*matrix.
 			continue
 		}
 		if c.Compatible && c.Verified {
-			return c, notes, nil
+			return c, append(notes, said(sel.Notes)...), nil
 		}
 		if c.Compatible && unverified == nil {
 			unverified = c
@@ -251,17 +259,18 @@ func (e *Env) ChooseCandidate(ctx context.Context, req InstallRequest) (*matrix.
 	if c := unverified; c != nil {
 		// Asked for by its channel: the selection's offer of it ("to install it anyway, pass ...")
 		// gives way to what installing it means.
+		matrixNotes := sel.Notes
 		if a := sel.AlsoFits; a != nil && a.FrameworkVersion == c.FrameworkVersion && a.Channel == c.Channel {
-			notes = slices.DeleteFunc(notes, sel.IsAlsoFitsNote)
+			matrixNotes = slices.DeleteFunc(slices.Clone(matrixNotes), sel.IsAlsoFitsNote)
 		}
-		notes = append(notes, i18n.T("cli.install.unverified_asked", i18n.D{"Framework": req.Framework, "Version": c.FrameworkVersion, "Channel": c.Channel, "Why": c.Note}))
+		notes = append(append(notes, said(matrixNotes)...), words.Note{Code: words.NoteUnverifiedAsked, Framework: req.Framework, Version: c.FrameworkVersion, Channel: c.Channel, Why: c.Note})
 		return c, notes, nil
 	}
 	if first == nil {
 		return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.no_build_on_channel", i18n.D{"Framework": req.Framework, "Version": req.FrameworkVersion, "Channel": req.Channel}))
 	}
 	if req.Force {
-		notes = append(notes, i18n.T("cli.install.force_note", i18n.D{"Framework": req.Framework, "Version": first.FrameworkVersion, "Channel": first.Channel, "Reasons": i18n.JoinClauses(first.Reasons)}))
+		notes = append(append(notes, said(sel.Notes)...), words.Note{Code: words.NoteForced, Framework: req.Framework, Version: first.FrameworkVersion, Channel: first.Channel, Reasons: first.Reasons})
 		return first, notes, nil
 	}
 	return nil, nil, Exitf(ExitIncompatible, "%s", i18n.T("cli.install.does_not_fit", i18n.D{"Framework": req.Framework, "Version": first.FrameworkVersion, "Channel": req.Channel, "Reasons": i18n.JoinClauses(first.Reasons)}))

@@ -10,19 +10,19 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/doctor"
-	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
 	"gpuwiz/steps/verify"
+	"gpuwiz/steps/words"
 )
 
 // DoctorDeps wires doctor to this machine (or the --simulate GPU report), its commands logged to
 // log. A matrix that cannot be read is a note, not the end: doctor checks what it can without it.
-func (e *Env) DoctorDeps(log io.Writer) (doctor.Deps, []string) {
-	var notes []string
+func (e *Env) DoctorDeps(log io.Writer) (doctor.Deps, []words.Note) {
+	var notes []words.Note
 	m, err := e.Matrix()
 	if err != nil {
-		notes = append(notes, i18n.T("cli.doctor.no_matrix", i18n.D{"Err": err}))
+		notes = append(notes, words.Note{Code: words.NoteNoMatrix, Err: err})
 		m = nil
 	}
 	return doctor.Deps{
@@ -38,7 +38,7 @@ func (e *Env) DoctorDeps(log io.Writer) (doctor.Deps, []string) {
 // Diagnosis is doctor's report on one environment, with the deps it ran with (a repair reuses them).
 type Diagnosis struct {
 	Report doctor.Report
-	Notes  []string // the diagnosis's own notes (a matrix that could not be read)
+	Notes  []words.Note // the diagnosis's own notes (a matrix that could not be read)
 	deps   doctor.Deps
 	opts   doctor.Options
 	took   time.Duration // how long the diagnosis took

@@ -12,6 +12,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/words"
 )
 
 func init() { register(20, newChannelsCmd) }
@@ -57,10 +58,12 @@ func newChannelsCmd(env *Env) *cobra.Command {
 // channelsRun prints every build of the framework for the facts given, the rest this machine's,
 // with the one to install first.
 func channelsRun(ctx context.Context, env *Env, fl channelsOptions) error {
-	sel, err := env.SelectChannels(ctx, app.ChannelsRequest{Facts: fl.facts(), OSGiven: fl.osGiven})
+	sel, notes, err := env.SelectChannels(ctx, app.ChannelsRequest{Facts: fl.facts(), OSGiven: fl.osGiven})
 	if err != nil {
 		return err
 	}
+	// What was assumed or could not be learned comes first, then the matrix's own notes.
+	sel.Notes = append(words.Texts(notes), sel.Notes...)
 	if fl.json {
 		enc := json.NewEncoder(fl.Out)
 		enc.SetIndent("", "  ")

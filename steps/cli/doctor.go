@@ -148,7 +148,7 @@ func doctorRun(ctx context.Context, env *Env, o doctorOptions) error {
 		return err
 	}
 	for _, n := range diag.Notes {
-		fmt.Fprintln(o.ErrOut, "gpuwiz doctor:", n) //i18n:raw the program's name, before its message
+		fmt.Fprintln(o.ErrOut, "gpuwiz doctor:", n.Text()) //i18n:raw the program's name, before its message
 	}
 	rep := diag.Report
 	if o.Bundle != "" {

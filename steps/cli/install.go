@@ -17,6 +17,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/words"
 )
 
 func init() { register(50, newInstallCmd) }
@@ -216,7 +217,7 @@ func installRun(ctx context.Context, env *Env, o installOptions) error {
 		return err
 	}
 	cand, plan := &sess.Candidate, sess.Plan
-	plan.Notes = append(append(sess.Notes, indexNotes(sess.Index)...), plan.Notes...)
+	plan.Notes = append(append(words.Texts(sess.Notes), indexNotes(sess.Index)...), plan.Notes...)
 	logPath := sess.LogPath
 	rep := installReport{Candidate: cand}
 	rep.Plan, rep.Uninstall, rep.Install, rep.Commands = &plan, plan.Uninstall, plan.Install, plan.Commands

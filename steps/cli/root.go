@@ -106,7 +106,8 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 			return nil
 		}
 		if cmd != root && cmd.Name() != "gpu" {
-			env.Stderr = cmd.ErrOrStderr()
+			stderr := cmd.ErrOrStderr()
+			env.OnSimulate = func(n app.SimulateNotice) { sayingSimulate(stderr, n) }
 		}
 		// A bad --simulate file stops every command before it does anything (exit 2): a command that
 		// went on would judge this machine as if it had no GPU.
@@ -238,4 +239,14 @@ func confirmed(in io.Reader, out io.Writer, question string) bool {
 func interactive(cmd *cobra.Command) bool {
 	_, ok := app.Terminal(cmd.InOrStdin())
 	return ok
+}
+
+// sayingSimulate says on stderr what the run does with the --simulate file: a warning on fields it
+// does not know, the SIMULATED banner when its report is first used.
+func sayingSimulate(stderr io.Writer, n app.SimulateNotice) {
+	if n.Unknown != "" {
+		fmt.Fprintln(stderr, i18n.Said(i18n.T("cli.warning", i18n.D{"Text": "--simulate " + n.Unknown})))
+		return
+	}
+	fmt.Fprintln(stderr, i18n.Said(i18n.T("cli.simulated_banner", i18n.D{"File": n.File})))
 }
