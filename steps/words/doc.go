@@ -1,5 +1,6 @@
-// Package words puts into words the values the application layer (steps/app) returns that both
-// front ends, the wizard (ui) and the commands (steps/cli), show the same way: a presentation
-// package, as the catalog (steps/i18n) and shell quoting are. It reads the catalog and makes no
-// decision; what one front end alone shows is worded in that front end.
+// Package words puts into words the values of the application layer (steps/app) whose wording is
+// needed in more than one place: a venv's line, which both front ends (the wizard, ui, and the
+// commands, steps/cli) show; a note, which the commands show and an error's message of app may
+// name. It is a presentation package, as the catalog (steps/i18n) and shell quoting are: it reads
+// the catalog and decides nothing. What one front end alone shows is worded in that front end.
 package words
