@@ -9,6 +9,12 @@ import (
 	"testing"
 )
 
+// notYet names the functions of app that still word a value for both front ends, each with why it
+// is left; the test below says when one no longer does.
+var notYet = map[string]string{
+	"driverrun.go (*DriverFailure).Words": "the driver failures both front ends say alike; to move to steps/words with the driver session's other words",
+}
+
 // The application layer returns values, not sentences: outside its tests, app calls the catalog
 // (i18n.T, N, In, NIn) or words a value (a function of steps/words) only to make an error's message:
 // inside the arguments of Usagef, Exitf, errors.New or fmt.Errorf, or in an Error method. A result,
@@ -20,6 +26,7 @@ func TestAppMakesNoSentenceButAnErrorsMessage(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()
 	calls := 0
+	stillLeft := map[string]bool{}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -31,6 +38,10 @@ func TestAppMakesNoSentenceButAnErrorsMessage(t *testing.T) {
 		for _, d := range file.Decls {
 			fn, isFunc := d.(*ast.FuncDecl)
 			inError := isFunc && fn.Recv != nil && fn.Name.Name == "Error"
+			left := ""
+			if isFunc && notYet[f+" "+funcName(fn)] != "" {
+				left = f + " " + funcName(fn)
+			}
 			var stack []ast.Node
 			ast.Inspect(d, func(n ast.Node) bool {
 				if n == nil {
@@ -43,6 +54,10 @@ func TestAppMakesNoSentenceButAnErrorsMessage(t *testing.T) {
 					return true
 				}
 				calls++
+				if left != "" {
+					stillLeft[left] = true
+					return true
+				}
 				if inError {
 					return true
 				}
@@ -60,6 +75,11 @@ func TestAppMakesNoSentenceButAnErrorsMessage(t *testing.T) {
 	if calls == 0 {
 		t.Fatal("no catalog call found in steps/app: the check read nothing")
 	}
+	for fn := range notYet {
+		if !stillLeft[fn] {
+			t.Errorf("notYet names %s, which makes no sentence now: take it off the list", fn)
+		}
+	}
 }
 
 // callName is a call's function as written: "Usagef", "i18n.T", "errors.New"; "" for anything else.
@@ -73,4 +93,20 @@ func callName(c *ast.CallExpr) string {
 		}
 	}
 	return ""
+}
+
+// funcName is a function's name as notYet writes it: "Words", "(*DriverFailure).Words".
+func funcName(fn *ast.FuncDecl) string {
+	if fn.Recv == nil || len(fn.Recv.List) == 0 {
+		return fn.Name.Name
+	}
+	switch r := fn.Recv.List[0].Type.(type) {
+	case *ast.StarExpr:
+		if id, ok := r.X.(*ast.Ident); ok {
+			return "(*" + id.Name + ")." + fn.Name.Name
+		}
+	case *ast.Ident:
+		return r.Name + "." + fn.Name.Name
+	}
+	return fn.Name.Name
 }

@@ -10,6 +10,7 @@ import (
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/words"
 )
 
 // Plan asks for the install session of req (the index's answer, with the next-best build, and the
@@ -95,16 +96,9 @@ func RepairListing(rp doctor.Repair) Plan {
 	return p
 }
 
-// FrameworkName is the framework's name for people: PyTorch, PaddlePaddle (飞桨 in Chinese).
-func FrameworkName(f string) string {
-	switch f {
-	case "torch":
-		return "PyTorch"
-	case "paddle":
-		return i18n.T("ui.framework.paddle")
-	}
-	return f
-}
+// FrameworkName is the framework's name for people: PyTorch, PaddlePaddle (飞桨 in Chinese), as
+// steps/words says it.
+var FrameworkName = words.FrameworkName
 
 // applyRepair runs a repair session, its events as install events (the step ID is the repair's
 // step number).
