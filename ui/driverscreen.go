@@ -14,6 +14,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/words"
 )
 
 // driverStory is what the GPU and channel screens say once about the driver: what it runs now,
@@ -235,8 +236,8 @@ func orWord(s, alt string) string {
 // driverFailureWords words why the driver session cannot go on or stopped, with the next step
 // (the same sentences as gpuwiz driver).
 func driverFailureWords(f *app.DriverFailure, o app.DriverOffer) string {
-	if words, ok := f.Words(); ok {
-		return words
+	if w, ok := words.DriverFailure(f.Code); ok {
+		return w
 	}
 	switch f.Code {
 	case app.DriverFailLinux:

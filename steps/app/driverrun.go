@@ -13,7 +13,6 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/driver"
 	"gpuwiz/steps/fetch"
-	"gpuwiz/steps/i18n"
 )
 
 // DriverActRequest asks the driver session to fetch the chosen installer, and with Install to check
@@ -40,21 +39,21 @@ type DriverSystem struct {
 	Retries       int // of the download, fetch's meaning (0: pip's 5; -1 none)
 }
 
-// Failure codes of a driver session (DriverFailure.Code); the front ends word them
+// Failure codes of a driver session (DriverFailure.Code): driver.Fail*, which the front ends word
 // ("driver.fail.<code>") with the next step.
 const (
-	DriverFailLinux         = "linux"          // --download or --install for Linux: the distribution's way, never gpuwiz
-	DriverFailNotWindows    = "not_windows"    // --install for Windows asked on another system
-	DriverFailNoDriver      = "no_driver"      // the lookup and the table know no installer for the card
-	DriverFailOwnPath       = "own_path"       // a data-centre card: its own driver channel
-	DriverFailRebootPending = "reboot_pending" // an earlier install waits for a restart
-	DriverFailNoNetwork     = "no_network"     // the download host could not be reached
-	DriverFailDownload      = "download"       // the download failed otherwise (kept to resume)
-	DriverFailRefused       = "refused"        // the file failed the check: Refusal names why; nothing ran
-	DriverFailUAC           = "uac_refused"    // the administrator prompt was answered No
-	DriverFailExitCode      = "exit_code"      // the installer ended with a code that is not success
-	DriverFailStart         = "start"          // the installer could not be started
-	DriverFailCancelled     = "cancelled"
+	DriverFailLinux         = driver.FailLinux
+	DriverFailNotWindows    = driver.FailNotWindows
+	DriverFailNoDriver      = driver.FailNoDriver
+	DriverFailOwnPath       = driver.FailOwnPath
+	DriverFailRebootPending = driver.FailRebootPending
+	DriverFailNoNetwork     = driver.FailNoNetwork
+	DriverFailDownload      = driver.FailDownload
+	DriverFailRefused       = driver.FailRefused
+	DriverFailUAC           = driver.FailUAC
+	DriverFailExitCode      = driver.FailExitCode
+	DriverFailStart         = driver.FailStart
+	DriverFailCancelled     = driver.FailCancelled
 )
 
 // DriverFailure is why a driver session stopped, as values the front end words.
@@ -67,24 +66,6 @@ type DriverFailure struct {
 }
 
 func (f *DriverFailure) Error() string { return "driver: " + f.Code + " " + f.Detail } //i18n:raw for logs; front ends word the code
-
-// Words words the failures both front ends say alike, with the next step; ok is false for a code
-// each words its own way (naming a flag, a file or a path of its own).
-func (f *DriverFailure) Words() (words string, ok bool) {
-	switch f.Code {
-	case DriverFailNoDriver:
-		return i18n.T("driver.fail.no_driver"), true
-	case DriverFailOwnPath:
-		return i18n.T("driver.fail.own_path"), true
-	case DriverFailRebootPending:
-		return i18n.T("driver.fail.reboot_pending"), true
-	case DriverFailCancelled:
-		return i18n.T("driver.fail.cancelled"), true
-	case DriverFailUAC:
-		return i18n.T("driver.fail.uac_refused"), true
-	}
-	return "", false
-}
 
 // DriverSession is the chosen installer, ready to fetch and run.
 type DriverSession struct {

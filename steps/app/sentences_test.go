@@ -11,9 +11,7 @@ import (
 
 // notYet names the functions of app that still word a value for both front ends, each with why it
 // is left; the test below says when one no longer does.
-var notYet = map[string]string{
-	"driverrun.go (*DriverFailure).Words": "the driver failures both front ends say alike; to move to steps/words with the driver session's other words",
-}
+var notYet = map[string]string{}
 
 // The application layer returns values, not sentences: outside its tests, app calls the catalog
 // (i18n.T, N, In, NIn) or words a value (a function of steps/words) only to make an error's message:

@@ -11,6 +11,7 @@ import (
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/words"
 )
 
 // driverActReport is the JSON of --download, --install and --file.
@@ -133,8 +134,8 @@ func DriverFailureText(f *app.DriverFailure, s *app.DriverSession) string {
 	if u, err := url.Parse(link); err == nil {
 		host = u.Host
 	}
-	if words, ok := f.Words(); ok {
-		return words
+	if w, ok := words.DriverFailure(f.Code); ok {
+		return w
 	}
 	switch f.Code {
 	case app.DriverFailLinux:
