@@ -61,18 +61,6 @@ func (p Pip) Env(env []string) []string {
 	return append(slices.Clip(env), wheelinst.OwnPipEnv+"="+p.Own)
 }
 
-// SubIndex is where the pip subcommand sits in argv (3 for python -m pip SUB, 2 for python
-// RUNNER SUB), -1 when argv is not a pip command Argv made.
-func SubIndex(argv []string) int {
-	switch {
-	case len(argv) >= 4 && argv[1] == "-m" && argv[2] == "pip":
-		return 3
-	case len(argv) >= 3 && filepath.Base(argv[1]) == runnerName:
-		return 2
-	}
-	return -1
-}
-
 //go:embed probe.py
 var probeScript string
 
@@ -112,16 +100,6 @@ func For(ctx context.Context, r runner.Runner, python string, env []string, unpa
 	memo[key] = p
 	memoMu.Unlock()
 	return p, nil
-}
-
-// Own is gpuwiz's own pip for python, whether or not its environment has a pip: the folder holding
-// pip/ (python's ensurepip wheel, unpacked once under unpacked).
-func Own(ctx context.Context, r runner.Runner, python string, env []string, unpacked string) (string, error) {
-	pr, err := ask(ctx, r, python, env)
-	if err != nil {
-		return "", err
-	}
-	return unpack(ctx, pr.Bundled, unpacked)
 }
 
 // Wheel is the pip wheel of python's ensurepip (what Own unpacks), with its sha256.
