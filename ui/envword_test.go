@@ -42,3 +42,26 @@ func TestBundleScreensSayEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// A folder with files but no Python environment, typed where an existing environment is asked for,
+// is said to be no environment, with the kinds that are: not "choose a new or empty directory",
+// which is a new venv's advice.
+func TestExistingJourneyCallsAFolderNoEnvironment(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	for _, j := range []Journey{JourneyChange, JourneyRepair} {
+		s := newVenvScreen(c, j, "torch")
+		s.SetSize(78, 30)
+		s.input.SetValue("/etc")
+		s.Update(venvCheckMsg{addr: addr{s.id}, path: "/etc", check: app.PathCheck{Path: "/etc", NotEnv: true, Errors: []string{"/etc is not empty and not a venv: choose a new or empty directory (e.g. /etc/venv)"}}})
+		v := ansi.Strip(s.View())
+		mustContain(t, v, "no Python environment gpuwiz knows")
+		if strings.Contains(v, "new or empty directory") {
+			t.Errorf("journey %v: the existing environment's screen gives a new venv's advice:\n%s", j, v)
+		}
+	}
+	s := newVenvScreen(c, JourneyNew, "torch")
+	s.SetSize(78, 30)
+	s.input.SetValue("/etc")
+	s.Update(venvCheckMsg{addr: addr{s.id}, path: "/etc", check: app.PathCheck{Path: "/etc", NotEnv: true, Errors: []string{"/etc is not empty and not a venv: choose a new or empty directory (e.g. /etc/venv)"}}})
+	mustContain(t, ansi.Strip(s.View()), "new or empty directory")
+}

@@ -320,7 +320,12 @@ func (s *venvScreen) View() string {
 		if s.check.Path != "" && s.check.Path != strings.TrimSpace(s.input.Value()) { // ~, quotes, variables, a relative path
 			b.WriteString(st.Dim.Render(wrap("  "+i18n.T("ui.venv.means", i18n.D{"Path": s.check.Path}), s.w)) + "\n")
 		}
-		for _, e := range s.check.Errors {
+		errs := s.check.Errors
+		if s.existing() && s.check.NotEnv {
+			// Picking a new or empty folder is a new venv's advice, not this journey's.
+			errs = []string{i18n.T("ui.venv.not_an_env", i18n.D{"Path": s.check.Path})}
+		}
+		for _, e := range errs {
 			b.WriteString(st.Err.Render(wrap("  "+st.Fail+" "+e, s.w)) + "\n")
 		}
 		for _, w := range s.check.Warnings {

@@ -20,8 +20,11 @@ func TestCheckVenvNamesAnEnvironmentThatIsNoVenv(t *testing.T) {
 		t.Errorf("an embedded Python: %+v", pc)
 	}
 	v := pyindex.NewVenv(t, filepath.Join(t.TempDir(), "venv"))
-	if pc := w.CheckVenv(v.Root); !pc.Exists || pc.Env != "" {
+	if pc := w.CheckVenv(v.Root); !pc.Exists || pc.Env != "" || pc.NotEnv {
 		t.Errorf("a venv: %+v", pc)
+	}
+	if pc := w.CheckVenv(filepath.Dir(v.Root)); pc.Exists || !pc.NotEnv || len(pc.Errors) == 0 {
+		t.Errorf("a folder with a venv in it, itself no environment: %+v", pc)
 	}
 	for kind, notVenv := range map[string]bool{pyenv.EnvEmbedded: true, pyenv.EnvConda: true, pyenv.EnvPrefix: true, pyenv.EnvVenv: false, "": false} {
 		if o := outcomeOf(InstallResult{Outcome: install.Outcome{Result: install.ResultInstalled, EnvKind: kind}}); o.NotVenv != notVenv {

@@ -39,6 +39,8 @@ type PathCheck struct {
 	// Env is the kind in words of an environment there that is neither a venv nor a conda env (a
 	// bundle's embedded Python, a Python's own prefix); "" otherwise.
 	Env string
+	// NotEnv: the folder holds files but no Python environment.
+	NotEnv bool
 }
 
 // VenvInfo is what an existing venv holds.
@@ -216,7 +218,7 @@ func (w *Wizard) Pythons(ctx context.Context) ([]Interpreter, error) {
 func (w *Wizard) CheckVenv(path string) PathCheck {
 	pc := pyenv.CheckVenvPath(path, runtime.GOOS)
 	v := pyenv.Venv{Root: path}
-	out := PathCheck{Errors: pc.Errors, Warnings: pc.Warnings, Exists: strings.TrimSpace(path) != "" && v.Exists(), Conda: strings.TrimSpace(path) != "" && v.IsConda()}
+	out := PathCheck{Errors: pc.Errors, Warnings: pc.Warnings, NotEnv: pc.NotEnv, Exists: strings.TrimSpace(path) != "" && v.Exists(), Conda: strings.TrimSpace(path) != "" && v.IsConda()}
 	if l := v.Layout(); out.Exists && !out.Conda && (l.Kind == pyenv.EnvEmbedded || l.Kind == pyenv.EnvPrefix) {
 		out.Env = pyenv.KindWords(l)
 	}

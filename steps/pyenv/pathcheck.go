@@ -17,6 +17,9 @@ import (
 type PathCheck struct {
 	Errors   []string `json:"errors,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// NotEnv: a folder with files in it that is no Python environment (Errors says to pick a new or
+	// empty one, as a new venv needs; where an existing environment was asked for, it is not one).
+	NotEnv bool `json:"not_env,omitempty"`
 }
 
 // OK reports no blocking errors.
@@ -57,6 +60,7 @@ func CheckVenvPath(path, goos string) PathCheck {
 		if entries, _ := os.ReadDir(abs); len(entries) > 0 {
 			// Mixing venv files into someone's folder cannot be undone cleanly if the install fails.
 			pc.Errors = append(pc.Errors, i18n.T("pyenv.path.not_empty", i18n.D{"Path": abs, "Example": filepath.Join(abs, "venv")}))
+			pc.NotEnv = true
 			return pc
 		}
 		if !writable(abs) {
