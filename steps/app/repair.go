@@ -113,6 +113,9 @@ func (e *Env) PlanRepairFinishing(ctx context.Context, d *Diagnosis, src install
 		plan.Source = s.Describe()
 	}
 	src.Dists = plan.ReinstallDists
+	if src.Net == nil && plan.Venv != "" {
+		src.Net = e.Net(plan.Venv) // the run's one set of proxy rules for this Python
+	}
 	return &RepairSession{Report: d.Report, Plan: plan, deps: d.deps, src: src, diagnosed: d.took}, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"gpuwiz/matrix"
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
 	"gpuwiz/steps/runner"
@@ -48,6 +49,8 @@ type ReinstallOptions struct {
 	CacheDir  string
 	LogPath   string
 	Environ   []string // the environment pip would see (nil: os.Environ())
+	// Net is the run's proxy rules for the venv's Python (see Options.Net); nil: the engine's own.
+	Net *netproxy.Resolver
 	// Dists are put back from the same build's wheels besides the framework's own (a CUDA library
 	// whose files are missing); see Options.ReinstallDists.
 	Dists []string
@@ -62,7 +65,7 @@ func reinstallOptions(venv string, c matrix.Candidate, o ReinstallOptions) Optio
 	lock := ReadLockSources(venv)
 	opts := Options{Venv: pyenv.Venv{Root: venv}, Target: TargetOf(c), CacheDir: o.CacheDir, LogPath: o.LogPath,
 		Environ: o.Environ, IndexURLOverride: o.IndexURL, Mirror: o.Mirror, FindLinks: o.FindLinks, LockHashes: lock.Hashes,
-		ReinstallDists: o.Dists}
+		ReinstallDists: o.Dists, Net: o.Net}
 	sameChannel := lock.Framework == c.Framework && lock.Channel == c.Channel
 	switch {
 	case o.IndexURL != "" || o.FindLinks != "":
