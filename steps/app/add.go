@@ -155,7 +155,7 @@ func (e *Env) PlanAdd(ctx context.Context, req AddRequest) (*AddSession, error) 
 		s.LogPath = install.DefaultLogPath("add")
 	}
 	s.r = runner.New(s.log)
-	s.Options = install.AddOptions{Venv: pyenv.Venv{Root: req.Venv}, Requirements: req.Requirements, Packages: req.Packages,
+	s.Options = install.AddOptions{Venv: pyenv.Venv{Root: req.Venv}, Net: e.Net(req.Venv), Requirements: req.Requirements, Packages: req.Packages,
 		IndexURL: req.IndexURL, FindLinks: req.FindLinks, CacheDir: req.CacheDir, LogPath: s.LogPath}
 	switch req.Source.Kind {
 	case AddFromMirror:

@@ -99,6 +99,9 @@ func TestPlanAddTakesTheChosenSource(t *testing.T) {
 		if s == nil || s.Preview.IndexURL != c.index || s.Preview.ExtraIndexURL != c.extra {
 			t.Errorf("%+v: session %+v", c.src, s)
 		}
+		if s != nil && (s.Options.Net == nil || s.Options.Net != env.Net(venv)) {
+			t.Errorf("%+v: the add has its own proxy rules, not the run's for this Python", c.src)
+		}
 	}
 }
 

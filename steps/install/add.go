@@ -14,6 +14,7 @@ import (
 
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/keep"
+	"gpuwiz/steps/netproxy"
 	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pyenv"
@@ -42,6 +43,8 @@ type AddOptions struct {
 	CacheDir      string
 	LogPath       string
 	Environ       []string // nil: os.Environ()
+	// Net is the run's proxy rules for the venv's Python (see Options.Net); nil: the engine's own.
+	Net *netproxy.Resolver
 	// VerifyMatrixN is the side of the verification matmul after the install (0: a quick one).
 	VerifyMatrixN int
 }
@@ -462,7 +465,7 @@ func PrepareAdd(ctx context.Context, r runner.Runner, o AddOptions, prev AddPrev
 		LogPath:         o.LogPath,
 		PipVersion:      installed.PipVersion,
 		venv:            o.Venv, verifyN: o.VerifyMatrixN, userEnv: userEnv, env: userEnv,
-		pins: prev.Build, pip: runPip,
+		pins: prev.Build, pip: runPip, net: o.Net,
 	}
 	if p.verifyN == 0 {
 		p.verifyN = 256
