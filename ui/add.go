@@ -14,6 +14,7 @@ import (
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/shellquote"
+	"gpuwiz/steps/words"
 )
 
 // addScreen is the step after a verified install: the user types a requirements file's path or
@@ -263,28 +264,11 @@ func (s *addScreen) body() string {
 	return b.String()
 }
 
-// failure words a preview pip could not make: what failed and what to do, then where pip's whole
-// output is. pip's own lines stay in the log: they are English and long (a retry warning each try).
+// failure words a preview pip could not make (words.AddFailure): what failed and what to do, then
+// where pip's whole output is.
 func (s *addScreen) failure(f *app.AddPreviewFailed) string {
 	st := s.c.Styles
-	var what, do string
-	switch f.Kind {
-	case app.AddFailUnreachable:
-		what, do = i18n.T("add.fail_unreachable"), i18n.T("ui.add.fail_unreachable_do")
-	case app.AddFailNoSuchPackage:
-		what, do = i18n.T("add.fail_no_such", i18n.D{"Package": f.Package}), i18n.T("ui.add.fail_no_such_do")
-		if f.Package == "" {
-			what = i18n.T("add.fail_no_such_any")
-		}
-	case app.AddFailConflict:
-		what, do = i18n.T("add.fail_conflict"), i18n.T("add.fail_conflict_do")
-	default:
-		what, do = i18n.T("add.fail_other"), i18n.T("add.fail_other_do")
-	}
-	log := i18n.T("add.fail_no_log")
-	if f.LogPath != "" {
-		log = i18n.T("add.fail_log", i18n.D{"Log": f.LogPath})
-	}
+	what, do, log := words.AddFailure(f.Kind, f.Package, f.LogPath, i18n.T("ui.add.another_source"))
 	return st.Err.Render(wrap(st.Fail+" "+what, s.w)) + "\n\n" + wrap(do, s.w) + "\n\n" + wrap(log, s.w) + "\n"
 }
 

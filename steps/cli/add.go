@@ -16,6 +16,7 @@ import (
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
 	"gpuwiz/steps/shellquote"
+	"gpuwiz/steps/words"
 )
 
 func init() { register(53, newAddCmd) }
@@ -225,26 +226,8 @@ func printAddChanges(w io.Writer, p app.PipPreview) {
 	}
 }
 
-// addFailureWords words a preview pip could not make: what failed and what to do, then where pip's
-// whole output is (pip's own lines stay in the log: English, and a retry warning each try).
+// addFailureWords words a preview pip could not make (words.AddFailure), one line each.
 func addFailureWords(f *app.AddPreviewFailed) string {
-	var what, do string
-	switch f.Kind {
-	case app.AddFailUnreachable:
-		what, do = i18n.T("add.fail_unreachable"), i18n.T("cli.add.fail_unreachable_do")
-	case app.AddFailNoSuchPackage:
-		what, do = i18n.T("add.fail_no_such", i18n.D{"Package": f.Package}), i18n.T("cli.add.fail_no_such_do")
-		if f.Package == "" {
-			what = i18n.T("add.fail_no_such_any")
-		}
-	case app.AddFailConflict:
-		what, do = i18n.T("add.fail_conflict"), i18n.T("add.fail_conflict_do")
-	default:
-		what, do = i18n.T("add.fail_other"), i18n.T("add.fail_other_do")
-	}
-	log := i18n.T("add.fail_no_log")
-	if f.LogPath != "" {
-		log = i18n.T("add.fail_log", i18n.D{"Log": f.LogPath})
-	}
+	what, do, log := words.AddFailure(f.Kind, f.Package, f.LogPath, i18n.T("cli.add.another_source"))
 	return what + "\n" + do + "\n" + log
 }
