@@ -83,12 +83,7 @@ func frameworkEnv(environ []string, indexURL string, conf pipconf.Config) []stri
 
 // isNetVar is a PIP_* variable of pip's network options, which frameworkEnv sets itself.
 func isNetVar(k string) bool {
-	for _, name := range pipconf.NetOptions {
-		if k == "PIP_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(pipconf.NetOptions, func(name string) bool { return pipconf.EnvName(name) == k })
 }
 
 // envInterference names the user's environment settings that would have changed where pip looks.

@@ -475,6 +475,9 @@ func (c Config) Net() Net {
 // from the user's to reach the network as the user's own pip does.
 var NetOptions = []string{"proxy", "cert", "client-cert", "timeout", "retries", "trusted-host"}
 
+// EnvName is the PIP_* variable of pip's option name ("trusted-host": PIP_TRUSTED_HOST).
+func EnvName(name string) string { return "PIP_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_")) }
+
 // NetEnviron is the user's network settings as PIP_* variables (NetOptions, by Setting), for a
 // pip run with PIP_CONFIG_FILE set to the null device. A list value (trusted-host over several
 // lines) becomes pip's space-separated variable form.
@@ -486,7 +489,7 @@ func (c Config) NetEnviron() []string {
 			v = strings.Join(strings.Fields(v), " ")
 		}
 		if v != "" {
-			out = append(out, "PIP_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_"))+"="+v)
+			out = append(out, EnvName(name)+"="+v)
 		}
 	}
 	return out
