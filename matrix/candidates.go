@@ -36,7 +36,7 @@ func (m *Matrix) Candidates(framework string) []Candidate {
 	for i := range m.releases(framework) {
 		r := &m.releases(framework)[i]
 		for j := range r.Builds {
-			out = append(out, candidateOf(framework, r, &r.Builds[j]))
+			out = append(out, candidateOf(framework, r, &r.Builds[j], ""))
 		}
 	}
 	return out
@@ -51,16 +51,22 @@ func (m *Matrix) Lookup(framework, version, channel string) (Candidate, bool) {
 		}
 		for j := range r.Builds {
 			if r.Builds[j].Channel == channel {
-				return candidateOf(framework, r, &r.Builds[j]), true
+				return candidateOf(framework, r, &r.Builds[j], ""), true
 			}
 		}
 	}
 	return Candidate{}, false
 }
 
-func candidateOf(framework string, r *Release, b *Build) Candidate {
+// candidateOf is build b of release r as a candidate; on os ("" any), a build note about another
+// system's wheel (note_os) is left out, as it says nothing about the machine.
+func candidateOf(framework string, r *Release, b *Build, os string) Candidate {
+	buildNote := localNote(b.Note, b.NoteZh)
+	if os != "" && len(b.NoteOS) > 0 && !slices.Contains(b.NoteOS, os) {
+		buildNote = ""
+	}
 	var notes []string
-	for _, n := range []string{localNote(r.Note, r.NoteZh), localNote(b.Note, b.NoteZh)} {
+	for _, n := range []string{localNote(r.Note, r.NoteZh), buildNote} {
 		if n != "" {
 			notes = append(notes, n)
 		}

@@ -95,13 +95,7 @@ func (m *machine) noGPUReason() string {
 
 // judge checks one build against the machine; every failed check adds a reason in plain words.
 func (mx *Matrix) judge(m *machine, framework string, r *Release, b *Build) judged {
-	j := judged{c: candidateOf(framework, r, b), release: r, build: b, gpu: b.Channel != "cpu"}
-	if m.f.OS != "" && len(b.NoteOS) > 0 && !slices.Contains(b.NoteOS, m.f.OS) {
-		// A note about another system's wheel says nothing about this machine.
-		own := localNote(b.Note, b.NoteZh)
-		j.c.NoteParts = slices.DeleteFunc(j.c.NoteParts, func(n string) bool { return n == own })
-		j.c.Note = joinNotes(j.c.NoteParts)
-	}
+	j := judged{c: candidateOf(framework, r, b, m.f.OS), release: r, build: b, gpu: b.Channel != "cpu"}
 	if m.f.OS != "" {
 		// Verified on this system: a build confirmed on Linux may still be unconfirmed on Windows.
 		j.c.Verified = r.Verified && b.Verified && !slices.Contains(b.UnverifiedOS, m.f.OS)
