@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -41,12 +40,8 @@ type addScreen struct {
 }
 
 func newAddScreen(c *Common, venv string) *addScreen {
-	in := textinput.New()
-	in.Prompt = i18n.T("ui.add.prompt")
-	in.Placeholder = i18n.T("ui.add.placeholder")
-	in.CharLimit = 4096
+	in := textField(i18n.T("ui.add.prompt"), i18n.T("ui.add.placeholder"), 4096)
 	in.Focus()
-	in.Cursor.SetMode(cursor.CursorStatic)
 	s := &addScreen{c: c, id: c.newID(), venv: venv, input: in, typing: true, spin: newSpinnerView(c), vp: c.newViewport()}
 	k := c.Keys
 	s.keys.preview = relabel(k.Select, i18n.T("ui.add.key_preview"))

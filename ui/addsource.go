@@ -3,7 +3,6 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -29,11 +28,7 @@ type addSourceScreen struct {
 }
 
 func newAddSourceScreen(c *Common, sources app.AddSources, current app.AddSource) *addSourceScreen {
-	in := textinput.New()
-	in.Prompt = i18n.T("ui.add_source.prompt")
-	in.Placeholder = i18n.T("ui.add_source.placeholder")
-	in.CharLimit = 2048
-	in.Cursor.SetMode(cursor.CursorStatic)
+	in := textField(i18n.T("ui.add_source.prompt"), i18n.T("ui.add_source.placeholder"), 2048)
 	k := c.Keys
 	s := &addSourceScreen{c: c, id: c.newID(), sources: sources, input: in,
 		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),

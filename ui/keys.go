@@ -3,7 +3,9 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -87,6 +89,15 @@ func relabel(b key.Binding, desc string) key.Binding {
 
 // arrowOnly is b answering its arrow key alone (the first key), for a screen whose letters go into
 // a text field: "↑/k" becomes "↑".
+// textField is the screens' one-line text field: prompt, placeholder, a limit on its length, and a
+// cursor that does not blink (fewer frames, stable goldens).
+func textField(prompt, placeholder string, limit int) textinput.Model {
+	in := textinput.New()
+	in.Prompt, in.Placeholder, in.CharLimit = prompt, placeholder, limit
+	in.Cursor.SetMode(cursor.CursorStatic)
+	return in
+}
+
 func arrowOnly(b key.Binding, desc string) key.Binding {
 	b.SetKeys(b.Keys()[0])
 	glyph, _, _ := strings.Cut(b.Help().Key, "/")

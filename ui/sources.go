@@ -3,7 +3,6 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -37,11 +36,7 @@ type sourcesScreen struct {
 }
 
 func newSourcesScreen(c *Common, req app.SourcesRequest) *sourcesScreen {
-	in := textinput.New()
-	in.Prompt = i18n.T("ui.sources.prompt")
-	in.Placeholder = i18n.T("ui.sources.placeholder")
-	in.CharLimit = 2048
-	in.Cursor.SetMode(cursor.CursorStatic)
+	in := textField(i18n.T("ui.sources.prompt"), i18n.T("ui.sources.placeholder"), 2048)
 	k := c.Keys
 	return &sourcesScreen{c: c, id: c.newID(), req: req, input: in, confirm: -1,
 		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),
