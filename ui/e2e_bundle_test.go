@@ -3,6 +3,7 @@ package ui
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -65,10 +66,17 @@ func bundleSwitch(t *testing.T, lang string) {
 		}
 		return words[k][1]
 	}
+	// The bundle's path, wherever the screen wrapped it (a wrap may fall anywhere in it, and
+	// unwrapping puts a space there): a path is no English.
+	var pathRE strings.Builder
+	for _, r := range embedded {
+		pathRE.WriteString(regexp.QuoteMeta(string(r)) + `\s*`)
+	}
+	bundlePath := regexp.MustCompile(pathRE.String() + `[^\s]*`)
 	check := func(what, scr string) {
 		t.Helper()
 		if lang != "en" {
-			i18ntest.NoEnglishOnScreen(t, what, unwrapped(scr))
+			i18ntest.NoEnglishOnScreen(t, what, bundlePath.ReplaceAllString(unwrapped(scr), "PATH"))
 		}
 		t.Logf("%s:\n%s", what, scr)
 	}
