@@ -6,12 +6,16 @@ import (
 	_ "embed"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gpuwiz/steps/atomicfile"
 	"gpuwiz/steps/envroot"
@@ -133,6 +137,14 @@ func backupDistInfo(sites, names []string, filesDir string, roots envroot.Roots)
 	if err := os.MkdirAll(filesDir, 0o755); err != nil {
 		return nil, 0, false, err
 	}
+	// First what each dist's RECORD names inside the environment, then every file linked on every
+	// core (a file a number: its place in that list), then the manifest in RECORD's order.
+	type dist struct {
+		name, version string
+		from, to      int // its files in srcs
+	}
+	var dists []dist
+	var srcs []string
 	for _, site := range sites {
 		entries, err := os.ReadDir(site)
 		if err != nil {
@@ -162,34 +174,67 @@ func backupDistInfo(sites, names []string, filesDir string, roots envroot.Roots)
 			if err != nil {
 				return nil, 0, false, nil
 			}
-			d := struct {
-				Name    string      `json:"name"`
-				Version string      `json:"version"`
-				Files   [][2]string `json:"files"`
-			}{Name: name, Version: version, Files: [][2]string{}}
+			d := dist{name: name, version: version, from: len(srcs)}
 			for _, row := range rows {
 				if len(row) == 0 || row[0] == "" {
 					continue
 				}
-				src, inside := roots.Join(site, row[0])
-				if !inside {
-					continue
+				if src, inside := roots.Join(site, row[0]); inside {
+					srcs = append(srcs, src)
 				}
-				st, err := os.Lstat(src)
-				if err != nil || !st.Mode().IsRegular() {
-					continue // gone already, a symlink, a directory: importlib.metadata skips these too
-				}
-				files++
-				dst := strconv.Itoa(files)
-				if err := linkOrCopy(src, filepath.Join(filesDir, dst)); err != nil {
-					return nil, 0, false, err
-				}
-				d.Files = append(d.Files, [2]string{src, dst})
 			}
-			m.Dists = append(m.Dists, d)
+			d.to = len(srcs)
+			dists = append(dists, d)
 		}
 	}
+	linked, err := linkAll(srcs, filesDir)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	for _, d := range dists {
+		md := struct {
+			Name    string      `json:"name"`
+			Version string      `json:"version"`
+			Files   [][2]string `json:"files"`
+		}{Name: d.name, Version: d.version, Files: [][2]string{}}
+		for i := d.from; i < d.to; i++ {
+			if linked[i] {
+				files++
+				md.Files = append(md.Files, [2]string{srcs[i], strconv.Itoa(i + 1)})
+			}
+		}
+		m.Dists = append(m.Dists, md)
+	}
 	return m, files, true, nil
+}
+
+// linkAll hard-links (or copies) each regular file of srcs into dir as its place in srcs plus one,
+// on every core; linked says which were. One gone already, a symlink or a directory is passed over,
+// as importlib.metadata passes them over.
+func linkAll(srcs []string, dir string) (linked []bool, err error) {
+	linked = make([]bool, len(srcs))
+	errs := make([]error, len(srcs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.NumCPU(), 16, max(len(srcs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(srcs); i = int(next.Add(1)) - 1 {
+				st, err := os.Lstat(srcs[i])
+				if err != nil || !st.Mode().IsRegular() {
+					continue
+				}
+				dst := filepath.Join(dir, strconv.Itoa(i+1))
+				if os.Link(srcs[i], dst) != nil {
+					errs[i] = linkOrCopy(srcs[i], dst)
+				}
+				linked[i] = errs[i] == nil
+			}
+		}()
+	}
+	wg.Wait()
+	return linked, errors.Join(errs...)
 }
 
 // distInfoMeta reads Name and Version from a METADATA file's header block.

@@ -189,6 +189,11 @@ func Run(ctx context.Context, r runner.Runner, plan Plan, events chan<- Event) O
 			}
 		}
 	}
+	if !plan.NewVenv && !e.runs(StepPipUpgrade) {
+		// Where pip installs does not change before the install step: the venv's Python answers
+		// while the snapshot, the stage and the backup run, off the install's path.
+		e.askScheme(ctx)
+	}
 	for _, s := range plan.Steps {
 		if e.stepSkip[s.ID] {
 			e.emit(Event{StepID: s.ID, State: StateSkipped})
@@ -308,6 +313,16 @@ func (e *engine) keepSet(ctx context.Context) {
 		})
 		e.lockWrite = inBackground(ctx, func(ctx context.Context) (struct{}, error) { return struct{}{}, e.writeLockFiles(ctx, lock) })
 	}
+}
+
+// runs says whether the plan has the step id and does not skip it.
+func (e *engine) runs(id string) bool {
+	for _, s := range e.plan.Steps {
+		if s.ID == id {
+			return !e.stepSkip[id]
+		}
+	}
+	return false
 }
 
 // stepAfter is the plan's step after the one with id, unless it is skipped (nil: none).
@@ -445,7 +460,11 @@ func (e *engine) step(ctx context.Context, s Step) error {
 	}
 	switch s.ID {
 	case StepVenv:
-		return CreateVenv(ctx, e.r, e.plan.python, e.plan.Venv, e.plan.userEnv, UnpackedDir(filepath.Dir(e.plan.StageDir)))
+		h, err := createVenv(ctx, e.r, e.plan.python, e.plan.Venv, e.plan.userEnv, UnpackedDir(filepath.Dir(e.plan.StageDir)))
+		if h != nil {
+			e.adoptScheme(h)
+		}
+		return err
 	case StepPipUpgrade:
 		res := e.run(ctx, s.ID, runner.Cmd{Name: s.ID, Argv: pipArgv(e.plan.pip, *s.Pip), Env: e.plan.userEnv})
 		if why := unreachableIndex(res.Tail); why != "" {

@@ -30,6 +30,11 @@ func TestNewVenvGetsPipLinkedFromTheCache(t *testing.T) {
 	if !strings.Contains(string(log), "new venv: pip linked in from "+UnpackedDir(cache)) {
 		t.Fatalf("pip was not linked in from the cache; log:\n%s", log)
 	}
+	// The Python that linked pip in answered the install step too: where pip installs and the
+	// launchers, with no second start.
+	if !strings.Contains(string(log), "the venv's Python that linked pip in stays running for the install step") {
+		t.Fatalf("the install step did not take the venv step's Python; log:\n%s", log)
+	}
 	v := pyenv.Venv{Root: root}
 	for _, argv := range [][]string{{v.Python(), "-m", "pip", "--version"}, {filepath.Join(v.BinDir(), "pip"), "--version"}} {
 		b, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()

@@ -103,9 +103,9 @@ type schemeQuery struct {
 	err    error
 }
 
-// askScheme starts the venv's Python, once, while the wheels download: its answer (where pip
-// installs) does not change before the install step (pip was upgraded, if at all, before the stage),
-// and its start and pip's import are then off the install step's path.
+// askScheme starts the venv's Python, once, at the run's start or else while the wheels download:
+// its answer (where pip installs) does not change before the install step (pip was upgraded, if at
+// all, before the stage), and its start and pip's import are then off the install step's path.
 func (e *engine) askScheme(ctx context.Context) {
 	if e.scheme != nil || pipAskedFor() {
 		return
@@ -120,6 +120,18 @@ func (e *engine) askScheme(ctx context.Context) {
 			q.scheme = q.helper.Scheme()
 		}
 	}()
+}
+
+// adoptScheme takes h, the new venv's Python the venv step left running, as askScheme's answer.
+func (e *engine) adoptScheme(h *wheelinst.Helper) {
+	if e.scheme != nil || pipAskedFor() {
+		h.Close()
+		return
+	}
+	q := &schemeQuery{done: make(chan struct{}), helper: h, scheme: h.Scheme()}
+	close(q.done)
+	e.scheme = q
+	e.note("the venv's Python that linked pip in stays running for the install step: where pip installs, the launchers") //i18n:raw the log, for support
 }
 
 // endScheme ends askScheme's Python, if one runs: its work is done or no longer wanted, and it

@@ -65,8 +65,8 @@ func StartHelper(ctx context.Context, exe string, env []string) (*Helper, error)
 // Scheme is where the environment's pip installs.
 func (h *Helper) Scheme() Scheme { return h.scheme }
 
-// Launchers hands the jobs (makeScripts's JSON) to the running Python and returns its answer. The
-// process ends after answering. It lives by StartHelper's context: cancelling that one kills it,
+// Launchers hands the jobs (makeScripts's JSON) to the running Python and returns its answer; it
+// answers each call until Close (one call at a time). The process lives by StartHelper's context: cancelling that one kills it,
 // which ends the wait here too.
 func (h *Helper) Launchers(ctx context.Context, jobs []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {

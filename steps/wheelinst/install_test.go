@@ -311,6 +311,32 @@ func TestHelperNotAskedEndsAtClose(t *testing.T) {
 	}
 }
 
+// TestHelperAnswersEachLaunchersCall: the running Python answers every call until Close, so the
+// one a new venv's pip was linked in with makes the install step's launchers as well.
+func TestHelperAnswersEachLaunchersCall(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "venv")
+	py := newVenv(t, root)
+	h, err := StartHelper(context.Background(), py, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	bin := filepath.Join(root, "bin")
+	for _, name := range []string{"first-tool", "second-tool"} {
+		jobs := `[{"scripts_dir": "` + bin + `", "console": {"` + name + `": "json.tool:main"}}]`
+		out, err := h.Launchers(context.Background(), []byte(jobs))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !strings.Contains(string(out), filepath.Join(bin, name)) {
+			t.Fatalf("%s: the answer names no launcher: %s", name, out)
+		}
+		if _, err := os.Stat(filepath.Join(bin, name)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+}
+
 // TestLaunchersWhenTheRunningPythonIsGone: a running Python that ended before it was asked (killed,
 // crashed) does not fail the install: a Python started then makes the launchers.
 func TestLaunchersWhenTheRunningPythonIsGone(t *testing.T) {

@@ -3,8 +3,8 @@
 #   scripts FILE -> make the entry-point launchers of each dist with pip's ScriptMaker (the jobs as
 #               JSON in FILE, the files made, per dist, as JSON on stdout), so Windows gets pip's .exe launchers.
 #   serve    -> both from one process kept running through an install: the scheme at once (one line),
-#               then pip's launcher maker is imported while the caller works, then one line of jobs
-#               on stdin (UTF-8 JSON; end of input: nothing to make) gets its answer (one line).
+#               then pip's launcher maker is imported while the caller works, then each line of jobs
+#               on stdin (UTF-8 JSON) gets its answer (one line), until the end of input.
 import json, os, sys
 
 # An environment without pip of its own: gpuwiz's own pip (an unpacked pip wheel), after its own paths.
@@ -56,6 +56,9 @@ elif sys.argv[1] == "scripts":
 elif sys.argv[1] == "serve":
     print(json.dumps(paths()), flush=True)
     maker_for(os.devnull)  # imports pip's maker now (a fraction of a second), before it is asked for
-    line = sys.stdin.buffer.readline()
-    if line.strip():
-        print(json.dumps(make(json.loads(line.decode("utf-8")))), flush=True)
+    while True:  # one answer a line of jobs, until the end of input
+        line = sys.stdin.buffer.readline()
+        if not line:
+            break
+        if line.strip():
+            print(json.dumps(make(json.loads(line.decode("utf-8")))), flush=True)
