@@ -55,6 +55,9 @@ type Shim struct {
 	lazy       int                  // wheels whose metadata was read out of the remote zip
 	ctx        context.Context      // the shim's lifetime, for prefetches
 	stop       context.CancelFunc
+
+	markers map[string]string // Target's environment markers (PEP 508); nil: no reading ahead
+	aheadN  chan struct{}     // wheels read ahead at once
 }
 
 // lazyEntry is one wheel's METADATA read out of the remote zip, once.
@@ -83,6 +86,17 @@ type ShimOptions struct {
 	// Early, when set, is handed every wheel whose metadata pip reads, to download it while the
 	// resolve goes on (see Early); nil: nothing is downloaded before the resolve's answer.
 	Early *Early
+	// Target is the Python the resolve is for. Where it is set, the shim reads ahead (see ahead)
+	// the metadata of each wheel that Pins, or a requirement in metadata read before, names
+	// exactly; zero: it reads only what pip asks for.
+	Target Target
+	// Pins are the resolve's own requirements ("torch==2.11.0+cu130").
+	Pins []string
+}
+
+// Target is a Python the wheels are for: its version ("3.12.4") and system, as Go names them.
+type Target struct {
+	Python, GOOS, GOARCH string
 }
 
 // wheelInfo is what reading a wheel's metadata learned of the real file.
@@ -110,8 +124,19 @@ func StartShim(n Network, indexes []string, o ShimOptions) (*Shim, error) {
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
+	if t := o.Target; t.Python != "" {
+		s.markers, s.aheadN = pep.MarkerEnv(t.Python, t.GOOS, t.GOARCH), make(chan struct{}, aheadAtOnce)
+		for _, p := range o.Pins {
+			if r, ok := pep.ParseRequirement(p); ok {
+				go s.ahead(r)
+			}
+		}
+	}
 	return s, nil
 }
+
+// aheadAtOnce is how many wheels the shim reads ahead at the same time.
+const aheadAtOnce = 8
 
 // IndexURL is what pip gets instead of the i-th index.
 func (s *Shim) IndexURL(i int) string { return s.base + "/i/" + strconv.Itoa(i) }
@@ -240,17 +265,63 @@ func (s *Shim) prefetch(metadata []byte) {
 		if !ok || strings.Contains(v, "extra ==") || strings.Contains(v, "extra==") {
 			continue
 		}
-		v = strings.TrimSpace(v)
-		end := strings.IndexFunc(v, func(r rune) bool {
-			return !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-		})
-		if end > 0 {
-			v = v[:end]
+		r, ok := pep.ParseRequirement(strings.TrimSpace(v))
+		if !ok {
+			continue
 		}
-		name := pep.Normalize(v)
+		name := pep.Normalize(r.Name)
 		for i := range s.indexes {
 			go s.fetch(s.pageURL(i, name))
 		}
+		go s.ahead(r)
+	}
+}
+
+// ahead reads the metadata of the wheel r names exactly ("nvidia-cublas==13.1.0.3" whose marker
+// holds for the Target) before pip asks for it. pip reads one wheel's metadata after another, and
+// from a server without Range requests each read is the whole wheel: read ahead, several at
+// once, each is ready or under way when pip comes to it (one read: pip waits for the same one).
+// Only a choice that is certain is read: one wheel on the first source that has that version for
+// this Python; several (pip chooses by its tag order), a marker it cannot evaluate or a range of
+// versions are left to pip.
+func (s *Shim) ahead(r pep.Requirement) {
+	pin, ok := r.Pin()
+	if !ok || s.markers == nil {
+		return
+	}
+	if holds, ok := pep.MarkerHolds(r.Marker, s.markers); !holds || !ok {
+		return
+	}
+	name := pep.Normalize(r.Name)
+	for i := range s.indexes {
+		p := s.fetch(s.pageURL(i, name))
+		if p.Err != nil || p.Status != http.StatusOK {
+			continue
+		}
+		links, _ := p.Links()
+		var pick []indexpage.Link
+		for _, l := range links {
+			w, err := pep.ParseWheel(l.File)
+			if err == nil && l.Yanked == nil && w.Name == name && pep.PinMatches(w.Version, pin) &&
+				w.Installs(s.opts.Target.Python, s.opts.Target.GOOS, s.opts.Target.GOARCH) {
+				pick = append(pick, l)
+			}
+		}
+		if len(pick) == 0 {
+			continue
+		}
+		if len(pick) == 1 {
+			real := *pick[0].URL
+			real.Fragment, real.RawFragment = "", ""
+			select {
+			case s.aheadN <- struct{}{}:
+			case <-s.ctx.Done():
+				return
+			}
+			_, _ = s.realMetadata(s.ctx, shimLink{real: real.String(), name: pick[0].File, sha256: pick[0].Hashes["sha256"], metadata: pick[0].Metadata != ""})
+			<-s.aheadN
+		}
+		return
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -196,7 +197,8 @@ func (e *engine) resolve(ctx context.Context, s Step, early bool) (r resolution,
 		// on one line, what the early fetch finished among it.
 		ahead = fetch.StartEarly(ctx, e.fetchOptions(netw, &fetch.Counters{}, e.checkedBefore, nil))
 	}
-	shim, err := fetch.StartShim(netw, indexes, fetch.ShimOptions{FindLinks: links, Keep: e.plan.StageDir, Progress: c, Early: ahead})
+	shim, err := fetch.StartShim(netw, indexes, fetch.ShimOptions{FindLinks: links, Keep: e.plan.StageDir, Progress: c, Early: ahead,
+		Target: fetch.Target{Python: e.plan.pyVersion, GOOS: hostGOOS(), GOARCH: runtime.GOARCH}, Pins: s.Pip.Pins})
 	if err != nil {
 		return resolution{}, usePip(err.Error())
 	}
