@@ -30,6 +30,11 @@ func TestNewVenvGetsPipLinkedFromTheCache(t *testing.T) {
 	if !strings.Contains(string(log), "new venv: pip linked in from "+UnpackedDir(cache)) {
 		t.Fatalf("pip was not linked in from the cache; log:\n%s", log)
 	}
+	// The pip a new venv gets is the wheel the base Python's ensurepip carries, read once: the plan
+	// and the venv step share one probe, and no Python starts to ask ensurepip its version.
+	if n := strings.Count(string(log), "does this interpreter's environment have pip"); n != 1 || strings.Contains(string(log), "ensurepip.version()") {
+		t.Fatalf("the base Python was asked for its pip %d times (or ensurepip's version asked); log:\n%s", n, log)
+	}
 	// The Python that linked pip in answered the install step too: where pip installs and the
 	// launchers, with no second start.
 	if !strings.Contains(string(log), "the venv's Python that linked pip in stays running for the install step") {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 
 	"gpuwiz/steps/i18n"
+	"gpuwiz/steps/pep"
 	"gpuwiz/steps/pipcmd"
 	"gpuwiz/steps/pipconf"
 	"gpuwiz/steps/pyenv"
@@ -92,8 +94,14 @@ func Prepare(ctx context.Context, r runner.Runner, opts Options) (Plan, error) {
 	return p, nil
 }
 
-// bundledPip is the pip version a new venv made by python gets (ensurepip's), "" when unknown.
+// bundledPip is the pip version a new venv made by python gets (the pip wheel its ensurepip
+// carries, which the venv step links in), "" when unknown.
 func bundledPip(ctx context.Context, r runner.Runner, python string, env []string) string {
+	if w, err := pipcmd.Wheel(ctx, r, python, env); err == nil {
+		if pw, err := pep.ParseWheel(filepath.Base(w.Path)); err == nil {
+			return pw.Version
+		}
+	}
 	var out bytes.Buffer
 	//i18n:raw the step's label in the log, and a Python snippet
 	res := r.Run(ctx, runner.Cmd{Name: "ensurepip version", Argv: []string{python, "-c", "import ensurepip; print(ensurepip.version())"}, Env: env, Stdout: &out}, nil)

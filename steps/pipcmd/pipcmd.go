@@ -70,8 +70,9 @@ type probe struct {
 }
 
 var (
-	memoMu sync.Mutex
-	memo   = map[string]Pip{}
+	memoMu    sync.Mutex
+	memo      = map[string]Pip{}
+	wheelMemo = map[string]wheelinst.Wheel{} // by interpreter
 )
 
 // For is the pip that runs against python: the environment's own when it has one, else gpuwiz's
@@ -102,13 +103,27 @@ func For(ctx context.Context, r runner.Runner, python string, env []string, unpa
 	return p, nil
 }
 
-// Wheel is the pip wheel of python's ensurepip (what Own unpacks), with its sha256.
+// Wheel is the pip wheel of python's ensurepip (what Own unpacks), with its sha256. The answer is
+// kept for the process's life per interpreter: the plan asks which pip a new venv gets, then the
+// venv step links that wheel in.
 func Wheel(ctx context.Context, r runner.Runner, python string, env []string) (wheelinst.Wheel, error) {
+	memoMu.Lock()
+	w, ok := wheelMemo[python]
+	memoMu.Unlock()
+	if ok {
+		return w, nil
+	}
 	pr, err := ask(ctx, r, python, env)
 	if err != nil {
 		return wheelinst.Wheel{}, err
 	}
-	return bundledWheel(pr.Bundled)
+	if w, err = bundledWheel(pr.Bundled); err != nil {
+		return w, err
+	}
+	memoMu.Lock()
+	wheelMemo[python] = w
+	memoMu.Unlock()
+	return w, nil
 }
 
 func ask(ctx context.Context, r runner.Runner, python string, env []string) (probe, error) {
