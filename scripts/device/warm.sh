@@ -81,7 +81,8 @@ log "$($G --version)${P:+ against $($P --version)}"; nvidia-smi --query-gpu=name
 log repack; LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY $TOOLS/repack_index.py $W/idx torch torchvision torchaudio pip setuptools wheel numpy > $W/repack.txt 2>&1; tail -1 $W/repack.txt
 serve
 # COLD_MODES="off on" runs journey 1 with the early fetch off (GPUWIZ_EARLY_FETCH=0) and on, COLD_ROUNDS
-# times, alternating, each from empty caches; the last leaves the caches warm for journey 2.
+# times, alternating, each from empty caches; the last leaves the caches warm for journey 2. The mode
+# "prev" runs it with PREV's build.
 inst_off() { GPUWIZ_EARLY_FETCH=0 inst "$@"; }
 for c in $(seq 1 "${COLD_ROUNDS:-1}"); do
 	for mode in ${COLD_MODES:-on}; do
@@ -89,6 +90,8 @@ for c in $(seq 1 "${COLD_ROUNDS:-1}"); do
 		rm -rf ~/.cache/gpuwiz $W/v0
 		if [ "$mode" = off ]; then
 			timed "new venv, nothing cached, early fetch off" $W/v0 inst_off "$G" $W/v0
+		elif [ "$mode" = prev ] && [ -n "$P" ]; then
+			timed "new venv, nothing cached ($(basename "$P"))" $W/v0 inst "$P" $W/v0
 		else
 			timed "new venv, nothing cached" $W/v0 inst "$G" $W/v0
 		fi
