@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gpuwiz/steps/envroot"
 	"gpuwiz/steps/pep"
@@ -158,7 +160,7 @@ func Uninstall(infoDir string, roots envroot.Roots) (removed, outside []string, 
 
 // remove and removeAll are the file system's; a test stands in a file Windows will not delete
 // while a running Python has it loaded.
-var remove, removeAll = os.Remove, os.RemoveAll
+var remove, removeAll = os.Remove, RemoveTree
 
 // normcase is a path as the file system compares it: Windows ignores case.
 func normcase(p string) string {
@@ -167,4 +169,63 @@ func normcase(p string) string {
 		return strings.ToLower(p)
 	}
 	return p
+}
+
+// RemoveTree is os.RemoveAll on every core, for a dist's folders of thousands of files: each
+// folder's files go in the goroutine that lists it, its subfolders in goroutines of their own while
+// fewer than treeWorkers run (else in line), the folder itself after them. A link is removed, never
+// followed. Where anything failed, os.RemoveAll goes over what is left and its answer is returned,
+// so a file that will not go (held open on Windows) is said as RemoveAll says it; a path that does
+// not exist is no error.
+func RemoveTree(dir string) error {
+	st, err := os.Lstat(dir)
+	if err != nil || !st.IsDir() {
+		return os.RemoveAll(dir)
+	}
+	t := &treeRemover{sem: make(chan struct{}, treeWorkers)}
+	t.remove(dir)
+	if t.failed.Load() {
+		return os.RemoveAll(dir)
+	}
+	return nil
+}
+
+const treeWorkers = 16
+
+type treeRemover struct {
+	sem    chan struct{}
+	failed atomic.Bool
+}
+
+func (t *treeRemover) remove(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.failed.Store(true)
+		return
+	}
+	var wg sync.WaitGroup
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if !e.IsDir() { // a file or a link (a link to a folder is not one: DirEntry is Lstat's)
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				t.failed.Store(true)
+			}
+			continue
+		}
+		select {
+		case t.sem <- struct{}{}:
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() { <-t.sem }()
+				t.remove(p)
+			}()
+		default:
+			t.remove(p)
+		}
+	}
+	wg.Wait()
+	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.failed.Store(true)
+	}
 }

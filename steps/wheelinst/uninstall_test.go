@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -166,4 +167,40 @@ func diffLists(want, got []string) string {
 		}
 	}
 	return b.String()
+}
+
+// RemoveTree takes a deep tree of thousands of files on every core as RemoveAll would: all of it
+// goes, a link inside goes without what it points to, and a path that is not there is no error.
+func TestRemoveTreeRemovesADeepTreeAndNoLinkTarget(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "torch")
+	outside := filepath.Join(t.TempDir(), "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(outside, "keep.txt"), []byte("mine"), 0o644)
+	for i := range 40 {
+		d := filepath.Join(root, "include", strconv.Itoa(i%7), strconv.Itoa(i), "deep")
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 60 {
+			os.WriteFile(filepath.Join(d, strconv.Itoa(j)+".h"), []byte("x"), 0o644)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "__init__.py"), nil, 0o644)
+	if err := os.Symlink(outside, filepath.Join(root, "include", "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := RemoveTree(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(root); !os.IsNotExist(err) {
+		t.Fatalf("%s is still there: %v", root, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(outside, "keep.txt")); err != nil || string(b) != "mine" {
+		t.Fatalf("the link's target was touched: %v", err)
+	}
+	if err := RemoveTree(root); err != nil {
+		t.Fatalf("a path that is not there: %v", err)
+	}
 }
