@@ -61,12 +61,12 @@ func (m *Matrix) Lookup(framework, version, channel string) (Candidate, bool) {
 // candidateOf is build b of release r as a candidate; on os ("" any), a build note about another
 // system's wheel (note_os) is left out, as it says nothing about the machine.
 func candidateOf(framework string, r *Release, b *Build, os string) Candidate {
-	buildNote := localNote(b.Note, b.NoteZh)
+	buildNote := i18n.Local(b.Note, b.NoteZh)
 	if os != "" && len(b.NoteOS) > 0 && !slices.Contains(b.NoteOS, os) {
 		buildNote = ""
 	}
 	var notes []string
-	for _, n := range []string{localNote(r.Note, r.NoteZh), buildNote} {
+	for _, n := range []string{i18n.Local(r.Note, r.NoteZh), buildNote} {
 		if n != "" {
 			notes = append(notes, n)
 		}

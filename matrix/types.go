@@ -117,15 +117,7 @@ type CUDARow struct {
 
 // LocalNote is the row's note in the current language: note_zh in Chinese when the file has one,
 // else note.
-func (r CUDARow) LocalNote() string { return localNote(r.Note, r.NoteZh) }
-
-// localNote picks a row's note for the current language, falling back to English.
-func localNote(en, zh string) string {
-	if zh != "" && i18n.IsChinese() {
-		return zh
-	}
-	return en
-}
+func (r CUDARow) LocalNote() string { return i18n.Local(r.Note, r.NoteZh) }
 
 // Release is one framework version with its builds (one per channel).
 type Release struct {

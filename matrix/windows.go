@@ -26,7 +26,7 @@ type WindowsRow struct {
 }
 
 // LocalNote is the row's note in the current language.
-func (r WindowsRow) LocalNote() string { return localNote(r.Note, r.NoteZh) }
+func (r WindowsRow) LocalNote() string { return i18n.Local(r.Note, r.NoteZh) }
 
 // WindowsNeeds is the row that holds for framework at release v ("2.11.0", "2.11.0+cu128"): the
 // one with the highest from at or below v; ok is false when no row covers it.

@@ -80,53 +80,40 @@ func driverRun(ctx context.Context, env *Env, fl driverOptions) error {
 
 // DriverFamily, DriverForm, DriverStatus and DriverFrom word the values of a choice.
 func DriverFamily(f app.CardFamily) string {
-	switch f {
-	case app.FamilyStudio:
-		return i18n.T("driver.family.studio")
-	case app.FamilyRTX:
-		return i18n.T("driver.family.rtx")
-	case app.FamilyDataCenter:
-		return i18n.T("driver.family.datacenter")
-	case app.FamilyLinuxRun:
-		return i18n.T("driver.family.linux")
-	}
-	return i18n.T("driver.family.geforce")
+	return driverFamilies.Say(f, i18n.T("driver.family.geforce"))
 }
 
-func DriverForm(f app.CardForm) string {
-	switch f {
-	case app.FormNotebook:
-		return i18n.T("driver.form.notebook")
-	case app.FormAny:
-		return i18n.T("driver.form.any")
-	}
-	return i18n.T("driver.form.desktop")
+var driverFamilies = i18n.Words[app.CardFamily]{
+	app.FamilyStudio:     func() string { return i18n.T("driver.family.studio") },
+	app.FamilyRTX:        func() string { return i18n.T("driver.family.rtx") },
+	app.FamilyDataCenter: func() string { return i18n.T("driver.family.datacenter") },
+	app.FamilyLinuxRun:   func() string { return i18n.T("driver.family.linux") },
+}
+
+func DriverForm(f app.CardForm) string { return driverForms.Say(f, i18n.T("driver.form.desktop")) }
+
+var driverForms = i18n.Words[app.CardForm]{
+	app.FormNotebook: func() string { return i18n.T("driver.form.notebook") },
+	app.FormAny:      func() string { return i18n.T("driver.form.any") },
 }
 
 func DriverStatus(s app.DriverState) string {
-	switch s {
-	case app.DriverStateMissing:
-		return i18n.T("driver.status.missing")
-	case app.DriverStateOld:
-		return i18n.T("driver.status.old")
-	case app.DriverStateUpdate:
-		return i18n.T("driver.status.update")
-	case app.DriverStateCurrent:
-		return i18n.T("driver.status.current")
-	case app.DriverStateOwnPath:
-		return i18n.T("driver.status.own_path")
-	}
-	return i18n.T("driver.status.unknown")
+	return driverStates.Say(s, i18n.T("driver.status.unknown"))
 }
 
-func DriverFrom(from string) string {
-	switch from {
-	case "lookup":
-		return i18n.T("driver.from.lookup")
-	case "file":
-		return i18n.T("driver.from.file")
-	}
-	return i18n.T("driver.from.table")
+var driverStates = i18n.Words[app.DriverState]{
+	app.DriverStateMissing: func() string { return i18n.T("driver.status.missing") },
+	app.DriverStateOld:     func() string { return i18n.T("driver.status.old") },
+	app.DriverStateUpdate:  func() string { return i18n.T("driver.status.update") },
+	app.DriverStateCurrent: func() string { return i18n.T("driver.status.current") },
+	app.DriverStateOwnPath: func() string { return i18n.T("driver.status.own_path") },
+}
+
+func DriverFrom(from string) string { return driverFroms.Say(from, i18n.T("driver.from.table")) }
+
+var driverFroms = i18n.Words[string]{
+	"lookup": func() string { return i18n.T("driver.from.lookup") },
+	"file":   func() string { return i18n.T("driver.from.file") },
 }
 
 func printDriverCheck(w io.Writer, c app.DriverCheck) {

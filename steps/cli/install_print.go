@@ -145,16 +145,12 @@ func printOutcome(w io.Writer, o app.InstallOutcome, tail, activate []string) {
 }
 
 // leftoverWord is a leftover's kind in the reader's language ("extra", "missing", "changed").
-func leftoverWord(what string) string {
-	switch what {
-	case "extra":
-		return i18n.T("cli.install.leftover.extra")
-	case "missing":
-		return i18n.T("cli.install.leftover.missing")
-	case "changed":
-		return i18n.T("cli.install.leftover.changed")
-	}
-	return what
+func leftoverWord(what string) string { return leftoverWords.Say(what, what) }
+
+var leftoverWords = i18n.Words[string]{
+	"extra":   func() string { return i18n.T("cli.install.leftover.extra") },
+	"missing": func() string { return i18n.T("cli.install.leftover.missing") },
+	"changed": func() string { return i18n.T("cli.install.leftover.changed") },
 }
 
 // lineTail keeps the last lines of output for a failure message.

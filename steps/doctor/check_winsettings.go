@@ -117,15 +117,13 @@ func checkVCRuntime(e *Evidence) []Finding {
 }
 
 func copyPlace(from string) string {
-	switch from {
-	case "framework":
-		return i18n.T("doctor.vc_runtime.where.framework")
-	case "python":
-		return i18n.T("doctor.vc_runtime.where.python")
-	case "System32":
-		return i18n.T("doctor.vc_runtime.where.system32")
-	}
-	return i18n.T("doctor.vc_runtime.where.path")
+	return copyPlaces.Say(from, i18n.T("doctor.vc_runtime.where.path"))
+}
+
+var copyPlaces = i18n.Words[string]{
+	"framework": func() string { return i18n.T("doctor.vc_runtime.where.framework") },
+	"python":    func() string { return i18n.T("doctor.vc_runtime.where.python") },
+	"System32":  func() string { return i18n.T("doctor.vc_runtime.where.system32") },
 }
 
 // copiesEvidence lists every msvcp140.dll found, the one that loads first.

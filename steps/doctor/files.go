@@ -1,20 +1,10 @@
 package doctor
 
-import (
-	"io/fs"
-	"os"
-)
+import "gpuwiz/steps/pyenv"
 
-// FS reads the machine's files by their OS paths (PATH directories, pip config files, the lock file).
-type FS interface {
-	ReadDir(path string) ([]fs.DirEntry, error)
-	ReadFile(path string) ([]byte, error)
-	Stat(path string) (fs.FileInfo, error)
-}
+// FS reads the machine's files by their OS paths (PATH directories, pip config files, the lock
+// file): what pyenv reads to tell an environment's layout apart, so doctor hands it the same files.
+type FS = pyenv.FileReader
 
 // OSFS is the real filesystem.
-type OSFS struct{}
-
-func (OSFS) ReadDir(p string) ([]fs.DirEntry, error) { return os.ReadDir(p) }
-func (OSFS) ReadFile(p string) ([]byte, error)       { return os.ReadFile(p) }
-func (OSFS) Stat(p string) (fs.FileInfo, error)      { return os.Stat(p) }
+type OSFS = pyenv.OSFiles

@@ -85,32 +85,23 @@ func writeFinding(w io.Writer, n int, f Finding) {
 }
 
 // severityLabel is a finding's severity as the text report shows it (the JSON keeps the code).
-func severityLabel(s Severity) string {
-	switch s {
-	case SeverityError:
-		return i18n.T("doctor.severity.error")
-	case SeverityWarning:
-		return i18n.T("doctor.severity.warning")
-	case SeverityInfo:
-		return i18n.T("doctor.severity.info")
-	}
-	return strings.ToUpper(string(s))
+func severityLabel(s Severity) string { return severityLabels.Say(s, strings.ToUpper(string(s))) }
+
+var severityLabels = i18n.Words[Severity]{
+	SeverityError:   func() string { return i18n.T("doctor.severity.error") },
+	SeverityWarning: func() string { return i18n.T("doctor.severity.warning") },
+	SeverityInfo:    func() string { return i18n.T("doctor.severity.info") },
 }
 
 // kindLabel is the kind of Python (pyenv's classification) as the text report shows it; the JSON
 // keeps the word itself. conda, pyenv and python.org are names and stay as they are.
-func kindLabel(kind string) string {
-	switch kind {
-	case "venv":
-		return i18n.T("doctor.kind.venv")
-	case "store":
-		return i18n.T("doctor.kind.store")
-	case "system":
-		return i18n.T("doctor.kind.system")
-	case "unknown":
-		return i18n.T("doctor.kind.unknown")
-	}
-	return kind
+func kindLabel(kind string) string { return kindLabels.Say(kind, kind) }
+
+var kindLabels = i18n.Words[string]{
+	"venv":    func() string { return i18n.T("doctor.kind.venv") },
+	"store":   func() string { return i18n.T("doctor.kind.store") },
+	"system":  func() string { return i18n.T("doctor.kind.system") },
+	"unknown": func() string { return i18n.T("doctor.kind.unknown") },
 }
 
 func (r Report) target() string {

@@ -52,6 +52,20 @@ func (r Roots) Has() bool { return len(r.roots) > 0 }
 // off Windows' \\?\ prefix, cleaning .. away and following every symlink in its folders. The last
 // element is not followed: removing, moving or writing it acts on the link itself.
 func (r Roots) Inside(path string) bool {
+	// a root is never a file to remove, move or write
+	return r.insideBut(path, func(k, root string) bool { return k == root })
+}
+
+// Removable reports whether a whole folder may go: it lies inside a root and is neither a root
+// nor a folder above one (the environment's prefix, site-packages, Scripts or bin, include).
+func (r Roots) Removable(dir string) bool {
+	// the folder is a root or holds one
+	return r.insideBut(dir, func(k, root string) bool { return within(root, k) })
+}
+
+// insideBut reports whether path, resolved, lies inside one of the roots, and refused (asked of
+// its key with every root) holds for none of them.
+func (r Roots) insideBut(path string, refused func(k, root string) bool) bool {
 	res, ok := r.resolve(path)
 	if !ok {
 		return false
@@ -59,30 +73,10 @@ func (r Roots) Inside(path string) bool {
 	k := key(res)
 	inside := false
 	for _, root := range r.roots {
-		if k == root {
-			return false // a root is never a file to remove, move or write
+		if refused(k, root) {
+			return false
 		}
 		inside = inside || within(k, root)
-	}
-	return inside
-}
-
-// Removable reports whether a whole folder may go: it lies inside a root and is neither a root
-// nor a folder above one (the environment's prefix, site-packages, Scripts or bin, include).
-func (r Roots) Removable(dir string) bool {
-	res, ok := r.resolve(dir)
-	if !ok {
-		return false
-	}
-	k := key(res)
-	inside := false
-	for _, root := range r.roots {
-		if within(root, k) {
-			return false // the folder is a root or holds one
-		}
-		if within(k, root) {
-			inside = true
-		}
 	}
 	return inside
 }

@@ -21,19 +21,15 @@ func (e *ReturnError) Error() string { return fmt.Sprintf("%s: %s", e.Call, e.Na
 // Words is what the error means, in the interface language: the common answers of a machine
 // without a working driver in plain words, any other with NVML's name.
 func (e *ReturnError) Words() string {
-	switch strings.TrimPrefix(e.Name, "NVML_") {
-	case "ERROR_LIBRARY_NOT_FOUND":
-		return i18n.T("gpu.nvml.why_no_library")
-	case "ERROR_DRIVER_NOT_LOADED":
-		return i18n.T("gpu.nvml.why_not_loaded")
-	case "ERROR_NO_PERMISSION":
-		return i18n.T("gpu.nvml.why_no_permission")
-	case "ERROR_LIB_RM_VERSION_MISMATCH":
-		return i18n.T("gpu.nvml.why_mismatch")
-	case "ERROR_GPU_IS_LOST":
-		return i18n.T("gpu.nvml.why_lost")
-	}
-	return i18n.T("gpu.nvml.why_other", i18n.D{"Err": e.Error()})
+	return returnWords.Say(strings.TrimPrefix(e.Name, "NVML_"), i18n.T("gpu.nvml.why_other", i18n.D{"Err": e.Error()}))
+}
+
+var returnWords = i18n.Words[string]{
+	"ERROR_LIBRARY_NOT_FOUND":       func() string { return i18n.T("gpu.nvml.why_no_library") },
+	"ERROR_DRIVER_NOT_LOADED":       func() string { return i18n.T("gpu.nvml.why_not_loaded") },
+	"ERROR_NO_PERMISSION":           func() string { return i18n.T("gpu.nvml.why_no_permission") },
+	"ERROR_LIB_RM_VERSION_MISMATCH": func() string { return i18n.T("gpu.nvml.why_mismatch") },
+	"ERROR_GPU_IS_LOST":             func() string { return i18n.T("gpu.nvml.why_lost") },
 }
 
 // whyWords is why a backend gave nothing, as the report says it: an NVML answer in words, any

@@ -137,42 +137,37 @@ func lookupPCI(device uint16) (pciCard, bool) {
 // compute-capability table give them: the data-centre die of a generation (GP100, GA100, GB100)
 // differs from the consumer dies (GP10x, GA10x, GB20x). torchruntime reads the generation from the
 // same code names (easydiffusion/torchruntime torchruntime/gpu_db.py).
-//
-//i18n:raw architecture names are NVIDIA's product names, the same in every language
 func chipArch(chip string) (arch, cc string) {
 	c := strings.ToUpper(chip)
 	base := strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(c, "GL"), "M"), "B")
-	switch {
-	case base == "GK210":
-		return "Kepler", "3.7"
-	case base == "GK110":
-		return "Kepler", "3.5"
-	case strings.HasPrefix(c, "GK"):
-		return "Kepler", "3.0"
-	case base == "GM107" || base == "GM108":
-		return "Maxwell", "5.0"
-	case strings.HasPrefix(c, "GM"):
-		return "Maxwell", "5.2"
-	case base == "GP100":
-		return "Pascal", "6.0"
-	case strings.HasPrefix(c, "GP"):
-		return "Pascal", "6.1"
-	case strings.HasPrefix(c, "GV"):
-		return "Volta", "7.0"
-	case strings.HasPrefix(c, "TU"):
-		return "Turing", "7.5"
-	case base == "GA100":
-		return "Ampere", "8.0"
-	case strings.HasPrefix(c, "GA"):
-		return "Ampere", "8.6"
-	case strings.HasPrefix(c, "AD"):
-		return "Ada Lovelace", "8.9"
-	case strings.HasPrefix(c, "GH"):
-		return "Hopper", "9.0"
-	case base == "GB100" || base == "GB102":
-		return "Blackwell", "10.0"
-	case strings.HasPrefix(c, "GB2"):
-		return "Blackwell", "12.0"
+	for _, g := range chipGenerations {
+		if family, ok := strings.CutSuffix(g.die, "*"); base == g.die || ok && strings.HasPrefix(c, family) {
+			return g.arch, g.cc
+		}
 	}
 	return "", ""
+}
+
+// chipGenerations are the dies in the order chipArch tries them: a die by its name without a
+// variant's GL, M or B ("GK210GL" is GK210), before its family ("GK*": any other die named so).
+//
+//i18n:raw architecture names are NVIDIA's product names, the same in every language
+var chipGenerations = []struct{ die, arch, cc string }{
+	{"GK210", "Kepler", "3.7"},
+	{"GK110", "Kepler", "3.5"},
+	{"GK*", "Kepler", "3.0"},
+	{"GM107", "Maxwell", "5.0"},
+	{"GM108", "Maxwell", "5.0"},
+	{"GM*", "Maxwell", "5.2"},
+	{"GP100", "Pascal", "6.0"},
+	{"GP*", "Pascal", "6.1"},
+	{"GV*", "Volta", "7.0"},
+	{"TU*", "Turing", "7.5"},
+	{"GA100", "Ampere", "8.0"},
+	{"GA*", "Ampere", "8.6"},
+	{"AD*", "Ada Lovelace", "8.9"},
+	{"GH*", "Hopper", "9.0"},
+	{"GB100", "Blackwell", "10.0"},
+	{"GB102", "Blackwell", "10.0"},
+	{"GB2*", "Blackwell", "12.0"},
 }

@@ -117,29 +117,18 @@ func parseMessages(b []byte, add func(*goi18n.Message)) error {
 		case unstable.String:
 			m.Other = string(v.Data)
 		case unstable.InlineTable:
+			forms := map[string]*string{"zero": &m.Zero, "one": &m.One, "two": &m.Two, "few": &m.Few, "many": &m.Many, "other": &m.Other}
 			for it := v.Children(); it.Next(); {
 				kv := it.Node()
 				form, text := keyOf(kv), kv.Value()
 				if text.Kind != unstable.String {
 					return fmt.Errorf("%s.%s is not a string", m.ID, form) //i18n:raw for developers
 				}
-				s := string(text.Data)
-				switch form {
-				case "zero":
-					m.Zero = s
-				case "one":
-					m.One = s
-				case "two":
-					m.Two = s
-				case "few":
-					m.Few = s
-				case "many":
-					m.Many = s
-				case "other":
-					m.Other = s
-				default:
+				field, ok := forms[form]
+				if !ok {
 					return fmt.Errorf("%s: %q is no plural form", m.ID, form) //i18n:raw for developers
 				}
+				*field = string(text.Data)
 			}
 		default:
 			return fmt.Errorf("%s is neither a string nor a table of plural forms", m.ID) //i18n:raw for developers

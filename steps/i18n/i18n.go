@@ -57,6 +57,28 @@ func Current() Lang { return current.Load().(Lang) }
 // IsChinese says whether messages are in Chinese now (for the few layouts that differ).
 func IsChinese() bool { return Current() == Chinese }
 
+// Local is text a data file gives in English and, where it has one, in Simplified Chinese (a
+// matrix row's note, a source's name): zh in Chinese when there is one, else en.
+func Local(en, zh string) string {
+	if zh != "" && IsChinese() {
+		return zh
+	}
+	return en
+}
+
+// Words names the values of one kind (a step, a severity, a kind of environment) in the current
+// language: each value's catalog call, made when the value is said, so that the words follow a
+// change of language. One table holds every value's words; Say looks one up.
+type Words[K comparable] map[K]func() string
+
+// Say is v's words; other when the table does not name v.
+func (w Words[K]) Say(v K, other string) string {
+	if say, ok := w[v]; ok {
+		return say()
+	}
+	return other
+}
+
 // Said is text as a line gpuwiz itself prints among other programs' lines: "gpuwiz: text", with
 // the interface language's colon.
 func Said(text any) string { return T("lang.said", D{"Text": fmt.Sprint(text)}) }

@@ -67,3 +67,31 @@ func TestLangIDTag(t *testing.T) {
 		t.Errorf("LANGID 0 should be unknown")
 	}
 }
+
+// A Words table says a value in the language of the moment it is said (a table is made once, the
+// language may change later), and a value it does not name as the caller's other words; Local
+// takes a data file's Chinese text in Chinese only, and its English where it has no Chinese.
+func TestWordsAndLocalFollowTheLanguage(t *testing.T) {
+	defer Set(Current())
+	names := Words[string]{"en": func() string { return T("lang.name") }}
+	Set(English)
+	if got := names.Say("en", "?"); got != "English" {
+		t.Errorf("English: %q", got)
+	}
+	if got := names.Say("fr", "fr"); got != "fr" {
+		t.Errorf("a value the table does not name: %q", got)
+	}
+	if got := Local("note", "注释"); got != "note" {
+		t.Errorf("Local in English: %q", got)
+	}
+	Set(Chinese)
+	if got, want := names.Say("en", "?"), In(Chinese, "lang.name"); got != want || got == "English" {
+		t.Errorf("Chinese: %q, want %q", got, want)
+	}
+	if got := Local("note", "注释"); got != "注释" {
+		t.Errorf("Local in Chinese: %q", got)
+	}
+	if got := Local("note", ""); got != "note" {
+		t.Errorf("Local in Chinese without a Chinese text: %q", got)
+	}
+}

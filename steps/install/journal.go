@@ -151,33 +151,25 @@ func (in Interrupted) Summary() string {
 }
 
 // StepName is a step's name in words.
-func StepName(id string) string {
-	switch id {
-	case StepVenv:
-		return i18n.T("faults.step.venv")
-	case StepPipUpgrade:
-		return i18n.T("faults.step.pip_upgrade")
-	case StepSnapshot:
-		return i18n.T("faults.step.snapshot")
-	case StepStage, StepStageDeps, StepStageOpt:
-		return i18n.T("faults.step.stage")
-	case StepBackup:
-		return i18n.T("faults.step.backup")
-	case StepUninstall:
-		return i18n.T("faults.step.uninstall")
-	case StepLeftovers:
-		return i18n.T("faults.step.leftovers")
-	case StepInstall:
-		return i18n.T("faults.step.install")
-	case StepVerify:
-		return i18n.T("faults.step.verify")
-	case StepLock:
-		return i18n.T("faults.step.lock")
-	case "restore":
-		return i18n.T("faults.step.restore")
-	}
-	return id
+func StepName(id string) string { return stepNames.Say(id, id) }
+
+var stepNames = i18n.Words[string]{
+	StepVenv:       func() string { return i18n.T("faults.step.venv") },
+	StepPipUpgrade: func() string { return i18n.T("faults.step.pip_upgrade") },
+	StepSnapshot:   func() string { return i18n.T("faults.step.snapshot") },
+	StepStage:      stageName,
+	StepStageDeps:  stageName,
+	StepStageOpt:   stageName,
+	StepBackup:     func() string { return i18n.T("faults.step.backup") },
+	StepUninstall:  func() string { return i18n.T("faults.step.uninstall") },
+	StepLeftovers:  func() string { return i18n.T("faults.step.leftovers") },
+	StepInstall:    func() string { return i18n.T("faults.step.install") },
+	StepVerify:     func() string { return i18n.T("faults.step.verify") },
+	StepLock:       func() string { return i18n.T("faults.step.lock") },
+	"restore":      func() string { return i18n.T("faults.step.restore") },
 }
+
+func stageName() string { return i18n.T("faults.step.stage") }
 
 // InterruptedError refuses an install into a venv whose last run did not finish (or is running).
 type InterruptedError struct{ In Interrupted }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"unicode/utf16"
 )
@@ -29,30 +30,14 @@ func pythonJSON(raw json.RawMessage) []byte {
 func writePythonJSON(b *bytes.Buffer, v any) {
 	switch v := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // Python sorts str keys by code point; Go's string order is the same for valid UTF-8
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writePythonString(b, k)
+		keys := slices.Sorted(maps.Keys(v)) // Python sorts str keys by code point; Go's string order is the same for valid UTF-8
+		writePythonItems(b, '{', '}', len(keys), func(i int) {
+			writePythonString(b, keys[i])
 			b.WriteString(": ")
-			writePythonJSON(b, v[k])
-		}
-		b.WriteByte('}')
+			writePythonJSON(b, v[keys[i]])
+		})
 	case []any:
-		b.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writePythonJSON(b, e)
-		}
-		b.WriteByte(']')
+		writePythonItems(b, '[', ']', len(v), func(i int) { writePythonJSON(b, v[i]) })
 	case string:
 		writePythonString(b, v)
 	case json.Number:
@@ -62,6 +47,19 @@ func writePythonJSON(b *bytes.Buffer, v any) {
 	case nil:
 		b.WriteString("null")
 	}
+}
+
+// writePythonItems writes n items (item writes the i-th) between the brackets left and right,
+// ", " between them, as json.dumps does for an object and a list.
+func writePythonItems(b *bytes.Buffer, left, right byte, n int, item func(i int)) {
+	b.WriteByte(left)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		item(i)
+	}
+	b.WriteByte(right)
 }
 
 // writePythonString is json.dumps's ensure_ascii string.

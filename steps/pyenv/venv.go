@@ -104,19 +104,16 @@ func (v Venv) Kind() string { return KindWords(v.Layout()) }
 
 // KindWords is a layout's kind in words; a venv made by uv says so.
 func KindWords(l Layout) string {
-	switch l.Kind {
-	case EnvConda:
-		return i18n.T("pyenv.kind.conda")
-	case EnvEmbedded:
-		return i18n.T("pyenv.kind.embedded")
-	case EnvPrefix:
-		return i18n.T("pyenv.kind.prefix")
-	case EnvVenv:
-		if l.UV != "" {
-			return i18n.T("pyenv.kind.uv_venv")
-		}
+	if l.Kind == EnvVenv && l.UV != "" {
+		return i18n.T("pyenv.kind.uv_venv")
 	}
-	return i18n.T("pyenv.kind.venv")
+	return kindWords.Say(l.Kind, i18n.T("pyenv.kind.venv"))
+}
+
+var kindWords = i18n.Words[string]{
+	EnvConda:    func() string { return i18n.T("pyenv.kind.conda") },
+	EnvEmbedded: func() string { return i18n.T("pyenv.kind.embedded") },
+	EnvPrefix:   func() string { return i18n.T("pyenv.kind.prefix") },
 }
 
 // Shells an activation command is typed in.

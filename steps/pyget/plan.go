@@ -37,16 +37,12 @@ const (
 )
 
 // MethodName is a method in words, in the current language.
-func MethodName(method string) string {
-	switch method {
-	case MethodWinget:
-		return i18n.T("pyget.method.winget")
-	case MethodInstaller:
-		return i18n.T("pyget.method.installer")
-	case MethodDistro:
-		return i18n.T("pyget.method.distro")
-	}
-	return method
+func MethodName(method string) string { return methodNames.Say(method, method) }
+
+var methodNames = i18n.Words[string]{
+	MethodWinget:    func() string { return i18n.T("pyget.method.winget") },
+	MethodInstaller: func() string { return i18n.T("pyget.method.installer") },
+	MethodDistro:    func() string { return i18n.T("pyget.method.distro") },
 }
 
 // ErrBadInput marks a request that cannot be planned (an unknown version, a bad mirror URL). Its own

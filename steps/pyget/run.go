@@ -53,14 +53,11 @@ type Result struct {
 var ErrChecksum = errors.New("checksum mismatch") //i18n:raw a sentinel for errors.Is; the text shown is pyget.error.checksum
 
 // label is the words for a step's command, for the runner's messages ("install exited with code 1").
-func label(step string) string {
-	switch step {
-	case StepInstall:
-		return i18n.T("pyget.label.install")
-	case StepUndo:
-		return i18n.T("pyget.label.undo")
-	}
-	return step
+func label(step string) string { return stepLabels.Say(step, step) }
+
+var stepLabels = i18n.Words[string]{
+	StepInstall: func() string { return i18n.T("pyget.label.install") },
+	StepUndo:    func() string { return i18n.T("pyget.label.undo") },
 }
 
 // Run carries out p on Windows (winget, or download, check and run the installer) and finds the

@@ -81,14 +81,15 @@ func Probe(ctx context.Context, cands []Candidate, b Build, o Options) []Result 
 		p.proxy = netproxy.ForPip("", nil)
 	}
 	p.pages.Client = p.proxy.Client()
-	out := make([]Result, len(cands))
+	return inParallel(cands, p.probe)
+}
+
+// inParallel is f of every item, the calls run side by side, the answers in the items' order.
+func inParallel[T, R any](items []T, f func(T) R) []R {
+	out := make([]R, len(items))
 	var wg sync.WaitGroup
-	for i, c := range cands {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i] = p.probe(c)
-		}()
+	for i, it := range items {
+		wg.Go(func() { out[i] = f(it) })
 	}
 	wg.Wait()
 	return out
@@ -254,17 +255,7 @@ func (p *prober) fetchAll(urls ...string) []*indexpage.Page {
 			list = append(list, u)
 		}
 	}
-	out := make([]*indexpage.Page, len(list))
-	var wg sync.WaitGroup
-	for i, u := range list {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i] = p.fetch(u)
-		}()
-	}
-	wg.Wait()
-	return out
+	return inParallel(list, p.fetch)
 }
 
 func slowest(pages []*indexpage.Page) time.Duration {

@@ -41,17 +41,10 @@ type Entry struct {
 }
 
 // LocalName is the entry's name in the current language (the English name when it has no Chinese one).
-func (e Entry) LocalName() string { return local(e.Name, e.NameZh) }
+func (e Entry) LocalName() string { return i18n.Local(e.Name, e.NameZh) }
 
 // LocalNote is the entry's note in the current language (the English note when it has no Chinese one).
-func (e Entry) LocalNote() string { return local(e.Note, e.NoteZh) }
-
-func local(en, zh string) string {
-	if zh != "" && i18n.IsChinese() {
-		return zh
-	}
-	return en
-}
+func (e Entry) LocalNote() string { return i18n.Local(e.Note, e.NoteZh) }
 
 // List is the decoded sources file.
 type List struct {

@@ -58,35 +58,23 @@ func lastRun(e venvs.Entry) string {
 }
 
 // actionWords is the list's action in words; the list file keeps the value.
-func actionWords(a venvs.Action) string {
-	switch a {
-	case venvs.ActionInstall:
-		return i18n.T("cli.venvs.action.install")
-	case venvs.ActionRepair:
-		return i18n.T("cli.venvs.action.repair")
-	case venvs.ActionCreate:
-		return i18n.T("cli.venvs.action.create")
-	}
-	return string(a)
+func actionWords(a venvs.Action) string { return actionNames.Say(a, string(a)) }
+
+var actionNames = i18n.Words[venvs.Action]{
+	venvs.ActionInstall: func() string { return i18n.T("cli.venvs.action.install") },
+	venvs.ActionRepair:  func() string { return i18n.T("cli.venvs.action.repair") },
+	venvs.ActionCreate:  func() string { return i18n.T("cli.venvs.action.create") },
 }
 
 // resultWords is the list's result in words; the list file keeps the value.
-func resultWords(r venvs.Result) string {
-	switch r {
-	case venvs.Installed:
-		return i18n.T("cli.venvs.result.installed")
-	case venvs.Repaired:
-		return i18n.T("cli.venvs.result.repaired")
-	case venvs.Created:
-		return i18n.T("cli.venvs.result.created")
-	case venvs.Restored:
-		return i18n.T("cli.venvs.result.restored")
-	case venvs.Unchanged:
-		return i18n.T("cli.venvs.result.unchanged")
-	case venvs.Damaged:
-		return i18n.T("cli.venvs.result.damaged")
-	case venvs.ProblemsLeft:
-		return i18n.T("cli.venvs.result.problems_left")
-	}
-	return string(r)
+func resultWords(r venvs.Result) string { return resultNames.Say(r, string(r)) }
+
+var resultNames = i18n.Words[venvs.Result]{
+	venvs.Installed:    func() string { return i18n.T("cli.venvs.result.installed") },
+	venvs.Repaired:     func() string { return i18n.T("cli.venvs.result.repaired") },
+	venvs.Created:      func() string { return i18n.T("cli.venvs.result.created") },
+	venvs.Restored:     func() string { return i18n.T("cli.venvs.result.restored") },
+	venvs.Unchanged:    func() string { return i18n.T("cli.venvs.result.unchanged") },
+	venvs.Damaged:      func() string { return i18n.T("cli.venvs.result.damaged") },
+	venvs.ProblemsLeft: func() string { return i18n.T("cli.venvs.result.problems_left") },
 }
