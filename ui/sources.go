@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -26,23 +25,19 @@ type sourcesScreen struct {
 	custom   *app.PackageSource // the checked URL the user typed
 	checking bool               // the list is being checked
 	typedURL string             // the URL being checked, "" when none
-	cursor   int                // over rows(): the sources, the custom one, then the URL entry
-	input    textinput.Model
 	notice   string
 	confirm  int // the row on which enter was pressed once although it cannot be used; -1 none
-	// up and down on the URL row answer their arrow keys alone (letters type); recheck is r
-	up, down, upArrow, downArrow, recheck, use, checkIt key.Binding
-	w, h                                                int
+	// the cursor over rows(): the sources, the custom one, then the URL entry
+	urlChooser
+	recheck, checkIt key.Binding
+	w, h             int
 }
 
 func newSourcesScreen(c *Common, req app.SourcesRequest) *sourcesScreen {
-	in := textField(i18n.T("ui.sources.prompt"), i18n.T("ui.sources.placeholder"), 2048)
 	k := c.Keys
-	return &sourcesScreen{c: c, id: c.newID(), req: req, input: in, confirm: -1,
-		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),
-		upArrow: arrowOnly(k.Up, i18n.T("ui.key.up")), downArrow: arrowOnly(k.Down, i18n.T("ui.key.down")),
-		recheck: relabel(k.Rerun, i18n.T("ui.key.recheck")), use: relabel(k.Select, i18n.T("ui.key.use")),
-		checkIt: relabel(k.Select, i18n.T("ui.key.check_it"))}
+	return &sourcesScreen{c: c, id: c.newID(), req: req, confirm: -1,
+		urlChooser: newURLChooser(k, i18n.T("ui.sources.prompt"), i18n.T("ui.sources.placeholder")),
+		recheck:    relabel(k.Rerun, i18n.T("ui.key.recheck")), checkIt: relabel(k.Select, i18n.T("ui.key.check_it"))}
 }
 
 func (s *sourcesScreen) ident() screenID { return s.id }
@@ -71,7 +66,7 @@ func (s *sourcesScreen) checkURL(u string) tea.Cmd {
 func (s *sourcesScreen) Title() string { return i18n.T("ui.sources.title") }
 func (s *sourcesScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.input.Width = max(w-i18n.Width(s.input.Prompt)-4, 10)
+	s.setWidth(w)
 }
 
 // Typing: on the URL row, letters (q, r) go into the URL.
@@ -80,9 +75,9 @@ func (s *sourcesScreen) Typing() bool { return s.onInput() }
 // ShortHelp lists the keys that work now: on the URL row the arrows alone (letters type).
 func (s *sourcesScreen) ShortHelp() []key.Binding {
 	if s.onInput() {
-		return []key.Binding{s.upArrow, s.checkIt}
+		return append(s.moveKeys(len(s.rows())), s.checkIt)
 	}
-	keys := []key.Binding{s.up, s.down, s.use}
+	keys := append(s.moveKeys(len(s.rows())), s.use)
 	if !s.checking {
 		keys = append(keys, s.recheck)
 	}
@@ -102,16 +97,11 @@ func (s *sourcesScreen) rows() []app.PackageSource {
 	return out
 }
 
-func (s *sourcesScreen) onInput() bool { return s.cursor == len(s.rows()) }
+func (s *sourcesScreen) onInput() bool { return s.onURL(len(s.rows())) }
 
 func (s *sourcesScreen) moveTo(i int) {
-	s.cursor = min(max(i, 0), len(s.rows()))
+	s.place(i, len(s.rows()))
 	s.confirm = -1
-	if s.onInput() {
-		s.input.Focus()
-	} else {
-		s.input.Blur()
-	}
 }
 
 func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -141,16 +131,9 @@ func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return s, nil
 	case tea.KeyMsg:
-		up, down := s.up, s.down
-		if s.onInput() {
-			up, down = s.upArrow, s.downArrow
-		}
 		switch {
-		case key.Matches(msg, up):
-			s.moveTo(s.cursor - 1)
-			return s, nil
-		case key.Matches(msg, down):
-			s.moveTo(s.cursor + 1)
+		case s.move(msg, len(s.rows())):
+			s.confirm = -1
 			return s, nil
 		case key.Matches(msg, s.c.Keys.Select):
 			return s, s.submit()
@@ -286,16 +269,7 @@ func (s *sourcesScreen) View() string {
 			}
 		}
 	}
-	cur := st.NoCursor
-	if s.onInput() {
-		cur = st.Cursor
-	}
-	field := s.input.View()
-	if !s.onInput() && s.input.Value() != "" {
-		// Away from the field, a typed URL shows with its credentials hidden, as everywhere else.
-		field = s.input.PromptStyle.Render(s.input.Prompt) + s.input.TextStyle.Render(app.Redact(s.input.Value()))
-	}
-	b.WriteString(cur + "  " + field + "\n")
+	b.WriteString(s.urlRow(st, len(rows), "  "))
 	if s.typedURL != "" {
 		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": app.Redact(s.typedURL)})) + "\n")
 	}
