@@ -97,8 +97,7 @@ func (s *addScreen) FullHelp() [][]key.Binding {
 func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case addSourcesMsg:
-		src := msg.sources
-		s.sources = &src
+		s.sources = &msg.value
 		s.refresh()
 		return s, nil
 	case addSourceChosenMsg:
@@ -106,16 +105,11 @@ func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.refresh()
 		return s, nil
 	case addPreviewMsg:
-		if msg.text != s.asked {
+		if msg.about != s.asked {
 			return s, nil // an answer about what was typed before
 		}
 		s.checking = false
-		s.err = msg.err
-		s.preview = nil
-		if msg.err == nil {
-			p := msg.preview
-			s.preview = &p
-		}
+		s.preview, s.err = answer(msg.value, msg.err)
 		s.refresh()
 		s.vp.GotoTop()
 		return s, nil

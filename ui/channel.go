@@ -132,7 +132,7 @@ func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case channelsMsg:
 		s.err = msg.err
 		if msg.err == nil {
-			sel := msg.sel
+			sel := msg.value
 			s.sel = &sel
 			s.rows = s.order(sel)
 			texts := make([][]string, len(s.rows))

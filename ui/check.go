@@ -73,7 +73,7 @@ func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return s, s.judge()
 	}
 	if m, ok := msg.(channelsMsg); ok {
-		s.sels[m.framework] = &m
+		s.sels[m.about] = &m
 		s.vp.SetContent(s.body())
 		return s, nil
 	}
@@ -107,17 +107,17 @@ func (s *checkScreen) body() string {
 			b.WriteString("  " + st.Err.Render(m.err.Error()) + "\n\n")
 			continue
 		}
-		if r := m.sel.Recommended; r != nil {
+		if r := m.value.Recommended; r != nil {
 			b.WriteString("  " + st.Recommend.Render(i18n.T("ui.check.recommended", i18n.D{"Mark": st.Star, "Framework": app.FrameworkName(f), "Version": r.FrameworkVersion, "Channel": r.Channel})) + "\n")
 		} else {
 			b.WriteString("  " + st.Warn.Render(i18n.T("ui.check.no_build")) + "\n")
 		}
-		byChannel := compatibleByChannel(m.sel)
+		byChannel := compatibleByChannel(m.value)
 		for _, line := range byChannel {
 			b.WriteString("  " + line + "\n")
 		}
-		for _, n := range m.sel.Notes {
-			b.WriteString(st.Dim.Render(wrap("  "+checkNote(s.c.OS, f, m.sel, n), s.w)) + "\n")
+		for _, n := range m.value.Notes {
+			b.WriteString(st.Dim.Render(wrap("  "+checkNote(s.c.OS, f, m.value, n), s.w)) + "\n")
 		}
 		b.WriteString("\n")
 	}

@@ -66,7 +66,7 @@ func (s *doneScreen) FullHelp() [][]key.Binding {
 
 func (s *doneScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if a, ok := msg.(activationMsg); ok {
-		s.act = a.act
+		s.act = a.value
 		s.vp.SetContent(s.body())
 		return s, nil
 	}

@@ -88,13 +88,13 @@ func (s *frameworkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case channelsMsg:
 		for _, ch := range s.choices {
-			if ch.framework != msg.framework {
+			if ch.framework != msg.about {
 				continue
 			}
 			ch.loaded, ch.err = true, msg.err
-			ch.versions = versionsOf(msg.sel)
-			if msg.sel.Recommended != nil {
-				ch.rec = msg.sel.Recommended.FrameworkVersion
+			ch.versions = versionsOf(msg.value)
+			if msg.value.Recommended != nil {
+				ch.rec = msg.value.Recommended.FrameworkVersion
 				for i, v := range ch.versions {
 					if v == ch.rec {
 						ch.version = i

@@ -107,8 +107,8 @@ func (s *sourcesScreen) moveTo(i int) {
 func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case sourcesMsg:
-		if msg.custom != "" {
-			if msg.custom != s.typedURL {
+		if msg.about != "" {
+			if msg.about != s.typedURL {
 				return s, nil // an answer about a URL the user has since replaced
 			}
 			s.typedURL = ""
@@ -116,8 +116,8 @@ func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				s.notice = msg.err.Error()
 				return s, nil
 			}
-			if len(msg.report.Sources) > 0 {
-				src := msg.report.Sources[0]
+			if len(msg.value.Sources) > 0 {
+				src := msg.value.Sources[0]
 				s.custom = &src
 				s.moveTo(len(s.rows()) - 1)
 			}
@@ -125,7 +125,7 @@ func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		s.checking, s.err = false, msg.err
 		if msg.err == nil {
-			r := msg.report
+			r := msg.value
 			s.report = &r
 			s.moveTo(max(r.Proposed, 0))
 		}

@@ -156,10 +156,10 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.known.follow(s.input.Value())
 		return s, nil
 	case venvCheckMsg:
-		if msg.path != s.input.Value() {
+		if msg.about != s.input.Value() {
 			return s, nil // about a path typed before the last keystroke
 		}
-		chk := msg.check
+		chk := msg.value
 		s.check = &chk
 		if chk.Exists && len(chk.Errors) == 0 && s.existing() {
 			s.inspected = chk.Path
@@ -167,9 +167,8 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return s, s.resubmit()
 	case inspectMsg:
-		if s.check != nil && msg.path == s.check.Path {
-			info := msg.info
-			s.info, s.infoErr = &info, msg.err
+		if s.check != nil && msg.about == s.check.Path {
+			s.info, s.infoErr = &msg.value, msg.err
 		}
 		return s, s.resubmit()
 	case tea.KeyMsg:
