@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/app"
@@ -15,19 +14,16 @@ import (
 
 // checkScreen ends "just check this machine": the builds of both frameworks that fit, then quit.
 type checkScreen struct {
-	c      *Common
-	id     screenID
+	pane
 	report app.GPUReport
 	sels   map[string]*channelsMsg
 	py     *app.Interpreter // the Python the builds are judged for: the one a new venv would use
 	pyDone bool             // discovery answered (py stays nil when it found none)
-	vp     viewport.Model
-	quit   key.Binding // enter quits too
-	w, h   int
+	quit   key.Binding      // enter quits too
 }
 
 func newCheckScreen(c *Common, r app.GPUReport) *checkScreen {
-	return &checkScreen{c: c, id: c.newID(), report: r, sels: map[string]*channelsMsg{}, vp: c.newViewport(),
+	return &checkScreen{pane: newPane(c), report: r, sels: map[string]*channelsMsg{},
 		quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit"))}
 }
 
@@ -48,11 +44,9 @@ func (s *checkScreen) judge() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (s *checkScreen) ident() screenID { return s.id }
-func (s *checkScreen) Title() string   { return i18n.T("ui.check.title") }
+func (s *checkScreen) Title() string { return i18n.T("ui.check.title") }
 func (s *checkScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the quit hint below
+	s.resize(w, h, 2) // the "more" line and the quit hint below
 	s.vp.SetContent(s.body())
 }
 func (s *checkScreen) ShortHelp() []key.Binding {
