@@ -15,16 +15,14 @@ import (
 // the package-source screen probes), or an index URL the user types. The framework's own packages
 // stay where they are.
 type addSourceScreen struct {
-	c       *Common
-	id      screenID
+	frame
 	sources app.AddSources
 	urlChooser
 	notice string
-	w, h   int
 }
 
 func newAddSourceScreen(c *Common, sources app.AddSources, current app.AddSource) *addSourceScreen {
-	s := &addSourceScreen{c: c, id: c.newID(), sources: sources,
+	s := &addSourceScreen{frame: newFrame(c), sources: sources,
 		urlChooser: newURLChooser(c.Keys, i18n.T("ui.add_source.prompt"), i18n.T("ui.add_source.placeholder"))}
 	s.cursor = len(sources.Choices) // a typed URL: on the URL row, with it in the field
 	for i, ch := range sources.Choices {
@@ -39,9 +37,8 @@ func newAddSourceScreen(c *Common, sources app.AddSources, current app.AddSource
 	return s
 }
 
-func (s *addSourceScreen) Init() tea.Cmd   { return nil }
-func (s *addSourceScreen) ident() screenID { return s.id }
-func (s *addSourceScreen) Title() string   { return i18n.T("ui.add_source.title") }
+func (s *addSourceScreen) Init() tea.Cmd { return nil }
+func (s *addSourceScreen) Title() string { return i18n.T("ui.add_source.title") }
 func (s *addSourceScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.setWidth(w)

@@ -6,18 +6,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// pane is what a screen that shows its body in a viewport keeps besides its own state: who it is,
-// the viewport and the size.
+// pane is a frame whose screen shows its body in a viewport.
 type pane struct {
-	c    *Common
-	id   screenID
-	vp   viewport.Model
-	w, h int
+	frame
+	vp viewport.Model
 }
 
-func newPane(c *Common) pane { return pane{c: c, id: c.newID(), vp: c.newViewport()} }
-
-func (p *pane) ident() screenID { return p.id }
+func newPane(c *Common) pane { return pane{frame: newFrame(c), vp: c.newViewport()} }
 
 // resize gives the viewport the body less the lines below it (the "more" line, the screen's own).
 func (p *pane) resize(w, h, below int) {

@@ -15,8 +15,7 @@ import (
 // channelScreen lists the candidate builds: the recommendation marked, incompatible rows greyed with
 // their reason, minor-compat rows marked, the current channel marked when changing an environment.
 type channelScreen struct {
-	c         *Common
-	id        screenID
+	frame
 	report    app.GPUReport
 	framework string
 	version   string
@@ -29,11 +28,10 @@ type channelScreen struct {
 	notice    string
 	story     *driverStory // the GPU screen's driver story: what an update would add
 	resumed   *app.Resumed // the wizard started here after the restart a driver install asked for
-	w, h      int
 }
 
 func newChannelScreen(c *Common, r app.GPUReport, framework, version string, current *app.VenvInfo) *channelScreen {
-	return &channelScreen{c: c, id: c.newID(), report: r, framework: framework, version: version, current: current}
+	return &channelScreen{frame: newFrame(c), report: r, framework: framework, version: version, current: current}
 }
 
 func (s *channelScreen) Init() tea.Cmd {
@@ -51,11 +49,9 @@ func (s *channelScreen) Init() tea.Cmd {
 	return channelsCmd(s.id, s.c.Ctx, s.c.Backend, f)
 }
 
-func (s *channelScreen) ident() screenID { return s.id }
 func (s *channelScreen) Title() string {
 	return i18n.T("ui.channel.title", i18n.D{"Framework": app.FrameworkName(s.framework), "Version": s.version})
 }
-func (s *channelScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *channelScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
 	return []key.Binding{k.Up, k.Down, k.Select}

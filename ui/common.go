@@ -71,6 +71,20 @@ type screen interface {
 	ident() screenID // the receiver of the screen's command results
 }
 
+// frame is what every screen keeps: the wizard's common state, who it is (the receiver of its
+// commands' results) and its size. Its SetSize keeps the size alone, for a screen that lays out
+// in View.
+type frame struct {
+	c    *Common
+	id   screenID
+	w, h int
+}
+
+func newFrame(c *Common) frame { return frame{c: c, id: c.newID()} }
+
+func (f *frame) ident() screenID  { return f.id }
+func (f *frame) SetSize(w, h int) { f.w, f.h = w, h }
+
 // busyScreen is a screen that must not be left or quit at once (an install is running).
 type busyScreen interface{ Busy() bool }
 

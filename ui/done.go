@@ -40,7 +40,7 @@ func (s *doneScreen) Init() tea.Cmd {
 
 func (s *doneScreen) Title() string { return i18n.T("ui.done.title") }
 func (s *doneScreen) SetSize(w, h int) {
-	s.w = w // the footer wraps to it
+	s.w = w                                       // the footer wraps to it
 	s.resize(w, h, 1+lipgloss.Height(s.footer())) // the "more" line and the footer below
 	s.vp.SetContent(s.body())
 }

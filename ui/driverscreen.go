@@ -86,8 +86,7 @@ type driverReprobeMsg struct{}
 // driverScreen shows the chosen installer (version, file, why), then fetches, checks and starts it
 // with progress, and says how it ended.
 type driverScreen struct {
-	c      *Common
-	id     screenID
+	frame
 	offer  app.DriverOffer
 	wg     *sync.WaitGroup
 	job    *driverJob
@@ -99,23 +98,18 @@ type driverScreen struct {
 	result *app.DriverResult
 	bar    progress.Model
 	keys   struct{ start, again key.Binding }
-	w, h   int
 }
 
 func newDriverScreen(c *Common, o app.DriverOffer, wg *sync.WaitGroup) *driverScreen {
-	s := &driverScreen{c: c, id: c.newID(), offer: o, wg: wg, states: map[string]string{}, bar: c.Styles.NewBar()}
+	s := &driverScreen{frame: newFrame(c), offer: o, wg: wg, states: map[string]string{}, bar: c.Styles.NewBar()}
 	s.keys.start = relabel(c.Keys.Select, i18n.T("ui.driver.key_start"))
 	s.keys.again = relabel(c.Keys.Rerun, i18n.T("ui.key.probe_again"))
 	return s
 }
 
-func (s *driverScreen) Init() tea.Cmd   { return nil }
-func (s *driverScreen) ident() screenID { return s.id }
-func (s *driverScreen) Title() string   { return i18n.T("ui.driver.title") }
-func (s *driverScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-}
-func (s *driverScreen) Busy() bool { return s.job != nil && s.result == nil }
+func (s *driverScreen) Init() tea.Cmd { return nil }
+func (s *driverScreen) Title() string { return i18n.T("ui.driver.title") }
+func (s *driverScreen) Busy() bool    { return s.job != nil && s.result == nil }
 
 func (s *driverScreen) ShortHelp() []key.Binding {
 	switch {

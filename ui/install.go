@@ -23,8 +23,7 @@ const logTailLines = 500
 // installScreen runs the plan: its steps with state, a download bar, a spinner with the elapsed
 // time and a bounded tail of the live log. Ctrl+C asks first, then cancels the child tree.
 type installScreen struct {
-	c          *Common
-	id         screenID
+	frame
 	plan       app.Plan
 	wg         *sync.WaitGroup
 	job        *installJob
@@ -50,11 +49,10 @@ type installScreen struct {
 	// key that does it after a success (nil binding: keys.verify).
 	finish func(app.Outcome) tea.Msg
 	next   key.Binding
-	w, h   int
 }
 
 func newInstallScreen(c *Common, p app.Plan, wg *sync.WaitGroup) *installScreen {
-	s := &installScreen{c: c, id: c.newID(), plan: p, wg: wg, states: map[string]string{}, did: map[string]string{}, log: newLogRing(logTailLines),
+	s := &installScreen{frame: newFrame(c), plan: p, wg: wg, states: map[string]string{}, did: map[string]string{}, log: newLogRing(logTailLines),
 		spin: newSpinner(c)}
 	s.bar = c.Styles.NewBar()
 	for _, st := range p.Steps {
@@ -79,10 +77,8 @@ func (s *installScreen) Init() tea.Cmd {
 	return tea.Batch(run, installTickCmd(s.job), s.spin.Tick)
 }
 
-func (s *installScreen) Busy() bool       { return s.outcome == nil }
-func (s *installScreen) ident() screenID  { return s.id }
-func (s *installScreen) Title() string    { return i18n.T("ui.install.title") }
-func (s *installScreen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *installScreen) Busy() bool    { return s.outcome == nil }
+func (s *installScreen) Title() string { return i18n.T("ui.install.title") }
 func (s *installScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
 	switch {

@@ -17,8 +17,7 @@ type sourcesChosenMsg struct{ source app.PackageSource }
 // sourcesScreen chooses where packages come from: each candidate with what its check found, the
 // fastest that has the build preselected, and a URL of the user's own.
 type sourcesScreen struct {
-	c        *Common
-	id       screenID
+	frame
 	req      app.SourcesRequest
 	report   *app.SourcesReport
 	err      error
@@ -30,17 +29,14 @@ type sourcesScreen struct {
 	// the cursor over rows(): the sources, the custom one, then the URL entry
 	urlChooser
 	recheck, checkIt key.Binding
-	w, h             int
 }
 
 func newSourcesScreen(c *Common, req app.SourcesRequest) *sourcesScreen {
 	k := c.Keys
-	return &sourcesScreen{c: c, id: c.newID(), req: req, confirm: -1,
+	return &sourcesScreen{frame: newFrame(c), req: req, confirm: -1,
 		urlChooser: newURLChooser(k, i18n.T("ui.sources.prompt"), i18n.T("ui.sources.placeholder")),
 		recheck:    relabel(k.Rerun, i18n.T("ui.key.recheck")), checkIt: relabel(k.Select, i18n.T("ui.key.check_it"))}
 }
-
-func (s *sourcesScreen) ident() screenID { return s.id }
 
 func (s *sourcesScreen) Init() tea.Cmd {
 	if s.report != nil || s.checking {

@@ -15,8 +15,7 @@ import (
 // venvScreen picks the Python and the venv path (validated as you type). When changing or repairing
 // an environment it picks the existing venv instead, and shows what it holds.
 type venvScreen struct {
-	c         *Common
-	id        screenID
+	frame
 	journey   Journey
 	framework string
 	pythons   []app.Interpreter
@@ -43,7 +42,6 @@ type venvScreen struct {
 	// pickDown move in it (arrows only, as for the Pythons)
 	known            venvList
 	pickUp, pickDown key.Binding
-	w, h             int
 }
 
 func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
@@ -61,7 +59,7 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 	} else {
 		in.Placeholder = i18n.T("ui.venv.placeholder")
 	}
-	return &venvScreen{c: c, id: c.newID(), journey: j, framework: framework, input: in,
+	return &venvScreen{frame: newFrame(c), journey: j, framework: framework, input: in,
 		up: arrowOnly(c.Keys.Up, i18n.T("ui.key.python")), down: arrowOnly(c.Keys.Down, i18n.T("ui.key.python")),
 		pickUp: arrowOnly(c.Keys.Up, i18n.T("ui.key.venv")), pickDown: arrowOnly(c.Keys.Down, i18n.T("ui.key.venv"))}
 }
@@ -94,7 +92,6 @@ func (s *venvScreen) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (s *venvScreen) ident() screenID { return s.id }
 func (s *venvScreen) Title() string {
 	if s.existing() {
 		return i18n.T("ui.venv.title.existing")
