@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -13,6 +14,75 @@ import (
 
 // sourcesChosenMsg is the source the install will use.
 type sourcesChosenMsg struct{ source app.PackageSource }
+
+// urlChooser is a list of choices with a row under them for a URL the user types (the add-source
+// and package-source screens): the cursor over both, the field, and the moving keys. On the URL row
+// letters go into the field, so up and down answer their arrow keys alone there. n, in its
+// methods, is how many choices stand above the URL row now.
+type urlChooser struct {
+	cursor                       int // over the choices, then the URL row
+	input                        textinput.Model
+	up, down, upArrow, downArrow key.Binding
+	use                          key.Binding // enter: take the choice under the cursor
+}
+
+func newURLChooser(k KeyMap, prompt, placeholder string) urlChooser {
+	return urlChooser{input: textField(prompt, placeholder, 2048),
+		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),
+		upArrow: arrowOnly(k.Up, i18n.T("ui.key.up")), downArrow: arrowOnly(k.Down, i18n.T("ui.key.down")),
+		use: relabel(k.Select, i18n.T("ui.key.use"))}
+}
+
+func (u *urlChooser) setWidth(w int) { u.input.Width = max(w-i18n.Width(u.input.Prompt)-4, 10) }
+
+func (u *urlChooser) onURL(n int) bool { return u.cursor == n }
+
+// place puts the cursor on row i (held to the rows there are), the field focused on the URL row alone.
+func (u *urlChooser) place(i, n int) {
+	u.cursor = min(max(i, 0), n)
+	if u.onURL(n) {
+		u.input.Focus()
+	} else {
+		u.input.Blur()
+	}
+}
+
+// moveKeys are the moving keys that work now, for help.
+func (u *urlChooser) moveKeys(n int) []key.Binding {
+	if u.onURL(n) {
+		return []key.Binding{u.upArrow}
+	}
+	return []key.Binding{u.up, u.down}
+}
+
+// move answers up and down, and says whether k was one of them.
+func (u *urlChooser) move(k tea.KeyMsg, n int) bool {
+	up, down := u.up, u.down
+	if u.onURL(n) {
+		up, down = u.upArrow, u.downArrow
+	}
+	switch {
+	case key.Matches(k, up):
+		u.place(u.cursor-1, n)
+	case key.Matches(k, down):
+		u.place(u.cursor+1, n)
+	default:
+		return false
+	}
+	return true
+}
+
+// urlRow is the URL row as shown, after indent: away from the field, a typed URL shows with its
+// credentials hidden, as everywhere else.
+func (u *urlChooser) urlRow(st Styles, n int, indent string) string {
+	cur, field := st.NoCursor, u.input.View()
+	if u.onURL(n) {
+		cur = st.Cursor
+	} else if u.input.Value() != "" {
+		field = u.input.PromptStyle.Render(u.input.Prompt) + u.input.TextStyle.Render(app.Redact(u.input.Value()))
+	}
+	return cur + indent + field + "\n"
+}
 
 // sourcesScreen chooses where packages come from: each candidate with what its check found, the
 // fastest that has the build preselected, and a URL of the user's own.
