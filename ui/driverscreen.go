@@ -2,15 +2,11 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
@@ -91,17 +87,13 @@ type driverScreen struct {
 	wg     *sync.WaitGroup
 	job    *driverJob
 	states map[string]string
-	done   int64
-	total  int64
-	rate   float64
-	eta    time.Duration
+	download
 	result *app.DriverResult
-	bar    progress.Model
 	keys   struct{ start, again key.Binding }
 }
 
 func newDriverScreen(c *Common, o app.DriverOffer, wg *sync.WaitGroup) *driverScreen {
-	s := &driverScreen{frame: newFrame(c), offer: o, wg: wg, states: map[string]string{}, bar: c.Styles.NewBar()}
+	s := &driverScreen{frame: newFrame(c), offer: o, wg: wg, states: map[string]string{}, download: download{bar: c.Styles.NewBar()}}
 	s.keys.start = relabel(c.Keys.Select, i18n.T("ui.driver.key_start"))
 	s.keys.again = relabel(c.Keys.Rerun, i18n.T("ui.key.probe_again"))
 	return s
@@ -185,23 +177,9 @@ func (s *driverScreen) View() string {
 	for _, step := range []struct{ id, title string }{
 		{"download", i18n.T("ui.driver.step.download")}, {"check", i18n.T("ui.driver.step.check")}, {"install", i18n.T("ui.driver.step.install")},
 	} {
-		mark, style := st.Pending, st.Dim
-		switch s.states[step.id] {
-		case app.StepRunning:
-			mark, style = st.Running, st.Label
-		case app.StepDone:
-			mark, style = st.Pass, st.OK
-		case app.StepFailed:
-			mark, style = st.Fail, st.Err
-		case app.StepSkipped:
-			mark = st.Skipped
-		}
-		b.WriteString(" " + style.Render(i18n.Pad(mark, 2)+" "+step.title) + "\n")
+		b.WriteString(stepLine(st, s.states[step.id], st.Running, st.Label, step.title))
 		if step.id == "download" && s.states["download"] == app.StepRunning && s.total > 0 {
-			size := fmt.Sprintf(" %s / %s", i18n.Size(s.done), i18n.Size(s.total)) + rateText(s.rate, s.eta)
-			bar := s.bar
-			bar.Width = max(min(s.w-4-ansi.StringWidth(size), 50), 10)
-			b.WriteString(ansi.Truncate("    "+bar.ViewAs(float64(s.done)/float64(s.total))+size, s.w, "") + "\n")
+			b.WriteString(s.barLine("    ", s.w, 50))
 		}
 	}
 	if r := s.result; r != nil {
