@@ -15,15 +15,14 @@ import (
 // the package-source screen probes), or an index URL the user types. The framework's own packages
 // stay where they are.
 type addSourceScreen struct {
-	frame
-	sources app.AddSources
 	urlChooser
-	notice string
+	sources app.AddSources
+	notice  string
 }
 
 func newAddSourceScreen(c *Common, sources app.AddSources, current app.AddSource) *addSourceScreen {
-	s := &addSourceScreen{frame: newFrame(c), sources: sources,
-		urlChooser: newURLChooser(c.Keys, i18n.T("ui.add_source.prompt"), i18n.T("ui.add_source.placeholder"))}
+	s := &addSourceScreen{sources: sources}
+	s.urlChooser = newURLChooser(c, i18n.T("ui.add_source.prompt"), i18n.T("ui.add_source.placeholder"), func() int { return len(s.sources.Choices) })
 	s.cursor = len(sources.Choices) // a typed URL: on the URL row, with it in the field
 	for i, ch := range sources.Choices {
 		if ch == current {
@@ -33,26 +32,16 @@ func newAddSourceScreen(c *Common, sources app.AddSources, current app.AddSource
 	if s.onInput() && current.IndexURL != "" {
 		s.input.SetValue(current.IndexURL)
 	}
-	s.place(s.cursor, len(sources.Choices))
+	s.place(s.cursor)
 	return s
 }
 
 func (s *addSourceScreen) Init() tea.Cmd { return nil }
 func (s *addSourceScreen) Title() string { return i18n.T("ui.add_source.title") }
-func (s *addSourceScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.setWidth(w)
-}
-
-// Typing: on the URL row, letters go into the URL.
-func (s *addSourceScreen) Typing() bool { return s.onInput() }
-
 func (s *addSourceScreen) ShortHelp() []key.Binding {
-	return append(s.moveKeys(len(s.sources.Choices)), s.use)
+	return append(s.moveKeys(), s.use)
 }
 func (s *addSourceScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
-
-func (s *addSourceScreen) onInput() bool { return s.onURL(len(s.sources.Choices)) }
 
 func (s *addSourceScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
@@ -60,7 +49,7 @@ func (s *addSourceScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return s, nil
 	}
 	switch {
-	case s.move(k, len(s.sources.Choices)):
+	case s.move(k):
 		s.notice = ""
 		return s, nil
 	case key.Matches(k, s.use):
@@ -122,7 +111,7 @@ func (s *addSourceScreen) View() string {
 			b.WriteString(st.Dim.Render(wrapHanging("    "+under, s.w, "    ")) + "\n")
 		}
 	}
-	b.WriteString(s.urlRow(st, len(s.sources.Choices), ""))
+	b.WriteString(s.urlRow(""))
 	if s.notice != "" {
 		b.WriteString("\n" + st.Warn.Render(wrap(s.notice, s.w)) + "\n")
 	}

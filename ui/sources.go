@@ -15,32 +15,40 @@ import (
 // sourcesChosenMsg is the source the install will use.
 type sourcesChosenMsg struct{ source app.PackageSource }
 
-// urlChooser is a list of choices with a row under them for a URL the user types (the add-source
-// and package-source screens): the cursor over both, the field, and the moving keys. On the URL row
-// letters go into the field, so up and down answer their arrow keys alone there. n, in its
-// methods, is how many choices stand above the URL row now.
+// urlChooser is a screen that lists choices with a row under them for a URL the user types (the
+// add-source and package-source screens): the cursor over both, the field, and the moving keys. On
+// the URL row letters go into the field, so up and down answer their arrow keys alone there.
 type urlChooser struct {
-	cursor                       int // over the choices, then the URL row
+	frame
+	choices                      func() int // how many choices stand above the URL row now
+	cursor                       int        // over the choices, then the URL row
 	input                        textinput.Model
 	up, down, upArrow, downArrow key.Binding
 	use                          key.Binding // enter: take the choice under the cursor
 }
 
-func newURLChooser(k KeyMap, prompt, placeholder string) urlChooser {
-	return urlChooser{input: textField(prompt, placeholder, 2048),
+func newURLChooser(c *Common, prompt, placeholder string, choices func() int) urlChooser {
+	k := c.Keys
+	return urlChooser{frame: newFrame(c), choices: choices, input: textField(prompt, placeholder, 2048),
 		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),
 		upArrow: arrowOnly(k.Up, i18n.T("ui.key.up")), downArrow: arrowOnly(k.Down, i18n.T("ui.key.down")),
 		use: relabel(k.Select, i18n.T("ui.key.use"))}
 }
 
-func (u *urlChooser) setWidth(w int) { u.input.Width = max(w-i18n.Width(u.input.Prompt)-4, 10) }
+func (u *urlChooser) SetSize(w, h int) {
+	u.w, u.h = w, h
+	u.input.Width = max(w-i18n.Width(u.input.Prompt)-4, 10)
+}
 
-func (u *urlChooser) onURL(n int) bool { return u.cursor == n }
+// Typing: on the URL row, letters (q, r) go into the URL.
+func (u *urlChooser) Typing() bool { return u.onInput() }
+
+func (u *urlChooser) onInput() bool { return u.cursor == u.choices() }
 
 // place puts the cursor on row i (held to the rows there are), the field focused on the URL row alone.
-func (u *urlChooser) place(i, n int) {
-	u.cursor = min(max(i, 0), n)
-	if u.onURL(n) {
+func (u *urlChooser) place(i int) {
+	u.cursor = min(max(i, 0), u.choices())
+	if u.onInput() {
 		u.input.Focus()
 	} else {
 		u.input.Blur()
@@ -48,24 +56,24 @@ func (u *urlChooser) place(i, n int) {
 }
 
 // moveKeys are the moving keys that work now, for help.
-func (u *urlChooser) moveKeys(n int) []key.Binding {
-	if u.onURL(n) {
+func (u *urlChooser) moveKeys() []key.Binding {
+	if u.onInput() {
 		return []key.Binding{u.upArrow}
 	}
 	return []key.Binding{u.up, u.down}
 }
 
 // move answers up and down, and says whether k was one of them.
-func (u *urlChooser) move(k tea.KeyMsg, n int) bool {
+func (u *urlChooser) move(k tea.KeyMsg) bool {
 	up, down := u.up, u.down
-	if u.onURL(n) {
+	if u.onInput() {
 		up, down = u.upArrow, u.downArrow
 	}
 	switch {
 	case key.Matches(k, up):
-		u.place(u.cursor-1, n)
+		u.place(u.cursor - 1)
 	case key.Matches(k, down):
-		u.place(u.cursor+1, n)
+		u.place(u.cursor + 1)
 	default:
 		return false
 	}
@@ -74,9 +82,10 @@ func (u *urlChooser) move(k tea.KeyMsg, n int) bool {
 
 // urlRow is the URL row as shown, after indent: away from the field, a typed URL shows with its
 // credentials hidden, as everywhere else.
-func (u *urlChooser) urlRow(st Styles, n int, indent string) string {
+func (u *urlChooser) urlRow(indent string) string {
+	st := u.c.Styles
 	cur, field := st.NoCursor, u.input.View()
-	if u.onURL(n) {
+	if u.onInput() {
 		cur = st.Cursor
 	} else if u.input.Value() != "" {
 		field = u.input.PromptStyle.Render(u.input.Prompt) + u.input.TextStyle.Render(app.Redact(u.input.Value()))
@@ -87,25 +96,23 @@ func (u *urlChooser) urlRow(st Styles, n int, indent string) string {
 // sourcesScreen chooses where packages come from: each candidate with what its check found, the
 // fastest that has the build preselected, and a URL of the user's own.
 type sourcesScreen struct {
-	frame
-	req      app.SourcesRequest
-	report   *app.SourcesReport
-	err      error
-	custom   *app.PackageSource // the checked URL the user typed
-	checking bool               // the list is being checked
-	typedURL string             // the URL being checked, "" when none
-	notice   string
-	confirm  int // the row on which enter was pressed once although it cannot be used; -1 none
-	// the cursor over rows(): the sources, the custom one, then the URL entry
-	urlChooser
+	urlChooser       // over rows(): the sources, the custom one, then the URL entry
+	req              app.SourcesRequest
+	report           *app.SourcesReport
+	err              error
+	custom           *app.PackageSource // the checked URL the user typed
+	checking         bool               // the list is being checked
+	typedURL         string             // the URL being checked, "" when none
+	notice           string
+	confirm          int // the row on which enter was pressed once although it cannot be used; -1 none
 	recheck, checkIt key.Binding
 }
 
 func newSourcesScreen(c *Common, req app.SourcesRequest) *sourcesScreen {
-	k := c.Keys
-	return &sourcesScreen{frame: newFrame(c), req: req, confirm: -1,
-		urlChooser: newURLChooser(k, i18n.T("ui.sources.prompt"), i18n.T("ui.sources.placeholder")),
-		recheck:    relabel(k.Rerun, i18n.T("ui.key.recheck")), checkIt: relabel(k.Select, i18n.T("ui.key.check_it"))}
+	s := &sourcesScreen{req: req, confirm: -1,
+		recheck: relabel(c.Keys.Rerun, i18n.T("ui.key.recheck")), checkIt: relabel(c.Keys.Select, i18n.T("ui.key.check_it"))}
+	s.urlChooser = newURLChooser(c, i18n.T("ui.sources.prompt"), i18n.T("ui.sources.placeholder"), func() int { return len(s.rows()) })
+	return s
 }
 
 func (s *sourcesScreen) Init() tea.Cmd {
@@ -130,20 +137,13 @@ func (s *sourcesScreen) checkURL(u string) tea.Cmd {
 }
 
 func (s *sourcesScreen) Title() string { return i18n.T("ui.sources.title") }
-func (s *sourcesScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.setWidth(w)
-}
-
-// Typing: on the URL row, letters (q, r) go into the URL.
-func (s *sourcesScreen) Typing() bool { return s.onInput() }
 
 // ShortHelp lists the keys that work now: on the URL row the arrows alone (letters type).
 func (s *sourcesScreen) ShortHelp() []key.Binding {
 	if s.onInput() {
-		return append(s.moveKeys(len(s.rows())), s.checkIt)
+		return append(s.moveKeys(), s.checkIt)
 	}
-	keys := append(s.moveKeys(len(s.rows())), s.use)
+	keys := append(s.moveKeys(), s.use)
 	if !s.checking {
 		keys = append(keys, s.recheck)
 	}
@@ -163,10 +163,8 @@ func (s *sourcesScreen) rows() []app.PackageSource {
 	return out
 }
 
-func (s *sourcesScreen) onInput() bool { return s.onURL(len(s.rows())) }
-
 func (s *sourcesScreen) moveTo(i int) {
-	s.place(i, len(s.rows()))
+	s.place(i)
 	s.confirm = -1
 }
 
@@ -198,7 +196,7 @@ func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return s, nil
 	case tea.KeyMsg:
 		switch {
-		case s.move(msg, len(s.rows())):
+		case s.move(msg):
 			s.confirm = -1
 			return s, nil
 		case key.Matches(msg, s.c.Keys.Select):
@@ -335,7 +333,7 @@ func (s *sourcesScreen) View() string {
 			}
 		}
 	}
-	b.WriteString(s.urlRow(st, len(rows), "  "))
+	b.WriteString(s.urlRow("  "))
 	if s.typedURL != "" {
 		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": app.Redact(s.typedURL)})) + "\n")
 	}
