@@ -256,9 +256,21 @@ func (j *job[E, R]) start(wg *sync.WaitGroup, run func(events chan<- E) R) tea.C
 	}
 }
 
+// batchMsg carries what a session reported since the last tick, and its result once it has returned.
+type batchMsg[E, R any] struct {
+	addr
+	events []E
+	result *R
+}
+
+// tick drains the job after one flush interval; Update re-arms it until the result arrives.
+func (j *job[E, R]) tick(limit int) tea.Cmd {
+	return tea.Tick(installFlushInterval, func(time.Time) tea.Msg { return j.drain(limit) })
+}
+
 // drain takes what the session reported since the last tick: at most limit events while it runs,
 // and once it has returned, its result and everything it sent.
-func (j *job[E, R]) drain(limit int) ([]E, *R) {
+func (j *job[E, R]) drain(limit int) batchMsg[E, R] {
 	var events []E
 	take := func(limit int) {
 		for len(events) < limit {
@@ -274,29 +286,21 @@ func (j *job[E, R]) drain(limit int) ([]E, *R) {
 	select {
 	case r := <-j.result:
 		take(math.MaxInt) // the session has returned: everything it sent is buffered
-		return events, &r
+		return batchMsg[E, R]{addr{j.to}, events, &r}
 	default:
 	}
-	return events, nil
+	return batchMsg[E, R]{addr{j.to}, events, nil}
 }
 
-// installBatchMsg carries what the install reported since the last tick.
-type installBatchMsg struct {
-	addr
-	events  []app.InstallEvent
-	outcome *app.Outcome
-}
+// installBatchMsg carries what the install reported since the last tick, and its outcome.
+type installBatchMsg = batchMsg[app.InstallEvent, app.Outcome]
 
-// installTickCmd drains the event channel after one flush interval; Update re-arms it until the
-// outcome arrives.
-func installTickCmd(job *installJob) tea.Cmd {
-	return tea.Tick(installFlushInterval, func(time.Time) tea.Msg { return drainInstall(job) })
-}
+func installTickCmd(job *installJob) tea.Cmd { return job.tick(installDrainLimit) }
 
-func drainInstall(job *installJob) installBatchMsg {
-	events, outcome := job.drain(4 * installEventBuffer) // a fast producer cannot keep one tick draining forever
-	return installBatchMsg{addr{job.to}, events, outcome}
-}
+func drainInstall(job *installJob) installBatchMsg { return job.drain(installDrainLimit) }
+
+// installDrainLimit: a fast producer cannot keep one tick draining forever.
+const installDrainLimit = 4 * installEventBuffer
 
 // sourcesMsg answers a check of the package sources; about is the URL checked alone ("" for the list).
 type sourcesMsg = answerMsg[app.SourcesReport]

@@ -126,8 +126,7 @@ func (s *driverScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		if msg.result != nil {
-			r := *msg.result
-			s.result = &r
+			s.result = msg.result
 			s.job.cancel()
 			return s, nil
 		}

@@ -104,9 +104,8 @@ func (s *installScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case installBatchMsg:
 		s.now = s.c.now()
 		s.apply(msg.events)
-		if msg.outcome != nil {
-			o := *msg.outcome
-			s.outcome = &o
+		if msg.result != nil {
+			s.outcome = msg.result
 			s.job.cancel()
 			return s, nil
 		}
