@@ -126,11 +126,8 @@ func (s *channelScreen) defaultCursor() int {
 func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case channelsMsg:
-		s.err = msg.err
-		if msg.err == nil {
-			sel := msg.value
-			s.sel = &sel
-			s.rows = s.order(sel)
+		if s.sel, s.err = answer(msg.value, msg.err); s.sel != nil {
+			s.rows = s.order(*s.sel)
 			texts := make([][]string, len(s.rows))
 			for i, c := range s.rows {
 				texts[i] = app.RowTexts(c)
