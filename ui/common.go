@@ -114,15 +114,7 @@ func fitBlock(s string, w, h int) string { return fitBlockCut(s, w, h, "") }
 // fitBlockCut is fitBlock with tail (… ) at the end of every line it cuts, so a cut shows.
 func fitBlockCut(s string, w, h int, tail string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, tail)
-		}
-	}
-	return strings.Join(lines, "\n")
+	return cutLines(strings.Join(lines[:min(len(lines), h)], "\n"), w, tail)
 }
 
 // padLines pads s with empty lines to exactly h lines.
