@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -235,7 +236,7 @@ func (s *channelScreen) View() string {
 		b.WriteString(wrap(i18n.T("ui.channel.legend", i18n.D{"Star": st.Star}), s.w) + "\n")
 	}
 	if r := s.resumed; r != nil {
-		b.WriteString(st.OK.Render(wrap(i18n.T("ui.channel.resumed", i18n.D{"Driver": r.Now, "Before": orWord(r.Point.Before, i18n.T("driver.none_installed"))}), s.w)) + "\n")
+		b.WriteString(st.OK.Render(wrap(i18n.T("ui.channel.resumed", i18n.D{"Driver": r.Now, "Before": cmp.Or(r.Point.Before, i18n.T("driver.none_installed"))}), s.w)) + "\n")
 	}
 	if d := s.story; d != nil && len(d.adds) > 0 {
 		say := i18n.T("ui.channel.driver_update", i18n.D{"Version": d.version, "CUDA": cudaList(d.adds)})

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"sync"
@@ -153,7 +154,7 @@ func (s *driverScreen) View() string {
 	o := s.offer
 	if o.Version != "" || o.File != "" {
 		line(st.Label.Render(i18n.T("ui.driver.label.card")) + " " + o.Card)
-		line(st.Label.Render(i18n.T("ui.driver.label.driver")) + " " + orWord(o.Version, "?"))
+		line(st.Label.Render(i18n.T("ui.driver.label.driver")) + " " + cmp.Or(o.Version, "?"))
 		line(st.Label.Render(i18n.T("ui.driver.label.file")) + " " + o.File)
 		for _, r := range o.Why {
 			line(st.Bullet + " " + r.Words())
@@ -195,13 +196,6 @@ func (s *driverScreen) View() string {
 		}
 	}
 	return b.String()
-}
-
-func orWord(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }
 
 // driverFailureWords words why the driver session cannot go on or stopped, with the next step

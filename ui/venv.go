@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -342,9 +343,9 @@ func (s *venvScreen) View() string {
 	if s.info != nil {
 		fw := i18n.T("ui.venv.no_framework")
 		if s.info.Framework != "" {
-			fw = i18n.T("ui.venv.framework_line", i18n.D{"Framework": app.FrameworkName(s.info.Framework), "Version": s.info.FrameworkVersion, "Channel": orDash(s.info.Channel)})
+			fw = i18n.T("ui.venv.framework_line", i18n.D{"Framework": app.FrameworkName(s.info.Framework), "Version": s.info.FrameworkVersion, "Channel": cmp.Or(s.info.Channel, "-")})
 		}
-		b.WriteString("  " + i18n.T("ui.venv.holds", i18n.D{"Python": orDash(s.info.PythonVersion), "Framework": fw}) + "\n")
+		b.WriteString("  " + i18n.T("ui.venv.holds", i18n.D{"Python": cmp.Or(s.info.PythonVersion, "-"), "Framework": fw}) + "\n")
 	}
 	if s.notice != "" {
 		b.WriteString("\n" + st.Warn.Render(wrap(s.notice, s.w)) + "\n")
@@ -366,13 +367,6 @@ func (s *venvScreen) offerPython(why string) tea.Cmd {
 	s.offered = true
 	s.notice, s.noticeCmd = offerText(*s.offer, why), s.offer.Command
 	return nil
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // defaultPython is the interpreter a new venv is made from unless the user picks another: the first
