@@ -235,12 +235,13 @@ type job[E, R any] struct {
 	events chan E
 	result chan R
 	cancel context.CancelFunc
+	limit  int // the most events one tick takes while the session runs
 }
 
 type installJob = job[app.InstallEvent, app.Outcome]
 
-func newJob[E, R any](to screenID, cancel context.CancelFunc) *job[E, R] {
-	return &job[E, R]{to: to, events: make(chan E, installEventBuffer), result: make(chan R, 1), cancel: cancel}
+func newJob[E, R any](to screenID, cancel context.CancelFunc, limit int) *job[E, R] {
+	return &job[E, R]{to: to, events: make(chan E, installEventBuffer), result: make(chan R, 1), cancel: cancel, limit: limit}
 }
 
 // start runs the session in its own goroutine, tracked by wg so that Run can wait for the child
@@ -263,14 +264,24 @@ type batchMsg[E, R any] struct {
 	result *R
 }
 
-// tick drains the job after one flush interval; Update re-arms it until the result arrives.
-func (j *job[E, R]) tick(limit int) tea.Cmd {
-	return tea.Tick(installFlushInterval, func(time.Time) tea.Msg { return j.drain(limit) })
+// tick drains the job after one flush interval; Update re-arms it (after) until the result arrives.
+func (j *job[E, R]) tick() tea.Cmd {
+	return tea.Tick(installFlushInterval, func(time.Time) tea.Msg { return j.drain() })
+}
+
+// after is what follows batch b: once the result is in, the session's context is let go and the
+// ticks stop; until then, the next tick.
+func (j *job[E, R]) after(b batchMsg[E, R]) tea.Cmd {
+	if b.result != nil {
+		j.cancel()
+		return nil
+	}
+	return j.tick()
 }
 
 // drain takes what the session reported since the last tick: at most limit events while it runs,
 // and once it has returned, its result and everything it sent.
-func (j *job[E, R]) drain(limit int) batchMsg[E, R] {
+func (j *job[E, R]) drain() batchMsg[E, R] {
 	var events []E
 	take := func(limit int) {
 		for len(events) < limit {
@@ -282,7 +293,7 @@ func (j *job[E, R]) drain(limit int) batchMsg[E, R] {
 			}
 		}
 	}
-	take(limit)
+	take(j.limit)
 	select {
 	case r := <-j.result:
 		take(math.MaxInt) // the session has returned: everything it sent is buffered
@@ -294,10 +305,6 @@ func (j *job[E, R]) drain(limit int) batchMsg[E, R] {
 
 // installBatchMsg carries what the install reported since the last tick, and its outcome.
 type installBatchMsg = batchMsg[app.InstallEvent, app.Outcome]
-
-func installTickCmd(job *installJob) tea.Cmd { return job.tick(installDrainLimit) }
-
-func drainInstall(job *installJob) installBatchMsg { return job.drain(installDrainLimit) }
 
 // installDrainLimit: a fast producer cannot keep one tick draining forever.
 const installDrainLimit = 4 * installEventBuffer

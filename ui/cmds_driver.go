@@ -21,7 +21,9 @@ type driverJob = job[app.DriverEvent, app.DriverResult]
 // driverBatchMsg carries what the session reported since the last tick.
 type driverBatchMsg = batchMsg[app.DriverEvent, app.DriverResult]
 
-func driverTickCmd(job *driverJob) tea.Cmd { return job.tick(math.MaxInt) }
+// driverDrainLimit: the driver session reports a few steps and its download's progress; a tick
+// takes all it sent.
+const driverDrainLimit = math.MaxInt
 
 // resumeMsg tells the root where a restart after a driver install left the wizard.
 type resumeMsg struct {

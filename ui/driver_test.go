@@ -101,7 +101,7 @@ func TestDriverScreenShowsTheDownloadBar(t *testing.T) {
 	driver1060()(f)
 	s := newDriverScreen(testCommon(f, false), *f.driverOffer, &sync.WaitGroup{})
 	s.SetSize(72, 24)
-	s.job = newJob[app.DriverEvent, app.DriverResult](s.id, func() {})
+	s.job = newJob[app.DriverEvent, app.DriverResult](s.id, func() {}, driverDrainLimit)
 	s.Update(driverBatchMsg{addr{s.id}, []app.DriverEvent{{Step: "download", State: app.StepRunning},
 		{Step: "download", Done: 300 << 20, Total: 800 << 20, Rate: 12 << 20, ETA: 42 * time.Second}}, nil})
 	lines := strings.Split(ansi.Strip(s.View()), "\n")

@@ -126,20 +126,16 @@ func (s *driverScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				s.done, s.total, s.rate, s.eta = e.Done, e.Total, e.Rate, e.ETA
 			}
 		}
-		if msg.result != nil {
-			s.result = msg.result
-			s.job.cancel()
-			return s, nil
-		}
-		return s, driverTickCmd(s.job)
+		s.result = msg.result
+		return s, s.job.after(msg)
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, s.keys.start) && s.job == nil && s.offer.Ready:
 			ctx, cancel := context.WithCancel(s.c.Ctx)
 			b, o := s.c.Backend, s.offer
-			s.job = newJob[app.DriverEvent, app.DriverResult](s.id, cancel)
+			s.job = newJob[app.DriverEvent, app.DriverResult](s.id, cancel, driverDrainLimit)
 			run := s.job.start(s.wg, func(ev chan<- app.DriverEvent) app.DriverResult { return b.RunDriver(ctx, o, ev) })
-			return s, tea.Batch(run, driverTickCmd(s.job))
+			return s, tea.Batch(run, s.job.tick())
 		case key.Matches(msg, s.keys.again) && s.result != nil && s.result.Failure == nil && s.result.Ran && !s.result.Restart:
 			return s, navigate(driverReprobeMsg{})
 		}

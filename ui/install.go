@@ -66,11 +66,11 @@ func (s *installScreen) Init() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(s.c.Ctx)
 	b, plan := s.c.Backend, s.plan
-	s.job = newJob[app.InstallEvent, app.Outcome](s.id, cancel)
+	s.job = newJob[app.InstallEvent, app.Outcome](s.id, cancel, installDrainLimit)
 	s.started = s.c.now()
 	s.now = s.started
 	run := s.job.start(s.wg, func(ev chan<- app.InstallEvent) app.Outcome { return b.Install(ctx, plan, ev) })
-	return tea.Batch(run, installTickCmd(s.job), s.spin.Tick)
+	return tea.Batch(run, s.job.tick(), s.spin.Tick)
 }
 
 func (s *installScreen) Busy() bool    { return s.outcome == nil }
@@ -104,12 +104,8 @@ func (s *installScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case installBatchMsg:
 		s.now = s.c.now()
 		s.apply(msg.events)
-		if msg.result != nil {
-			s.outcome = msg.result
-			s.job.cancel()
-			return s, nil
-		}
-		return s, installTickCmd(s.job)
+		s.outcome = msg.result
+		return s, s.job.after(msg)
 	case spinner.TickMsg:
 		if s.outcome != nil {
 			return s, nil
