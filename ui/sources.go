@@ -40,7 +40,7 @@ func (u *urlChooser) SetSize(w, h int) {
 	u.input.Width = max(w-i18n.Width(u.input.Prompt)-4, 10)
 }
 
-// Typing: on the URL row, letters (q, r) go into the URL.
+// Typing: on the URL row, letters (q, the package-source screen's r) go into the URL.
 func (u *urlChooser) Typing() bool { return u.onInput() }
 
 func (u *urlChooser) onInput() bool { return u.cursor == u.choices() }
