@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -22,8 +21,7 @@ import (
 // says where the project's packages will come from and where the framework's stay, and tab changes
 // the packages' source (the add source screen).
 type addScreen struct {
-	c        *Common
-	id       screenID
+	pane
 	venv     string
 	input    textinput.Model
 	typing   bool // the field has the keys; else the preview does
@@ -34,15 +32,13 @@ type addScreen struct {
 	sources  *app.AddSources // where the packages would come from; nil until read
 	source   app.AddSource   // the source the user chose; zero: the recorded one (sources.Current)
 	spin     spinnerView
-	vp       viewport.Model
 	keys     struct{ preview, install, edit, source key.Binding }
-	w, h     int
 }
 
 func newAddScreen(c *Common, venv string) *addScreen {
 	in := textField(i18n.T("ui.add.prompt"), i18n.T("ui.add.placeholder"), 4096)
 	in.Focus()
-	s := &addScreen{c: c, id: c.newID(), venv: venv, input: in, typing: true, spin: newSpinnerView(c), vp: c.newViewport()}
+	s := &addScreen{pane: newPane(c), venv: venv, input: in, typing: true, spin: newSpinnerView(c)}
 	k := c.Keys
 	s.keys.preview = relabel(k.Select, i18n.T("ui.add.key_preview"))
 	s.keys.install = relabel(k.Select, i18n.T("ui.add.key_install"))
@@ -57,9 +53,8 @@ func (s *addScreen) Init() tea.Cmd {
 	}
 	return addSourcesCmd(s.id, s.c.Ctx, s.c.Backend, s.venv)
 }
-func (s *addScreen) ident() screenID { return s.id }
-func (s *addScreen) Title() string   { return i18n.T("ui.add.title") }
-func (s *addScreen) Typing() bool    { return s.typing }
+func (s *addScreen) Title() string { return i18n.T("ui.add.title") }
+func (s *addScreen) Typing() bool  { return s.typing }
 func (s *addScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.input.Width = max(w-i18n.Width(s.input.Prompt)-2, 10)
@@ -97,8 +92,7 @@ func (s *addScreen) FullHelp() [][]key.Binding {
 func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case addSourcesMsg:
-		src := msg.sources
-		s.sources = &src
+		s.sources = &msg.value
 		s.refresh()
 		return s, nil
 	case addSourceChosenMsg:
@@ -106,16 +100,11 @@ func (s *addScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.refresh()
 		return s, nil
 	case addPreviewMsg:
-		if msg.text != s.asked {
+		if msg.about != s.asked {
 			return s, nil // an answer about what was typed before
 		}
 		s.checking = false
-		s.err = msg.err
-		s.preview = nil
-		if msg.err == nil {
-			p := msg.preview
-			s.preview = &p
-		}
+		s.preview, s.err = answer(msg.value, msg.err)
 		s.refresh()
 		s.vp.GotoTop()
 		return s, nil

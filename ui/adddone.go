@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/app"
@@ -14,27 +13,22 @@ import (
 // addDoneScreen ends the project step: whether the requirements went in, the quick check that the
 // GPU build still computes, that the venv keeps its build by itself and how to give it back.
 type addDoneScreen struct {
-	c       *Common
-	id      screenID
+	pane
 	venv    string
 	outcome app.Outcome
-	vp      viewport.Model
 	quit    key.Binding
 	more    key.Binding
-	w, h    int
 }
 
 func newAddDoneScreen(c *Common, venv string, o app.Outcome) *addDoneScreen {
-	return &addDoneScreen{c: c, id: c.newID(), venv: venv, outcome: o, vp: c.newViewport(),
+	return &addDoneScreen{pane: newPane(c), venv: venv, outcome: o,
 		quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit")), more: relabel(c.Keys.Add, i18n.T("ui.add.key_more"))}
 }
 
-func (s *addDoneScreen) Init() tea.Cmd   { return nil }
-func (s *addDoneScreen) ident() screenID { return s.id }
-func (s *addDoneScreen) Title() string   { return i18n.T("ui.add.done_title") }
+func (s *addDoneScreen) Init() tea.Cmd { return nil }
+func (s *addDoneScreen) Title() string { return i18n.T("ui.add.done_title") }
 func (s *addDoneScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-1, 1) // the "more" line below
+	s.resize(w, h, 1) // the "more" line below
 	s.vp.SetContent(s.body())
 }
 func (s *addDoneScreen) ShortHelp() []key.Binding {

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/app"
@@ -16,24 +15,14 @@ import (
 // the package-source screen probes), or an index URL the user types. The framework's own packages
 // stay where they are.
 type addSourceScreen struct {
-	c       *Common
-	id      screenID
+	urlChooser
 	sources app.AddSources
-	cursor  int // over the choices, then the URL row
-	input   textinput.Model
 	notice  string
-	// up and down on the URL row answer their arrow keys alone (letters type)
-	up, down, upArrow, downArrow, use key.Binding
-	w, h                              int
 }
 
 func newAddSourceScreen(c *Common, sources app.AddSources, current app.AddSource) *addSourceScreen {
-	in := textField(i18n.T("ui.add_source.prompt"), i18n.T("ui.add_source.placeholder"), 2048)
-	k := c.Keys
-	s := &addSourceScreen{c: c, id: c.newID(), sources: sources, input: in,
-		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),
-		upArrow: arrowOnly(k.Up, i18n.T("ui.key.up")), downArrow: arrowOnly(k.Down, i18n.T("ui.key.down")),
-		use: relabel(k.Select, i18n.T("ui.key.use"))}
+	s := &addSourceScreen{sources: sources}
+	s.urlChooser = newURLChooser(c, i18n.T("ui.add_source.prompt"), i18n.T("ui.add_source.placeholder"), func() int { return len(s.sources.Choices) })
 	s.cursor = len(sources.Choices) // a typed URL: on the URL row, with it in the field
 	for i, ch := range sources.Choices {
 		if ch == current {
@@ -43,56 +32,25 @@ func newAddSourceScreen(c *Common, sources app.AddSources, current app.AddSource
 	if s.onInput() && current.IndexURL != "" {
 		s.input.SetValue(current.IndexURL)
 	}
-	s.moveTo(s.cursor)
+	s.place(s.cursor)
 	return s
 }
 
-func (s *addSourceScreen) Init() tea.Cmd   { return nil }
-func (s *addSourceScreen) ident() screenID { return s.id }
-func (s *addSourceScreen) Title() string   { return i18n.T("ui.add_source.title") }
-func (s *addSourceScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.input.Width = max(w-i18n.Width(s.input.Prompt)-4, 10)
-}
-
-// Typing: on the URL row, letters go into the URL.
-func (s *addSourceScreen) Typing() bool { return s.onInput() }
-
+func (s *addSourceScreen) Init() tea.Cmd { return nil }
+func (s *addSourceScreen) Title() string { return i18n.T("ui.add_source.title") }
 func (s *addSourceScreen) ShortHelp() []key.Binding {
-	if s.onInput() {
-		return []key.Binding{s.upArrow, s.use}
-	}
-	return []key.Binding{s.up, s.down, s.use}
+	return append(s.moveKeys(), s.use)
 }
 func (s *addSourceScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
-
-func (s *addSourceScreen) onInput() bool { return s.cursor == len(s.sources.Choices) }
-
-func (s *addSourceScreen) moveTo(i int) {
-	s.cursor = min(max(i, 0), len(s.sources.Choices))
-	s.notice = ""
-	if s.onInput() {
-		s.input.Focus()
-	} else {
-		s.input.Blur()
-	}
-}
 
 func (s *addSourceScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return s, nil
 	}
-	up, down := s.up, s.down
-	if s.onInput() {
-		up, down = s.upArrow, s.downArrow
-	}
 	switch {
-	case key.Matches(k, up):
-		s.moveTo(s.cursor - 1)
-		return s, nil
-	case key.Matches(k, down):
-		s.moveTo(s.cursor + 1)
+	case s.move(k):
+		s.notice = ""
 		return s, nil
 	case key.Matches(k, s.use):
 		if !s.onInput() {
@@ -153,16 +111,7 @@ func (s *addSourceScreen) View() string {
 			b.WriteString(st.Dim.Render(wrapHanging("    "+under, s.w, "    ")) + "\n")
 		}
 	}
-	cur := st.NoCursor
-	if s.onInput() {
-		cur = st.Cursor
-	}
-	field := s.input.View()
-	if !s.onInput() && s.input.Value() != "" {
-		// Away from the field, a typed URL shows with its credentials hidden, as everywhere else.
-		field = s.input.PromptStyle.Render(s.input.Prompt) + s.input.TextStyle.Render(app.Redact(s.input.Value()))
-	}
-	b.WriteString(cur + field + "\n")
+	b.WriteString(s.urlRow(""))
 	if s.notice != "" {
 		b.WriteString("\n" + st.Warn.Render(wrap(s.notice, s.w)) + "\n")
 	}

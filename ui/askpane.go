@@ -6,29 +6,36 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// askPane is what a screen that asks the backend one question and shows the answer in a viewport
-// (verify, doctor) keeps besides the answer: the error, the spinner while it asks, the viewport,
-// the key that asks again, the size.
+// pane is a frame whose screen shows its body in a viewport.
+type pane struct {
+	frame
+	vp viewport.Model
+}
+
+func newPane(c *Common) pane { return pane{frame: newFrame(c), vp: c.newViewport()} }
+
+// resize gives the viewport the body less the lines below it (the "more" line, the screen's own).
+func (p *pane) resize(w, h, below int) {
+	p.w, p.h = w, h
+	p.vp.Width, p.vp.Height = w, max(h-below, 1)
+}
+
+// failed is the screen when its question failed: the error, then hint.
+func (p *pane) failed(text, hint string) string {
+	return p.c.Styles.Err.Render(wrap(text, p.w)) + "\n\n" + hint
+}
+
+// askPane is a pane that asks the backend one question and shows the answer (verify, doctor): the
+// error, the spinner while it asks, the key that asks again.
 type askPane struct {
-	c     *Common
-	id    screenID
+	pane
 	err   error
 	spin  spinnerView
-	vp    viewport.Model
 	again key.Binding
-	w, h  int
 }
 
 func newAskPane(c *Common, again string) askPane {
-	return askPane{c: c, id: c.newID(), spin: newSpinnerView(c), vp: c.newViewport(), again: relabel(c.Keys.Rerun, again)}
-}
-
-func (p *askPane) ident() screenID { return p.id }
-
-// resize gives the viewport the body less two lines: the "more" line and the screen's line below.
-func (p *askPane) resize(w, h int) {
-	p.w, p.h = w, h
-	p.vp.Width, p.vp.Height = w, max(h-2, 1)
+	return askPane{pane: newPane(c), spin: newSpinnerView(c), again: relabel(c.Keys.Rerun, again)}
 }
 
 // update takes a message the screen left: once answered or failed, the again key forgets both and
@@ -45,11 +52,6 @@ func (p *askPane) update(msg tea.Msg, answered bool, ask func() tea.Cmd) tea.Cmd
 		return p.spin.update(msg)
 	}
 	return scroll(&p.vp, msg)
-}
-
-// failed is the screen when the question failed: the error, then hint.
-func (p *askPane) failed(text, hint string) string {
-	return p.c.Styles.Err.Render(wrap(text, p.w)) + "\n\n" + hint
 }
 
 // answer is what a screen keeps of the backend's answer: the value, or nil and the error.

@@ -37,7 +37,7 @@ func TestCondaEnvShowsItsActivationCommand(t *testing.T) {
 	cd := cand("torch", "2.7.1", "cu126", "12.6", true)
 	s := newDoneScreen(c, choices{venv: env, candidate: &cd, outcome: &app.Outcome{OK: true, Result: "installed"}})
 	s.SetSize(120, 30)
-	s.Update(activationMsg{act: act.list})
+	s.Update(activationMsg{value: act.list})
 	mustContain(t, s.View(), "Activate it", "conda", "conda activate '"+env+"'")
 }
 

@@ -45,29 +45,26 @@ type BenchFeed struct {
 
 // NextEvent waits for the next benchmark event.
 func (f BenchFeed) NextEvent() tea.Cmd {
-	if f.Events == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		e, ok := <-f.Events
-		if !ok {
-			return BenchClosedMsg{addr{f.to}}
-		}
-		return BenchEventMsg{addr{f.to}, e}
-	}
+	return next(f.Events, func(e app.BenchEvent) tea.Msg { return BenchEventMsg{addr{f.to}, e} }, BenchClosedMsg{addr{f.to}})
 }
 
 // NextSamples waits for the next sampler reading.
 func (f BenchFeed) NextSamples() tea.Cmd {
-	if f.Samples == nil {
+	return next(f.Samples, func(s []app.GPUSample) tea.Msg { return GPUSamplesMsg{addr{f.to}, s} }, SamplerClosedMsg{addr{f.to}})
+}
+
+// next is a command that reads one value from ch: msg of it, or closed once ch has closed; none
+// for no channel.
+func next[T any](ch <-chan T, msg func(T) tea.Msg, closed tea.Msg) tea.Cmd {
+	if ch == nil {
 		return nil
 	}
 	return func() tea.Msg {
-		s, ok := <-f.Samples
+		v, ok := <-ch
 		if !ok {
-			return SamplerClosedMsg{addr{f.to}}
+			return closed
 		}
-		return GPUSamplesMsg{addr{f.to}, s}
+		return msg(v)
 	}
 }
 

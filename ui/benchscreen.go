@@ -16,19 +16,17 @@ type benchStarter func(ctx context.Context) (feed BenchFeed, framework string, e
 // cancels it when the user leaves. Running it again is a new screen (the root swaps it on
 // BenchRerunMsg), so nothing of the old run can reach the new one.
 type benchScreen struct {
-	c      *Common
-	id     screenID
+	frame
 	gpu    int // the card benchmarked and charted
 	start  benchStarter
 	model  *BenchModel
 	cancel context.CancelFunc
 	err    error
 	again  key.Binding
-	w, h   int
 }
 
 func newBenchScreen(c *Common, gpuIndex int, start benchStarter) *benchScreen {
-	return &benchScreen{c: c, id: c.newID(), gpu: gpuIndex, start: start, again: relabel(c.Keys.Rerun, i18n.T("ui.bench.key_try_again"))}
+	return &benchScreen{frame: newFrame(c), gpu: gpuIndex, start: start, again: relabel(c.Keys.Rerun, i18n.T("ui.bench.key_try_again"))}
 }
 
 func (s *benchScreen) Init() tea.Cmd {
@@ -44,7 +42,6 @@ func (s *benchScreen) Leave() {
 	}
 }
 
-func (s *benchScreen) ident() screenID { return s.id }
 func (s *benchScreen) Title() string {
 	if s.model != nil {
 		return s.model.Title()

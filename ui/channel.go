@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -15,8 +16,7 @@ import (
 // channelScreen lists the candidate builds: the recommendation marked, incompatible rows greyed with
 // their reason, minor-compat rows marked, the current channel marked when changing an environment.
 type channelScreen struct {
-	c         *Common
-	id        screenID
+	frame
 	report    app.GPUReport
 	framework string
 	version   string
@@ -29,11 +29,10 @@ type channelScreen struct {
 	notice    string
 	story     *driverStory // the GPU screen's driver story: what an update would add
 	resumed   *app.Resumed // the wizard started here after the restart a driver install asked for
-	w, h      int
 }
 
 func newChannelScreen(c *Common, r app.GPUReport, framework, version string, current *app.VenvInfo) *channelScreen {
-	return &channelScreen{c: c, id: c.newID(), report: r, framework: framework, version: version, current: current}
+	return &channelScreen{frame: newFrame(c), report: r, framework: framework, version: version, current: current}
 }
 
 func (s *channelScreen) Init() tea.Cmd {
@@ -51,11 +50,9 @@ func (s *channelScreen) Init() tea.Cmd {
 	return channelsCmd(s.id, s.c.Ctx, s.c.Backend, f)
 }
 
-func (s *channelScreen) ident() screenID { return s.id }
 func (s *channelScreen) Title() string {
 	return i18n.T("ui.channel.title", i18n.D{"Framework": app.FrameworkName(s.framework), "Version": s.version})
 }
-func (s *channelScreen) SetSize(w, h int) { s.w, s.h = w, h }
 func (s *channelScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
 	return []key.Binding{k.Up, k.Down, k.Select}
@@ -130,11 +127,8 @@ func (s *channelScreen) defaultCursor() int {
 func (s *channelScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case channelsMsg:
-		s.err = msg.err
-		if msg.err == nil {
-			sel := msg.sel
-			s.sel = &sel
-			s.rows = s.order(sel)
+		if s.sel, s.err = answer(msg.value, msg.err); s.sel != nil {
+			s.rows = s.order(*s.sel)
 			texts := make([][]string, len(s.rows))
 			for i, c := range s.rows {
 				texts[i] = app.RowTexts(c)
@@ -242,7 +236,7 @@ func (s *channelScreen) View() string {
 		b.WriteString(wrap(i18n.T("ui.channel.legend", i18n.D{"Star": st.Star}), s.w) + "\n")
 	}
 	if r := s.resumed; r != nil {
-		b.WriteString(st.OK.Render(wrap(i18n.T("ui.channel.resumed", i18n.D{"Driver": r.Now, "Before": orWord(r.Point.Before, i18n.T("driver.none_installed"))}), s.w)) + "\n")
+		b.WriteString(st.OK.Render(wrap(i18n.T("ui.channel.resumed", i18n.D{"Driver": r.Now, "Before": cmp.Or(r.Point.Before, i18n.T("driver.none_installed"))}), s.w)) + "\n")
 	}
 	if d := s.story; d != nil && len(d.adds) > 0 {
 		say := i18n.T("ui.channel.driver_update", i18n.D{"Version": d.version, "CUDA": cudaList(d.adds)})

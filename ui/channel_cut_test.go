@@ -29,7 +29,7 @@ func TestChannelFootnotesOnlyForVisibleRows(t *testing.T) {
 	}
 	s := newChannelScreen(testCommon(newFakeBackend(), false), gpu.Report{}, "torch", "2.7.1", nil)
 	s.SetSize(78, 14)
-	s.Update(channelsMsg{framework: "torch", sel: matrix.Selection{Recommended: &cands[0], Candidates: cands}})
+	s.Update(channelsMsg{about: "torch", value: matrix.Selection{Recommended: &cands[0], Candidates: cands}})
 	v := ansi.Strip(s.View())
 	if !strings.Contains(v, "note of the first rows") || strings.Contains(v, "note of the last rows") || strings.Contains(v, "cu113") {
 		t.Fatalf("at the top: the first rows' footnote only, the last rows out of view:\n%s", v)

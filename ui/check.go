@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/app"
@@ -15,19 +14,16 @@ import (
 
 // checkScreen ends "just check this machine": the builds of both frameworks that fit, then quit.
 type checkScreen struct {
-	c      *Common
-	id     screenID
+	pane
 	report app.GPUReport
 	sels   map[string]*channelsMsg
 	py     *app.Interpreter // the Python the builds are judged for: the one a new venv would use
 	pyDone bool             // discovery answered (py stays nil when it found none)
-	vp     viewport.Model
-	quit   key.Binding // enter quits too
-	w, h   int
+	quit   key.Binding      // enter quits too
 }
 
 func newCheckScreen(c *Common, r app.GPUReport) *checkScreen {
-	return &checkScreen{c: c, id: c.newID(), report: r, sels: map[string]*channelsMsg{}, vp: c.newViewport(),
+	return &checkScreen{pane: newPane(c), report: r, sels: map[string]*channelsMsg{},
 		quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit"))}
 }
 
@@ -48,11 +44,9 @@ func (s *checkScreen) judge() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (s *checkScreen) ident() screenID { return s.id }
-func (s *checkScreen) Title() string   { return i18n.T("ui.check.title") }
+func (s *checkScreen) Title() string { return i18n.T("ui.check.title") }
 func (s *checkScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the quit hint below
+	s.resize(w, h, 2) // the "more" line and the quit hint below
 	s.vp.SetContent(s.body())
 }
 func (s *checkScreen) ShortHelp() []key.Binding {
@@ -73,7 +67,7 @@ func (s *checkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return s, s.judge()
 	}
 	if m, ok := msg.(channelsMsg); ok {
-		s.sels[m.framework] = &m
+		s.sels[m.about] = &m
 		s.vp.SetContent(s.body())
 		return s, nil
 	}
@@ -107,17 +101,17 @@ func (s *checkScreen) body() string {
 			b.WriteString("  " + st.Err.Render(m.err.Error()) + "\n\n")
 			continue
 		}
-		if r := m.sel.Recommended; r != nil {
+		if r := m.value.Recommended; r != nil {
 			b.WriteString("  " + st.Recommend.Render(i18n.T("ui.check.recommended", i18n.D{"Mark": st.Star, "Framework": app.FrameworkName(f), "Version": r.FrameworkVersion, "Channel": r.Channel})) + "\n")
 		} else {
 			b.WriteString("  " + st.Warn.Render(i18n.T("ui.check.no_build")) + "\n")
 		}
-		byChannel := compatibleByChannel(m.sel)
+		byChannel := compatibleByChannel(m.value)
 		for _, line := range byChannel {
 			b.WriteString("  " + line + "\n")
 		}
-		for _, n := range m.sel.Notes {
-			b.WriteString(st.Dim.Render(wrap("  "+checkNote(s.c.OS, f, m.sel, n), s.w)) + "\n")
+		for _, n := range m.value.Notes {
+			b.WriteString(st.Dim.Render(wrap("  "+checkNote(s.c.OS, f, m.value, n), s.w)) + "\n")
 		}
 		b.WriteString("\n")
 	}

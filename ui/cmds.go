@@ -20,18 +20,24 @@ import (
 // screen alone: a screen never sees another's results, and a result for a screen that has gone is
 // dropped.
 
-// answerMsg is the backend's answer to a screen's question: a value, or the error.
+// answerMsg is the backend's answer to a screen's question: a value, or the error. about is what
+// the question named (a framework, a path, a URL, the text typed), for a screen that may ask again
+// before the answer comes and keeps only the answer about what it shows now.
 type answerMsg[T any] struct {
 	addr
+	about string
 	value T
 	err   error
 }
 
 // ask puts a question to the backend in a command; the answer goes to the screen to.
-func ask[T any](to screenID, question func() (T, error)) tea.Cmd {
+func ask[T any](to screenID, question func() (T, error)) tea.Cmd { return askAbout(to, "", question) }
+
+// askAbout is ask with what the question is about.
+func askAbout[T any](to screenID, about string, question func() (T, error)) tea.Cmd {
 	return func() tea.Msg {
 		v, err := question()
-		return answerMsg[T]{addr{to}, v, err}
+		return answerMsg[T]{addr{to}, about, v, err}
 	}
 }
 
@@ -41,18 +47,11 @@ func probeCmd(to screenID, ctx context.Context, b App) tea.Cmd {
 	return ask(to, func() (app.GPUReport, error) { return b.Probe(ctx) })
 }
 
-type channelsMsg struct {
-	addr
-	framework string
-	sel       app.Selection
-	err       error
-}
+// channelsMsg is the builds of a framework (about) that fit the facts.
+type channelsMsg = answerMsg[app.Selection]
 
 func channelsCmd(to screenID, ctx context.Context, b App, facts app.Facts) tea.Cmd {
-	return func() tea.Msg {
-		sel, err := b.Channels(ctx, facts)
-		return channelsMsg{addr{to}, facts.Framework, sel, err}
-	}
+	return askAbout(to, facts.Framework, func() (app.Selection, error) { return b.Channels(ctx, facts) })
 }
 
 type pythonsMsg struct {
@@ -113,52 +112,42 @@ func (f buildFit) whyNot(ctx context.Context, b App, p app.Interpreter) string {
 	return ""
 }
 
-type activationMsg struct {
-	addr
-	act []app.Activation
-}
+type activationMsg = answerMsg[[]app.Activation]
 
 func activationCmd(to screenID, b App, venv string) tea.Cmd {
-	return func() tea.Msg { return activationMsg{addr{to}, b.Activation(venv)} }
+	return ask(to, func() ([]app.Activation, error) { return b.Activation(venv), nil })
 }
 
-// venvCheckMsg answers the check of one typed path; check.Path is the absolute path it means.
-type venvCheckMsg struct {
-	addr
-	path  string
-	check app.PathCheck
+// venvCheckMsg answers the check of one typed path (about); value.Path is the absolute path it means.
+type venvCheckMsg = answerMsg[app.PathCheck]
+
+// userPaths is how typed paths are read: steps/userpath's way for every path (~, quotes, variables,
+// relative to the working directory), in paths when given, else in the system's.
+func userPaths(paths *app.UserPaths) app.UserPaths {
+	if paths != nil {
+		return *paths
+	}
+	return app.SystemPaths()
 }
 
-// venvCheckCmd reads the typed path as steps/userpath does for every path (~, quotes, variables,
-// relative to the working directory), then checks the absolute path it means.
+// venvCheckCmd reads the typed path as userPaths says, then checks the absolute path it means.
 func venvCheckCmd(to screenID, b App, paths *app.UserPaths, path string) tea.Cmd {
-	return func() tea.Msg {
-		env := app.SystemPaths()
-		if paths != nil {
-			env = *paths
-		}
-		abs, err := app.NormalizePath(path, env)
+	return askAbout(to, path, func() (app.PathCheck, error) {
+		abs, err := app.NormalizePath(path, userPaths(paths))
 		if err != nil {
-			return venvCheckMsg{addr{to}, path, app.PathCheck{Errors: []string{err.Error()}}}
+			return app.PathCheck{Errors: []string{err.Error()}}, nil
 		}
 		chk := b.CheckVenv(abs)
 		chk.Path = abs
-		return venvCheckMsg{addr{to}, path, chk}
-	}
+		return chk, nil
+	})
 }
 
-type inspectMsg struct {
-	addr
-	path string
-	info app.VenvInfo
-	err  error
-}
+// inspectMsg is what the venv at a path (about) holds.
+type inspectMsg = answerMsg[app.VenvInfo]
 
 func inspectCmd(to screenID, ctx context.Context, b App, path string) tea.Cmd {
-	return func() tea.Msg {
-		info, err := b.InspectVenv(ctx, path)
-		return inspectMsg{addr{to}, path, info, err}
-	}
+	return askAbout(to, path, func() (app.VenvInfo, error) { return b.InspectVenv(ctx, path) })
 }
 
 type knownVenvsMsg struct {
@@ -246,12 +235,13 @@ type job[E, R any] struct {
 	events chan E
 	result chan R
 	cancel context.CancelFunc
+	limit  int // the most events one tick takes while the session runs
 }
 
 type installJob = job[app.InstallEvent, app.Outcome]
 
-func newJob[E, R any](to screenID, cancel context.CancelFunc) *job[E, R] {
-	return &job[E, R]{to: to, events: make(chan E, installEventBuffer), result: make(chan R, 1), cancel: cancel}
+func newJob[E, R any](to screenID, cancel context.CancelFunc, limit int) *job[E, R] {
+	return &job[E, R]{to: to, events: make(chan E, installEventBuffer), result: make(chan R, 1), cancel: cancel, limit: limit}
 }
 
 // start runs the session in its own goroutine, tracked by wg so that Run can wait for the child
@@ -267,9 +257,31 @@ func (j *job[E, R]) start(wg *sync.WaitGroup, run func(events chan<- E) R) tea.C
 	}
 }
 
+// batchMsg carries what a session reported since the last tick, and its result once it has returned.
+type batchMsg[E, R any] struct {
+	addr
+	events []E
+	result *R
+}
+
+// tick drains the job after one flush interval; Update re-arms it (after) until the result arrives.
+func (j *job[E, R]) tick() tea.Cmd {
+	return tea.Tick(installFlushInterval, func(time.Time) tea.Msg { return j.drain() })
+}
+
+// after is what follows batch b: once the result is in, the session's context is let go and the
+// ticks stop; until then, the next tick.
+func (j *job[E, R]) after(b batchMsg[E, R]) tea.Cmd {
+	if b.result != nil {
+		j.cancel()
+		return nil
+	}
+	return j.tick()
+}
+
 // drain takes what the session reported since the last tick: at most limit events while it runs,
 // and once it has returned, its result and everything it sent.
-func (j *job[E, R]) drain(limit int) ([]E, *R) {
+func (j *job[E, R]) drain() batchMsg[E, R] {
 	var events []E
 	take := func(limit int) {
 		for len(events) < limit {
@@ -281,85 +293,52 @@ func (j *job[E, R]) drain(limit int) ([]E, *R) {
 			}
 		}
 	}
-	take(limit)
+	take(j.limit)
 	select {
 	case r := <-j.result:
 		take(math.MaxInt) // the session has returned: everything it sent is buffered
-		return events, &r
+		return batchMsg[E, R]{addr{j.to}, events, &r}
 	default:
 	}
-	return events, nil
+	return batchMsg[E, R]{addr{j.to}, events, nil}
 }
 
-// installBatchMsg carries what the install reported since the last tick.
-type installBatchMsg struct {
-	addr
-	events  []app.InstallEvent
-	outcome *app.Outcome
-}
+// installBatchMsg carries what the install reported since the last tick, and its outcome.
+type installBatchMsg = batchMsg[app.InstallEvent, app.Outcome]
 
-// installTickCmd drains the event channel after one flush interval; Update re-arms it until the
-// outcome arrives.
-func installTickCmd(job *installJob) tea.Cmd {
-	return tea.Tick(installFlushInterval, func(time.Time) tea.Msg { return drainInstall(job) })
-}
+// installDrainLimit: a fast producer cannot keep one tick draining forever.
+const installDrainLimit = 4 * installEventBuffer
 
-func drainInstall(job *installJob) installBatchMsg {
-	events, outcome := job.drain(4 * installEventBuffer) // a fast producer cannot keep one tick draining forever
-	return installBatchMsg{addr{job.to}, events, outcome}
-}
-
-// sourcesMsg answers a check of the package sources; custom is the URL checked alone ("" for the list).
-type sourcesMsg struct {
-	addr
-	custom string
-	report app.SourcesReport
-	err    error
-}
+// sourcesMsg answers a check of the package sources; about is the URL checked alone ("" for the list).
+type sourcesMsg = answerMsg[app.SourcesReport]
 
 func sourcesCmd(to screenID, ctx context.Context, b App, req app.SourcesRequest) tea.Cmd {
-	return func() tea.Msg {
-		r, err := b.Sources(ctx, req)
-		return sourcesMsg{addr{to}, req.Custom, r, err}
-	}
+	return askAbout(to, req.Custom, func() (app.SourcesReport, error) { return b.Sources(ctx, req) })
 }
 
-// addPreviewMsg answers the add screen: pip's preview of what text (as typed) would change.
-type addPreviewMsg struct {
-	addr
-	text    string
-	preview app.AddPreview
-	err     error
-}
+// addPreviewMsg answers the add screen: pip's preview of what the text typed (about) would change.
+type addPreviewMsg = answerMsg[app.AddPreview]
 
 // addSourcesMsg answers the add screen: where the project's packages would come from.
-type addSourcesMsg struct {
-	addr
-	sources app.AddSources
-}
+type addSourcesMsg = answerMsg[app.AddSources]
 
 // addSourcesCmd reads where an add into venv would take the project's packages from.
 func addSourcesCmd(to screenID, ctx context.Context, b App, venv string) tea.Cmd {
-	return func() tea.Msg { return addSourcesMsg{addr{to}, b.AddSources(ctx, venv)} }
+	return ask(to, func() (app.AddSources, error) { return b.AddSources(ctx, venv), nil })
 }
 
 // addPreviewCmd reads what was typed (a requirements file's path, steps/userpath's way, or package
 // names; "-r FILE" too) and asks the backend for the preview, the project's packages from source
 // (zero: the recorded one).
 func addPreviewCmd(to screenID, ctx context.Context, b App, paths *app.UserPaths, venv, text string, source app.AddSource) tea.Cmd {
-	return func() tea.Msg {
-		env := app.SystemPaths()
-		if paths != nil {
-			env = *paths
-		}
-		req, err := parseAddInput(text, env)
+	return askAbout(to, text, func() (app.AddPreview, error) {
+		req, err := parseAddInput(text, userPaths(paths))
 		if err != nil {
-			return addPreviewMsg{addr{to}, text, app.AddPreview{}, err}
+			return app.AddPreview{}, err
 		}
 		req.Venv, req.Source = venv, source
-		p, err := b.PlanAdd(ctx, req)
-		return addPreviewMsg{addr{to}, text, p, err}
-	}
+		return b.PlanAdd(ctx, req)
+	})
 }
 
 // parseAddInput is the typed text as requirements files and package names: the whole text when it

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"math"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -20,18 +19,11 @@ func driverOfferCmd(to screenID, ctx context.Context, b App) tea.Cmd {
 type driverJob = job[app.DriverEvent, app.DriverResult]
 
 // driverBatchMsg carries what the session reported since the last tick.
-type driverBatchMsg struct {
-	addr
-	events []app.DriverEvent
-	result *app.DriverResult
-}
+type driverBatchMsg = batchMsg[app.DriverEvent, app.DriverResult]
 
-func driverTickCmd(job *driverJob) tea.Cmd {
-	return tea.Tick(installFlushInterval, func(time.Time) tea.Msg {
-		events, result := job.drain(math.MaxInt)
-		return driverBatchMsg{addr{job.to}, events, result}
-	})
-}
+// driverDrainLimit: the driver session reports a few steps and its download's progress; a tick
+// takes all it sent.
+const driverDrainLimit = math.MaxInt
 
 // resumeMsg tells the root where a restart after a driver install left the wizard.
 type resumeMsg struct {

@@ -71,6 +71,20 @@ type screen interface {
 	ident() screenID // the receiver of the screen's command results
 }
 
+// frame is what every screen keeps: the wizard's common state, who it is (the receiver of its
+// commands' results) and its size. Its SetSize keeps the size alone, for a screen that lays out
+// in View.
+type frame struct {
+	c    *Common
+	id   screenID
+	w, h int
+}
+
+func newFrame(c *Common) frame { return frame{c: c, id: c.newID()} }
+
+func (f *frame) ident() screenID  { return f.id }
+func (f *frame) SetSize(w, h int) { f.w, f.h = w, h }
+
 // busyScreen is a screen that must not be left or quit at once (an install is running).
 type busyScreen interface{ Busy() bool }
 
@@ -100,15 +114,7 @@ func fitBlock(s string, w, h int) string { return fitBlockCut(s, w, h, "") }
 // fitBlockCut is fitBlock with tail (… ) at the end of every line it cuts, so a cut shows.
 func fitBlockCut(s string, w, h int, tail string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, tail)
-		}
-	}
-	return strings.Join(lines, "\n")
+	return cutLines(strings.Join(lines[:min(len(lines), h)], "\n"), w, tail)
 }
 
 // padLines pads s with empty lines to exactly h lines.

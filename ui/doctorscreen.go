@@ -33,7 +33,7 @@ func (s *doctorScreen) Init() tea.Cmd {
 
 func (s *doctorScreen) Title() string { return i18n.T("ui.doctor.title") }
 func (s *doctorScreen) SetSize(w, h int) {
-	s.resize(w, h) // the plan line below
+	s.resize(w, h, 2) // the "more" line and the plan line below
 	s.refresh()
 }
 

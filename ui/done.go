@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -16,17 +15,14 @@ import (
 
 // doneScreen says what was done, how to activate the venv and where the log and lock file are.
 type doneScreen struct {
-	c    *Common
-	id   screenID
+	pane
 	ch   choices
 	act  []app.Activation
-	vp   viewport.Model
 	quit key.Binding // enter quits too
-	w, h int
 }
 
 func newDoneScreen(c *Common, ch choices) *doneScreen {
-	return &doneScreen{c: c, id: c.newID(), ch: ch, vp: c.newViewport(), quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit"))}
+	return &doneScreen{pane: newPane(c), ch: ch, quit: relabel(c.Keys.Select, i18n.T("ui.done.key_quit"))}
 }
 
 // canAdd: the environment is installed and verified, so the project's requirements can go in next.
@@ -42,11 +38,10 @@ func (s *doneScreen) Init() tea.Cmd {
 	return activationCmd(s.id, s.c.Backend, s.ch.venv)
 }
 
-func (s *doneScreen) ident() screenID { return s.id }
-func (s *doneScreen) Title() string   { return i18n.T("ui.done.title") }
+func (s *doneScreen) Title() string { return i18n.T("ui.done.title") }
 func (s *doneScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-1-lipgloss.Height(s.footer()), 1) // the "more" line and the footer below
+	s.w = w                                       // the footer wraps to it
+	s.resize(w, h, 1+lipgloss.Height(s.footer())) // the "more" line and the footer below
 	s.vp.SetContent(s.body())
 }
 func (s *doneScreen) ShortHelp() []key.Binding {
@@ -66,7 +61,7 @@ func (s *doneScreen) FullHelp() [][]key.Binding {
 
 func (s *doneScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if a, ok := msg.(activationMsg); ok {
-		s.act = a.act
+		s.act = a.value
 		s.vp.SetContent(s.body())
 		return s, nil
 	}

@@ -2,7 +2,13 @@ package ui
 
 import (
 	"context"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/driver"
@@ -85,5 +91,26 @@ func TestDriverStoryOnlyWhenAnUpdateAdds(t *testing.T) {
 	}
 	if st := storyOf(nil); st != nil {
 		t.Errorf("no offer: %+v", st)
+	}
+}
+
+// The driver screen mid-download: under the download step, a bar with the sizes, the rate and the
+// time left, as wide as leaves the line within the screen.
+func TestDriverScreenShowsTheDownloadBar(t *testing.T) {
+	f := newFakeBackend()
+	driver1060()(f)
+	s := newDriverScreen(testCommon(f, false), *f.driverOffer, &sync.WaitGroup{})
+	s.SetSize(72, 24)
+	s.job = newJob[app.DriverEvent, app.DriverResult](s.id, func() {}, driverDrainLimit)
+	s.Update(driverBatchMsg{addr{s.id}, []app.DriverEvent{{Step: "download", State: app.StepRunning},
+		{Step: "download", Done: 300 << 20, Total: 800 << 20, Rate: 12 << 20, ETA: 42 * time.Second}}, nil})
+	lines := strings.Split(ansi.Strip(s.View()), "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Download") })
+	if i < 0 || i+1 == len(lines) {
+		t.Fatalf("no download step:\n%s", strings.Join(lines, "\n"))
+	}
+	want := "    ████████░░░░░░░░░░░░░░ 300.0 MiB / 800.0 MiB · 12.0 MiB/s · 42s left" // 72 columns less the indent and sizes
+	if lines[i+1] != want {
+		t.Fatalf("under the download step:\n%q\nwant\n%q", lines[i+1], want)
 	}
 }

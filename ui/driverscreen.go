@@ -1,16 +1,13 @@
 package ui
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
@@ -86,36 +83,26 @@ type driverReprobeMsg struct{}
 // driverScreen shows the chosen installer (version, file, why), then fetches, checks and starts it
 // with progress, and says how it ended.
 type driverScreen struct {
-	c      *Common
-	id     screenID
+	frame
 	offer  app.DriverOffer
 	wg     *sync.WaitGroup
 	job    *driverJob
 	states map[string]string
-	done   int64
-	total  int64
-	rate   float64
-	eta    time.Duration
+	download
 	result *app.DriverResult
-	bar    progress.Model
 	keys   struct{ start, again key.Binding }
-	w, h   int
 }
 
 func newDriverScreen(c *Common, o app.DriverOffer, wg *sync.WaitGroup) *driverScreen {
-	s := &driverScreen{c: c, id: c.newID(), offer: o, wg: wg, states: map[string]string{}, bar: c.Styles.NewBar()}
+	s := &driverScreen{frame: newFrame(c), offer: o, wg: wg, states: map[string]string{}, download: download{bar: c.Styles.NewBar()}}
 	s.keys.start = relabel(c.Keys.Select, i18n.T("ui.driver.key_start"))
 	s.keys.again = relabel(c.Keys.Rerun, i18n.T("ui.key.probe_again"))
 	return s
 }
 
-func (s *driverScreen) Init() tea.Cmd   { return nil }
-func (s *driverScreen) ident() screenID { return s.id }
-func (s *driverScreen) Title() string   { return i18n.T("ui.driver.title") }
-func (s *driverScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-}
-func (s *driverScreen) Busy() bool { return s.job != nil && s.result == nil }
+func (s *driverScreen) Init() tea.Cmd { return nil }
+func (s *driverScreen) Title() string { return i18n.T("ui.driver.title") }
+func (s *driverScreen) Busy() bool    { return s.job != nil && s.result == nil }
 
 func (s *driverScreen) ShortHelp() []key.Binding {
 	switch {
@@ -139,21 +126,16 @@ func (s *driverScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				s.done, s.total, s.rate, s.eta = e.Done, e.Total, e.Rate, e.ETA
 			}
 		}
-		if msg.result != nil {
-			r := *msg.result
-			s.result = &r
-			s.job.cancel()
-			return s, nil
-		}
-		return s, driverTickCmd(s.job)
+		s.result = msg.result
+		return s, s.job.after(msg)
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, s.keys.start) && s.job == nil && s.offer.Ready:
 			ctx, cancel := context.WithCancel(s.c.Ctx)
 			b, o := s.c.Backend, s.offer
-			s.job = newJob[app.DriverEvent, app.DriverResult](s.id, cancel)
+			s.job = newJob[app.DriverEvent, app.DriverResult](s.id, cancel, driverDrainLimit)
 			run := s.job.start(s.wg, func(ev chan<- app.DriverEvent) app.DriverResult { return b.RunDriver(ctx, o, ev) })
-			return s, tea.Batch(run, driverTickCmd(s.job))
+			return s, tea.Batch(run, s.job.tick())
 		case key.Matches(msg, s.keys.again) && s.result != nil && s.result.Failure == nil && s.result.Ran && !s.result.Restart:
 			return s, navigate(driverReprobeMsg{})
 		}
@@ -168,7 +150,7 @@ func (s *driverScreen) View() string {
 	o := s.offer
 	if o.Version != "" || o.File != "" {
 		line(st.Label.Render(i18n.T("ui.driver.label.card")) + " " + o.Card)
-		line(st.Label.Render(i18n.T("ui.driver.label.driver")) + " " + orWord(o.Version, "?"))
+		line(st.Label.Render(i18n.T("ui.driver.label.driver")) + " " + cmp.Or(o.Version, "?"))
 		line(st.Label.Render(i18n.T("ui.driver.label.file")) + " " + o.File)
 		for _, r := range o.Why {
 			line(st.Bullet + " " + r.Words())
@@ -191,23 +173,9 @@ func (s *driverScreen) View() string {
 	for _, step := range []struct{ id, title string }{
 		{"download", i18n.T("ui.driver.step.download")}, {"check", i18n.T("ui.driver.step.check")}, {"install", i18n.T("ui.driver.step.install")},
 	} {
-		mark, style := st.Pending, st.Dim
-		switch s.states[step.id] {
-		case app.StepRunning:
-			mark, style = st.Running, st.Label
-		case app.StepDone:
-			mark, style = st.Pass, st.OK
-		case app.StepFailed:
-			mark, style = st.Fail, st.Err
-		case app.StepSkipped:
-			mark = st.Skipped
-		}
-		b.WriteString(" " + style.Render(i18n.Pad(mark, 2)+" "+step.title) + "\n")
+		b.WriteString(stepLine(st, s.states[step.id], st.Running, st.Label, step.title))
 		if step.id == "download" && s.states["download"] == app.StepRunning && s.total > 0 {
-			size := fmt.Sprintf(" %s / %s", i18n.Size(s.done), i18n.Size(s.total)) + rateText(s.rate, s.eta)
-			bar := s.bar
-			bar.Width = max(min(s.w-4-ansi.StringWidth(size), 50), 10)
-			b.WriteString(ansi.Truncate("    "+bar.ViewAs(float64(s.done)/float64(s.total))+size, s.w, "") + "\n")
+			b.WriteString(s.barLine("    ", s.w, 50))
 		}
 	}
 	if r := s.result; r != nil {
@@ -224,13 +192,6 @@ func (s *driverScreen) View() string {
 		}
 	}
 	return b.String()
-}
-
-func orWord(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }
 
 // driverFailureWords words why the driver session cannot go on or stopped, with the next step

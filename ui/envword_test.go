@@ -17,7 +17,7 @@ func TestBundleScreensSayEnvironment(t *testing.T) {
 	s := newVenvScreen(c, JourneyNew, "torch")
 	s.SetSize(78, 30)
 	s.input.SetValue("/b/python_embeded")
-	s.Update(venvCheckMsg{addr: addr{s.id}, path: "/b/python_embeded", check: app.PathCheck{Exists: true, Env: "embedded Python"}})
+	s.Update(venvCheckMsg{addr: addr{s.id}, about: "/b/python_embeded", value: app.PathCheck{Exists: true, Env: "embedded Python"}})
 	v := ansi.Strip(s.View())
 	mustContain(t, v, "an environment is here (embedded Python)")
 	if strings.Contains(v, "a venv is already here") {
@@ -52,7 +52,7 @@ func TestExistingJourneyCallsAFolderNoEnvironment(t *testing.T) {
 		s := newVenvScreen(c, j, "torch")
 		s.SetSize(78, 30)
 		s.input.SetValue("/etc")
-		s.Update(venvCheckMsg{addr: addr{s.id}, path: "/etc", check: app.PathCheck{Path: "/etc", NotEnv: true, Errors: []string{"/etc is not empty and not a venv: choose a new or empty directory (e.g. /etc/venv)"}}})
+		s.Update(venvCheckMsg{addr: addr{s.id}, about: "/etc", value: app.PathCheck{Path: "/etc", NotEnv: true, Errors: []string{"/etc is not empty and not a venv: choose a new or empty directory (e.g. /etc/venv)"}}})
 		v := ansi.Strip(s.View())
 		mustContain(t, v, "no Python environment gpuwiz knows")
 		if strings.Contains(v, "new or empty directory") {
@@ -62,6 +62,6 @@ func TestExistingJourneyCallsAFolderNoEnvironment(t *testing.T) {
 	s := newVenvScreen(c, JourneyNew, "torch")
 	s.SetSize(78, 30)
 	s.input.SetValue("/etc")
-	s.Update(venvCheckMsg{addr: addr{s.id}, path: "/etc", check: app.PathCheck{Path: "/etc", NotEnv: true, Errors: []string{"/etc is not empty and not a venv: choose a new or empty directory (e.g. /etc/venv)"}}})
+	s.Update(venvCheckMsg{addr: addr{s.id}, about: "/etc", value: app.PathCheck{Path: "/etc", NotEnv: true, Errors: []string{"/etc is not empty and not a venv: choose a new or empty directory (e.g. /etc/venv)"}}})
 	mustContain(t, ansi.Strip(s.View()), "new or empty directory")
 }

@@ -24,16 +24,14 @@ type frameworkChoice struct {
 
 // frameworkScreen picks PyTorch or PaddlePaddle and a version, defaulting to the recommendation.
 type frameworkScreen struct {
-	c       *Common
-	id      screenID
+	frame
 	report  app.GPUReport
 	choices []*frameworkChoice
 	cursor  int
-	w, h    int
 }
 
 func newFrameworkScreen(c *Common, r app.GPUReport) *frameworkScreen {
-	return &frameworkScreen{c: c, id: c.newID(), report: r, choices: []*frameworkChoice{{framework: "torch"}, {framework: "paddle"}}}
+	return &frameworkScreen{frame: newFrame(c), report: r, choices: []*frameworkChoice{{framework: "torch"}, {framework: "paddle"}}}
 }
 
 func (s *frameworkScreen) Init() tea.Cmd {
@@ -46,9 +44,7 @@ func (s *frameworkScreen) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (s *frameworkScreen) ident() screenID  { return s.id }
-func (s *frameworkScreen) Title() string    { return i18n.T("ui.framework.title") }
-func (s *frameworkScreen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *frameworkScreen) Title() string { return i18n.T("ui.framework.title") }
 func (s *frameworkScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
 	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Select}
@@ -88,13 +84,13 @@ func (s *frameworkScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case channelsMsg:
 		for _, ch := range s.choices {
-			if ch.framework != msg.framework {
+			if ch.framework != msg.about {
 				continue
 			}
 			ch.loaded, ch.err = true, msg.err
-			ch.versions = versionsOf(msg.sel)
-			if msg.sel.Recommended != nil {
-				ch.rec = msg.sel.Recommended.FrameworkVersion
+			ch.versions = versionsOf(msg.value)
+			if msg.value.Recommended != nil {
+				ch.rec = msg.value.Recommended.FrameworkVersion
 				for i, v := range ch.versions {
 					if v == ch.rec {
 						ch.version = i

@@ -18,8 +18,7 @@ import (
 
 // gpuScreen shows the probe's report: a table of cards and plain words about the driver.
 type gpuScreen struct {
-	c       *Common
-	id      screenID
+	frame
 	journey Journey
 	report  *app.GPUReport
 	err     error
@@ -29,11 +28,10 @@ type gpuScreen struct {
 	sel     int              // position in the card choice: 0 is every card, i is the i-th card (several cards only)
 	offer   *app.DriverOffer // the driver step's answer (nil until it comes, or when it failed)
 	keys    struct{ up, down, probe, driver key.Binding }
-	w, h    int
 }
 
 func newGPUScreen(c *Common, j Journey) *gpuScreen {
-	s := &gpuScreen{c: c, id: c.newID(), journey: j, spin: newSpinner(c)}
+	s := &gpuScreen{frame: newFrame(c), journey: j, spin: newSpinner(c)}
 	k := c.Keys
 	s.keys.up, s.keys.down, s.keys.probe = relabel(k.Up, i18n.T("ui.key.card")), relabel(k.Down, i18n.T("ui.key.card")), relabel(k.Rerun, i18n.T("ui.key.probe_again"))
 	s.keys.driver = k.Driver
@@ -56,8 +54,7 @@ func (s *gpuScreen) Init() tea.Cmd {
 	return tea.Batch(s.spin.Tick, probeCmd(s.id, s.c.Ctx, s.c.Backend))
 }
 
-func (s *gpuScreen) ident() screenID { return s.id }
-func (s *gpuScreen) Title() string   { return i18n.T("ui.gpu.title") }
+func (s *gpuScreen) Title() string { return i18n.T("ui.gpu.title") }
 
 func (s *gpuScreen) SetSize(w, h int) {
 	s.w, s.h = w, h

@@ -154,3 +154,6 @@ func topIs[T screen](t *testing.T, m *Model) T {
 	}
 	return s
 }
+
+// drainInstall is the install screen's next batch without waiting for the tick.
+func drainInstall(job *installJob) installBatchMsg { return job.drain() }

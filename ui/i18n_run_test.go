@@ -155,7 +155,7 @@ func TestDoneScreenInChinese(t *testing.T) {
 	ok := &app.Outcome{OK: true, Result: "installed", LogPath: "/tmp/gpuwiz.log", LockFile: "/work/new/requirements.lock", ConstraintsFile: "/work/new/constraints.txt"}
 	s := newDoneScreen(c, choices{venv: "/work/new", candidate: &cd, outcome: ok})
 	s.SetSize(80, 30)
-	s.Update(activationMsg{act: []app.Activation{{Shell: app.ShellPowerShell, Command: `& "C:\work\new\Scripts\Activate.ps1"`}, {Shell: app.ShellCmd, Command: `C:\work\new\Scripts\activate.bat`}}})
+	s.Update(activationMsg{value: []app.Activation{{Shell: app.ShellPowerShell, Command: `& "C:\work\new\Scripts\Activate.ps1"`}, {Shell: app.ShellCmd, Command: `C:\work\new\Scripts\activate.bat`}}})
 	view := s.View()
 	chineseCheck(t, "done screen", view, "PyTorch 2.7.1（cu126）已安装并通过验证", "虚拟环境 /work/new", "激活方法", "Activate.ps1",
 		"Set-ExecutionPolicy", "锁定文件", "requirements.lock", "约束文件", "日志", "/tmp/gpuwiz.log", "按 q 或 enter 退出。")
@@ -189,8 +189,8 @@ func TestCheckScreenInChinese(t *testing.T) {
 	s.Update(pythonsMsg{list: []app.Interpreter{{Path: `C:\Python312\python.exe`, Version: "3.12.4", Bits: 64}}})
 	chineseCheck(t, "check screen, reading", s.View(), "3.12.4 64 位", `C:\Python312\python.exe`, "正在读取版本矩阵")
 	r := cand("torch", "2.7.1", "cu126", "12.6", true)
-	s.Update(channelsMsg{framework: "torch", sel: matrix.Selection{Recommended: &r, Candidates: []matrix.Candidate{r}}})
-	s.Update(channelsMsg{framework: "paddle", sel: matrix.Selection{}})
+	s.Update(channelsMsg{about: "torch", value: matrix.Selection{Recommended: &r, Candidates: []matrix.Candidate{r}}})
+	s.Update(channelsMsg{about: "paddle", value: matrix.Selection{}})
 	chineseCheck(t, "check screen", s.View(), "推荐：PyTorch 2.7.1（cu126）", "cu126   2.7.1", "没有适合本机的版本", "没有做任何改动。按 q 退出。")
 	s = newCheckScreen(c, rtx3060())
 	s.SetSize(80, 30)

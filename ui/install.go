@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"gpuwiz/steps/app"
@@ -23,8 +24,7 @@ const logTailLines = 500
 // installScreen runs the plan: its steps with state, a download bar, a spinner with the elapsed
 // time and a bounded tail of the live log. Ctrl+C asks first, then cancels the child tree.
 type installScreen struct {
-	c          *Common
-	id         screenID
+	frame
 	plan       app.Plan
 	wg         *sync.WaitGroup
 	job        *installJob
@@ -33,11 +33,7 @@ type installScreen struct {
 	current    string
 	log        *logRing
 	scroll     int // lines above the newest; 0 follows the tail
-	bar        progress.Model
-	done       int64
-	total      int64
-	rate       float64       // bytes/s from gpuwiz's downloader; 0 from pip
-	eta        time.Duration // time left at that rate
+	download       // the rate is 0 from pip
 	spin       spinner.Model
 	started    time.Time
 	now        time.Time
@@ -50,13 +46,11 @@ type installScreen struct {
 	// key that does it after a success (nil binding: keys.verify).
 	finish func(app.Outcome) tea.Msg
 	next   key.Binding
-	w, h   int
 }
 
 func newInstallScreen(c *Common, p app.Plan, wg *sync.WaitGroup) *installScreen {
-	s := &installScreen{c: c, id: c.newID(), plan: p, wg: wg, states: map[string]string{}, did: map[string]string{}, log: newLogRing(logTailLines),
-		spin: newSpinner(c)}
-	s.bar = c.Styles.NewBar()
+	s := &installScreen{frame: newFrame(c), plan: p, wg: wg, states: map[string]string{}, did: map[string]string{}, log: newLogRing(logTailLines),
+		spin: newSpinner(c), download: download{bar: c.Styles.NewBar()}}
 	for _, st := range p.Steps {
 		s.states[st.ID] = app.StepPending
 	}
@@ -72,17 +66,15 @@ func (s *installScreen) Init() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(s.c.Ctx)
 	b, plan := s.c.Backend, s.plan
-	s.job = newJob[app.InstallEvent, app.Outcome](s.id, cancel)
+	s.job = newJob[app.InstallEvent, app.Outcome](s.id, cancel, installDrainLimit)
 	s.started = s.c.now()
 	s.now = s.started
 	run := s.job.start(s.wg, func(ev chan<- app.InstallEvent) app.Outcome { return b.Install(ctx, plan, ev) })
-	return tea.Batch(run, installTickCmd(s.job), s.spin.Tick)
+	return tea.Batch(run, s.job.tick(), s.spin.Tick)
 }
 
-func (s *installScreen) Busy() bool       { return s.outcome == nil }
-func (s *installScreen) ident() screenID  { return s.id }
-func (s *installScreen) Title() string    { return i18n.T("ui.install.title") }
-func (s *installScreen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *installScreen) Busy() bool    { return s.outcome == nil }
+func (s *installScreen) Title() string { return i18n.T("ui.install.title") }
 func (s *installScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
 	switch {
@@ -112,13 +104,8 @@ func (s *installScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case installBatchMsg:
 		s.now = s.c.now()
 		s.apply(msg.events)
-		if msg.outcome != nil {
-			o := *msg.outcome
-			s.outcome = &o
-			s.job.cancel()
-			return s, nil
-		}
-		return s, installTickCmd(s.job)
+		s.outcome = msg.result
+		return s, s.job.after(msg)
 	case spinner.TickMsg:
 		if s.outcome != nil {
 			return s, nil
@@ -196,26 +183,15 @@ func (s *installScreen) View() string {
 	st := s.c.Styles
 	var b strings.Builder
 	for _, step := range s.plan.Steps {
-		state := s.states[step.ID]
-		mark, style := st.Pending, st.Dim
-		switch state {
-		case app.StepRunning:
-			mark, style = s.spin.View(), st.Selected
-			if s.outcome != nil || s.cancelled {
-				mark = st.Running
-			}
-		case app.StepDone:
-			mark, style = st.Pass, st.OK
-		case app.StepFailed:
-			mark, style = st.Fail, st.Err
-		case app.StepSkipped:
-			mark, style = st.Skipped, st.Dim
+		running := s.spin.View()
+		if s.outcome != nil || s.cancelled {
+			running = st.Running
 		}
 		title := stepTitle(s.plan, step)
 		if d := s.did[step.ID]; d != "" {
 			title = d // what the step really did, not what the plan said it would
 		}
-		b.WriteString(" " + style.Render(i18n.Pad(mark, 2)+" "+ansi.Truncate(title, max(s.w-4, 0), s.ellipsis())) + "\n")
+		b.WriteString(stepLine(st, s.states[step.ID], running, st.Selected, ansi.Truncate(title, max(s.w-4, 0), s.ellipsis())))
 	}
 	elapsed := s.now.Sub(s.started).Truncate(time.Second)
 	pathLines := 0 // the log's path is read in full: wrapped, and the log's tail gives way for it
@@ -232,12 +208,7 @@ func (s *installScreen) View() string {
 	case s.cancelled:
 		b.WriteString(st.Warn.Render(s.statusLine(elapsed, i18n.T("ui.install.cancelling"))) + "\n")
 	case s.total > 0:
-		pct := float64(s.done) / float64(s.total)
-		lead := s.statusLine(elapsed, "")
-		size := fmt.Sprintf(" %s / %s", i18n.Size(s.done), i18n.Size(s.total)) + rateText(s.rate, s.eta)
-		bar := s.bar
-		bar.Width = max(min(s.w-ansi.StringWidth(lead)-ansi.StringWidth(size), 60), 10)
-		b.WriteString(ansi.Truncate(lead+bar.ViewAs(pct)+size, s.w, "") + "\n")
+		b.WriteString(s.barLine(s.statusLine(elapsed, ""), s.w, 60))
 	case s.done > 0:
 		b.WriteString(s.statusLine(elapsed, i18n.T("ui.install.downloaded", i18n.D{"Size": i18n.Size(s.done)})) + "\n")
 	default:
@@ -318,6 +289,40 @@ func (s *installScreen) outcomeLine() string {
 		msg = i18n.T("ui.install.failed")
 	}
 	return st.Err.Render(wrap(msg, s.w))
+}
+
+// stepLine is a session's step as a screen lists it: its mark and style by its state (running's
+// given: a spinner, or a mark once it stopped turning) and its title.
+func stepLine(st Styles, state, running string, runStyle lipgloss.Style, title string) string {
+	mark, style := st.Pending, st.Dim
+	switch state {
+	case app.StepRunning:
+		mark, style = running, runStyle
+	case app.StepDone:
+		mark, style = st.Pass, st.OK
+	case app.StepFailed:
+		mark, style = st.Fail, st.Err
+	case app.StepSkipped:
+		mark = st.Skipped
+	}
+	return " " + style.Render(i18n.Pad(mark, 2)+" "+title) + "\n"
+}
+
+// download is how far a session's download is: bytes done of total, and the downloader's rate
+// (bytes/s) and time left at that rate when it knows them.
+type download struct {
+	done, total int64
+	rate        float64
+	eta         time.Duration
+	bar         progress.Model
+}
+
+// barLine is lead, the bar (at most widest cells) and the sizes, cut to w.
+func (d *download) barLine(lead string, w, widest int) string {
+	size := fmt.Sprintf(" %s / %s", i18n.Size(d.done), i18n.Size(d.total)) + rateText(d.rate, d.eta)
+	bar := d.bar
+	bar.Width = max(min(w-ansi.StringWidth(lead)-ansi.StringWidth(size), widest), 10)
+	return ansi.Truncate(lead+bar.ViewAs(float64(d.done)/float64(d.total))+size, w, "") + "\n"
 }
 
 // rateText is " · 12.3 MiB/s · 42s left" when the downloader knows them, else "".

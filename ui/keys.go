@@ -87,8 +87,6 @@ func relabel(b key.Binding, desc string) key.Binding {
 	return b
 }
 
-// arrowOnly is b answering its arrow key alone (the first key), for a screen whose letters go into
-// a text field: "↑/k" becomes "↑".
 // textField is the screens' one-line text field: prompt, placeholder, a limit on its length, and a
 // cursor that does not blink (fewer frames, stable goldens).
 func textField(prompt, placeholder string, limit int) textinput.Model {
@@ -98,6 +96,8 @@ func textField(prompt, placeholder string, limit int) textinput.Model {
 	return in
 }
 
+// arrowOnly is b answering its arrow key alone (the first key), for a screen whose letters go into
+// a text field: "↑/k" becomes "↑".
 func arrowOnly(b key.Binding, desc string) key.Binding {
 	b.SetKeys(b.Keys()[0])
 	glyph, _, _ := strings.Cut(b.Help().Key, "/")

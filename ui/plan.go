@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"gpuwiz/steps/app"
@@ -13,19 +12,16 @@ import (
 
 // planScreen shows exactly what will run; nothing runs until the user confirms.
 type planScreen struct {
-	c      *Common
-	id     screenID
+	pane
 	req    app.PlanRequest
 	doctor *app.Diagnosis // the repair journey: the plan fixes these findings
 	plan   *app.Plan
 	err    error
-	vp     viewport.Model
 	keys   struct{ yes, enter key.Binding }
-	w, h   int
 }
 
 func newPlanScreen(c *Common, req app.PlanRequest, doctor *app.Diagnosis) *planScreen {
-	s := &planScreen{c: c, id: c.newID(), req: req, doctor: doctor, vp: c.newViewport()}
+	s := &planScreen{pane: newPane(c), req: req, doctor: doctor}
 	s.keys.yes, s.keys.enter = relabel(c.Keys.Confirm, i18n.T("ui.plan.key_run")), relabel(c.Keys.Select, i18n.T("ui.plan.key_run"))
 	return s
 }
@@ -40,11 +36,9 @@ func (s *planScreen) Init() tea.Cmd {
 	return planCmd(s.id, s.c.Ctx, s.c.Backend, s.req)
 }
 
-func (s *planScreen) ident() screenID { return s.id }
-func (s *planScreen) Title() string   { return i18n.T("ui.plan.title") }
+func (s *planScreen) Title() string { return i18n.T("ui.plan.title") }
 func (s *planScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.vp.Width, s.vp.Height = w, max(h-2, 1) // the "more" line and the confirm line below
+	s.resize(w, h, 2) // the "more" line and the confirm line below
 	s.refresh()
 }
 func (s *planScreen) runnable() bool { return s.plan != nil && len(s.plan.Steps) > 0 }
@@ -129,7 +123,7 @@ func (s *planScreen) View() string {
 	st := s.c.Styles
 	switch {
 	case s.err != nil:
-		return st.Err.Render(wrap(i18n.T("ui.plan.error", i18n.D{"Err": s.err.Error()}), s.w)) + "\n\n" + i18n.T("ui.plan.error_hint")
+		return s.failed(i18n.T("ui.plan.error", i18n.D{"Err": s.err.Error()}), i18n.T("ui.plan.error_hint"))
 	case s.plan == nil:
 		return i18n.T("ui.plan.working")
 	case len(s.plan.Steps) == 0:

@@ -15,37 +15,105 @@ import (
 // sourcesChosenMsg is the source the install will use.
 type sourcesChosenMsg struct{ source app.PackageSource }
 
+// urlChooser is a screen that lists choices with a row under them for a URL the user types (the
+// add-source and package-source screens): the cursor over both, the field, and the moving keys. On
+// the URL row letters go into the field, so up and down answer their arrow keys alone there.
+type urlChooser struct {
+	frame
+	choices                      func() int // how many choices stand above the URL row now
+	cursor                       int        // over the choices, then the URL row
+	input                        textinput.Model
+	up, down, upArrow, downArrow key.Binding
+	use                          key.Binding // enter: take the choice under the cursor
+}
+
+func newURLChooser(c *Common, prompt, placeholder string, choices func() int) urlChooser {
+	k := c.Keys
+	return urlChooser{frame: newFrame(c), choices: choices, input: textField(prompt, placeholder, 2048),
+		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),
+		upArrow: arrowOnly(k.Up, i18n.T("ui.key.up")), downArrow: arrowOnly(k.Down, i18n.T("ui.key.down")),
+		use: relabel(k.Select, i18n.T("ui.key.use"))}
+}
+
+func (u *urlChooser) SetSize(w, h int) {
+	u.w, u.h = w, h
+	u.input.Width = max(w-i18n.Width(u.input.Prompt)-4, 10)
+}
+
+// Typing: on the URL row, letters (q, the package-source screen's r) go into the URL.
+func (u *urlChooser) Typing() bool { return u.onInput() }
+
+func (u *urlChooser) onInput() bool { return u.cursor == u.choices() }
+
+// place puts the cursor on row i (held to the rows there are), the field focused on the URL row alone.
+func (u *urlChooser) place(i int) {
+	u.cursor = min(max(i, 0), u.choices())
+	if u.onInput() {
+		u.input.Focus()
+	} else {
+		u.input.Blur()
+	}
+}
+
+// moveKeys are the moving keys that work now, for help.
+func (u *urlChooser) moveKeys() []key.Binding {
+	if u.onInput() {
+		return []key.Binding{u.upArrow}
+	}
+	return []key.Binding{u.up, u.down}
+}
+
+// move answers up and down, and says whether k was one of them.
+func (u *urlChooser) move(k tea.KeyMsg) bool {
+	up, down := u.up, u.down
+	if u.onInput() {
+		up, down = u.upArrow, u.downArrow
+	}
+	switch {
+	case key.Matches(k, up):
+		u.place(u.cursor - 1)
+	case key.Matches(k, down):
+		u.place(u.cursor + 1)
+	default:
+		return false
+	}
+	return true
+}
+
+// urlRow is the URL row as shown, after indent: away from the field, a typed URL shows with its
+// credentials hidden, as everywhere else.
+func (u *urlChooser) urlRow(indent string) string {
+	st := u.c.Styles
+	cur, field := st.NoCursor, u.input.View()
+	if u.onInput() {
+		cur = st.Cursor
+	} else if u.input.Value() != "" {
+		field = u.input.PromptStyle.Render(u.input.Prompt) + u.input.TextStyle.Render(app.Redact(u.input.Value()))
+	}
+	return cur + indent + field + "\n"
+}
+
 // sourcesScreen chooses where packages come from: each candidate with what its check found, the
 // fastest that has the build preselected, and a URL of the user's own.
 type sourcesScreen struct {
-	c        *Common
-	id       screenID
-	req      app.SourcesRequest
-	report   *app.SourcesReport
-	err      error
-	custom   *app.PackageSource // the checked URL the user typed
-	checking bool               // the list is being checked
-	typedURL string             // the URL being checked, "" when none
-	cursor   int                // over rows(): the sources, the custom one, then the URL entry
-	input    textinput.Model
-	notice   string
-	confirm  int // the row on which enter was pressed once although it cannot be used; -1 none
-	// up and down on the URL row answer their arrow keys alone (letters type); recheck is r
-	up, down, upArrow, downArrow, recheck, use, checkIt key.Binding
-	w, h                                                int
+	urlChooser       // over rows(): the sources, the custom one, then the URL entry
+	req              app.SourcesRequest
+	report           *app.SourcesReport
+	err              error
+	custom           *app.PackageSource // the checked URL the user typed
+	checking         bool               // the list is being checked
+	typedURL         string             // the URL being checked, "" when none
+	notice           string
+	confirm          int // the row on which enter was pressed once although it cannot be used; -1 none
+	recheck, checkIt key.Binding
 }
 
 func newSourcesScreen(c *Common, req app.SourcesRequest) *sourcesScreen {
-	in := textField(i18n.T("ui.sources.prompt"), i18n.T("ui.sources.placeholder"), 2048)
-	k := c.Keys
-	return &sourcesScreen{c: c, id: c.newID(), req: req, input: in, confirm: -1,
-		up: relabel(k.Up, i18n.T("ui.key.up")), down: relabel(k.Down, i18n.T("ui.key.down")),
-		upArrow: arrowOnly(k.Up, i18n.T("ui.key.up")), downArrow: arrowOnly(k.Down, i18n.T("ui.key.down")),
-		recheck: relabel(k.Rerun, i18n.T("ui.key.recheck")), use: relabel(k.Select, i18n.T("ui.key.use")),
-		checkIt: relabel(k.Select, i18n.T("ui.key.check_it"))}
+	s := &sourcesScreen{req: req, confirm: -1,
+		recheck: relabel(c.Keys.Rerun, i18n.T("ui.key.recheck")), checkIt: relabel(c.Keys.Select, i18n.T("ui.key.check_it"))}
+	s.urlChooser = newURLChooser(c, i18n.T("ui.sources.prompt"), i18n.T("ui.sources.placeholder"), func() int { return len(s.rows()) })
+	return s
 }
-
-func (s *sourcesScreen) ident() screenID { return s.id }
 
 func (s *sourcesScreen) Init() tea.Cmd {
 	if s.report != nil || s.checking {
@@ -69,20 +137,13 @@ func (s *sourcesScreen) checkURL(u string) tea.Cmd {
 }
 
 func (s *sourcesScreen) Title() string { return i18n.T("ui.sources.title") }
-func (s *sourcesScreen) SetSize(w, h int) {
-	s.w, s.h = w, h
-	s.input.Width = max(w-i18n.Width(s.input.Prompt)-4, 10)
-}
-
-// Typing: on the URL row, letters (q, r) go into the URL.
-func (s *sourcesScreen) Typing() bool { return s.onInput() }
 
 // ShortHelp lists the keys that work now: on the URL row the arrows alone (letters type).
 func (s *sourcesScreen) ShortHelp() []key.Binding {
 	if s.onInput() {
-		return []key.Binding{s.upArrow, s.checkIt}
+		return append(s.moveKeys(), s.checkIt)
 	}
-	keys := []key.Binding{s.up, s.down, s.use}
+	keys := append(s.moveKeys(), s.use)
 	if !s.checking {
 		keys = append(keys, s.recheck)
 	}
@@ -102,23 +163,16 @@ func (s *sourcesScreen) rows() []app.PackageSource {
 	return out
 }
 
-func (s *sourcesScreen) onInput() bool { return s.cursor == len(s.rows()) }
-
 func (s *sourcesScreen) moveTo(i int) {
-	s.cursor = min(max(i, 0), len(s.rows()))
+	s.place(i)
 	s.confirm = -1
-	if s.onInput() {
-		s.input.Focus()
-	} else {
-		s.input.Blur()
-	}
 }
 
 func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case sourcesMsg:
-		if msg.custom != "" {
-			if msg.custom != s.typedURL {
+		if msg.about != "" {
+			if msg.about != s.typedURL {
 				return s, nil // an answer about a URL the user has since replaced
 			}
 			s.typedURL = ""
@@ -126,8 +180,8 @@ func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				s.notice = msg.err.Error()
 				return s, nil
 			}
-			if len(msg.report.Sources) > 0 {
-				src := msg.report.Sources[0]
+			if len(msg.value.Sources) > 0 {
+				src := msg.value.Sources[0]
 				s.custom = &src
 				s.moveTo(len(s.rows()) - 1)
 			}
@@ -135,22 +189,15 @@ func (s *sourcesScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		s.checking, s.err = false, msg.err
 		if msg.err == nil {
-			r := msg.report
+			r := msg.value
 			s.report = &r
 			s.moveTo(max(r.Proposed, 0))
 		}
 		return s, nil
 	case tea.KeyMsg:
-		up, down := s.up, s.down
-		if s.onInput() {
-			up, down = s.upArrow, s.downArrow
-		}
 		switch {
-		case key.Matches(msg, up):
-			s.moveTo(s.cursor - 1)
-			return s, nil
-		case key.Matches(msg, down):
-			s.moveTo(s.cursor + 1)
+		case s.move(msg):
+			s.confirm = -1
 			return s, nil
 		case key.Matches(msg, s.c.Keys.Select):
 			return s, s.submit()
@@ -286,16 +333,7 @@ func (s *sourcesScreen) View() string {
 			}
 		}
 	}
-	cur := st.NoCursor
-	if s.onInput() {
-		cur = st.Cursor
-	}
-	field := s.input.View()
-	if !s.onInput() && s.input.Value() != "" {
-		// Away from the field, a typed URL shows with its credentials hidden, as everywhere else.
-		field = s.input.PromptStyle.Render(s.input.Prompt) + s.input.TextStyle.Render(app.Redact(s.input.Value()))
-	}
-	b.WriteString(cur + "  " + field + "\n")
+	b.WriteString(s.urlRow("  "))
 	if s.typedURL != "" {
 		b.WriteString(st.Dim.Render("      "+i18n.T("ui.sources.checking_url", i18n.D{"URL": app.Redact(s.typedURL)})) + "\n")
 	}

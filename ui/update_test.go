@@ -207,11 +207,11 @@ func TestVenvPathValidatedAsYouType(t *testing.T) {
 func TestVenvDropsStaleChecks(t *testing.T) {
 	c := testCommon(newFakeBackend(), false)
 	s := newVenvScreen(c, JourneyNew, "torch")
-	s.Update(venvCheckMsg{addr: addr{s.id}, path: "old", check: app.PathCheck{Errors: []string{"stale"}}})
+	s.Update(venvCheckMsg{addr: addr{s.id}, about: "old", value: app.PathCheck{Errors: []string{"stale"}}})
 	if s.check != nil {
 		t.Fatal("an answer about a path no longer typed must be dropped")
 	}
-	s.Update(venvCheckMsg{addr: addr{s.id}, path: "venv-torch", check: app.PathCheck{}})
+	s.Update(venvCheckMsg{addr: addr{s.id}, about: "venv-torch", value: app.PathCheck{}})
 	if s.check == nil {
 		t.Fatal("the current answer is kept")
 	}
@@ -226,7 +226,7 @@ func TestResultsReachOnlyTheirScreen(t *testing.T) {
 	fw := m.stack[len(m.stack)-2].(*frameworkScreen)
 	before := ch.View()
 	odd := matrix.Selection{Candidates: []matrix.Candidate{cand("torch", "9.9.9", "cu999", "99.9", true)}}
-	settle(t, m, channelsMsg{addr: addr{fw.id}, framework: "torch", sel: odd})
+	settle(t, m, channelsMsg{addr: addr{fw.id}, about: "torch", value: odd})
 	if ch.View() != before {
 		t.Fatalf("the channel screen took the framework screen's result:\n%s", ch.View())
 	}
@@ -234,7 +234,7 @@ func TestResultsReachOnlyTheirScreen(t *testing.T) {
 		t.Fatalf("the framework screen below the top did not get its result: %v", got)
 	}
 	press(t, m, "esc")
-	settle(t, m, channelsMsg{addr: addr{ch.id}, framework: "torch", sel: odd}) // its screen has gone
+	settle(t, m, channelsMsg{addr: addr{ch.id}, about: "torch", value: odd}) // its screen has gone
 	if fw.choices[0].versions[0] != "9.9.9" || len(m.stack) != 3 {
 		t.Fatal("a result for a screen that has gone changed another")
 	}

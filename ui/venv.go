@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -15,8 +16,7 @@ import (
 // venvScreen picks the Python and the venv path (validated as you type). When changing or repairing
 // an environment it picks the existing venv instead, and shows what it holds.
 type venvScreen struct {
-	c         *Common
-	id        screenID
+	frame
 	journey   Journey
 	framework string
 	pythons   []app.Interpreter
@@ -43,7 +43,6 @@ type venvScreen struct {
 	// pickDown move in it (arrows only, as for the Pythons)
 	known            venvList
 	pickUp, pickDown key.Binding
-	w, h             int
 }
 
 func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
@@ -61,7 +60,7 @@ func newVenvScreen(c *Common, j Journey, framework string) *venvScreen {
 	} else {
 		in.Placeholder = i18n.T("ui.venv.placeholder")
 	}
-	return &venvScreen{c: c, id: c.newID(), journey: j, framework: framework, input: in,
+	return &venvScreen{frame: newFrame(c), journey: j, framework: framework, input: in,
 		up: arrowOnly(c.Keys.Up, i18n.T("ui.key.python")), down: arrowOnly(c.Keys.Down, i18n.T("ui.key.python")),
 		pickUp: arrowOnly(c.Keys.Up, i18n.T("ui.key.venv")), pickDown: arrowOnly(c.Keys.Down, i18n.T("ui.key.venv"))}
 }
@@ -94,7 +93,6 @@ func (s *venvScreen) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (s *venvScreen) ident() screenID { return s.id }
 func (s *venvScreen) Title() string {
 	if s.existing() {
 		return i18n.T("ui.venv.title.existing")
@@ -156,10 +154,10 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.known.follow(s.input.Value())
 		return s, nil
 	case venvCheckMsg:
-		if msg.path != s.input.Value() {
+		if msg.about != s.input.Value() {
 			return s, nil // about a path typed before the last keystroke
 		}
-		chk := msg.check
+		chk := msg.value
 		s.check = &chk
 		if chk.Exists && len(chk.Errors) == 0 && s.existing() {
 			s.inspected = chk.Path
@@ -167,9 +165,8 @@ func (s *venvScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return s, s.resubmit()
 	case inspectMsg:
-		if s.check != nil && msg.path == s.check.Path {
-			info := msg.info
-			s.info, s.infoErr = &info, msg.err
+		if s.check != nil && msg.about == s.check.Path {
+			s.info, s.infoErr = &msg.value, msg.err
 		}
 		return s, s.resubmit()
 	case tea.KeyMsg:
@@ -346,9 +343,9 @@ func (s *venvScreen) View() string {
 	if s.info != nil {
 		fw := i18n.T("ui.venv.no_framework")
 		if s.info.Framework != "" {
-			fw = i18n.T("ui.venv.framework_line", i18n.D{"Framework": app.FrameworkName(s.info.Framework), "Version": s.info.FrameworkVersion, "Channel": orDash(s.info.Channel)})
+			fw = i18n.T("ui.venv.framework_line", i18n.D{"Framework": app.FrameworkName(s.info.Framework), "Version": s.info.FrameworkVersion, "Channel": cmp.Or(s.info.Channel, "-")})
 		}
-		b.WriteString("  " + i18n.T("ui.venv.holds", i18n.D{"Python": orDash(s.info.PythonVersion), "Framework": fw}) + "\n")
+		b.WriteString("  " + i18n.T("ui.venv.holds", i18n.D{"Python": cmp.Or(s.info.PythonVersion, "-"), "Framework": fw}) + "\n")
 	}
 	if s.notice != "" {
 		b.WriteString("\n" + st.Warn.Render(wrap(s.notice, s.w)) + "\n")
@@ -370,13 +367,6 @@ func (s *venvScreen) offerPython(why string) tea.Cmd {
 	s.offered = true
 	s.notice, s.noticeCmd = offerText(*s.offer, why), s.offer.Command
 	return nil
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // defaultPython is the interpreter a new venv is made from unless the user picks another: the first

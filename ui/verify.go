@@ -34,7 +34,7 @@ func (s *verifyScreen) Init() tea.Cmd {
 
 func (s *verifyScreen) Title() string { return i18n.T("ui.verify.title") }
 func (s *verifyScreen) SetSize(w, h int) {
-	s.resize(w, h) // the verdict below
+	s.resize(w, h, 2) // the "more" line and the verdict below
 	s.refresh()
 }
 func (s *verifyScreen) ShortHelp() []key.Binding {

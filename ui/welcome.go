@@ -32,24 +32,20 @@ type langSwitchMsg struct{ cursor int }
 
 // welcomeScreen asks which journey to take.
 type welcomeScreen struct {
-	c      *Common
-	id     screenID
+	frame
 	cursor int
 	pick   key.Binding // 1-4: one key per journey
-	w, h   int
 }
 
 func newWelcome(c *Common) *welcomeScreen {
 	pick := c.Keys.Pick
 	pick.SetKeys("1", "2", "3", "4")
 	pick.SetHelp("1-4", i18n.T("ui.key.choose"))
-	return &welcomeScreen{c: c, id: c.newID(), pick: pick}
+	return &welcomeScreen{frame: newFrame(c), pick: pick}
 }
 
-func (s *welcomeScreen) Init() tea.Cmd    { return nil }
-func (s *welcomeScreen) ident() screenID  { return s.id }
-func (s *welcomeScreen) Title() string    { return i18n.T("ui.welcome.title") }
-func (s *welcomeScreen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *welcomeScreen) Init() tea.Cmd { return nil }
+func (s *welcomeScreen) Title() string { return i18n.T("ui.welcome.title") }
 func (s *welcomeScreen) ShortHelp() []key.Binding {
 	k := s.c.Keys
 	return []key.Binding{k.Up, k.Down, k.Select, k.Lang}

@@ -51,16 +51,9 @@ var (
 )
 
 // Installing a Python.
-type PythonOptions = pyget.Options
-
 const (
 	PythonByInstaller = pyget.MethodInstaller
 	PythonByDistro    = pyget.MethodDistro
-)
-
-var (
-	MakePythonPlan = pyget.MakePlan
-	RunPythonPlan  = pyget.Run
 )
 
 // The install engine's events and results.
@@ -75,10 +68,7 @@ const (
 	EngineUnchanged = install.ResultUnchanged
 )
 
-var (
-	DefaultCacheDir = install.DefaultCacheDir
-	UnpackedDir     = install.UnpackedDir
-)
+var DefaultCacheDir = install.DefaultCacheDir
 
 // Diagnosis and repair.
 type (
@@ -102,7 +92,6 @@ var BenchDTypes = bench.DTypes
 
 // Commands' records and what may be shown of a URL.
 var (
-	NewRunner = runner.New
 	QuoteArgv = runner.QuoteArgv
 	Redact    = urls.Redact
 )
