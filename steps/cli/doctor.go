@@ -317,19 +317,12 @@ func writeRepairPlan(out io.Writer, p app.Repair) {
 // readRepairAnswers takes the sources (index-url, mirror, find-links, cache-dir) and yes from an
 // install answer file, so one file serves install and repair; keys install does not know are errors.
 func readRepairAnswers(path string, cmd *cobra.Command, src *app.ReinstallOptions, yes *bool) error {
-	file, err := loadAnswers(path, func(n int, keys string) string {
+	a := installAnswers{IndexURL: src.IndexURL, Mirror: src.Mirror, FindLinks: src.FindLinks, CacheDir: src.CacheDir, Yes: *yes}
+	err := readAnswers(cmd, path, &a, func(n int, keys string) string {
 		return i18n.N("cli.doctor.config_unknown_keys", n, i18n.D{"File": path, "Keys": keys})
 	})
-	if err != nil {
-		return err
-	}
-	fl := cmd.Flags()
-	fromAnswers(fl, "index-url", &src.IndexURL, file.IndexURL)
-	fromAnswers(fl, "mirror", &src.Mirror, file.Mirror)
-	fromAnswers(fl, "find-links", &src.FindLinks, file.FindLinks)
-	fromAnswers(fl, "cache-dir", &src.CacheDir, file.CacheDir)
-	fromAnswers(fl, "yes", yes, file.Yes)
-	return nil
+	src.IndexURL, src.Mirror, src.FindLinks, src.CacheDir, *yes = a.IndexURL, a.Mirror, a.FindLinks, a.CacheDir, a.Yes
+	return err
 }
 
 // DoctorRequirementsJSON is `gpuwiz doctor --venv V --requirements FILE --json`: whether installing

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
@@ -78,7 +78,9 @@ func newInstallCmd(env *Env) *cobra.Command {
 			if o.Config == "" {
 				return nil
 			}
-			return readAnswers(o.Config, &o.installAnswers, cmd)
+			return readAnswers(cmd, o.Config, &o.installAnswers, func(n int, keys string) string {
+				return i18n.N("cli.install.config_unknown_keys", n, i18n.D{"File": o.Config, "Keys": keys})
+			})
 		},
 		run: installRun,
 	})
@@ -108,63 +110,36 @@ func installFlags(cmd *cobra.Command, o *installOptions) {
 	f.Var(app.PathFlag(&o.Config), "config", i18n.T("cli.install.flag.config"))
 }
 
-// readAnswers fills every choice that no flag set from the TOML answer file; unknown keys are errors.
-func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
-	file, err := loadAnswers(path, func(n int, keys string) string {
-		return i18n.N("cli.install.config_unknown_keys", n, i18n.D{"File": path, "Keys": keys})
-	})
+// readAnswers fills every choice that no flag set from the TOML answer file, whose keys are the
+// flags' names (a relative venv is the file's folder's); unknownKeys words the n keys it does not know.
+func readAnswers(cmd *cobra.Command, path string, a *installAnswers, unknownKeys func(n int, keys string) string) error {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return err
+		return Usagef("--config: %v", err)
+	}
+	var file installAnswers
+	if err := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields().Decode(&file); err != nil {
+		var sm *toml.StrictMissingError
+		if errors.As(err, &sm) {
+			return Usagef("%s", unknownKeys(len(sm.Errors), sm.String()))
+		}
+		return Usagef("--config %s: %v", path, err)
 	}
 	fl := cmd.Flags()
-	fromAnswers(fl, "framework", &a.Framework, file.Framework)
-	fromAnswers(fl, "framework-version", &a.FrameworkVersion, file.FrameworkVersion)
-	fromAnswers(fl, "channel", &a.Channel, file.Channel)
 	if !fl.Changed("venv") && !fl.Changed("env") && file.Venv != "" {
 		a.Venv = file.Venv
 		if !filepath.IsAbs(a.Venv) {
 			a.Venv = filepath.Join(filepath.Dir(path), a.Venv)
 		}
 	}
-	fromAnswers(fl, "python", &a.Python, file.Python)
-	fromAnswers(fl, "index-url", &a.IndexURL, file.IndexURL)
-	fromAnswers(fl, "mirror", &a.Mirror, file.Mirror)
-	fromAnswers(fl, "find-links", &a.FindLinks, file.FindLinks)
-	fromAnswers(fl, "cache-dir", &a.CacheDir, file.CacheDir)
-	fromAnswers(fl, "log", &a.Log, file.Log)
-	fromAnswers(fl, "no-pip-upgrade", &a.NoPipUpgrade, file.NoPipUpgrade)
-	fromAnswers(fl, "fix-pth", &a.FixPth, file.FixPth)
-	fromAnswers(fl, "force", &a.Force, file.Force)
-	fromAnswers(fl, "yes", &a.Yes, file.Yes)
-	fromAnswers(fl, "dry-run", &a.DryRun, file.DryRun)
-	fromAnswers(fl, "json", &a.JSON, file.JSON)
-	return nil
-}
-
-// loadAnswers reads an answer file (--config of install, and of doctor --fix): install's keys and no
-// others; unknownKeys words the n keys it does not know.
-func loadAnswers(path string, unknownKeys func(n int, keys string) string) (installAnswers, error) {
-	var file installAnswers
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return file, Usagef("--config: %v", err)
-	}
-	if err := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields().Decode(&file); err != nil {
-		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) {
-			return file, Usagef("%s", unknownKeys(len(sm.Errors), sm.String()))
+	file.Venv = ""
+	answers, given := reflect.ValueOf(file), reflect.ValueOf(a).Elem()
+	for i := range answers.NumField() {
+		if v := answers.Field(i); !v.IsZero() && !fl.Changed(answers.Type().Field(i).Tag.Get("toml")) {
+			given.Field(i).Set(v)
 		}
-		return file, Usagef("--config %s: %v", path, err)
 	}
-	return file, nil
-}
-
-// fromAnswers sets *dst to the answer file's v where the flag was not given and the file sets it.
-func fromAnswers[T comparable](fl *pflag.FlagSet, flag string, dst *T, v T) {
-	var unset T
-	if !fl.Changed(flag) && v != unset {
-		*dst = v
-	}
+	return nil
 }
 
 // installRun plans the install (a new venv from a base Python when there is none), shows the plan,
