@@ -20,7 +20,8 @@ type streams struct {
 	JSON        bool // --json
 }
 
-func (s *streams) talk() *streams { return s }
+// talksOn is the streams of the options that embed them (newCommand fills them through it).
+func (s *streams) talksOn() *streams { return s }
 
 // command declares one command: what its help says, its flags on its options (a xxxOptions that
 // embeds streams), and its run, xxxRun(ctx, env, opts).
@@ -40,7 +41,7 @@ type command[O any] struct {
 // streams, prepares and calls c.run.
 func newCommand[O any, P interface {
 	*O
-	talk() *streams
+	talksOn() *streams
 }](env *Env, c command[O]) *cobra.Command {
 	o := c.opts
 	if o == nil {
@@ -51,7 +52,7 @@ func newCommand[O any, P interface {
 	}
 	cmd := &cobra.Command{Use: c.use, Short: c.short, Long: c.long, Example: c.example, Args: c.args,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s := P(o).talk()
+			s := P(o).talksOn()
 			s.In, s.Out, s.ErrOut, s.Interactive = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), interactive(cmd)
 			if c.prepare != nil {
 				if err := c.prepare(cmd, args, o); err != nil {
@@ -61,7 +62,7 @@ func newCommand[O any, P interface {
 			return c.run(cmd.Context(), env, *o)
 		}}
 	if c.json != "" {
-		cmd.Flags().BoolVar(&P(o).talk().JSON, "json", false, c.json)
+		cmd.Flags().BoolVar(&P(o).talksOn().JSON, "json", false, c.json)
 	}
 	if c.flags != nil {
 		c.flags(cmd, o)
