@@ -2,20 +2,17 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/words"
 )
 
@@ -31,41 +28,41 @@ type addReport struct {
 
 // addOptions is what `gpuwiz add` was asked (its arguments and flags) and the streams it talks on.
 type addOptions struct {
-	In                  io.Reader
-	Out                 io.Writer
-	Interactive         bool     // a person can answer on In
+	streams
 	Packages            []string // the arguments
 	Venv                string
 	Requirements        []string // -r files
 	IndexURL, FindLinks string
 	CacheDir, Log       string
-	DryRun, Yes, JSON   bool
+	DryRun, Yes         bool
 }
 
 func newAddCmd(env *Env) *cobra.Command {
-	var o addOptions
-	cmd := &cobra.Command{
-		Use:   "add [PACKAGE...]",
-		Short: i18n.T("cli.add.short"),
-		Long:  i18n.T("cli.add.long"),
-		Example: "  gpuwiz add --venv ./venv-torch -r requirements.txt\n  gpuwiz add --venv ./venv-torch ultralytics --dry-run\n" + //i18n:raw commands
+	return newCommand(env, command[addOptions]{
+		use:   "add [PACKAGE...]",
+		short: i18n.T("cli.add.short"),
+		long:  i18n.T("cli.add.long"),
+		example: "  gpuwiz add --venv ./venv-torch -r requirements.txt\n  gpuwiz add --venv ./venv-torch ultralytics --dry-run\n" + //i18n:raw commands
 			"  gpuwiz add --venv ./venv-paddle paddleocr --index-url https://pypi.tuna.tsinghua.edu.cn/simple --yes", //i18n:raw commands
-		RunE: func(cmd *cobra.Command, pkgs []string) error {
-			o.In, o.Out, o.Interactive, o.Packages = cmd.InOrStdin(), cmd.OutOrStdout(), interactive(cmd), pkgs
-			return addRun(cmd.Context(), env, o)
+		args: cobra.ArbitraryArgs,
+		json: i18n.T("cli.add.flag.json"),
+		flags: func(cmd *cobra.Command, o *addOptions) {
+			f := cmd.Flags()
+			f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.add.flag.venv"))
+			f.StringArrayVarP(&o.Requirements, "requirement", "r", nil, i18n.T("cli.add.flag.requirement"))
+			f.StringVar(&o.IndexURL, "index-url", "", i18n.T("cli.add.flag.index_url"))
+			f.StringVar(&o.FindLinks, "find-links", "", i18n.T("cli.add.flag.find_links"))
+			f.StringVar(&o.CacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": app.DefaultCacheDir()}))
+			f.StringVar(&o.Log, "log", "", i18n.T("cli.add.flag.log"))
+			f.BoolVar(&o.DryRun, "dry-run", false, i18n.T("cli.add.flag.dry_run"))
+			f.BoolVarP(&o.Yes, "yes", "y", false, i18n.T("cli.add.flag.yes"))
 		},
-	}
-	f := cmd.Flags()
-	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.add.flag.venv"))
-	f.StringArrayVarP(&o.Requirements, "requirement", "r", nil, i18n.T("cli.add.flag.requirement"))
-	f.StringVar(&o.IndexURL, "index-url", "", i18n.T("cli.add.flag.index_url"))
-	f.StringVar(&o.FindLinks, "find-links", "", i18n.T("cli.add.flag.find_links"))
-	f.StringVar(&o.CacheDir, "cache-dir", "", i18n.T("cli.install.flag.cache_dir", i18n.D{"Dir": app.DefaultCacheDir()}))
-	f.StringVar(&o.Log, "log", "", i18n.T("cli.add.flag.log"))
-	f.BoolVar(&o.DryRun, "dry-run", false, i18n.T("cli.add.flag.dry_run"))
-	f.BoolVarP(&o.Yes, "yes", "y", false, i18n.T("cli.add.flag.yes"))
-	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.add.flag.json"))
-	return cmd
+		prepare: func(_ *cobra.Command, pkgs []string, o *addOptions) error {
+			o.Packages = pkgs
+			return nil
+		},
+		run: addRun,
+	})
 }
 
 // addRun previews what a project's requirements change in the venv, asks (unless --yes) and installs them, the framework build kept.
@@ -98,23 +95,15 @@ func addRun(ctx context.Context, env *Env, o addOptions) error {
 			rep.Error = err.Error()
 		}
 		if asJSON {
-			enc := json.NewEncoder(out)
-			enc.SetIndent("", "  ")
-			if e := enc.Encode(rep); e != nil {
+			if e := writeJSON(out, rep); e != nil {
 				return e
 			}
-			if code != 0 {
-				return Silent(code)
-			}
-			return nil
+			return endWith(code)
 		}
 		if err != nil {
 			return err
 		}
-		if code != 0 {
-			return Silent(code)
-		}
-		return nil
+		return endWith(code)
 	}
 	s, err := env.PlanAdd(ctx, app.AddRequest{Venv: root, Requirements: files, Packages: pkgs,
 		IndexURL: indexURL, FindLinks: findLinks, CacheDir: cacheDir, LogPath: logFile})
@@ -197,7 +186,7 @@ func printWayOut(w io.Writer, s *app.AddSession) {
 	{
 		if s.WayOut != "" {
 			fmt.Fprintln(w, i18n.T("cli.add.way_out", i18n.D{"Version": s.WayOut, "Channel": p.Channel,
-				"Command": shellquote.Command(runtime.GOOS, "gpuwiz", "install", "--venv", p.Venv, "--framework", p.Framework, "--framework-version", s.WayOut, "--channel", p.Channel)}))
+				"Command": gpuwizLine("install", "--venv", p.Venv, "--framework", p.Framework, "--framework-version", s.WayOut, "--channel", p.Channel)}))
 		} else {
 			fmt.Fprintln(w, i18n.T("cli.add.way_out_none"))
 		}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,34 +28,30 @@ func init() { register(80, newBenchCommand) }
 
 // benchOptions is what `gpuwiz bench` was asked (its flags) and where it prints.
 type benchOptions struct {
-	Out              io.Writer
-	Venv, Python     string
-	Framework        string
-	JSON, Quick, TUI bool
-	GPU              int
+	streams
+	Venv, Python string
+	Framework    string
+	Quick, TUI   bool
+	GPU          int
 }
 
 func newBenchCommand(env *Env) *cobra.Command {
-	var o benchOptions
-	cmd := &cobra.Command{
-		Use:   "bench (--venv PATH | --python PATH)", //i18n:raw the command and its syntax, typed as it is
-		Short: i18n.T("cli.bench.short"),
-		Long:  i18n.T("cli.bench.long"),
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Out = cmd.OutOrStdout()
-			return benchRun(cmd.Context(), env, o)
+	return newCommand(env, command[benchOptions]{
+		use:   "bench (--venv PATH | --python PATH)", //i18n:raw the command and its syntax, typed as it is
+		short: i18n.T("cli.bench.short"),
+		long:  i18n.T("cli.bench.long"),
+		json:  i18n.T("cli.bench.flag.json"),
+		flags: func(cmd *cobra.Command, o *benchOptions) {
+			f := cmd.Flags()
+			f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.bench.flag.venv"))
+			f.StringVar(&o.Python, "python", "", i18n.T("cli.bench.flag.python"))
+			f.StringVar(&o.Framework, "framework", "", i18n.T("cli.bench.flag.framework"))
+			f.BoolVar(&o.Quick, "quick", false, i18n.T("cli.bench.flag.quick"))
+			f.IntVar(&o.GPU, "gpu", 0, i18n.T("cli.bench.flag.gpu"))
+			f.BoolVar(&o.TUI, "tui", false, i18n.T("cli.bench.flag.tui"))
 		},
-	}
-	f := cmd.Flags()
-	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.bench.flag.venv"))
-	f.StringVar(&o.Python, "python", "", i18n.T("cli.bench.flag.python"))
-	f.StringVar(&o.Framework, "framework", "", i18n.T("cli.bench.flag.framework"))
-	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.bench.flag.json"))
-	f.BoolVar(&o.Quick, "quick", false, i18n.T("cli.bench.flag.quick"))
-	f.IntVar(&o.GPU, "gpu", 0, i18n.T("cli.bench.flag.gpu"))
-	f.BoolVar(&o.TUI, "tui", false, i18n.T("cli.bench.flag.tui"))
-	return cmd
+		run: benchRun,
+	})
 }
 
 // benchRun checks the flags, then runs the benchmark in the environment's Python (the live screen
@@ -133,9 +128,7 @@ func benchTextRun(ctx context.Context, env *Env, o benchOptions, opts app.BenchO
 	if asJSON {
 		doc := BenchJSON{BenchSummary: s, Sampler: sampler.in(i18n.English), GPUReadings: watch.Readings(s.PID),
 			WallSeconds: time.Since(started).Seconds(), PythonPath: python}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(out, doc); err != nil {
 			return err
 		}
 	} else {
@@ -261,10 +254,7 @@ func benchScreenRun(ctx context.Context, env *Env, o benchOptions, opts app.Benc
 		}
 		framework = fw
 	}
-	if code := env.Build.BenchScreen(ctx, env.Env, python, framework, opts); code != 0 {
-		return Silent(code)
-	}
-	return nil
+	return endWith(env.Build.BenchScreen(ctx, env.Env, python, framework, opts))
 }
 
 // checkGPUIndex refuses a --gpu the probe does not list, naming the cards there are. With no

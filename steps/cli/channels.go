@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -19,40 +18,40 @@ func init() { register(20, newChannelsCmd) }
 
 // channelsOptions is what `gpuwiz channels` was asked (its flags) and where it prints.
 type channelsOptions struct {
-	Out                             io.Writer
+	streams
 	osGiven                         bool // --os was given, not this machine's
 	framework, frameworkVersion, os string
 	driver, cudaMax, python         string
 	pythonBits                      int
 	computeCaps                     []string
-	noGPU, json                     bool
+	noGPU                           bool
 }
 
 func newChannelsCmd(env *Env) *cobra.Command {
-	var fl channelsOptions
-	cmd := &cobra.Command{
-		Use:     "channels",
-		Short:   i18n.T("cli.channels.short"),
-		Long:    i18n.T("cli.channels.long"),
-		Example: "  gpuwiz channels\n  gpuwiz channels --framework paddle --os windows --driver 566.36 --cuda-max 12.7 --compute-cap 8.6 --python 3.11\n  gpuwiz channels --no-gpu --json", //i18n:raw commands
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			fl.Out, fl.osGiven = cmd.OutOrStdout(), cmd.Flags().Changed("os")
-			return channelsRun(cmd.Context(), env, fl)
+	return newCommand(env, command[channelsOptions]{
+		use:     "channels",
+		short:   i18n.T("cli.channels.short"),
+		long:    i18n.T("cli.channels.long"),
+		example: "  gpuwiz channels\n  gpuwiz channels --framework paddle --os windows --driver 566.36 --cuda-max 12.7 --compute-cap 8.6 --python 3.11\n  gpuwiz channels --no-gpu --json", //i18n:raw commands
+		json:    i18n.T("cli.channels.flag.json"),
+		flags: func(cmd *cobra.Command, fl *channelsOptions) {
+			f := cmd.Flags()
+			f.StringVar(&fl.framework, "framework", "torch", i18n.T("cli.flag.framework"))
+			f.StringVar(&fl.frameworkVersion, "framework-version", "", i18n.T("cli.channels.flag.framework_version"))
+			f.StringVar(&fl.os, "os", runtime.GOOS, i18n.T("cli.channels.flag.os"))
+			f.StringVar(&fl.driver, "driver", "", i18n.T("cli.channels.flag.driver"))
+			f.StringVar(&fl.cudaMax, "cuda-max", "", i18n.T("cli.channels.flag.cuda_max"))
+			f.StringArrayVar(&fl.computeCaps, "compute-cap", nil, i18n.T("cli.channels.flag.compute_cap"))
+			f.StringVar(&fl.python, "python", "", i18n.T("cli.channels.flag.python"))
+			f.IntVar(&fl.pythonBits, "python-bits", 0, i18n.T("cli.channels.flag.python_bits"))
+			f.BoolVar(&fl.noGPU, "no-gpu", false, i18n.T("cli.channels.flag.no_gpu"))
 		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&fl.framework, "framework", "torch", i18n.T("cli.flag.framework"))
-	f.StringVar(&fl.frameworkVersion, "framework-version", "", i18n.T("cli.channels.flag.framework_version"))
-	f.StringVar(&fl.os, "os", runtime.GOOS, i18n.T("cli.channels.flag.os"))
-	f.StringVar(&fl.driver, "driver", "", i18n.T("cli.channels.flag.driver"))
-	f.StringVar(&fl.cudaMax, "cuda-max", "", i18n.T("cli.channels.flag.cuda_max"))
-	f.StringArrayVar(&fl.computeCaps, "compute-cap", nil, i18n.T("cli.channels.flag.compute_cap"))
-	f.StringVar(&fl.python, "python", "", i18n.T("cli.channels.flag.python"))
-	f.IntVar(&fl.pythonBits, "python-bits", 0, i18n.T("cli.channels.flag.python_bits"))
-	f.BoolVar(&fl.noGPU, "no-gpu", false, i18n.T("cli.channels.flag.no_gpu"))
-	f.BoolVar(&fl.json, "json", false, i18n.T("cli.channels.flag.json"))
-	return cmd
+		prepare: func(cmd *cobra.Command, _ []string, fl *channelsOptions) error {
+			fl.osGiven = cmd.Flags().Changed("os")
+			return nil
+		},
+		run: channelsRun,
+	})
 }
 
 // channelsRun prints every build of the framework for the facts given, the rest this machine's,
@@ -64,14 +63,8 @@ func channelsRun(ctx context.Context, env *Env, fl channelsOptions) error {
 	}
 	// What was assumed or could not be learned comes first, then the matrix's own notes.
 	sel.Notes = append(words.Texts(notes), sel.Notes...)
-	if fl.json {
-		enc := json.NewEncoder(fl.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sel); err != nil {
-			return err
-		}
-	} else {
-		printSelection(fl.Out, sel)
+	if err := show(fl.streams, sel, printSelection); err != nil {
+		return err
 	}
 	if sel.Recommended == nil {
 		return Silent(ExitIncompatible)

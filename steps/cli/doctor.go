@@ -3,21 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/shellquote"
 	"gpuwiz/steps/words"
 )
 
@@ -32,96 +27,34 @@ type DoctorFixJSON struct {
 
 // doctorOptions is what `gpuwiz doctor` was asked (its flags) and the streams it talks on.
 type doctorOptions struct {
-	In                     io.Reader
-	Out, ErrOut            io.Writer
-	Venv                   string
-	Python                 string
-	Bundle                 string // --bundle: the support bundle's file
-	Config                 string // --config: an answer file for the repair's sources
-	Requirements           string // --requirements: predict a project's requirements instead
-	JSON, Fix, Yes, Finish bool
-	Source                 app.ReinstallOptions // where a repair takes its wheels from
+	streams
+	Venv             string
+	Python           string
+	Bundle           string // --bundle: the support bundle's file
+	Config           string // --config: an answer file for the repair's sources
+	Requirements     string // --requirements: predict a project's requirements instead
+	Fix, Yes, Finish bool
+	Source           app.ReinstallOptions // where a repair takes its wheels from
 }
 
 func newDoctorCommand(env *Env) *cobra.Command {
-	var o doctorOptions
-	cmd := &cobra.Command{
-		Use:   "doctor [--venv PATH | --python PATH]", //i18n:raw the command and its syntax, typed as it is
-		Short: i18n.T("cli.doctor.short"),
-		Long:  i18n.T("cli.doctor.long"),
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.Venv != "" && o.Python != "" {
-				return Usagef("%s", i18n.T("cli.doctor.venv_and_python"))
-			}
-			if o.Bundle != "" {
-				if st, err := os.Stat(filepath.Dir(o.Bundle)); err != nil || !st.IsDir() {
-					return Usagef("%s", i18n.T("cli.doctor.bundle_folder", i18n.D{"File": o.Bundle, "Folder": filepath.Dir(o.Bundle)}))
-				}
-			}
-			if o.Requirements != "" {
-				if o.Fix || o.Bundle != "" || o.Python != "" || o.Config != "" {
-					return Usagef("%s", i18n.T("cli.doctor.req.alone"))
-				}
-				if o.Venv == "" {
-					return Usagef("%s", i18n.T("cli.doctor.req.needs_venv"))
-				}
-			}
-			if o.Yes && !o.Fix {
-				return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--yes"}))
-			}
-			if o.Finish && !o.Fix {
-				return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--finish"}))
-			}
-			if o.Config != "" {
-				if !o.Fix {
-					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--config"}))
-				}
-				if err := readRepairAnswers(o.Config, cmd, &o.Source, &o.Yes); err != nil {
-					return err
-				}
-			}
-			for name, u := range map[string]string{"--index-url": o.Source.IndexURL, "--mirror": o.Source.Mirror, "--find-links": o.Source.FindLinks} {
-				if u == "" {
-					continue
-				}
-				if !o.Fix && o.Requirements == "" {
-					return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": name}))
-				}
-				if _, err := app.CheckURL(u); err != nil {
-					return Usagef("%s: %v", name, err)
-				}
-			}
-			if o.Requirements != "" {
-				o.Out = cmd.OutOrStdout()
-				return doctorRequirementsRun(cmd.Context(), env, o)
-			}
-			if o.Python != "" {
-				p, err := pythonFlag(o.Python)
-				if err != nil {
-					return err
-				}
-				o.Python = p
-			}
-			if o.Venv == "" && o.Python == "" {
-				// The active environment, else the user picks one: the first python on PATH is
-				// rarely the environment meant.
-				active := app.ActiveEnv()
-				if active == "" {
-					return Usagef("%s", noActiveEnv(cmd.Context()))
-				}
-				o.Venv = active
-			}
-			o.In, o.Out, o.ErrOut = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()
-			return doctorRun(cmd.Context(), env, o)
-		},
-	}
+	return newCommand(env, command[doctorOptions]{
+		use:     "doctor [--venv PATH | --python PATH]", //i18n:raw the command and its syntax, typed as it is
+		short:   i18n.T("cli.doctor.short"),
+		long:    i18n.T("cli.doctor.long"),
+		json:    i18n.T("cli.doctor.flag.json"),
+		flags:   doctorFlags,
+		prepare: doctorPrepare,
+		run:     doctorRun,
+	})
+}
+
+func doctorFlags(cmd *cobra.Command, o *doctorOptions) {
 	f := cmd.Flags()
 	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.doctor.flag.venv"))
 	f.Var(newEnvFlag(&o.Venv), "env", i18n.T("cli.doctor.flag.env"))
 	cmd.MarkFlagsMutuallyExclusive("venv", "env") // one variable: given both, the last would win silently
 	f.StringVar(&o.Python, "python", "", i18n.T("cli.doctor.flag.python"))
-	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.doctor.flag.json"))
 	f.Var(app.PathFlag(&o.Bundle), "bundle", i18n.T("cli.doctor.flag.bundle"))
 	f.BoolVar(&o.Fix, "fix", false, i18n.T("cli.doctor.flag.fix"))
 	f.BoolVar(&o.Yes, "yes", false, i18n.T("cli.doctor.flag.yes"))
@@ -132,12 +65,80 @@ func newDoctorCommand(env *Env) *cobra.Command {
 	f.Var(app.PathFlag(&o.Source.CacheDir), "cache-dir", i18n.T("cli.doctor.flag.cache_dir", i18n.D{"Dir": app.DefaultCacheDir()}))
 	f.Var(app.PathFlag(&o.Config), "config", i18n.T("cli.doctor.flag.config"))
 	f.Var(app.PathFlag(&o.Requirements), "requirements", i18n.T("cli.doctor.flag.requirements"))
-	return cmd
+}
+
+// doctorPrepare refuses flags that do not go together, reads the --config answer file, and finds
+// the environment to look at: --venv, --python, else the active one.
+func doctorPrepare(cmd *cobra.Command, _ []string, o *doctorOptions) error {
+	if o.Venv != "" && o.Python != "" {
+		return Usagef("%s", i18n.T("cli.doctor.venv_and_python"))
+	}
+	if o.Bundle != "" {
+		if st, err := os.Stat(filepath.Dir(o.Bundle)); err != nil || !st.IsDir() {
+			return Usagef("%s", i18n.T("cli.doctor.bundle_folder", i18n.D{"File": o.Bundle, "Folder": filepath.Dir(o.Bundle)}))
+		}
+	}
+	if o.Requirements != "" {
+		if o.Fix || o.Bundle != "" || o.Python != "" || o.Config != "" {
+			return Usagef("%s", i18n.T("cli.doctor.req.alone"))
+		}
+		if o.Venv == "" {
+			return Usagef("%s", i18n.T("cli.doctor.req.needs_venv"))
+		}
+	}
+	if o.Yes && !o.Fix {
+		return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--yes"}))
+	}
+	if o.Finish && !o.Fix {
+		return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--finish"}))
+	}
+	if o.Config != "" {
+		if !o.Fix {
+			return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": "--config"}))
+		}
+		if err := readRepairAnswers(o.Config, cmd, &o.Source, &o.Yes); err != nil {
+			return err
+		}
+	}
+	for name, u := range map[string]string{"--index-url": o.Source.IndexURL, "--mirror": o.Source.Mirror, "--find-links": o.Source.FindLinks} {
+		if u == "" {
+			continue
+		}
+		if !o.Fix && o.Requirements == "" {
+			return Usagef("%s", i18n.T("cli.doctor.only_with_fix", i18n.D{"Flag": name}))
+		}
+		if _, err := app.CheckURL(u); err != nil {
+			return Usagef("%s: %v", name, err)
+		}
+	}
+	if o.Requirements != "" {
+		return nil
+	}
+	if o.Python != "" {
+		p, err := pythonFlag(o.Python)
+		if err != nil {
+			return err
+		}
+		o.Python = p
+	}
+	if o.Venv == "" && o.Python == "" {
+		// The active environment, else the user picks one: the first python on PATH is
+		// rarely the environment meant.
+		active := app.ActiveEnv()
+		if active == "" {
+			return Usagef("%s", noActiveEnv(cmd.Context()))
+		}
+		o.Venv = active
+	}
+	return nil
 }
 
 // doctorRun diagnoses the environment, writes the support bundle when asked, and with --fix plans the
-// repair, asks (unless --yes) and applies it.
+// repair, asks (unless --yes) and applies it; with --requirements it answers that instead.
 func doctorRun(ctx context.Context, env *Env, o doctorOptions) error {
+	if o.Requirements != "" {
+		return doctorRequirementsRun(ctx, env, o)
+	}
 	opts := app.DoctorOptions{Venv: o.Venv, Python: o.Python}
 	var cmdLog bytes.Buffer
 	// A repair's own check runs the framework's check on the reinstalled build; a support bundle
@@ -158,12 +159,8 @@ func doctorRun(ctx context.Context, env *Env, o doctorOptions) error {
 		fmt.Fprintln(o.ErrOut, "gpuwiz doctor:", i18n.T("cli.doctor.bundle_written", i18n.D{"File": o.Bundle})) //i18n:raw the program's name, before its message
 	}
 	if !o.Fix {
-		if o.JSON {
-			if err := writeDoctorJSON(o.Out, rep); err != nil {
-				return err
-			}
-		} else {
-			app.WriteDoctorText(o.Out, rep)
+		if err := show(o.streams, rep, app.WriteDoctorText); err != nil {
+			return err
 		}
 		if rep.Problems > 0 {
 			return Silent(ExitProblems)
@@ -181,7 +178,7 @@ func doctorRun(ctx context.Context, env *Env, o doctorOptions) error {
 	}
 	if plan.Empty() {
 		if o.JSON {
-			_ = writeDoctorJSON(o.Out, DoctorFixJSON{Report: rep, Repair: plan})
+			_ = writeJSON(o.Out, DoctorFixJSON{Report: rep, Repair: plan})
 		}
 		if rep.Problems > 0 {
 			return Silent(ExitProblems)
@@ -230,7 +227,7 @@ func doctorRun(ctx context.Context, env *Env, o doctorOptions) error {
 		return ran.Err
 	}
 	if o.JSON {
-		if err := writeDoctorJSON(o.Out, DoctorFixJSON{Report: rep, Repair: plan, Result: &res}); err != nil {
+		if err := writeJSON(o.Out, DoctorFixJSON{Report: rep, Repair: plan, Result: &res}); err != nil {
 			return err
 		}
 	} else {
@@ -266,7 +263,7 @@ func noActiveEnv(ctx context.Context) string {
 	}
 	b.WriteString("\n" + i18n.T("cli.doctor.no_active.known"))
 	for _, f := range found {
-		b.WriteString("\n  " + shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", f.Path))
+		b.WriteString("\n  " + gpuwizLine("doctor", "--venv", f.Path))
 		b.WriteString("\n      " + words.VenvLine(f))
 	}
 	return b.String()
@@ -317,39 +314,87 @@ func writeRepairPlan(out io.Writer, p app.Repair) {
 	}
 }
 
-func writeDoctorJSON(out io.Writer, v any) error {
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 // readRepairAnswers takes the sources (index-url, mirror, find-links, cache-dir) and yes from an
 // install answer file, so one file serves install and repair; keys install does not know are errors.
 func readRepairAnswers(path string, cmd *cobra.Command, src *app.ReinstallOptions, yes *bool) error {
-	b, err := os.ReadFile(path)
+	a := installAnswers{IndexURL: src.IndexURL, Mirror: src.Mirror, FindLinks: src.FindLinks, CacheDir: src.CacheDir, Yes: *yes}
+	err := readAnswers(cmd, path, &a, func(n int, keys string) string {
+		return i18n.N("cli.doctor.config_unknown_keys", n, i18n.D{"File": path, "Keys": keys})
+	})
+	src.IndexURL, src.Mirror, src.FindLinks, src.CacheDir, *yes = a.IndexURL, a.Mirror, a.FindLinks, a.CacheDir, a.Yes
+	return err
+}
+
+// DoctorRequirementsJSON is `gpuwiz doctor --venv V --requirements FILE --json`: whether installing
+// FILE would keep the venv's framework build, and pip's preview of what would change.
+type DoctorRequirementsJSON struct {
+	ExitCode     int             `json:"exit_code"`
+	Requirements string          `json:"requirements"`
+	KeepsBuild   bool            `json:"keeps_build"`
+	Preview      *app.PipPreview `json:"preview,omitempty"`
+	// WayOut is the framework version on the venv's channel that satisfies a refused requirement.
+	WayOut string `json:"way_out,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// doctorRequirementsRun answers doctor --requirements: pip's dry run under the venv's constraints,
+// nothing installed. Exit 0: the build stays; 3: the file needs another framework build; 2: bad input.
+func doctorRequirementsRun(ctx context.Context, env *Env, o doctorOptions) error {
+	out, venv, file, findLinks, asJSON := o.Out, o.Venv, o.Requirements, o.Source.FindLinks, o.JSON
+	indexURL := o.Source.IndexURL
+	if indexURL == "" {
+		indexURL = o.Source.Mirror
+	}
+	root, err := existingVenv(venv)
 	if err != nil {
-		return Usagef("--config: %v", err)
+		return err
 	}
-	var file installAnswers
-	if err := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields().Decode(&file); err != nil {
-		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) {
-			return Usagef("%s", i18n.N("cli.doctor.config_unknown_keys", len(sm.Errors), i18n.D{"File": path, "Keys": sm.String()}))
-		}
-		return Usagef("--config %s: %v", path, err)
-	}
-	fl := cmd.Flags()
-	for _, k := range []struct {
-		flag string
-		dst  *string
-		v    string
-	}{{"index-url", &src.IndexURL, file.IndexURL}, {"mirror", &src.Mirror, file.Mirror}, {"find-links", &src.FindLinks, file.FindLinks}, {"cache-dir", &src.CacheDir, file.CacheDir}} {
-		if !fl.Changed(k.flag) && k.v != "" {
-			*k.dst = k.v
+	path, err := filepath.Abs(file)
+	if err == nil {
+		var st os.FileInfo
+		if st, err = os.Stat(path); err == nil && st.IsDir() {
+			err = fmt.Errorf("a folder") //i18n:raw never shown: only its presence counts
 		}
 	}
-	if !fl.Changed("yes") && file.Yes {
-		*yes = true
+	if err != nil {
+		return Usagef("%s", i18n.T("cli.add.no_file", i18n.D{"File": file}))
 	}
+	rep := DoctorRequirementsJSON{Requirements: path}
+	s, perr := env.PlanAdd(ctx, app.AddRequest{Venv: root, Requirements: []string{path}, IndexURL: indexURL, FindLinks: findLinks})
+	code := ExitOK
+	if perr != nil {
+		code = app.CodeOf(perr, ExitFailure)
+	}
+	if s != nil && (perr == nil || code == ExitIncompatible) {
+		rep.Preview, rep.WayOut = &s.Preview, s.WayOut
+	}
+	rep.ExitCode, rep.KeepsBuild = code, code == ExitOK
+	if asJSON {
+		if perr != nil && code != ExitIncompatible {
+			rep.Error = perr.Error()
+		}
+		if err := writeJSON(out, rep); err != nil {
+			return err
+		}
+		return endWith(code)
+	}
+	if perr != nil && code != ExitIncompatible {
+		return perr
+	}
+	p := s.Preview
+	build := strings.Join(p.Build, " ")
+	if ref := p.Refusal; ref != nil {
+		fmt.Fprintln(out, i18n.T("cli.doctor.req.would_replace", i18n.D{"File": path, "Requirement": ref.Requirement, "Needs": ref.Needs, "Installed": ref.Installed}))
+		printWayOut(out, s)
+		return Silent(ExitIncompatible)
+	}
+	fmt.Fprintln(out, i18n.T("cli.doctor.req.keeps", i18n.D{"File": path, "Build": build, "Venv": p.Venv}))
+	if len(p.Changes) == 0 {
+		fmt.Fprintln(out, i18n.T("cli.doctor.req.nothing_new"))
+	} else {
+		fmt.Fprintln(out, i18n.N("cli.doctor.req.changes", len(p.Changes)))
+		printAddChanges(out, p)
+	}
+	fmt.Fprintln(out, i18n.T("cli.doctor.req.unchanged", i18n.D{"Command": gpuwizLine("add", "--venv", root, "-r", path)}))
 	return nil
 }

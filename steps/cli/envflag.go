@@ -1,32 +1,25 @@
 package cli
 
-import "gpuwiz/steps/app"
+import (
+	"github.com/spf13/pflag"
 
-// envFlag is --venv / --env: a path as userpath reads it, where an interpreter's path names the
-// environment it belongs to (Scripts\python.exe of a venv, python_embeded\python.exe of a portable
-// bundle, bin/python3 of a prefix).
-type envFlag struct{ p *string }
+	"gpuwiz/steps/app"
+)
 
-func newEnvFlag(p *string) *envFlag { return &envFlag{p: p} }
-
-func (f *envFlag) String() string {
-	if f == nil || f.p == nil {
-		return ""
-	}
-	return *f.p
+// envFlag is --venv / --env: a path flag (app.PathFlag: the path as userpath reads it), where an
+// interpreter's path names the environment it belongs to (Scripts\python.exe of a venv,
+// python_embeded\python.exe of a portable bundle, bin/python3 of a prefix).
+type envFlag struct {
+	pflag.Value // the path flag: its String, its Type, and Set before the environment is found
+	p           *string
 }
 
-func (f *envFlag) Set(s string) error {
-	v, err := app.CleanPath(s)
-	if err != nil {
+func newEnvFlag(p *string) envFlag { return envFlag{app.PathFlag(p), p} }
+
+func (f envFlag) Set(s string) error {
+	if err := f.Value.Set(s); err != nil || *f.p == "" {
 		return err
 	}
-	if v != "" {
-		v = app.EnvRootOf(v)
-	}
-	*f.p = v
+	*f.p = app.EnvRootOf(*f.p)
 	return nil
 }
-
-// Type is "string", as for any text flag.
-func (f *envFlag) Type() string { return "string" }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -17,43 +16,26 @@ import (
 func init() { register(44, newEnvsCmd) }
 
 // envsOptions is what `gpuwiz envs` was asked (its flags) and the streams it talks on.
-type envsOptions struct {
-	Out, ErrOut io.Writer
-	JSON        bool
-}
+type envsOptions struct{ streams }
 
 func newEnvsCmd(env *Env) *cobra.Command {
-	var o envsOptions
-	cmd := &cobra.Command{
-		Use:     "envs",
-		Short:   i18n.T("cli.envs.short"),
-		Long:    i18n.T("cli.envs.long"),
-		Example: "  gpuwiz envs\n  gpuwiz envs --json", //i18n:raw commands
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Out, o.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
-			return envsRun(cmd.Context(), env, o)
-		},
-	}
-	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.envs.flag.json"))
-	return cmd
+	return newCommand(env, command[envsOptions]{
+		use:     "envs",
+		short:   i18n.T("cli.envs.short"),
+		long:    i18n.T("cli.envs.long"),
+		example: "  gpuwiz envs\n  gpuwiz envs --json", //i18n:raw commands
+		json:    i18n.T("cli.envs.flag.json"),
+		run:     envsRun,
+	})
 }
 
 // envsRun prints the environments on this machine, each judged against its cards.
 func envsRun(ctx context.Context, env *Env, o envsOptions) error {
-	asJSON := o.JSON
 	rep := env.Environments(ctx, app.VenvFindOptions{})
 	if rep.Warning != "" {
 		fmt.Fprintln(o.ErrOut, "gpuwiz: "+i18n.T("cli.warning", i18n.D{"Text": rep.Warning}))
 	}
-	out := o.Out
-	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	printEnvs(out, rep)
-	return nil
+	return show(o.streams, rep, printEnvs)
 }
 
 func printEnvs(w io.Writer, rep app.EnvironmentsReport) {

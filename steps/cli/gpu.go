@@ -18,33 +18,28 @@ func init() { register(10, newGPUCmd) }
 
 // gpuOptions is what `gpuwiz gpu` was asked (its flags) and the streams it talks on.
 type gpuOptions struct {
-	Out, ErrOut          io.Writer
-	json, timings, watch bool
-	readings             bool
-	interval, duration   time.Duration
+	streams
+	timings, watch, readings bool
+	interval, duration       time.Duration
 }
 
 func newGPUCmd(env *Env) *cobra.Command {
-	var fl gpuOptions
-	cmd := &cobra.Command{
-		Use:     "gpu",
-		Short:   i18n.T("cli.gpu.short"),
-		Long:    i18n.T("cli.gpu.long"),
-		Example: "  gpuwiz gpu\n  gpuwiz gpu --json > rig.json\n  gpuwiz gpu --json --readings\n  gpuwiz gpu --watch --interval 250ms --duration 10s --json", //i18n:raw commands
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			fl.Out, fl.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
-			return gpuRun(cmd.Context(), env, fl)
+	return newCommand(env, command[gpuOptions]{
+		use:     "gpu",
+		short:   i18n.T("cli.gpu.short"),
+		long:    i18n.T("cli.gpu.long"),
+		example: "  gpuwiz gpu\n  gpuwiz gpu --json > rig.json\n  gpuwiz gpu --json --readings\n  gpuwiz gpu --watch --interval 250ms --duration 10s --json", //i18n:raw commands
+		json:    i18n.T("cli.gpu.flag.json"),
+		flags: func(cmd *cobra.Command, fl *gpuOptions) {
+			f := cmd.Flags()
+			f.BoolVar(&fl.readings, "readings", false, i18n.T("cli.gpu.flag.readings"))
+			f.BoolVar(&fl.timings, "timings", false, i18n.T("cli.gpu.flag.timings"))
+			f.BoolVar(&fl.watch, "watch", false, i18n.T("cli.gpu.flag.watch"))
+			f.DurationVar(&fl.interval, "interval", 250*time.Millisecond, i18n.T("cli.gpu.flag.interval"))
+			f.DurationVar(&fl.duration, "duration", 0, i18n.T("cli.gpu.flag.duration"))
 		},
-	}
-	f := cmd.Flags()
-	f.BoolVar(&fl.json, "json", false, i18n.T("cli.gpu.flag.json"))
-	f.BoolVar(&fl.readings, "readings", false, i18n.T("cli.gpu.flag.readings"))
-	f.BoolVar(&fl.timings, "timings", false, i18n.T("cli.gpu.flag.timings"))
-	f.BoolVar(&fl.watch, "watch", false, i18n.T("cli.gpu.flag.watch"))
-	f.DurationVar(&fl.interval, "interval", 250*time.Millisecond, i18n.T("cli.gpu.flag.interval"))
-	f.DurationVar(&fl.duration, "duration", 0, i18n.T("cli.gpu.flag.duration"))
-	return cmd
+		run: gpuRun,
+	})
 }
 
 // gpuRun prints the GPU report, or with --watch the live readings.
@@ -52,7 +47,7 @@ func gpuRun(ctx context.Context, env *Env, fl gpuOptions) error {
 	if fl.watch {
 		return gpuWatchRun(ctx, env, fl)
 	}
-	if fl.json && !fl.readings {
+	if fl.JSON && !fl.readings {
 		// A script's report: the facts, as nvidia-smi --query-gpu gives them, without the
 		// first live readings (milliseconds each in the driver); --readings adds them.
 		ctx = app.WithoutGPUReadings(ctx)
@@ -64,17 +59,7 @@ func gpuRun(ctx context.Context, env *Env, fl gpuOptions) error {
 	if !fl.timings {
 		r.Timings = nil
 	}
-	if fl.json {
-		return writeGPUJSON(fl.Out, r)
-	}
-	printGPUReport(fl.Out, r)
-	return nil
-}
-
-func writeGPUJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return show(fl.streams, r, printGPUReport)
 }
 
 // gpuWatchRun prints the cards' readings every interval until the duration ends or the run is interrupted.
@@ -106,7 +91,7 @@ func gpuWatchRun(ctx context.Context, env *Env, fl gpuOptions) error {
 	enc := json.NewEncoder(out)
 	s := app.NewGPUSampler(p, fl.interval)
 	for samples := range s.Run(ctx) {
-		if fl.json {
+		if fl.JSON {
 			if err := enc.Encode(samples); err != nil {
 				return err
 			}

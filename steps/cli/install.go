@@ -3,13 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"runtime"
+	"reflect"
 	"strconv"
 
 	"github.com/pelletier/go-toml/v2"
@@ -61,35 +59,35 @@ type installReport struct {
 // installOptions is what `gpuwiz install` was asked (its flags, else its answer file) and the
 // streams it talks on.
 type installOptions struct {
-	installAnswers
-	In          io.Reader
-	Out, ErrOut io.Writer
-	Interactive bool // a person can answer on In
+	installAnswers // its JSON is --json (streams' is left unset)
+	streams
+	Config string // --config: the answer file
 }
 
 func newInstallCmd(env *Env) *cobra.Command {
-	var o installOptions
-	a := &o.installAnswers
-	var config string
-	cmd := &cobra.Command{
-		Use:   "install",
-		Short: i18n.T("cli.install.short"),
-		Long:  i18n.T("cli.install.long"),
+	return newCommand(env, command[installOptions]{
+		use:   "install",
+		short: i18n.T("cli.install.short"),
+		long:  i18n.T("cli.install.long"),
 		//i18n:raw commands to type, the same in every language
-		Example: "  gpuwiz install --framework torch --channel cu126 --venv ./venv --yes\n" +
+		example: "  gpuwiz install --framework torch --channel cu126 --venv ./venv --yes\n" +
 			"  gpuwiz install --framework paddle --venv D:\\envs\\paddle --mirror https://pypi.tuna.tsinghua.edu.cn/simple --dry-run --json\n" +
 			"  gpuwiz install --config answers.toml --yes --json",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if config != "" {
-				if err := readAnswers(config, a, cmd); err != nil {
-					return err
-				}
+		flags: installFlags,
+		prepare: func(cmd *cobra.Command, _ []string, o *installOptions) error {
+			if o.Config == "" {
+				return nil
 			}
-			o.In, o.Out, o.ErrOut, o.Interactive = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), interactive(cmd)
-			return installRun(cmd.Context(), env, o)
+			return readAnswers(cmd, o.Config, &o.installAnswers, func(n int, keys string) string {
+				return i18n.N("cli.install.config_unknown_keys", n, i18n.D{"File": o.Config, "Keys": keys})
+			})
 		},
-	}
+		run: installRun,
+	})
+}
+
+func installFlags(cmd *cobra.Command, o *installOptions) {
+	a := &o.installAnswers
 	f := cmd.Flags()
 	f.StringVar(&a.Framework, "framework", "torch", i18n.T("cli.install.flag.framework"))
 	f.StringVar(&a.FrameworkVersion, "framework-version", "", i18n.T("cli.install.flag.framework_version"))
@@ -109,57 +107,38 @@ func newInstallCmd(env *Env) *cobra.Command {
 	f.BoolVar(&a.DryRun, "dry-run", false, i18n.T("cli.install.flag.dry_run"))
 	f.BoolVar(&a.Yes, "yes", false, i18n.T("cli.install.flag.yes"))
 	f.BoolVar(&a.JSON, "json", false, i18n.T("cli.install.flag.json"))
-	f.Var(app.PathFlag(&config), "config", i18n.T("cli.install.flag.config"))
-	return cmd
+	f.Var(app.PathFlag(&o.Config), "config", i18n.T("cli.install.flag.config"))
 }
 
-// readAnswers fills every choice that no flag set from the TOML answer file; unknown keys are errors.
-func readAnswers(path string, a *installAnswers, cmd *cobra.Command) error {
+// readAnswers fills every choice that no flag set from the TOML answer file, whose keys are the
+// flags' names (a relative venv is the file's folder's); unknownKeys words the n keys it does not know.
+func readAnswers(cmd *cobra.Command, path string, a *installAnswers, unknownKeys func(n int, keys string) string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Usagef("--config: %v", err)
 	}
 	var file installAnswers
-	dec := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields()
-	if err := dec.Decode(&file); err != nil {
+	if err := toml.NewDecoder(bytes.NewReader(b)).DisallowUnknownFields().Decode(&file); err != nil {
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) {
-			return Usagef("%s", i18n.N("cli.install.config_unknown_keys", len(sm.Errors), i18n.D{"File": path, "Keys": sm.String()}))
+			return Usagef("%s", unknownKeys(len(sm.Errors), sm.String()))
 		}
 		return Usagef("--config %s: %v", path, err)
 	}
 	fl := cmd.Flags()
-	set := func(name string, dst *string, v string) {
-		if !fl.Changed(name) && v != "" {
-			*dst = v
-		}
-	}
-	setb := func(name string, dst *bool, v bool) {
-		if !fl.Changed(name) && v {
-			*dst = v
-		}
-	}
-	set("framework", &a.Framework, file.Framework)
-	set("framework-version", &a.FrameworkVersion, file.FrameworkVersion)
-	set("channel", &a.Channel, file.Channel)
 	if !fl.Changed("venv") && !fl.Changed("env") && file.Venv != "" {
 		a.Venv = file.Venv
 		if !filepath.IsAbs(a.Venv) {
 			a.Venv = filepath.Join(filepath.Dir(path), a.Venv)
 		}
 	}
-	set("python", &a.Python, file.Python)
-	set("index-url", &a.IndexURL, file.IndexURL)
-	set("mirror", &a.Mirror, file.Mirror)
-	set("find-links", &a.FindLinks, file.FindLinks)
-	set("cache-dir", &a.CacheDir, file.CacheDir)
-	set("log", &a.Log, file.Log)
-	setb("no-pip-upgrade", &a.NoPipUpgrade, file.NoPipUpgrade)
-	setb("fix-pth", &a.FixPth, file.FixPth)
-	setb("force", &a.Force, file.Force)
-	setb("yes", &a.Yes, file.Yes)
-	setb("dry-run", &a.DryRun, file.DryRun)
-	setb("json", &a.JSON, file.JSON)
+	file.Venv = ""
+	answers, given := reflect.ValueOf(file), reflect.ValueOf(a).Elem()
+	for i := range answers.NumField() {
+		if v := answers.Field(i); !v.IsZero() && !fl.Changed(answers.Type().Field(i).Tag.Get("toml")) {
+			given.Field(i).Set(v)
+		}
+	}
 	return nil
 }
 
@@ -224,7 +203,7 @@ func installRun(ctx context.Context, env *Env, o installOptions) error {
 	rep.Venv, rep.ActivateHints = plan.Venv, v.ActivateHints()
 	if a.DryRun {
 		if a.JSON {
-			return writeInstallJSON(out, rep)
+			return writeJSON(out, rep)
 		}
 		printPlan(out, plan, *cand)
 		return nil
@@ -254,16 +233,13 @@ func installRun(ctx context.Context, env *Env, o installOptions) error {
 	code := res.ExitCode
 	rep.ExitCode = code
 	if a.JSON {
-		if err := writeInstallJSON(out, rep); err != nil {
+		if err := writeJSON(out, rep); err != nil {
 			return err
 		}
 	} else {
 		printOutcome(out, res.Outcome, tail, rep.ActivateHints)
 	}
-	if code != 0 {
-		return Silent(code)
-	}
-	return nil
+	return endWith(code)
 }
 
 // indexNotes words the index's answer for the plan: a build forced past a refusal, an index that
@@ -278,14 +254,4 @@ func indexNotes(c app.IndexCheck) []string {
 		return []string{i18n.T("cli.install.index_not_checked")}
 	}
 	return nil
-}
-
-func osOf() string {
-	return runtime.GOOS
-}
-
-func writeInstallJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

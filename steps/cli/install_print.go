@@ -113,7 +113,7 @@ func printOutcome(w io.Writer, o app.InstallOutcome, tail, activate []string) {
 	}
 	notVenv := o.EnvKind != "" && o.EnvKind != app.EnvVenv // a bundle's embedded Python, a conda env
 	venv := filepath.Dir(o.ConstraintsFile)
-	off, doctor := shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--off", "--venv", venv), shellquote.Command(runtime.GOOS, "gpuwiz", "doctor", "--venv", venv)
+	off, doctor := gpuwizLine("protect", "--off", "--venv", venv), gpuwizLine("doctor", "--venv", venv)
 	switch {
 	case o.Protected != "" && notVenv:
 		fmt.Fprintln(w, i18n.T("cli.install.result.protected_env", i18n.D{"Config": o.Protected, "File": o.ConstraintsFile, "Off": off}))

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -37,12 +36,7 @@ func chooseLanguage(args []string, getenv func(string) string, stdout, stderr io
 	fmt.Fprintf(stderr, "gpuwiz: %v\n", err)
 	for _, a := range args {
 		if a == "--json" || a == "--json=true" {
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			_ = enc.Encode(struct {
-				ExitCode int    `json:"exit_code"`
-				Error    string `json:"error"`
-			}{ExitUsage, err.Error()})
+			writeJSONError(stdout, ExitUsage, err.Error())
 			break
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -115,4 +116,8 @@ func TestInstallRefusesABuildTheIndexDoesNotServe(t *testing.T) {
 	if code != 0 || strings.Contains(out, "not served") {
 		t.Fatalf("cu126: exit %d: %s\n%s", code, stderr, out)
 	}
+}
+
+func osOf() string {
+	return runtime.GOOS
 }

@@ -2,18 +2,15 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/i18n"
-	"gpuwiz/steps/shellquote"
 )
 
 func init() { register(52, newProtectCmd) }
@@ -39,59 +36,47 @@ type protectReport struct {
 
 // protectOptions is what `gpuwiz protect` was asked (its flags) and where it prints.
 type protectOptions struct {
-	Out       io.Writer
-	Venv      string
-	Off, JSON bool
+	streams
+	Venv string
+	Off  bool
 }
 
 func newProtectCmd(env *Env) *cobra.Command {
-	var o protectOptions
-	cmd := &cobra.Command{
-		Use:     "protect",
-		Short:   i18n.T("cli.protect.short"),
-		Long:    i18n.T("cli.protect.long"),
-		Example: "  gpuwiz protect --venv ./venv-torch\n  gpuwiz protect --venv ./venv-torch --off", //i18n:raw commands
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Out = cmd.OutOrStdout()
-			return protectRun(cmd.Context(), env, o)
+	return newCommand(env, command[protectOptions]{
+		use:     "protect",
+		short:   i18n.T("cli.protect.short"),
+		long:    i18n.T("cli.protect.long"),
+		example: "  gpuwiz protect --venv ./venv-torch\n  gpuwiz protect --venv ./venv-torch --off", //i18n:raw commands
+		json:    i18n.T("cli.protect.flag.json"),
+		flags: func(cmd *cobra.Command, o *protectOptions) {
+			cmd.Flags().Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.protect.flag.venv"))
+			cmd.Flags().BoolVar(&o.Off, "off", false, i18n.T("cli.protect.flag.off"))
 		},
-	}
-	f := cmd.Flags()
-	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.protect.flag.venv"))
-	f.BoolVar(&o.Off, "off", false, i18n.T("cli.protect.flag.off"))
-	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.protect.flag.json"))
-	return cmd
+		run: protectRun,
+	})
 }
 
 // protectRun makes pip in the venv keep its framework build, or with --off lets it go.
-func protectRun(ctx context.Context, env *Env, o protectOptions) error {
-	venv, off, asJSON := o.Venv, o.Off, o.JSON
-	if venv == "" {
+func protectRun(_ context.Context, _ *Env, o protectOptions) error {
+	if o.Venv == "" {
 		return Usagef("%s", i18n.T("cli.protect.needs_venv"))
 	}
-	root, err := existingVenv(venv)
+	root, err := existingVenv(o.Venv)
 	if err != nil {
 		return err
 	}
-	p, err := app.Protect(root, off)
+	p, err := app.Protect(root, o.Off)
 	if err != nil {
 		return err
 	}
-	rep := protectReport{Venv: root, Status: p.Status, Rewritten: p.Rewritten}
-	out := o.Out
-	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	if len(rep.Rewritten) > 0 {
-		fmt.Fprintln(out, i18n.T("cli.protect.rewritten", i18n.D{"Pins": strings.Join(rep.Rewritten, " ")}))
-	}
-	if off {
-		fmt.Fprintln(out, i18n.T("cli.protect.off_done", i18n.D{"File": rep.Status.File, "Command": shellquote.Command(runtime.GOOS, "gpuwiz", "protect", "--venv", root)}))
-		return nil
-	}
-	fmt.Fprintln(out, i18n.T("cli.protect.on_done", i18n.D{"File": rep.Status.File, "Constraints": rep.Status.Constraint}))
-	return nil
+	return show(o.streams, protectReport{Venv: root, Status: p.Status, Rewritten: p.Rewritten}, func(out io.Writer, rep protectReport) {
+		if len(rep.Rewritten) > 0 {
+			fmt.Fprintln(out, i18n.T("cli.protect.rewritten", i18n.D{"Pins": strings.Join(rep.Rewritten, " ")}))
+		}
+		if o.Off {
+			fmt.Fprintln(out, i18n.T("cli.protect.off_done", i18n.D{"File": rep.Status.File, "Command": gpuwizLine("protect", "--venv", root)}))
+			return
+		}
+		fmt.Fprintln(out, i18n.T("cli.protect.on_done", i18n.D{"File": rep.Status.File, "Constraints": rep.Status.Constraint}))
+	})
 }

@@ -4,7 +4,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -94,11 +93,7 @@ func NewRoot(b Build) (*cobra.Command, *Env) {
 				return Exitf(ExitFailure, "%s", i18n.T("cli.root.no_wizard"))
 			}
 			// The wizard finds the terminal behind the stdout wrapper through its Unwrap.
-			code := b.Wizard(cmd.Context(), *env.G, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
-			if code != 0 {
-				return Silent(code)
-			}
-			return nil
+			return endWith(b.Wizard(cmd.Context(), *env.G, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
@@ -158,12 +153,7 @@ func run(ctx context.Context, root *cobra.Command, args []string, stdout, stderr
 	code := reportError(err, stderr, ctx)
 	if code != ExitOK && out.n == 0 && cmd != nil {
 		if f := cmd.Flags().Lookup("json"); f != nil && f.Value.String() == "true" {
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			_ = enc.Encode(struct {
-				ExitCode int    `json:"exit_code"`
-				Error    string `json:"error"`
-			}{code, errorText(err, ctx)})
+			writeJSONError(stdout, code, errorText(err, ctx))
 		}
 	}
 	return code

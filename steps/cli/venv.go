@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -28,26 +27,26 @@ type venvReport struct {
 
 // venvOptions is what `gpuwiz venv` was asked (its flags) and the streams it talks on.
 type venvOptions struct {
-	Out, ErrOut io.Writer
-	Path        string // the argument: where the venv goes
-	JSON        bool
-	Python      string // --python: the interpreter the venv is made from
+	streams
+	Path   string // the argument: where the venv goes
+	Python string // --python: the interpreter the venv is made from
 }
 
 func newVenvCmd(env *Env) *cobra.Command {
-	var o venvOptions
-	cmd := &cobra.Command{
-		Use:   "venv PATH", //i18n:raw a usage line: the command and its argument's name
-		Short: i18n.T("cli.venv.short"),
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Out, o.ErrOut, o.Path = cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0]
-			return venvRun(cmd.Context(), env, o)
+	return newCommand(env, command[venvOptions]{
+		use:   "venv PATH", //i18n:raw a usage line: the command and its argument's name
+		short: i18n.T("cli.venv.short"),
+		args:  cobra.ExactArgs(1),
+		json:  i18n.T("cli.flag.json"),
+		flags: func(cmd *cobra.Command, o *venvOptions) {
+			cmd.Flags().StringVar(&o.Python, "python", "", i18n.T("cli.venv.flag.python"))
 		},
-	}
-	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.flag.json"))
-	cmd.Flags().StringVar(&o.Python, "python", "", i18n.T("cli.venv.flag.python"))
-	return cmd
+		prepare: func(_ *cobra.Command, args []string, o *venvOptions) error {
+			o.Path = args[0]
+			return nil
+		},
+		run: venvRun,
+	})
 }
 
 // venvRun makes the venv at o.Path unless one is there and says how to enter it.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -20,46 +19,34 @@ type venvsReport = app.VenvList
 
 // venvsOptions is what `gpuwiz venvs` was asked (its flags) and the streams it talks on.
 type venvsOptions struct {
-	Out, ErrOut io.Writer
-	JSON, All   bool
+	streams
+	All bool
 }
 
 func newVenvsCmd(env *Env) *cobra.Command {
-	var o venvsOptions
-	cmd := &cobra.Command{
-		Use:     "venvs",
-		Short:   i18n.T("cli.venvs.short"),
-		Long:    i18n.T("cli.venvs.long"),
-		Example: "  gpuwiz venvs\n  gpuwiz venvs --all --json", //i18n:raw commands
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Out, o.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
-			return venvsRun(cmd.Context(), env, o)
+	return newCommand(env, command[venvsOptions]{
+		use:     "venvs",
+		short:   i18n.T("cli.venvs.short"),
+		long:    i18n.T("cli.venvs.long"),
+		example: "  gpuwiz venvs\n  gpuwiz venvs --all --json", //i18n:raw commands
+		json:    i18n.T("cli.venvs.flag.json"),
+		flags: func(cmd *cobra.Command, o *venvsOptions) {
+			cmd.Flags().BoolVar(&o.All, "all", false, i18n.T("cli.venvs.flag.all"))
 		},
-	}
-	cmd.Flags().BoolVar(&o.JSON, "json", false, i18n.T("cli.venvs.flag.json"))
-	cmd.Flags().BoolVar(&o.All, "all", false, i18n.T("cli.venvs.flag.all"))
-	return cmd
+		run: venvsRun,
+	})
 }
 
 // venvsRun prints the list of venvs gpuwiz worked on (with --all, every environment found).
-func venvsRun(ctx context.Context, env *Env, o venvsOptions) error {
-	asJSON, all := o.JSON, o.All
-	rep, err := app.ListVenvs(ctx, all)
+func venvsRun(ctx context.Context, _ *Env, o venvsOptions) error {
+	rep, err := app.ListVenvs(ctx, o.All)
 	if err != nil {
 		return err
 	}
 	if rep.Warning != "" {
 		fmt.Fprintln(o.ErrOut, i18n.Said(i18n.T("cli.warning", i18n.D{"Text": rep.Warning})))
 	}
-	out := o.Out
-	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	printVenvs(out, rep, all)
-	return nil
+	return show(o.streams, rep, func(w io.Writer, rep venvsReport) { printVenvs(w, rep, o.All) })
 }
 
 // stateLine says what the venv's state folder holds and takes: "state folder …/.gpuwiz: 3 snapshots,

@@ -17,55 +17,45 @@ func init() { register(51, newVerifyCmd) }
 
 // verifyOptions is what `gpuwiz verify` was asked (its flags) and where it prints.
 type verifyOptions struct {
-	Out                      io.Writer
+	streams
 	Venv, Framework, Channel string
-	JSON                     bool
 }
 
 func newVerifyCmd(env *Env) *cobra.Command {
-	var o verifyOptions
-	cmd := &cobra.Command{
-		Use:   "verify",
-		Short: i18n.T("cli.verify.short"),
-		Long:  i18n.T("cli.verify.long"),
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Out = cmd.OutOrStdout()
-			return verifyRun(cmd.Context(), env, o)
+	return newCommand(env, command[verifyOptions]{
+		use:   "verify",
+		short: i18n.T("cli.verify.short"),
+		long:  i18n.T("cli.verify.long"),
+		json:  i18n.T("cli.flag.json_report"),
+		flags: func(cmd *cobra.Command, o *verifyOptions) {
+			f := cmd.Flags()
+			f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.verify.flag.venv"))
+			f.StringVar(&o.Framework, "framework", "", i18n.T("cli.verify.flag.framework"))
+			f.StringVar(&o.Channel, "channel", "", i18n.T("cli.verify.flag.channel"))
 		},
-	}
-	f := cmd.Flags()
-	f.Var(newEnvFlag(&o.Venv), "venv", i18n.T("cli.verify.flag.venv"))
-	f.StringVar(&o.Framework, "framework", "", i18n.T("cli.verify.flag.framework"))
-	f.StringVar(&o.Channel, "channel", "", i18n.T("cli.verify.flag.channel"))
-	f.BoolVar(&o.JSON, "json", false, i18n.T("cli.flag.json_report"))
-	return cmd
+		run: verifyRun,
+	})
 }
 
 // verifyRun runs the framework's checks in the venv and prints them.
-func verifyRun(ctx context.Context, env *Env, o verifyOptions) error {
-	venv, framework, channel, asJSON := o.Venv, o.Framework, o.Channel, o.JSON
-	if venv == "" {
+func verifyRun(ctx context.Context, _ *Env, o verifyOptions) error {
+	if o.Venv == "" {
 		return Usagef("%s", i18n.T("cli.verify.needs_venv"))
 	}
-	root, err := filepath.Abs(venv)
+	root, err := filepath.Abs(o.Venv)
 	if err != nil {
-		return Usagef("--venv %q: %v", venv, err) //i18n:raw the flag, the path and the system's error
+		return Usagef("--venv %q: %v", o.Venv, err) //i18n:raw the flag, the path and the system's error
 	}
 	v := app.Venv{Root: root}
 	if !v.Exists() {
 		return Usagef("%s", i18n.T("cli.verify.not_a_venv", i18n.D{"Path": root}))
 	}
-	rep, err := app.Verify(ctx, root, framework, channel)
+	rep, err := app.Verify(ctx, root, o.Framework, o.Channel)
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		if err := writeInstallJSON(o.Out, rep); err != nil {
-			return err
-		}
-	} else {
-		printVerify(o.Out, rep)
+	if err := show(o.streams, rep, printVerify); err != nil {
+		return err
 	}
 	if !rep.OK {
 		return Silent(ExitVerifyFailed)
