@@ -65,3 +65,25 @@ func TestExistingJourneyCallsAFolderNoEnvironment(t *testing.T) {
 	s.Update(venvCheckMsg{addr: addr{s.id}, about: "/etc", value: app.PathCheck{Path: "/etc", NotEnv: true, Errors: []string{"/etc is not empty and not a venv: choose a new or empty directory (e.g. /etc/venv)"}}})
 	mustContain(t, ansi.Strip(s.View()), "new or empty directory")
 }
+
+// Enter with no path typed: the existing environment's screen asks for a Python environment's
+// folder (or one of those listed), the new venv's screen for the venv's path.
+func TestEmptyPathAsksForTheJourneysKindOfFolder(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	for _, j := range []Journey{JourneyChange, JourneyRepair} {
+		s := newVenvScreen(c, j, "torch")
+		s.SetSize(78, 30)
+		s.input.SetValue("")
+		s.submit()
+		v := ansi.Strip(s.View())
+		mustContain(t, v, "Type the folder of the Python environment")
+		if strings.Contains(v, "path of the venv") {
+			t.Errorf("journey %v: asks for a venv's path:\n%s", j, v)
+		}
+	}
+	s := newVenvScreen(c, JourneyNew, "torch")
+	s.SetSize(78, 30)
+	s.input.SetValue("")
+	s.submit()
+	mustContain(t, ansi.Strip(s.View()), "Type the path of the venv.")
+}

@@ -150,7 +150,7 @@ func (p *markerParser) atom() (bool, bool) {
 			return false, false
 		}
 		p.i++
-		op = "not in"
+		op = "not in" //i18n:raw a PEP 508 operator
 	}
 	rhs, ok := p.value()
 	if !ok {
@@ -174,7 +174,7 @@ func compareMarker(a, op, b string) (bool, bool) {
 	switch op {
 	case "in":
 		return strings.Contains(b, a), true
-	case "not in":
+	case "not in": //i18n:raw a PEP 508 operator
 		return !strings.Contains(b, a), true
 	}
 	c, numeric := compareDotted(a, b)
