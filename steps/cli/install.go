@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 
 	"github.com/pelletier/go-toml/v2"
@@ -278,10 +277,6 @@ func indexNotes(c app.IndexCheck) []string {
 		return []string{i18n.T("cli.install.index_not_checked")}
 	}
 	return nil
-}
-
-func osOf() string {
-	return runtime.GOOS
 }
 
 func writeInstallJSON(w io.Writer, v any) error {

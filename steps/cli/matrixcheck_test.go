@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -82,8 +83,8 @@ func TestMatrixCheckExitCodes(t *testing.T) {
 func TestInstallRefusesABuildTheIndexDoesNotServe(t *testing.T) {
 	py := pep.Pythons("3.8", "3.14")
 	ix := pyindex.ServeNames(t, map[string][]string{
-		"cu124": pyindex.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{osOf()}), // no torchvision: a phantom here
-		"cu126": pyindex.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{osOf()}),
+		"cu124": pyindex.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{runtime.GOOS}), // no torchvision: a phantom here
+		"cu126": pyindex.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{runtime.GOOS}),
 	})
 	data, err := os.ReadFile(checkMatrixFile)
 	if err != nil {
