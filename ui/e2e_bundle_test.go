@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"gpuwiz/steps/i18n/i18ntest"
-	"gpuwiz/steps/pyenv/pylayout"
+	"gpuwiz/steps/testkit/pylayout"
 )
 
 // A portable bundle in the folder the user starts gpuwiz from (ComfyUI_windows_portable with its

@@ -8,6 +8,7 @@ import (
 	"gpuwiz/matrix"
 	"gpuwiz/steps/app"
 	"gpuwiz/steps/gpu"
+	"gpuwiz/steps/i18n"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -78,7 +79,7 @@ func TestGPUScreenOneArchNote(t *testing.T) {
 	fb := newFakeBackend()
 	card := gpu.GPU{Index: 0, Name: "NVIDIA GeForce GTX 1080", ComputeCapability: "6.1", MemoryTotalMiB: 8192}
 	fb.report.GPUs = []gpu.GPU{card}
-	probeWarning := gpu.ArchWarning(card)
+	probeWarning := gpu.ArchWarningIn(i18n.Current(), card)
 	fb.report.Warnings = []string{probeWarning, "nvmlDeviceGetPowerUsage not exported"}
 	m := newTestRoot(fb)
 	m.Update(tea.WindowSizeMsg{Width: 400, Height: 40}) // one line per sentence

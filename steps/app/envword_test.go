@@ -6,8 +6,8 @@ import (
 
 	"gpuwiz/steps/install"
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyenv/pylayout"
 	"gpuwiz/steps/testkit/pyindex"
+	"gpuwiz/steps/testkit/pylayout"
 )
 
 // A portable bundle's embedded Python typed as the path is an environment, not a venv: the path's

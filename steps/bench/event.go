@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 )
 
-// Event is one line of the benchmark's output: one of the types below.
-type Event interface{ eventType() string }
+// Event is one line of the benchmark's output: one of the types below (isEvent marks them).
+type Event interface{ isEvent() }
 
 // Hello is the script's first line: the interpreter runs; the framework import comes next.
 type Hello struct {
@@ -127,21 +127,18 @@ const (
 	KindWrongAnswer = "wrong-answer"
 )
 
-func (Hello) eventType() string    { return "hello" }
-func (Device) eventType() string   { return "device" }
-func (Step) eventType() string     { return "step" }
-func (Plan) eventType() string     { return "plan" }
-func (Finished) eventType() string { return "finished" }
-func (Result) eventType() string   { return "result" }
-func (Check) eventType() string    { return "check" }
-func (OOM) eventType() string      { return "oom" }
-func (Skip) eventType() string     { return "skip" }
-func (Failure) eventType() string  { return "error" }
-func (Done) eventType() string     { return "done" }
-func (Log) eventType() string      { return "log" }
-
-// TypeOf names an event as the protocol does ("result", "error", "log" for non-protocol lines).
-func TypeOf(e Event) string { return e.eventType() }
+func (Hello) isEvent()    {}
+func (Device) isEvent()   {}
+func (Step) isEvent()     {}
+func (Plan) isEvent()     {}
+func (Finished) isEvent() {}
+func (Result) isEvent()   {}
+func (Check) isEvent()    {}
+func (OOM) isEvent()      {}
+func (Skip) isEvent()     {}
+func (Failure) isEvent()  {}
+func (Done) isEvent()     {}
+func (Log) isEvent()      {}
 
 // parsers read each protocol object by its "type".
 var parsers = map[string]func([]byte) (Event, error){

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,6 +31,18 @@ func replay(t *testing.T, name string) (*Tally, []Event) {
 	}
 	return tally, events
 }
+
+// typeNames name each event as the protocol does ("error" for a Failure); gpuwiz's own Finished is
+// "finished" and a line outside the protocol "log".
+var typeNames = map[reflect.Type]string{
+	reflect.TypeFor[Hello](): "hello", reflect.TypeFor[Device](): "device", reflect.TypeFor[Step](): "step",
+	reflect.TypeFor[Plan](): "plan", reflect.TypeFor[Finished](): "finished", reflect.TypeFor[Result](): "result",
+	reflect.TypeFor[Check](): "check", reflect.TypeFor[OOM](): "oom", reflect.TypeFor[Skip](): "skip",
+	reflect.TypeFor[Failure](): "error", reflect.TypeFor[Done](): "done", reflect.TypeFor[Log](): "log",
+}
+
+// TypeOf names an event as the protocol does ("result", "error", "log" for non-protocol lines).
+func TypeOf(e Event) string { return typeNames[reflect.TypeOf(e)] }
 
 func countTypes(events []Event) map[string]int {
 	n := map[string]int{}

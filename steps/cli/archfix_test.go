@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/pyenv/pylayout"
 	"gpuwiz/steps/testkit/pyindex"
+	"gpuwiz/steps/testkit/pylayout"
 )
 
 // rigOf is a --simulate GPU report: one card, driver 580 (CUDA 13.0).

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"gpuwiz/matrix"
-	"gpuwiz/steps/pyenv/pylayout"
 	"gpuwiz/steps/testkit/pyindex"
+	"gpuwiz/steps/testkit/pylayout"
 )
 
 // An embedded Python (the layout of the Windows embeddable package, laid out on this OS: the

@@ -83,8 +83,8 @@ func TestMatrixCheckExitCodes(t *testing.T) {
 func TestInstallRefusesABuildTheIndexDoesNotServe(t *testing.T) {
 	py := pep.Pythons("3.8", "3.14")
 	ix := pyindex.ServeNames(t, map[string][]string{
-		"cu124": pyindex.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{osOf()}), // no torchvision: a phantom here
-		"cu126": pyindex.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{osOf()}),
+		"cu124": pyindex.Torch("2.6.0", "", "2.6.0", "cu124", py, []string{runtime.GOOS}), // no torchvision: a phantom here
+		"cu126": pyindex.Torch("2.6.0", "0.21.0", "2.6.0", "cu126", py, []string{runtime.GOOS}),
 	})
 	data, err := os.ReadFile(checkMatrixFile)
 	if err != nil {
@@ -116,8 +116,4 @@ func TestInstallRefusesABuildTheIndexDoesNotServe(t *testing.T) {
 	if code != 0 || strings.Contains(out, "not served") {
 		t.Fatalf("cu126: exit %d: %s\n%s", code, stderr, out)
 	}
-}
-
-func osOf() string {
-	return runtime.GOOS
 }

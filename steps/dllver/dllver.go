@@ -24,9 +24,6 @@ func (v Version) String() string {
 	return fmt.Sprintf("%d.%d.%d.%d", v.Major, v.Minor, v.Build, v.Revision)
 }
 
-// MajorMinor is "14.36".
-func (v Version) MajorMinor() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor) }
-
 // Less compares major, minor, build and revision in turn.
 func (v Version) Less(w Version) bool {
 	a := []uint16{v.Major, v.Minor, v.Build, v.Revision}

@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"os"
-	"sort"
 	"strings"
 )
 
@@ -18,23 +17,6 @@ type OSEnviron struct{}
 
 func (OSEnviron) LookupEnv(key string) (string, bool) { return os.LookupEnv(key) }
 func (OSEnviron) Environ() []string                   { return os.Environ() }
-
-// MapEnviron is a fixed environment for tests and for --simulate style runs.
-type MapEnviron map[string]string
-
-func (m MapEnviron) LookupEnv(key string) (string, bool) {
-	v, ok := m[key]
-	return v, ok
-}
-
-func (m MapEnviron) Environ() []string {
-	out := make([]string, 0, len(m))
-	for k, v := range m {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
-}
 
 func getenv(e Environ, key string) string {
 	if e == nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -182,4 +183,48 @@ func evidenceContains(t *testing.T, f *Finding, want string) {
 	if !strings.Contains(strings.Join(f.Evidence, "\n"), want) {
 		t.Fatalf("%s evidence lacks %q: %q", f.Code, want, f.Evidence)
 	}
+}
+
+// MapEnviron is a fixed environment.
+type MapEnviron map[string]string
+
+func (m MapEnviron) LookupEnv(key string) (string, bool) {
+	v, ok := m[key]
+	return v, ok
+}
+
+func (m MapEnviron) Environ() []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// MapRegistry is a registry made of fixed values, keyed `ROOT\path` and `ROOT\path\name`.
+type MapRegistry struct {
+	Keys    map[string]bool
+	DWORDs  map[string]uint32
+	Strings map[string]string
+}
+
+func (m MapRegistry) KeyExists(root, path string) (bool, error) {
+	return m.Keys[root+`\`+path], nil
+}
+
+func (m MapRegistry) DWORD(root, path, name string) (uint32, error) {
+	v, ok := m.DWORDs[root+`\`+path+`\`+name]
+	if !ok {
+		return 0, ErrNotExist
+	}
+	return v, nil
+}
+
+func (m MapRegistry) String(root, path, name string) (string, error) {
+	v, ok := m.Strings[root+`\`+path+`\`+name]
+	if !ok {
+		return "", ErrNotExist
+	}
+	return v, nil
 }

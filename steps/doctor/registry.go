@@ -48,30 +48,3 @@ func readRegistryFacts(r Registry) RegistryFacts {
 	f.LongPathsFound, f.LongPathsEnabled = err == nil, v
 	return f
 }
-
-// MapRegistry is a registry made of fixed values, keyed `ROOT\path` and `ROOT\path\name`.
-type MapRegistry struct {
-	Keys    map[string]bool
-	DWORDs  map[string]uint32
-	Strings map[string]string
-}
-
-func (m MapRegistry) KeyExists(root, path string) (bool, error) {
-	return m.Keys[root+`\`+path], nil
-}
-
-func (m MapRegistry) DWORD(root, path, name string) (uint32, error) {
-	v, ok := m.DWORDs[root+`\`+path+`\`+name]
-	if !ok {
-		return 0, ErrNotExist
-	}
-	return v, nil
-}
-
-func (m MapRegistry) String(root, path, name string) (string, error) {
-	v, ok := m.Strings[root+`\`+path+`\`+name]
-	if !ok {
-		return "", ErrNotExist
-	}
-	return v, nil
-}

@@ -52,28 +52,6 @@ func InstallArgs(silent bool) []string {
 	return nil
 }
 
-// InstallResult is what the installer did.
-type InstallResult struct {
-	Path     string   `json:"path"`
-	Args     []string `json:"args"`
-	ExitCode int      `json:"exit_code"`
-}
-
-// Install checks the installer (CheckInstaller) and only then runs it with r. A refused file is
-// returned as *Refusal and never started.
-func Install(ctx context.Context, path string, size int64, silent bool, v Verifier, r Runner) (InstallResult, error) {
-	res := InstallResult{Path: path, Args: InstallArgs(silent)}
-	if err := CheckInstaller(path, size, v); err != nil {
-		return res, err
-	}
-	if r == nil {
-		return res, &Refusal{Code: "no_check"}
-	}
-	code, err := r.Run(ctx, path, res.Args)
-	res.ExitCode = code
-	return res, err
-}
-
 // Exit codes of an installer that mean success with a restart to come: Windows's
 // ERROR_SUCCESS_REBOOT_REQUIRED (3010) and ERROR_SUCCESS_REBOOT_INITIATED (1641), from Microsoft's
 // System Error Codes, which Windows installers return. NVIDIA publishes no list of its installer's

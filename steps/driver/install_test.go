@@ -124,3 +124,25 @@ func TestUnsignedInstallerIsRefusedAndNotRun(t *testing.T) {
 		t.Errorf("not silent: NVIDIA's own screens, no arguments: %v %v", err, run.runs)
 	}
 }
+
+// InstallResult is what the installer did.
+type InstallResult struct {
+	Path     string   `json:"path"`
+	Args     []string `json:"args"`
+	ExitCode int      `json:"exit_code"`
+}
+
+// Install checks the installer (CheckInstaller) and only then runs it with r. A refused file is
+// returned as *Refusal and never started.
+func Install(ctx context.Context, path string, size int64, silent bool, v Verifier, r Runner) (InstallResult, error) {
+	res := InstallResult{Path: path, Args: InstallArgs(silent)}
+	if err := CheckInstaller(path, size, v); err != nil {
+		return res, err
+	}
+	if r == nil {
+		return res, &Refusal{Code: "no_check"}
+	}
+	code, err := r.Run(ctx, path, res.Args)
+	res.ExitCode = code
+	return res, err
+}

@@ -36,11 +36,6 @@ type AdapterLister interface {
 	DisplayAdapters() ([]Adapter, error)
 }
 
-// AdapterList is a fixed list (tests, --simulate).
-type AdapterList []Adapter
-
-func (l AdapterList) DisplayAdapters() ([]Adapter, error) { return l, nil }
-
 // nvidiaAdapters keeps NVIDIA's adapters, each named from the device-id table.
 func nvidiaAdapters(l AdapterLister) []Adapter {
 	if l == nil {

@@ -124,7 +124,7 @@ func TestChineseSimulateFile(t *testing.T) {
 	r, _ := p.Probe(context.Background())
 	contains(t, "message", r.Message, "NVIDIA 显卡驱动 566.36", "共 2 块显卡", "NVIDIA GeForce RTX 4090、NVIDIA GeForce GTX 1080")
 	i18ntest.NoEnglishProse(t, "message", r.Message)
-	if len(r.Warnings) != 1 || r.Warnings[0] != ArchWarning(r.GPUs[1]) {
+	if len(r.Warnings) != 1 || r.Warnings[0] != ArchWarningIn(i18n.Current(), r.GPUs[1]) {
 		t.Errorf("the file's English card warning is not the Chinese one: %q", r.Warnings)
 	}
 	contains(t, "warning", r.Warnings[0], "算力 6.1", "cu126 通道")

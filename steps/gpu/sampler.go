@@ -23,7 +23,7 @@ func NewSampler(p Prober, interval time.Duration) *Sampler {
 }
 
 // Run samples until ctx ends, then closes the channel. The channel holds the newest reading only:
-// a slow reader gets the latest one, older unread ones are replaced (counted in Dropped), and the
+// a slow reader gets the latest one, older unread ones are replaced (counted in dropped), and the
 // producer never blocks. A failed reading is skipped (counted in Failed).
 func (s *Sampler) Run(ctx context.Context) <-chan []Sample {
 	ch := make(chan []Sample, 1)
@@ -61,9 +61,6 @@ func (s *Sampler) offer(ch chan []Sample, got []Sample) {
 		}
 	}
 }
-
-// Dropped is how many readings were replaced before the reader took them.
-func (s *Sampler) Dropped() int64 { return s.dropped.Load() }
 
 // Failed is how many readings the prober could not take.
 func (s *Sampler) Failed() int64 { return s.failed.Load() }

@@ -80,3 +80,6 @@ func BenchmarkNVMLSampleFakeTable(b *testing.B) {
 		}
 	}
 }
+
+// Dropped is how many readings were replaced before the reader took them.
+func (s *Sampler) Dropped() int64 { return s.dropped.Load() }

@@ -14,7 +14,7 @@ func cardWarnings(r Report) []string { return cardWarningsIn(i18n.Current(), r) 
 func cardWarningsIn(l i18n.Lang, r Report) []string {
 	var out []string
 	for _, g := range r.GPUs {
-		if w := archWarningIn(l, g); w != "" {
+		if w := ArchWarningIn(l, g); w != "" {
 			out = append(out, w)
 		}
 	}
@@ -24,14 +24,10 @@ func cardWarningsIn(l i18n.Lang, r Report) []string {
 	return out
 }
 
-// ArchWarning is the warning cardWarnings gives about g's architecture ("" when none), so a caller
-// that says more about the card in its own words (the wizard's GPU screen) can leave it out.
-func ArchWarning(g GPU) string { return archWarningIn(i18n.Current(), g) }
-
-// ArchWarningIn is ArchWarning in language l (the wizard matches a report's warnings in any language).
-func ArchWarningIn(l i18n.Lang, g GPU) string { return archWarningIn(l, g) }
-
-func archWarningIn(l i18n.Lang, g GPU) string {
+// ArchWarningIn is the warning cardWarnings gives about g's architecture in language l ("" when
+// none), so a caller that says more about the card in its own words (the wizard's GPU screen) can
+// leave it out; the wizard matches a report's warnings in any language.
+func ArchWarningIn(l i18n.Lang, g GPU) string {
 	if g.ComputeCapability == "" {
 		return i18n.In(l, "gpu.warn.cc_unknown", i18n.D{"Index": g.Index, "Name": g.Name})
 	}

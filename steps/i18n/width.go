@@ -16,6 +16,3 @@ func Pad(s string, width int) string {
 	}
 	return s
 }
-
-// Cut shortens s to at most width columns, ending with tail ("…", or "..." for ASCII) when it cuts.
-func Cut(s string, width int, tail string) string { return ansi.Truncate(s, width, tail) }

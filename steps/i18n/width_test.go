@@ -1,6 +1,10 @@
 package i18n
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 func TestWidthCountsCJKAsTwoColumns(t *testing.T) {
 	if Width("显存 8 GiB") != 10 || Width("GPU memory") != 10 {
@@ -13,3 +17,6 @@ func TestWidthCountsCJKAsTwoColumns(t *testing.T) {
 		t.Errorf("Cut: %q (%d columns)", got, Width(got))
 	}
 }
+
+// Cut shortens s to at most width columns, ending with tail ("…", or "..." for ASCII) when it cuts.
+func Cut(s string, width int, tail string) string { return ansi.Truncate(s, width, tail) }

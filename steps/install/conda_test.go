@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyenv/pylayout"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pylayout"
 )
 
 // A conda-style env (its own interpreter and site-packages, conda-meta/ with a conda cudatoolkit)

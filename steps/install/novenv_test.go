@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"gpuwiz/steps/pyenv"
-	"gpuwiz/steps/pyenv/pylayout"
 	"gpuwiz/steps/runner"
+	"gpuwiz/steps/testkit/pylayout"
 )
 
 // A new venv from a Python without ensurepip (Debian or Ubuntu without python3.X-venv; here a real

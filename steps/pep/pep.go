@@ -6,8 +6,8 @@
 //     compatibility tags judged as PEP 425 and pip do (Wheel.ForPython, Wheel.ForPlatform, Wheel.Installs);
 //   - local version labels, the "+cu126" of "2.6.0+cu126" (PEP 440: SplitLocal, LocalLabel, SameVersion,
 //     PinMatches) and the CUDA version a channel label names (CUDAOfChannel);
-//   - CPython versions and their tags: "3.11.7" → "3.11" (Minor, ParsePython), "3.11" ↔ "cp311"
-//     (CPythonTag, PythonOfTag), a range of minors (Pythons);
+//   - CPython versions and their tags: "3.11.7" → "3.11" (Minor, ParsePython), "3.11" → "cp311"
+//     (CPythonTag), a range of minors (Pythons);
 //   - the frameworks' distributions and which framework an environment holds (TorchFamily, PaddleDists,
 //     HeldFramework).
 //
@@ -40,9 +40,6 @@ func Normalize(name string) string {
 	}
 	return b.String()
 }
-
-// SameName reports whether two project names are one project under PEP 503.
-func SameName(a, b string) bool { return Normalize(a) == Normalize(b) }
 
 // TorchFamily and PaddleDists are the distributions that make up each framework (normalised names);
 // within each list they must come from one build.

@@ -3,6 +3,7 @@ package pep
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -289,4 +290,38 @@ func TestDistInfo(t *testing.T) {
 			t.Errorf("DistInfo(%q) = %q, want %q", folder, got, want)
 		}
 	}
+}
+
+// SameName reports whether two project names are one project under PEP 503.
+func SameName(a, b string) bool { return Normalize(a) == Normalize(b) }
+
+// WithLocal joins a public version and a local label ("cu126" or "+cu126"; "" for none).
+func WithLocal(public, local string) string {
+	local = strings.TrimPrefix(local, "+")
+	if local == "" {
+		return public
+	}
+	return public + "+" + local
+}
+
+// PythonOfTag reads a CPython or generic interpreter tag back into its minor: "cp311" → "3.11",
+// "py312" → "3.12". A major-only tag ("py3") or anything else gives ok false.
+func PythonOfTag(tag string) (string, bool) {
+	d, ok := strings.CutPrefix(strings.ToLower(tag), "cp")
+	if !ok {
+		d, ok = strings.CutPrefix(strings.ToLower(tag), "py")
+	}
+	if !ok || len(d) < 2 || d[0] < '1' || d[0] > '9' {
+		return "", false
+	}
+	mi, err := strconv.Atoi(d[1:])
+	if err != nil || mi < 0 {
+		return "", false
+	}
+	return fmt.Sprintf("%c.%d", d[0], mi), true
+}
+
+// Tags is the wheel's tag triple as a file name writes it: "cp312-cp312-win_amd64".
+func (w Wheel) Tags() string {
+	return strings.Join(w.Python, ".") + "-" + strings.Join(w.ABI, ".") + "-" + strings.Join(w.Platforms, ".")
 }

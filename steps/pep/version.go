@@ -27,15 +27,6 @@ func LocalLabel(v string) string {
 // Channel is the channel a local label names, without its "+": "+cu126" → "cu126"; "" stays "".
 func Channel(label string) string { return strings.TrimPrefix(label, "+") }
 
-// WithLocal joins a public version and a local label ("cu126" or "+cu126"; "" for none).
-func WithLocal(public, local string) string {
-	local = strings.TrimPrefix(local, "+")
-	if local == "" {
-		return public
-	}
-	return public + "+" + local
-}
-
 // normalVersion is a version as PEP 440 compares it here: lower case, the local label's
 // separators ("-", "_", ".") all ".".
 func normalVersion(v string) string {
@@ -114,23 +105,6 @@ func CPythonTag(v string) string {
 		return ""
 	}
 	return fmt.Sprintf("cp%d%d", ma, mi)
-}
-
-// PythonOfTag reads a CPython or generic interpreter tag back into its minor: "cp311" → "3.11",
-// "py312" → "3.12". A major-only tag ("py3") or anything else gives ok false.
-func PythonOfTag(tag string) (string, bool) {
-	d, ok := strings.CutPrefix(strings.ToLower(tag), "cp")
-	if !ok {
-		d, ok = strings.CutPrefix(strings.ToLower(tag), "py")
-	}
-	if !ok || len(d) < 2 || d[0] < '1' || d[0] > '9' {
-		return "", false
-	}
-	mi, err := strconv.Atoi(d[1:])
-	if err != nil || mi < 0 {
-		return "", false
-	}
-	return fmt.Sprintf("%c.%d", d[0], mi), true
 }
 
 // Pythons lists the minors from lo to hi of one major: "3.10", "3.11", ... (nil when the range is bad).

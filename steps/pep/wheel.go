@@ -88,11 +88,6 @@ func IsMetadata(name string) bool {
 	return base == "METADATA" && strings.HasSuffix(dir, ".dist-info")
 }
 
-// Tags is the wheel's tag triple as a file name writes it: "cp312-cp312-win_amd64".
-func (w Wheel) Tags() string {
-	return strings.Join(w.Python, ".") + "-" + strings.Join(w.ABI, ".") + "-" + strings.Join(w.Platforms, ".")
-}
-
 // ForOS reports whether the wheel installs on goos ("windows", "linux") on x86-64.
 func (w Wheel) ForOS(goos string) bool { return w.ForPlatform(goos, "amd64") }
 

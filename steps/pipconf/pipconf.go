@@ -114,19 +114,6 @@ func (c Config) Winning(key string) *Setting {
 	return nil
 }
 
-// Value is the value pip's command uses for option name ("proxy", "index-url"): from the PIP_*
-// variable, else the command's section ("install", "download"), else [global]; an empty value is
-// ignored, as pip's option parser ignores it. ok is false when none sets it.
-func (c Config) Value(command, name string) (value string, ok bool) {
-	items := c.Items()
-	for _, sect := range []string{EnvSection, command, "global"} {
-		if v := items[sect+"."+name]; v != "" && sect != "" {
-			return v, true
-		}
-	}
-	return "", false
-}
-
 // NormalizeName is pip's _normalize_name: lower case, _ read as -, a leading -- dropped.
 func NormalizeName(name string) string {
 	name = strings.ReplaceAll(strings.ToLower(name), "_", "-")

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuwiz/steps/pyenv/pylayout"
+	"gpuwiz/steps/testkit/pylayout"
 )
 
 func readFixture(t *testing.T, name string) string {

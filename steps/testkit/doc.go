@@ -8,5 +8,7 @@
 //   - gobuild: gpuwiz (or a test program) built as a user's copy is, for those tests;
 //   - wineprefix: a Wine prefix in which Go Windows programs start;
 //   - filetree: a folder's files with their sha256 as one value, and the difference of two;
+//   - pylayout: real Python installations that differ from the machine's in one way (no ensurepip,
+//     a conda-style env, an embeddable bundle);
 //   - imports: a package held to the gpuwiz packages it may import (the front ends' layering tests).
 package testkit

@@ -14,7 +14,6 @@
 package urls
 
 import (
-	"errors"
 	"io"
 	"net"
 	"net/url"
@@ -80,15 +79,6 @@ func containsFold(s, sub string) bool {
 	return false
 }
 
-// RedactAll is Redact over each string.
-func RedactAll(list []string) []string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = Redact(s)
-	}
-	return out
-}
-
 // Strip drops a URL's user:password@ for good (for what is kept on disk and read back as a URL, such
 // as requirements.lock's index-url) and redacts what else looks like a secret.
 func Strip(s string) string {
@@ -142,12 +132,6 @@ func Check(raw string) (*url.URL, error) {
 		return nil, &Error{URL: shown, Reason: i18n.T("urls.check.plain_http", i18n.D{"URL": shown})}
 	}
 	return nil, &Error{URL: shown, Reason: i18n.T("urls.check.scheme", i18n.D{"URL": shown, "Scheme": u.Scheme})}
-}
-
-// IsCheckError reports whether err is Check's refusal.
-func IsCheckError(err error) bool {
-	var e *Error
-	return errors.As(err, &e)
 }
 
 // Valid reports whether Check accepts raw.

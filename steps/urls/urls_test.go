@@ -1,6 +1,7 @@
 package urls
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -110,4 +111,19 @@ func TestOnLoopback(t *testing.T) {
 			t.Errorf("OnLoopback(%q) = %v, want %v", raw, got, want)
 		}
 	}
+}
+
+// RedactAll is Redact over each string.
+func RedactAll(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = Redact(s)
+	}
+	return out
+}
+
+// IsCheckError reports whether err is Check's refusal.
+func IsCheckError(err error) bool {
+	var e *Error
+	return errors.As(err, &e)
 }

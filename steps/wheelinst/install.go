@@ -44,10 +44,7 @@ type Scheme struct {
 // (which logs it) and tests each provide one.
 type Python func(ctx context.Context, args ...string) ([]byte, error)
 
-// CommandPython is a Python that runs exe directly.
-func CommandPython(exe string) Python { return CommandPythonEnv(exe, nil) }
-
-// CommandPythonEnv is CommandPython with the environment env (nil: this process's).
+// CommandPythonEnv is a Python that runs exe directly, with the environment env (nil: this process's).
 func CommandPythonEnv(exe string, env []string) Python {
 	return func(ctx context.Context, args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, exe, args...)

@@ -358,3 +358,6 @@ func TestLaunchersWhenTheRunningPythonIsGone(t *testing.T) {
 		t.Errorf("launcher: %v %s; dists %+v", err, out, res.Dists)
 	}
 }
+
+// CommandPython is a Python that runs exe directly.
+func CommandPython(exe string) Python { return CommandPythonEnv(exe, nil) }
