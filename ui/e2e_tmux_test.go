@@ -584,7 +584,7 @@ func TestE2EChineseInstallAndDoctorInTmux(t *testing.T) {
 
 	// 2. A download that fails: torch arrives damaged (its sha256 does not match; the part the
 	// cancelled run kept is resumed, the damaged byte is in the rest).
-	r.ix.Corrupt("torch-2.6.0+cu126-py3-none-any.whl")
+	r.ix.CorruptLate("torch-2.6.0+cu126-py3-none-any.whl")
 	wizard()
 	toPlan(false)
 	s.Keys("y")

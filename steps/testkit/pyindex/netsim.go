@@ -31,7 +31,7 @@ type Network struct {
 type netState struct {
 	n          Network
 	noMetadata atomic.Bool
-	corrupt    sync.Map // wheel name → true: one byte in the middle is served flipped
+	corrupt    sync.Map // wheel name → where one byte is served flipped, as sixteenths of its size
 }
 
 func (ix *Index) startNetwork(n Network) {
@@ -45,7 +45,11 @@ func (ix *Index) startNetwork(n Network) {
 
 // Corrupt serves the wheel name with one byte in its middle changed, while the index pages keep
 // the right sha256 (a damaged mirror or a proxy that alters files); Repair undoes it.
-func (ix *Index) Corrupt(name string) { ix.net.corrupt.Store(name, true) }
+func (ix *Index) Corrupt(name string) { ix.net.corrupt.Store(name, int64(8)) }
+
+// CorruptLate is Corrupt with the changed byte at fifteen sixteenths of the file, before the zip's
+// directory at its end: where a download stopped part-way has most likely not reached yet.
+func (ix *Index) CorruptLate(name string) { ix.net.corrupt.Store(name, int64(15)) }
 
 // Repair serves the wheel name as built again.
 func (ix *Index) Repair(name string) { ix.net.corrupt.Delete(name) }
@@ -91,9 +95,9 @@ func (ix *Index) serveMetadata(w http.ResponseWriter, r *http.Request, projects 
 
 // content is what is served for a wheel: the file, or the file with a flipped byte.
 func (ix *Index) content(name string, fh *os.File) io.ReadSeeker {
-	if _, bad := ix.net.corrupt.Load(name); bad {
+	if at, bad := ix.net.corrupt.Load(name); bad {
 		if info, err := fh.Stat(); err == nil {
-			return &flipped{f: fh, at: info.Size() / 2}
+			return &flipped{f: fh, at: info.Size() * at.(int64) / 16}
 		}
 	}
 	return fh
