@@ -3,6 +3,8 @@ package pep
 import (
 	"strconv"
 	"strings"
+
+	"github.com/hashicorp/go-version"
 )
 
 // Requirement is one Requires-Dist value (PEP 508): "nvidia-cublas==13.1.0.3; platform_system == \"Linux\"".
@@ -198,31 +200,15 @@ func compareMarker(a, op, b string) (bool, bool) {
 	return false, false
 }
 
-// compareDotted compares two versions of dotted numbers ("3.10" > "3.9"); numeric is false when
-// either is not one.
+// compareDotted compares two versions ("3.10" > "3.9", "3.13.0rc1" < "3.13.0") as the project
+// compares versions elsewhere (go-version); numeric is false when either is not one ("Linux").
 func compareDotted(a, b string) (c int, numeric bool) {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < max(len(pa), len(pb)); i++ {
-		x, y := 0, 0
-		var err error
-		if i < len(pa) {
-			if x, err = strconv.Atoi(pa[i]); err != nil {
-				return 0, false
-			}
-		}
-		if i < len(pb) {
-			if y, err = strconv.Atoi(pb[i]); err != nil {
-				return 0, false
-			}
-		}
-		if x != y {
-			if x < y {
-				return -1, true
-			}
-			return 1, true
-		}
+	va, ea := version.NewVersion(a)
+	vb, eb := version.NewVersion(b)
+	if ea != nil || eb != nil {
+		return 0, false
 	}
-	return 0, true
+	return va.Compare(vb), true
 }
 
 // markerTokens splits a marker into quoted strings, parentheses, operators and words.
