@@ -58,10 +58,8 @@ func driverWords(r app.GPUReport, goos string) []string {
 	if len(r.GPUs) == 0 {
 		return append(out, i18n.T("ui.gpu.driver.no_card"))
 	}
-	if cuda, ok := parseMajorMinor(r.CUDAMax); ok && cuda < 1108 {
-		out = append(out, i18n.T("ui.gpu.driver.too_old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}))
-	} else if ok && cuda < 1206 {
-		out = append(out, i18n.T("ui.gpu.driver.old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}))
+	if w := driverAgeWord(r, goos); w != "" {
+		out = append(out, w)
 	}
 	for _, g := range r.GPUs {
 		if _, ok := parseMajorMinor(g.ComputeCapability); !ok {
@@ -71,6 +69,41 @@ func driverWords(r app.GPUReport, goos string) []string {
 		}
 	}
 	return out
+}
+
+// driverAgeWord is the sentence on what the driver runs and what a newer one adds, by the matrix's
+// rule (the one each build on the channel list is judged by: a CUDA version's builds run from its
+// minor-version-compatibility driver on); "" when it runs every CUDA version the matrix knows.
+func driverAgeWord(r app.GPUReport, goos string) string {
+	mx, err := app.EmbeddedMatrix()
+	if err != nil {
+		return ""
+	}
+	var caps []string
+	for _, g := range r.GPUs {
+		caps = append(caps, g.ComputeCapability)
+	}
+	reach := app.DriverReachOf(mx, goos, r.DriverVersion, caps)
+	if len(reach.Steps) == 0 {
+		return ""
+	}
+	drv := r.DriverVersion
+	if r.CUDAMax != "" {
+		drv = i18n.T("ui.gpu.driver.label", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax})
+	}
+	if len(reach.Runs) == 0 {
+		return i18n.T("ui.gpu.driver.too_old", i18n.D{"Driver": drv, "Oldest": reach.Steps[0].CUDA[0], "Need": reach.Steps[0].Driver, "OS": osWord(goos)})
+	}
+	var adds []string
+	for _, s := range reach.Steps {
+		adds = append(adds, i18n.T("ui.gpu.driver.adds", i18n.D{"Need": s.Driver, "CUDA": cudaList(s.CUDA)}))
+	}
+	runs := cudaList(reach.Runs)
+	newest, _ := parseMajorMinor(reach.Runs[len(reach.Runs)-1])
+	if most, ok := parseMajorMinor(r.CUDAMax); ok && newest > most {
+		return i18n.T("ui.gpu.driver.old_limits", i18n.D{"Driver": drv, "Runs": runs, "CUDA": r.CUDAMax, "Adds": i18n.JoinClauses(adds)})
+	}
+	return i18n.T("ui.gpu.driver.old", i18n.D{"Driver": drv, "Runs": runs, "Adds": i18n.JoinClauses(adds)})
 }
 
 // archNotes caches archFacts by compute capability and OS: the GPU screen redraws often. The facts

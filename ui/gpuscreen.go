@@ -220,7 +220,8 @@ func (s *gpuScreen) View() string {
 	story := s.story()
 	if story != nil {
 		// The story says what the driver runs and what the update adds: the age sentence goes.
-		words = slices.DeleteFunc(words, func(w string) bool { return isDriverAgeWord(*r, w, story.ready) })
+		age := driverAgeWord(*r, reportOS(*r, s.c.OS))
+		words = slices.DeleteFunc(words, func(w string) bool { return isDriverAgeWord(*r, w, age, story.ready) })
 		words = append(story.lines(), words...)
 		if story.ready {
 			words = append(words, i18n.T("ui.driver.story.offer"))
@@ -255,11 +256,10 @@ func (s *gpuScreen) View() string {
 	return b.String()
 }
 
-// isDriverAgeWord is whether w is driverWords' sentence on the driver's age.
+// isDriverAgeWord is whether w is driverWords' sentence on the driver's age (age).
 // With u on offer the advice to install a driver by hand goes too.
-func isDriverAgeWord(r app.GPUReport, w string, offered bool) bool {
-	return w == i18n.T("ui.gpu.driver.too_old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}) ||
-		w == i18n.T("ui.gpu.driver.old", i18n.D{"Driver": r.DriverVersion, "CUDA": r.CUDAMax}) ||
+func isDriverAgeWord(r app.GPUReport, w, age string, offered bool) bool {
+	return w == age && age != "" ||
 		offered && (w == i18n.T("ui.gpu.driver.none") || w == i18n.T("ui.gpu.driver.none_hint"))
 }
 

@@ -57,10 +57,11 @@ func TestGPUScreenPlainWords(t *testing.T) {
 		want string
 	}{
 		{"no driver", func(f *fakeBackend) { f.report.Available, f.report.GPUs = false, nil }, "No NVIDIA driver answered"},
-		{"old driver", func(f *fakeBackend) { f.report.CUDAMax, f.report.DriverVersion = "11.4", "472.12" }, "need CUDA 11.8 or newer"},
+		{"old driver", func(f *fakeBackend) { f.report.CUDAMax, f.report.DriverVersion = "11.4", "472.12" }, "runs the builds for CUDA 11.8;"},
+		{"too old driver", func(f *fakeBackend) { f.report.CUDAMax, f.report.DriverVersion = "10.1", "418.96" }, "runs no GPU build"},
 		{"dropped arch", func(f *fakeBackend) { f.report.GPUs[0].ComputeCapability, f.report.GPUs[0].Name = "6.1", "GTX 1080" }, "2.14 on cu126"},
 		{"kepler", func(f *fakeBackend) { f.report.GPUs[0].ComputeCapability = "3.5" }, "use a CPU build"},
-		{"fine", func(*fakeBackend) {}, "look fine"},
+		{"fine", func(f *fakeBackend) { f.report.CUDAMax, f.report.DriverVersion = "13.0", "581.57" }, "look fine"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -515,6 +516,7 @@ func TestLogRingIsBounded(t *testing.T) {
 func TestGPUScreenPicksTheCard(t *testing.T) {
 	fb := newFakeBackend()
 	fb.report.GPUs = append(fb.report.GPUs, gpu.GPU{Index: 1, Name: "NVIDIA GeForce GTX 1080", UUID: "GPU-2", MemoryTotalMiB: 8192, ComputeCapability: "6.1"})
+	fb.report.CUDAMax, fb.report.DriverVersion = "13.0", "581.57" // a driver that runs every build: no sentence on it
 	m := newTestRoot(fb)
 	press(t, m, "enter")
 	mustContain(t, m.View(), "every card", "all 2", "GTX 1080")

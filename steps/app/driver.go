@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"gpuwiz/matrix"
@@ -130,9 +131,9 @@ func (e *Env) CheckDriver(ctx context.Context, req DriverRequest) (DriverCheck, 
 	}
 	for _, n := range needs {
 		cn := ChannelNeed{DriverNeed: n, CardOK: true}
-		cn.CurrentOK = out.Current != "" && !matrix.DriverLess(out.Current, n.Minimum)
+		cn.CurrentOK = driverRuns(out.Current, n)
 		if d := out.Choices[0].Driver; d != nil {
-			cn.ChosenOK = !matrix.DriverLess(d.Version, n.Minimum)
+			cn.ChosenOK = driverRuns(d.Version, n)
 		}
 		for _, c := range cards {
 			if c.ComputeCapability != "" && n.MinCap != "" && matrix.CapLess(c.ComputeCapability, n.MinCap) {
@@ -164,6 +165,60 @@ func readOSRelease(path string) string {
 }
 
 // cardsOf are the cards of a report: the driver's when one answers, else the PCI bus's.
+// driverRuns is whether driver d runs the builds of n's CUDA version: from its minor-version
+// compatibility minimum on, the rule the matrix judges every build by.
+func driverRuns(d string, n matrix.DriverNeed) bool {
+	return d != "" && n.Minimum != "" && !matrix.DriverLess(d, n.Minimum)
+}
+
+// DriverReach is what an installed driver runs on one OS, by the matrix's CUDA versions that can
+// build kernels for the cards.
+type DriverReach struct {
+	Runs  []string     // the CUDA versions whose builds it runs, oldest first
+	Steps []DriverStep // what newer drivers add, the least driver first
+}
+
+// DriverStep is the CUDA versions a driver of at least Driver adds.
+type DriverStep struct {
+	Driver string
+	CUDA   []string
+}
+
+// DriverReachOf is what driver d runs on goos ("linux", "windows") by the matrix m, for cards of the
+// compute capabilities caps (a CUDA version that builds no kernel for one of them is left out);
+// nothing for another OS or no driver.
+func DriverReachOf(m *matrix.Matrix, goos, d string, caps []string) DriverReach {
+	var r DriverReach
+	if d == "" || (goos != "linux" && goos != "windows") {
+		return r
+	}
+	for _, n := range m.DriverNeeds(goos) {
+		if n.Minimum == "" || slices.ContainsFunc(caps, func(c string) bool { return n.MinCap != "" && matrix.CapLess(c, n.MinCap) }) {
+			continue
+		}
+		if driverRuns(d, n) {
+			r.Runs = append(r.Runs, n.CUDA)
+			continue
+		}
+		i := slices.IndexFunc(r.Steps, func(s DriverStep) bool { return s.Driver == n.Minimum })
+		if i < 0 {
+			r.Steps = append(r.Steps, DriverStep{Driver: n.Minimum})
+			i = len(r.Steps) - 1
+		}
+		r.Steps[i].CUDA = append(r.Steps[i].CUDA, n.CUDA)
+	}
+	slices.SortStableFunc(r.Steps, func(a, b DriverStep) int {
+		switch {
+		case matrix.DriverLess(a.Driver, b.Driver):
+			return -1
+		case matrix.DriverLess(b.Driver, a.Driver):
+			return 1
+		}
+		return 0
+	})
+	return r
+}
+
 func cardsOf(rep gpu.Report) []driver.Card {
 	var out []driver.Card
 	for _, g := range rep.GPUs {
