@@ -2,13 +2,16 @@
 # The snapshot gpuwiz reads from the dist-info folders in Go against `pip freeze --all`, on the real
 # torch cu130 family: a new venv installed from a loopback index, then a reinstall in place, whose
 # snapshot (the venv as the install left it) is compared byte for byte with pip's answer for the
-# same venv. One call, about a minute:
+# same venv; first, the same comparison on the machine's own torch venv, as pip installed it (the
+# reader's test binary, .dev/pyenv.test, seconds). One call, about a minute:
 #   bash scripts/device/prepare.sh                 (here: .dev/gpuwiz and the repack tool)
 #   (device, .dev carried) bash scripts/device/freeze.sh   → $OUT/pip-freeze-all.txt, $OUT/gpuwiz-snapshot.txt
 set -u
 G=$(realpath "${GPUWIZ:-.dev/gpuwiz}"); PY=${TORCH_PY:-/opt/torch/.venv/bin/python3}
 BASE=${BASE:-$(command -v python3.12 || echo /usr/bin/python3)}; O=${OUT:-/tmp}
 W=/tmp/fz; rm -rf $W ~/.cache/gpuwiz; mkdir -p $W
+echo "== the torch venv pip installed ($PY)"
+GPUWIZ_FREEZE_PYTHON=$PY .dev/pyenv.test -test.run TestFreezeOfTheGivenEnvironment -test.v 2>&1 | tail -5
 LABEL=+cu130 NAMES=torch,torchvision,torchaudio $PY .dev/repack_index.py $W/idx torch torchvision torchaudio pip setuptools wheel numpy > $W/repack.txt 2>&1
 (cd $W/idx && exec $PY -m http.server 8770 --bind 127.0.0.1 > /dev/null 2>&1) & HTTP=$!
 sleep 1.5
@@ -24,4 +27,6 @@ if cmp -s $O/pip-freeze-all.txt $O/gpuwiz-snapshot.txt; then
 else
 	echo "the snapshot read in Go DIFFERS from pip freeze --all:"; diff $O/pip-freeze-all.txt $O/gpuwiz-snapshot.txt
 fi
+echo "== the venv gpuwiz installed, read again by the test binary"
+GPUWIZ_FREEZE_PYTHON=$W/v/bin/python .dev/pyenv.test -test.run TestFreezeOfTheGivenEnvironment -test.v 2>&1 | tail -5
 grep -c "" "$snap"; grep -h "snapshot: read" $(ls -t ~/.cache/gpuwiz/logs/*.log 2>/dev/null | head -1) 2>/dev/null
