@@ -31,7 +31,7 @@ func TestDriverSentenceAgreesWithTheChannelList(t *testing.T) {
 		return false
 	}
 
-	words := strings.Join(driverWords(gpu.Report{Available: true, DriverVersion: "456.71", CUDAMax: "11.1", GPUs: card}, "windows"), "\n")
+	words := strings.Join(driverWords(gpu.Report{Available: true, DriverVersion: "456.71", CUDAMax: "11.1", GPUs: card}, "windows", true), "\n")
 	if !cu118("456.71", "11.1") {
 		t.Fatal("the channel list no longer runs cu118 on 456.71: the case below no longer tells anything")
 	}
@@ -44,7 +44,7 @@ func TestDriverSentenceAgreesWithTheChannelList(t *testing.T) {
 		t.Errorf("driver 456.71 runs cu118, yet the screen says the GPU cannot be used:\n%s", words)
 	}
 
-	words = strings.Join(driverWords(gpu.Report{Available: true, DriverVersion: "451.48", CUDAMax: "11.0", GPUs: card}, "windows"), "\n")
+	words = strings.Join(driverWords(gpu.Report{Available: true, DriverVersion: "451.48", CUDAMax: "11.0", GPUs: card}, "windows", true), "\n")
 	if cu118("451.48", "11.0") {
 		t.Fatal("the channel list runs cu118 on 451.48, below NVIDIA's minimum")
 	}
@@ -52,7 +52,7 @@ func TestDriverSentenceAgreesWithTheChannelList(t *testing.T) {
 		t.Errorf("driver 451.48: want %q in\n%s", want, words)
 	}
 
-	words = strings.Join(driverWords(gpu.Report{Available: true, DriverVersion: "581.57", CUDAMax: "13.0", GPUs: card}, "windows"), "\n")
+	words = strings.Join(driverWords(gpu.Report{Available: true, DriverVersion: "581.57", CUDAMax: "13.0", GPUs: card}, "windows", true), "\n")
 	if strings.Contains(words, "driver") || strings.Contains(words, "Driver") {
 		t.Errorf("driver 581.57 runs every CUDA version the matrix knows; nothing to say about it, got\n%s", words)
 	}

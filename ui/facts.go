@@ -44,8 +44,9 @@ func reportOS(r app.GPUReport, fallback string) string {
 }
 
 // driverWords are the plain sentences about the driver and cards that head the GPU screen; goos is
-// the OS the builds are judged for.
-func driverWords(r app.GPUReport, goos string) []string {
+// the OS the builds are judged for. With age false the sentence on what the driver runs is left out
+// (the driver story says it).
+func driverWords(r app.GPUReport, goos string, age bool) []string {
 	var out []string
 	if !r.Available {
 		// The probe's own message says what was looked for and what to do; the screen adds only
@@ -58,8 +59,10 @@ func driverWords(r app.GPUReport, goos string) []string {
 	if len(r.GPUs) == 0 {
 		return append(out, i18n.T("ui.gpu.driver.no_card"))
 	}
-	if w := driverAgeWord(r, goos); w != "" {
-		out = append(out, w)
+	if age {
+		if w := driverAgeWord(r, goos); w != "" {
+			out = append(out, w)
+		}
 	}
 	for _, g := range r.GPUs {
 		if _, ok := parseMajorMinor(g.ComputeCapability); !ok {

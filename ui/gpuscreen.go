@@ -216,12 +216,14 @@ func (s *gpuScreen) View() string {
 		}
 		b.WriteString(wrap(st.Label.Render(i18n.T("ui.gpu.label.use"))+" "+use, s.w) + "\n")
 	}
-	words := driverWords(forCards(*r, s.chosen()), reportOS(*r, s.c.OS)) // about the card(s) the builds will be judged for
 	story := s.story()
+	// about the card(s) the builds will be judged for; a story says what the driver runs and what the
+	// update adds, instead of the age sentence
+	words := driverWords(forCards(*r, s.chosen()), reportOS(*r, s.c.OS), story == nil)
 	if story != nil {
-		// The story says what the driver runs and what the update adds: the age sentence goes.
-		age := driverAgeWord(*r, reportOS(*r, s.c.OS))
-		words = slices.DeleteFunc(words, func(w string) bool { return isDriverAgeWord(*r, w, age, story.ready) })
+		if story.ready {
+			words = slices.DeleteFunc(words, isNoDriverAdvice)
+		}
 		words = append(story.lines(), words...)
 		if story.ready {
 			words = append(words, i18n.T("ui.driver.story.offer"))
@@ -256,11 +258,10 @@ func (s *gpuScreen) View() string {
 	return b.String()
 }
 
-// isDriverAgeWord is whether w is driverWords' sentence on the driver's age (age).
-// With u on offer the advice to install a driver by hand goes too.
-func isDriverAgeWord(r app.GPUReport, w, age string, offered bool) bool {
-	return w == age && age != "" ||
-		offered && (w == i18n.T("ui.gpu.driver.none") || w == i18n.T("ui.gpu.driver.none_hint"))
+// isNoDriverAdvice is whether w is driverWords' advice to install a driver by hand: it goes with u
+// on offer.
+func isNoDriverAdvice(w string) bool {
+	return w == i18n.T("ui.gpu.driver.none") || w == i18n.T("ui.gpu.driver.none_hint")
 }
 
 // screenWarnings are the probe's warnings less its per-card architecture ones: the screen says what

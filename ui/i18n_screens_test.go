@@ -171,7 +171,7 @@ func TestArchNotesInChinese(t *testing.T) {
 		{Available: true, DriverVersion: "560.94", CUDAMax: "12.6", GPUs: []gpu.GPU{{Name: "Mystery"}}},
 		{Available: true, DriverVersion: "560.94", CUDAMax: "12.6"},
 	} {
-		words := strings.Join(driverWords(r, "windows"), "\n")
+		words := strings.Join(driverWords(r, "windows", true), "\n")
 		if words == "" {
 			t.Errorf("no words for %+v", r)
 		}

@@ -130,16 +130,12 @@ func (e *Env) CheckDriver(ctx context.Context, req DriverRequest) (DriverCheck, 
 		out.Choices = driver.Resolve(ctx, l, out.Choices, dreq)
 	}
 	for _, n := range needs {
-		cn := ChannelNeed{DriverNeed: n, CardOK: true}
+		cn := ChannelNeed{DriverNeed: n}
 		cn.CurrentOK = driverRuns(out.Current, n)
 		if d := out.Choices[0].Driver; d != nil {
 			cn.ChosenOK = driverRuns(d.Version, n)
 		}
-		for _, c := range cards {
-			if c.ComputeCapability != "" && n.MinCap != "" && matrix.CapLess(c.ComputeCapability, n.MinCap) {
-				cn.CardOK = false
-			}
-		}
+		cn.CardOK = !slices.ContainsFunc(cards, func(c driver.Card) bool { return buildsNoKernelFor(n, c.ComputeCapability) })
 		out.Needs = append(out.Needs, cn)
 	}
 	if goos == "linux" {
@@ -164,11 +160,16 @@ func readOSRelease(path string) string {
 	return string(b)
 }
 
-// cardsOf are the cards of a report: the driver's when one answers, else the PCI bus's.
 // driverRuns is whether driver d runs the builds of n's CUDA version: from its minor-version
 // compatibility minimum on, the rule the matrix judges every build by.
 func driverRuns(d string, n matrix.DriverNeed) bool {
 	return d != "" && n.Minimum != "" && !matrix.DriverLess(d, n.Minimum)
+}
+
+// buildsNoKernelFor is whether n's CUDA version cannot build kernels for a card of compute
+// capability cc (false when either is unknown).
+func buildsNoKernelFor(n matrix.DriverNeed, cc string) bool {
+	return cc != "" && n.MinCap != "" && matrix.CapLess(cc, n.MinCap)
 }
 
 // DriverReach is what an installed driver runs on one OS, by the matrix's CUDA versions that can
@@ -193,7 +194,7 @@ func DriverReachOf(m *matrix.Matrix, goos, d string, caps []string) DriverReach 
 		return r
 	}
 	for _, n := range m.DriverNeeds(goos) {
-		if n.Minimum == "" || slices.ContainsFunc(caps, func(c string) bool { return n.MinCap != "" && matrix.CapLess(c, n.MinCap) }) {
+		if n.Minimum == "" || slices.ContainsFunc(caps, func(cc string) bool { return buildsNoKernelFor(n, cc) }) {
 			continue
 		}
 		if driverRuns(d, n) {
@@ -219,6 +220,7 @@ func DriverReachOf(m *matrix.Matrix, goos, d string, caps []string) DriverReach 
 	return r
 }
 
+// cardsOf are the cards of a report: the driver's when one answers, else the PCI bus's.
 func cardsOf(rep gpu.Report) []driver.Card {
 	var out []driver.Card
 	for _, g := range rep.GPUs {
