@@ -87,3 +87,25 @@ func TestEmptyPathAsksForTheJourneysKindOfFolder(t *testing.T) {
 	s.submit()
 	mustContain(t, ansi.Strip(s.View()), "Type the path of the venv.")
 }
+
+// With no environment listed above the input, Enter on an empty path does not ask to pick one of
+// them; with one listed, it does.
+func TestEmptyPathOffersAPickOnlyWhenSomethingIsListed(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	for _, listed := range []bool{false, true} {
+		s := newVenvScreen(c, JourneyChange, "torch")
+		s.SetSize(78, 30)
+		var msg knownVenvsMsg
+		if listed {
+			msg.list = []app.KnownVenv{{Path: "/srv/envs/torch", Framework: "torch"}}
+		}
+		s.known.set(msg, JourneyChange)
+		s.input.SetValue("")
+		s.submit()
+		v := ansi.Strip(s.View())
+		mustContain(t, v, "Type the folder of the Python environment")
+		if got := strings.Contains(v, "listed above"); got != listed {
+			t.Errorf("listed %v: the notice asks to pick one listed above: %v\n%s", listed, got, v)
+		}
+	}
+}

@@ -230,6 +230,8 @@ func (s *venvScreen) submit() tea.Cmd {
 		return nil
 	}
 	switch {
+	case path == "" && s.existing() && len(s.known.items) > 0:
+		s.notice = i18n.T("ui.venv.type_path_or_pick")
 	case path == "" && s.existing():
 		s.notice = i18n.T("ui.venv.type_path_existing")
 	case path == "":
