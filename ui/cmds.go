@@ -138,7 +138,9 @@ func venvCheckCmd(to screenID, b App, paths *app.UserPaths, path string) tea.Cmd
 			return app.PathCheck{Errors: []string{err.Error()}}, nil
 		}
 		chk := b.CheckVenv(abs)
-		chk.Path = abs
+		if chk.Path == "" {
+			chk.Path = abs
+		}
 		return chk, nil
 	})
 }

@@ -109,3 +109,26 @@ func TestEmptyPathOffersAPickOnlyWhenSomethingIsListed(t *testing.T) {
 		}
 	}
 }
+
+// A file typed where an existing environment is asked for: the screen does not pass on a new venv's
+// advice (choose another venv path, move the file away); it says what to type, the interpreter
+// included. A new venv's journey keeps that advice.
+func TestAFileIsNoEnvironmentsInterpreter(t *testing.T) {
+	c := testCommon(newFakeBackend(), false)
+	newVenvAdvice := "choose another venv path or move the file away"
+	for _, j := range []Journey{JourneyChange, JourneyNew} {
+		s := newVenvScreen(c, j, "torch")
+		s.SetSize(100, 30)
+		s.input.SetValue("/srv/notes.txt")
+		s.check = &app.PathCheck{Path: "/srv/notes.txt", File: true, Errors: []string{"/srv/notes.txt is a file, not a directory: " + newVenvAdvice}}
+		v := ansi.Strip(s.View())
+		if j == JourneyNew {
+			mustContain(t, v, newVenvAdvice)
+			continue
+		}
+		mustContain(t, v, "is a file, not the Python of an environment", "python executable")
+		if strings.Contains(v, "move the file away") {
+			t.Errorf("the existing environment's journey passes on a new venv's advice:\n%s", v)
+		}
+	}
+}

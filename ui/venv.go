@@ -322,9 +322,12 @@ func (s *venvScreen) View() string {
 			b.WriteString(st.Dim.Render(wrap("  "+i18n.T("ui.venv.means", i18n.D{"Path": s.check.Path}), s.w)) + "\n")
 		}
 		errs := s.check.Errors
-		if s.existing() && s.check.NotEnv {
-			// Picking a new or empty folder is a new venv's advice, not this journey's.
+		switch {
+		// Picking a new or empty folder, or moving a file away, is a new venv's advice, not this journey's.
+		case s.existing() && s.check.NotEnv:
 			errs = []string{i18n.T("ui.venv.not_an_env", i18n.D{"Path": s.check.Path})}
+		case s.existing() && s.check.File:
+			errs = []string{i18n.T("ui.venv.file_not_an_env", i18n.D{"Path": s.check.Path})}
 		}
 		for _, e := range errs {
 			b.WriteString(st.Err.Render(wrap("  "+st.Fail+" "+e, s.w)) + "\n")

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -30,5 +31,27 @@ func TestCheckVenvNamesAnEnvironmentThatIsNoVenv(t *testing.T) {
 		if o := outcomeOf(InstallResult{Outcome: install.Outcome{Result: install.ResultInstalled, EnvKind: kind}}); o.NotVenv != notVenv {
 			t.Errorf("%q: NotVenv %v, want %v", kind, o.NotVenv, notVenv)
 		}
+	}
+}
+
+// The wizard takes an environment's interpreter as the commands' --venv does: the check is of the
+// environment it belongs to, whose folder is the check's Path (the screen shows it back); a file
+// that is no interpreter of an environment is a file, said so.
+func TestCheckVenvTakesAnInterpretersPathAsItsEnvironment(t *testing.T) {
+	w := NewWizard(&Env{})
+	v := pyindex.NewVenv(t, filepath.Join(t.TempDir(), "venv"))
+	if pc := w.CheckVenv(v.Python()); !pc.Exists || pc.Path != v.Root || len(pc.Errors) > 0 || pc.File {
+		t.Errorf("the venv's python %s: %+v, want the venv %s", v.Python(), pc, v.Root)
+	}
+	root, exe := pylayout.Embedded(t, true)
+	if pc := w.CheckVenv(exe); !pc.Exists || pc.Path != root || pc.Env != "embedded Python" {
+		t.Errorf("the embedded python %s: %+v, want the bundle's folder %s", exe, pc, root)
+	}
+	other := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(other, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if pc := w.CheckVenv(other); pc.Exists || !pc.File || pc.Path != other || len(pc.Errors) == 0 {
+		t.Errorf("a file that is no interpreter: %+v", pc)
 	}
 }

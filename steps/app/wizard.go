@@ -41,6 +41,8 @@ type PathCheck struct {
 	Env string
 	// NotEnv: the folder holds files but no Python environment.
 	NotEnv bool
+	// File: the path is a file that is no environment's interpreter.
+	File bool
 }
 
 // VenvInfo is what an existing venv holds.
@@ -215,10 +217,13 @@ func (w *Wizard) Pythons(ctx context.Context) ([]Interpreter, error) {
 	return out, err
 }
 
+// CheckVenv checks the environment a path names (an interpreter's path names its environment, as
+// the commands' --venv takes it: EnvRootOf); Path is that environment's folder.
 func (w *Wizard) CheckVenv(path string) PathCheck {
+	path = EnvRootOf(path)
 	pc := pyenv.CheckVenvPath(path, runtime.GOOS)
 	v := pyenv.Venv{Root: path}
-	out := PathCheck{Errors: pc.Errors, Warnings: pc.Warnings, NotEnv: pc.NotEnv, Exists: strings.TrimSpace(path) != "" && v.Exists(), Conda: strings.TrimSpace(path) != "" && v.IsConda()}
+	out := PathCheck{Path: path, Errors: pc.Errors, Warnings: pc.Warnings, NotEnv: pc.NotEnv, File: pc.File, Exists: strings.TrimSpace(path) != "" && v.Exists(), Conda: strings.TrimSpace(path) != "" && v.IsConda()}
 	if l := v.Layout(); out.Exists && !out.Conda && (l.Kind == pyenv.EnvEmbedded || l.Kind == pyenv.EnvPrefix) {
 		out.Env = pyenv.KindWords(l)
 	}

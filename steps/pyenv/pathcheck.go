@@ -20,6 +20,9 @@ type PathCheck struct {
 	// NotEnv: a folder with files in it that is no Python environment (Errors says to pick a new or
 	// empty one, as a new venv needs; where an existing environment was asked for, it is not one).
 	NotEnv bool `json:"not_env,omitempty"`
+	// File: the path is a file (Errors says to choose another venv path; where an existing
+	// environment was asked for, it is no environment's interpreter).
+	File bool `json:"file,omitempty"`
 }
 
 // OK reports no blocking errors.
@@ -49,6 +52,7 @@ func CheckVenvPath(path, goos string) PathCheck {
 	switch {
 	case err == nil && !st.IsDir():
 		pc.Errors = append(pc.Errors, i18n.T("pyenv.path.is_file", i18n.D{"Path": abs}))
+		pc.File = true
 		return pc
 	case err == nil:
 		if (Venv{Root: abs}).Exists() {
